@@ -1,0 +1,20 @@
+// Blob storage port: PDFs, previews, assets and personal fonts. Two adapters (a directory and
+// S3) pass one contract suite.
+
+export interface BlobStore {
+  /** Writes the whole object; a reader never sees half of it. */
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** The whole object, or null when absent. */
+  get(key: string): Promise<Uint8Array | null>;
+  /** Removes the object; absent is fine. */
+  delete(key: string): Promise<void>;
+  exists(key: string): Promise<boolean>;
+}
+
+/** Keys are paths of safe segments: no traversal, no absolute paths. */
+export function checkKey(key: string): string {
+  if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/.test(key) || key.split('/').some((s) => s === '..' || s === '.')) {
+    throw new Error(`invalid blob key ${JSON.stringify(key)}`);
+  }
+  return key;
+}

@@ -1,0 +1,292 @@
+// Every setting of the service, once: name, default, parser, description. Defaults are the
+// limits of the public API spec (§8); the server may lower or change them. The README's table
+// of variables is generated from this list (`npm run docs:config`) and a test keeps it in sync.
+
+export type Parser<T> = (raw: string) => T;
+
+export interface Descriptor<T = unknown> {
+  readonly env: string;
+  readonly default: T;
+  readonly parse: Parser<T>;
+  /** How the default is shown in the docs (units spelled out). */
+  readonly shown?: string;
+  readonly doc: string;
+}
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+function describe<T>(d: Descriptor<T>): Descriptor<T> {
+  return d;
+}
+
+export function integer(min: number, max: number, unit = ''): Parser<number> {
+  return (raw) => {
+    const text = raw.trim();
+    if (!/^-?\d+$/.test(text)) throw new Error(`must be a whole number${unit && ` of ${unit}`}, got "${raw}"`);
+    const n = Number(text);
+    if (n < min || n > max) throw new Error(`must be ${min}-${max}${unit && ` ${unit}`}, got ${n}`);
+    return n;
+  };
+}
+
+export function oneOf<const T extends string>(...values: T[]): Parser<T> {
+  return (raw) => {
+    const text = raw.trim() as T;
+    if (!values.includes(text)) throw new Error(`must be one of ${values.join(', ')}, got "${raw}"`);
+    return text;
+  };
+}
+
+export function text(opts: { nonEmpty?: boolean; pattern?: RegExp; hint?: string } = {}): Parser<string> {
+  return (raw) => {
+    const value = raw.trim();
+    if (opts.nonEmpty && value === '') throw new Error('must not be empty');
+    if (opts.pattern && !opts.pattern.test(value)) throw new Error(`must be ${opts.hint ?? opts.pattern}, got "${raw}"`);
+    return value;
+  };
+}
+
+export function url(...schemes: string[]): Parser<string> {
+  return (raw) => {
+    const value = raw.trim();
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      throw new Error(`must be a URL (${schemes.join(', ')}), got "${raw}"`);
+    }
+    if (!schemes.includes(parsed.protocol.replace(/:$/, ''))) {
+      throw new Error(`must use ${schemes.join(' or ')}, got "${parsed.protocol}"`);
+    }
+    return value;
+  };
+}
+
+function optional<T>(parse: Parser<T>): Parser<T | undefined> {
+  return (raw) => (raw.trim() === '' ? undefined : parse(raw));
+}
+
+const bool: Parser<boolean> = (raw) => {
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new Error(`must be true or false, got "${raw}"`);
+};
+
+export const descriptors = {
+  // Process and modes (docs: DESIGN §2)
+  port: describe({ env: 'PORT', default: 8080, parse: integer(0, 65535), doc: 'HTTP port of the API (0 = any free port).' }),
+  host: describe({ env: 'HOST', default: '0.0.0.0', parse: text({ nonEmpty: true }), doc: 'Address the API listens on.' }),
+  dataDir: describe({
+    env: 'DATA_DIR',
+    default: './data',
+    parse: text({ nonEmpty: true }),
+    doc: 'Directory of the embedded store, blobs and bundled data.',
+  }),
+  databaseUrl: describe<string | undefined>({
+    env: 'DATABASE_URL',
+    default: undefined,
+    shown: '`$DATA_DIR/scriptorium.db`',
+    parse: optional(text({ nonEmpty: true })),
+    doc: '`postgres://…` for PostgreSQL (farm), otherwise a SQLite file path (embedded).',
+  }),
+  redisUrl: describe<string | undefined>({
+    env: 'REDIS_URL',
+    default: undefined,
+    shown: 'unset',
+    parse: optional(url('redis', 'rediss')),
+    doc: 'Redis for the queue and limits; unset = in-process queue and limits.',
+  }),
+  s3Endpoint: describe<string | undefined>({
+    env: 'S3_ENDPOINT',
+    default: undefined,
+    shown: 'unset',
+    parse: optional(url('http', 'https')),
+    doc: 'S3/MinIO endpoint for blobs; unset = `$DATA_DIR/blobs`.',
+  }),
+  s3Bucket: describe({ env: 'S3_BUCKET', default: 'scriptorium', parse: text({ nonEmpty: true }), doc: 'S3 bucket.' }),
+  s3AccessKey: describe({ env: 'S3_ACCESS_KEY', default: '', shown: 'empty', parse: text(), doc: 'S3 access key.' }),
+  s3SecretKey: describe({ env: 'S3_SECRET_KEY', default: '', shown: 'empty', parse: text(), doc: 'S3 secret key.' }),
+  adminToken: describe({
+    env: 'ADMIN_TOKEN',
+    default: '',
+    shown: 'empty (admin API off)',
+    parse: text({ pattern: /^$|^.{24,}$/, hint: 'empty or at least 24 characters' }),
+    doc: 'Bearer token of the admin API.',
+  }),
+  renderMode: describe({
+    env: 'RENDER_MODE',
+    default: 'subscription' as 'subscription' | 'credits' | 'disabled',
+    parse: oneOf('subscription', 'credits', 'disabled'),
+    doc: '`subscription`: the plan must grant renders; `credits`: renders charge sheets; `disabled`: 503.',
+  }),
+  poolThreads: describe({ env: 'POOL_THREADS', default: 2, parse: integer(1, 64), doc: 'Render worker threads per process.' }),
+  logLevel: describe({
+    env: 'LOG_LEVEL',
+    default: 'info' as 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent',
+    parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
+    doc: 'Log level.',
+  }),
+  demo: describe({
+    env: 'DEMO',
+    default: true,
+    parse: bool,
+    doc: 'Create a demo account on an empty embedded store at start.',
+  }),
+
+  // Request limits (spec §8)
+  rateLimitPerMinute: describe({
+    env: 'RATE_LIMIT_PER_MINUTE',
+    default: 10,
+    parse: integer(1, 10_000_000),
+    doc: 'Requests per minute per API key, counting polling and downloads.',
+  }),
+  bodyLimitBytes: describe({
+    env: 'BODY_LIMIT_BYTES',
+    default: 512 * KiB,
+    shown: '524288 (512 KiB)',
+    parse: integer(1 * KiB, 64 * MiB, 'bytes'),
+    doc: 'Largest JSON request body.',
+  }),
+  maxUnfinishedJobs: describe({
+    env: 'MAX_UNFINISHED_JOBS',
+    default: 2,
+    parse: integer(1, 1000),
+    doc: 'Unfinished jobs per account.',
+  }),
+  queueMax: describe({ env: 'QUEUE_MAX', default: 32, parse: integer(1, 100_000), doc: 'Queued jobs per API instance.' }),
+
+  // Generations (spec §4, §8)
+  textMaxChars: describe({
+    env: 'TEXT_MAX_CHARS',
+    default: 100_000,
+    parse: integer(1, 10_000_000),
+    doc: 'Text of a PDF generation, with a subscription.',
+  }),
+  textMaxCharsFree: describe({
+    env: 'TEXT_MAX_CHARS_FREE',
+    default: 4_000,
+    parse: integer(1, 10_000_000),
+    doc: 'Text of a PDF generation, without a subscription.',
+  }),
+  maxPages: describe({ env: 'MAX_PAGES', default: 200, parse: integer(1, 10_000), doc: 'Pages of one document.' }),
+  pdfMaxBytes: describe({
+    env: 'PDF_MAX_BYTES',
+    default: 55_000_000,
+    shown: '55000000 (55 MB)',
+    parse: integer(1 * MiB, 2_000_000_000, 'bytes'),
+    doc: 'Size of one PDF.',
+  }),
+  renderTimeoutMs: describe({
+    env: 'RENDER_TIMEOUT_MS',
+    default: 60_000,
+    parse: integer(100, 3_600_000, 'ms'),
+    doc: 'Rendering time of one document.',
+  }),
+  retentionDays: describe({ env: 'RETENTION_DAYS', default: 7, parse: integer(1, 365, 'days'), doc: 'Result retention.' }),
+  templatesMax: describe({ env: 'TEMPLATES_MAX', default: 100, parse: integer(1, 100_000), doc: 'Templates per account.' }),
+  keysMax: describe({ env: 'KEYS_MAX', default: 10, parse: integer(1, 1000), doc: 'Active API keys per account.' }),
+
+  // Previews (spec §4 Previews)
+  previewsPerMinute: describe({
+    env: 'PREVIEWS_PER_MINUTE',
+    default: 3,
+    parse: integer(1, 100_000),
+    doc: 'New previews per minute per account.',
+  }),
+  previewPages: describe({ env: 'PREVIEW_PAGES', default: 4, parse: integer(1, 50), doc: 'Pages of a preview.' }),
+
+  // Renders (spec §4 Render, §8)
+  renderTextMax: describe({
+    env: 'RENDER_TEXT_MAX',
+    default: 3_000,
+    parse: integer(1, 1_000_000, 'UTF-16 units'),
+    doc: 'Text of one render in UTF-16 code units.',
+  }),
+  renderLinesMax: describe({
+    env: 'RENDER_LINES_MAX',
+    default: 20,
+    parse: integer(1, 10_000),
+    doc: 'Lines of one render, wrapping included.',
+  }),
+  renderMaxSide: describe({
+    env: 'RENDER_MAX_SIDE',
+    default: 2048,
+    parse: integer(16, 65_536, 'px'),
+    doc: 'Side of a render image.',
+  }),
+  renderMaxPixels: describe({
+    env: 'RENDER_MAX_PIXELS',
+    default: 4_000_000,
+    parse: integer(256, 1_000_000_000, 'px'),
+    doc: 'Pixels of a render image at 144 DPI.',
+  }),
+  renderOutputMaxBytes: describe({
+    env: 'RENDER_OUTPUT_MAX_BYTES',
+    default: 8_000_000,
+    shown: '8000000 (8 MB)',
+    parse: integer(1 * KiB, 1_000_000_000, 'bytes'),
+    doc: 'Size of one render output.',
+  }),
+  renderSyncTimeoutMs: describe({
+    env: 'RENDER_SYNC_TIMEOUT_MS',
+    default: 15_000,
+    parse: integer(100, 600_000, 'ms'),
+    doc: 'Processing time of one synchronous render.',
+  }),
+  rendersPerMinute: describe({
+    env: 'RENDERS_PER_MINUTE',
+    default: 5,
+    parse: integer(1, 10_000_000),
+    doc: 'Accepted renders per minute per account.',
+  }),
+  rendersPerDay: describe({
+    env: 'RENDERS_PER_DAY',
+    default: 100,
+    parse: integer(1, 100_000_000),
+    doc: 'Accepted renders per UTC day per account.',
+  }),
+
+  // Usage and assets (spec §4 Usage, Assets)
+  usageMaxDays: describe({ env: 'USAGE_MAX_DAYS', default: 366, parse: integer(1, 3660), doc: 'Range of GET /usage.' }),
+  assetMaxBytes: describe({
+    env: 'ASSET_MAX_BYTES',
+    default: 5 * MiB,
+    shown: '5242880 (5 MiB)',
+    parse: integer(1 * KiB, 1024 * MiB, 'bytes'),
+    doc: 'Size of one uploaded image.',
+  }),
+  assetMaxSide: describe({
+    env: 'ASSET_MAX_SIDE',
+    default: 4096,
+    parse: integer(1, 65_535, 'px'),
+    doc: 'Side of one uploaded image.',
+  }),
+  assetMaxPixels: describe({
+    env: 'ASSET_MAX_PIXELS',
+    default: 8_000_000,
+    parse: integer(1, 1_000_000_000, 'px'),
+    doc: 'Pixels of one uploaded image.',
+  }),
+  assetsMaxCount: describe({ env: 'ASSETS_MAX_COUNT', default: 200, parse: integer(1, 1_000_000), doc: 'Images per account.' }),
+  assetsMaxTotalBytes: describe({
+    env: 'ASSETS_MAX_TOTAL_BYTES',
+    default: 100 * MiB,
+    shown: '104857600 (100 MiB)',
+    parse: integer(1 * KiB, 1_000_000_000_000, 'bytes'),
+    doc: 'Bytes of all images of an account.',
+  }),
+
+  // Billing (DESIGN §6)
+  planCatalog: describe<string | undefined>({
+    env: 'PLAN_CATALOG',
+    default: undefined,
+    shown: 'built in',
+    parse: optional(text()),
+    doc: 'JSON object overriding plans of the built-in catalogue (see docs/billing.md).',
+  }),
+} as const;
+
+export type Descriptors = typeof descriptors;
+export type Config = { -readonly [K in keyof Descriptors]: Descriptors[K]['default'] };

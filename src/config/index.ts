@@ -1,0 +1,62 @@
+// Configuration: the spec's defaults, then the environment, then validation that reports every
+// bad variable at once (a service that dies on the first of three typos wastes two restarts).
+import { type Config, type Descriptor, descriptors } from './descriptors.ts';
+
+export { type Config, descriptors } from './descriptors.ts';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads settings from `env` (the composition root passes `process.env`). */
+export function loadConfig(env: Record<string, string | undefined>, overrides: Partial<Config> = {}): Config {
+  const problems: string[] = [];
+  const config: Record<string, unknown> = {};
+  for (const [key, d] of Object.entries(descriptors) as [keyof Config, Descriptor][]) {
+    if (key in overrides) {
+      config[key] = overrides[key];
+      continue;
+    }
+    const raw = env[d.env];
+    if (raw === undefined) {
+      config[key] = d.default;
+      continue;
+    }
+    try {
+      config[key] = d.parse(raw);
+    } catch (err) {
+      problems.push(`${d.env} ${(err as Error).message}`);
+    }
+  }
+  const c = config as Config;
+  if (problems.length === 0 && c.textMaxCharsFree > c.textMaxChars) {
+    problems.push(`TEXT_MAX_CHARS_FREE must not exceed TEXT_MAX_CHARS (${c.textMaxChars}), got ${c.textMaxCharsFree}`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return c;
+}
+
+/** The database the store opens: PostgreSQL when DATABASE_URL says so, else a SQLite file. */
+export function databaseTarget(config: Config): { dialect: 'postgres'; url: string } | { dialect: 'sqlite'; file: string } {
+  const url = config.databaseUrl;
+  if (url && /^postgres(ql)?:\/\//.test(url)) return { dialect: 'postgres', url };
+  const file = url ?? `${config.dataDir.replace(/\/+$/, '')}/scriptorium.db`;
+  return { dialect: 'sqlite', file: file.replace(/^sqlite:(\/\/)?/, '') };
+}
+
+/** Farm mode: any of the shared services configured. Embedded mode needs none. */
+export function isFarm(config: Config): boolean {
+  return databaseTarget(config).dialect === 'postgres' || !!config.redisUrl || !!config.s3Endpoint;
+}
+
+/** The README's table of variables, generated from the descriptors. */
+export function configTable(): string {
+  const rows = Object.values(descriptors).map((d: Descriptor) => {
+    const shown = d.shown ?? (d.default === undefined ? 'unset' : `\`${String(d.default)}\``);
+    return `| \`${d.env}\` | ${shown} | ${d.doc} |`;
+  });
+  return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
+}

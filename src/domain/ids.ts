@@ -1,0 +1,43 @@
+// Identifiers (DESIGN §4): a prefix and at least 128 random bits in base62. The random bytes
+// come in as an argument so that this module stays pure; src/app draws them from a CSPRNG.
+
+export const ID_PREFIXES = ['tpl', 'gen', 'asset', 'req', 'font', 'acc', 'key', 'led'] as const;
+export type IdPrefix = (typeof ID_PREFIXES)[number];
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** 22 base62 characters hold 130.9 bits: enough for 16 random bytes. */
+export const ID_RANDOM_CHARS = 22;
+
+export function base62(bytes: Uint8Array, width: number): string {
+  let n = 0n;
+  for (const b of bytes) n = (n << 8n) | BigInt(b);
+  let out = '';
+  while (n > 0n) {
+    out = ALPHABET[Number(n % 62n)] + out;
+    n /= 62n;
+  }
+  return out.padStart(width, '0');
+}
+
+export function makeId(prefix: IdPrefix, random16: Uint8Array): string {
+  if (random16.length < 16) throw new Error('an id needs 16 random bytes');
+  return `${prefix}_${base62(random16.subarray(0, 16), ID_RANDOM_CHARS)}`;
+}
+
+const ID_PATTERN = /^(tpl|gen|asset|req|font|acc|key|led)_[0-9A-Za-z]{22}$/;
+export function isId(prefix: IdPrefix, value: unknown): value is string {
+  return typeof value === 'string' && ID_PATTERN.test(value) && value.startsWith(`${prefix}_`);
+}
+
+/** Maps random bytes to base62 characters without modulo bias (rejection sampling). */
+export function base62Chars(random: Uint8Array, count: number): string {
+  let out = '';
+  for (const b of random) {
+    if (b >= 248) continue; // 248 = 4 * 62
+    out += ALPHABET[b % 62];
+    if (out.length === count) return out;
+  }
+  throw new Error(`not enough random bytes for ${count} characters`);
+}
+
+export { ALPHABET as BASE62_ALPHABET };

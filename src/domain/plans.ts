@@ -1,0 +1,97 @@
+// The plan catalogue (spec §4 billing rule 4, DESIGN §6). Data, not code: PLAN_CATALOG may
+// override any plan's figures. Sheets are whole sheets here; the store keeps milli-sheets.
+import { z } from 'zod';
+
+export const PLAN_IDS = ['none', 'week', 'basic', 'pro', 'premium'] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+export const PERIODS = [7, 30] as const;
+export type PeriodDays = (typeof PERIODS)[number];
+
+export interface Plan {
+  readonly id: PlanId;
+  readonly name: string;
+  /** Sheets granted per period, by period length; empty for `none` (no subscription). */
+  readonly sheetsPerPeriod: Partial<Record<`${PeriodDays}`, number>>;
+  /** Pages that may be produced per UTC day, per key mode. */
+  readonly pagesPerDay: number;
+  readonly premiumFonts: boolean;
+  readonly renderAccess: boolean;
+}
+
+export const DEFAULT_PLANS: Record<PlanId, Plan> = {
+  none: { id: 'none', name: 'No subscription', sheetsPerPeriod: {}, pagesPerDay: 200, premiumFonts: false, renderAccess: false },
+  week: { id: 'week', name: '7-day plan', sheetsPerPeriod: { 7: 100 }, pagesPerDay: 200, premiumFonts: false, renderAccess: true },
+  basic: {
+    id: 'basic',
+    name: 'Basic',
+    sheetsPerPeriod: { 7: 75, 30: 300 },
+    pagesPerDay: 300,
+    premiumFonts: false,
+    renderAccess: false,
+  },
+  pro: {
+    id: 'pro',
+    name: 'Pro',
+    sheetsPerPeriod: { 7: 250, 30: 1000 },
+    pagesPerDay: 1000,
+    premiumFonts: true,
+    renderAccess: true,
+  },
+  premium: {
+    id: 'premium',
+    name: 'Premium',
+    sheetsPerPeriod: { 7: 750, 30: 3000 },
+    pagesPerDay: 3000,
+    premiumFonts: true,
+    renderAccess: true,
+  },
+};
+
+/** Packs of non-expiring extra sheets (spec §4 billing rule 4). */
+export const PACK_MIN_SHEETS = 50;
+export const PACK_MAX_SHEETS = 1000;
+
+export type PlanCatalog = Record<PlanId, Plan>;
+
+const planOverride = z
+  .object({
+    name: z.string().min(1).max(60),
+    sheetsPerPeriod: z.object({ 7: z.number().int().min(0), 30: z.number().int().min(0) }).partial().strict(),
+    pagesPerDay: z.number().int().min(1),
+    premiumFonts: z.boolean(),
+    renderAccess: z.boolean(),
+  })
+  .partial()
+  .strict();
+
+/** Merges a JSON override (PLAN_CATALOG) over the defaults; throws naming the bad field. */
+export function planCatalog(overrideJson?: string): PlanCatalog {
+  if (!overrideJson) return DEFAULT_PLANS;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(overrideJson);
+  } catch {
+    throw new Error('must be a JSON object');
+  }
+  const parsed = z.record(z.enum(PLAN_IDS), planOverride).safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  const merged = { ...DEFAULT_PLANS };
+  for (const [id, o] of Object.entries(parsed.data) as [PlanId, z.infer<typeof planOverride>][]) {
+    const base = DEFAULT_PLANS[id];
+    merged[id] = { ...base, ...o, id, sheetsPerPeriod: { ...base.sheetsPerPeriod, ...o.sheetsPerPeriod } };
+  }
+  return merged;
+}
+
+/** Which period lengths a plan can run on. */
+export function planPeriods(plan: Plan): PeriodDays[] {
+  return PERIODS.filter((p) => plan.sheetsPerPeriod[`${p}`] !== undefined);
+}
+
+/** A subscription is any plan but `none`: it lifts the text limit from 4,000 characters. */
+export function hasSubscription(plan: Plan): boolean {
+  return plan.id !== 'none';
+}

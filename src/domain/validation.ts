@@ -1,0 +1,71 @@
+// Zod issues turned into messages that name the field, the allowed values and the received
+// value ("style.fontSize must be 6-96 pt, got 120"), the one voice of every validation error.
+import { z } from 'zod';
+import { show } from './errors.ts';
+
+export type Path = readonly PropertyKey[];
+
+/** `style.margins.top`, `blocks[2].key` */
+export function dottedPath(path: Path): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += out ? `.${String(p)}` : String(p);
+  }
+  return out;
+}
+
+/** `items/2/price`: the JSON-pointer-like path of INVALID_TEMPLATE_DATA (DESIGN §4). */
+export function slashPath(path: Path): string {
+  return path.map(String).join('/');
+}
+
+/** A number in [min, max]; the message carries the range, the unit and the received value. */
+export function range(min: number, max: number, unit = '', opts: { int?: boolean } = {}) {
+  const allowed = `${opts.int ? 'a whole number ' : ''}${min}-${max}${unit ? ` ${unit}` : ''}`;
+  const error = (iss: { input?: unknown }) => `must be ${allowed}, got ${show(iss.input)}`;
+  return z.number({ error }).refine((v) => v >= min && v <= max && (!opts.int || Number.isInteger(v)), { error });
+}
+
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: (iss) => `must be one of ${values.join(', ')}, got ${show(iss.input)}` });
+}
+
+export function boolean() {
+  return z.boolean({ error: (iss) => `must be true or false, got ${show(iss.input)}` });
+}
+
+export function string(min: number, max: number, what = 'characters') {
+  const error = (iss: { input?: unknown }) =>
+    typeof iss.input === 'string'
+      ? `must be ${min}-${max} ${what}, got ${iss.input.length}`
+      : `must be a string, got ${show(iss.input)}`;
+  return z.string({ error }).refine((s) => s.length >= min && s.length <= max, { error });
+}
+
+export function pattern(re: RegExp, hint: string) {
+  const error = (iss: { input?: unknown }) => `must be ${hint}, got ${show(iss.input)}`;
+  return z.string({ error }).regex(re, { error });
+}
+
+export function array<T extends z.ZodType>(item: T, min: number, max: number, what = 'items') {
+  const error = (iss: { input?: unknown }) =>
+    Array.isArray(iss.input)
+      ? `must have ${min}-${max} ${what}, got ${iss.input.length}`
+      : `must be an array, got ${show(iss.input)}`;
+  return z.array(item, { error }).refine((a) => a.length >= min && a.length <= max, { error });
+}
+
+export function object<T extends z.ZodRawShape>(shape: T) {
+  return z.strictObject(shape, { error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : `must be an object, got ${show(iss.input)}`) });
+}
+
+/** One line per issue, path first. */
+export function formatIssue(issue: z.core.$ZodIssue, pathStyle: (p: Path) => string = dottedPath): { field: string; message: string } {
+  if (issue.code === 'unrecognized_keys') {
+    const field = pathStyle([...issue.path, issue.keys[0]!]);
+    return { field, message: `${field} is not a known field` };
+  }
+  const field = pathStyle(issue.path) || '(body)';
+  return { field, message: `${field} ${issue.message}` };
+}

@@ -1,0 +1,236 @@
+// Accounts and their API keys. Keys are stored only as SHA-256 with a display prefix.
+import { displayPrefix, type KeyMode } from '../domain/api-keys.ts';
+import { ApiError } from '../domain/errors.ts';
+import { type PeriodDays, type PlanCatalog, type PlanId, planPeriods } from '../domain/plans.ts';
+import { newApiKey, newId, sha256Hex } from '../lib/ids.ts';
+import { type Db, num } from './database.ts';
+import type { AccountsTable, ApiKeysTable } from './schema.ts';
+
+export interface Account {
+  id: string;
+  name: string;
+  plan: PlanId;
+  periodDays: PeriodDays | null;
+  planAnchor: string | null;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  mode: KeyMode;
+  name: string;
+  displayPrefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export function toAccount(r: AccountsTable): Account {
+  return {
+    id: r.id,
+    name: r.name,
+    plan: r.plan as PlanId,
+    periodDays: (r.plan_period_days as PeriodDays | null) ?? null,
+    planAnchor: r.plan_anchor,
+    createdAt: r.created_at,
+  };
+}
+
+function toKey(r: ApiKeysTable): ApiKeyRecord {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    mode: r.mode as KeyMode,
+    name: r.name,
+    displayPrefix: r.display_prefix,
+    createdAt: r.created_at,
+    revokedAt: r.revoked_at,
+    lastUsedAt: r.last_used_at,
+  };
+}
+
+/** Checks a plan and period against the catalogue; the period defaults to the plan's longest. */
+export function resolvePlan(plans: PlanCatalog, plan: string, period?: number): { plan: PlanId; periodDays: PeriodDays | null } {
+  if (!(plan in plans)) {
+    throw new ApiError('INVALID_REQUEST', `plan must be one of ${Object.keys(plans).join(', ')}, got "${plan}"`);
+  }
+  const periods = planPeriods(plans[plan as PlanId]);
+  if (periods.length === 0) {
+    if (period !== undefined) throw new ApiError('INVALID_REQUEST', `period must be omitted for plan ${plan}, got ${period}`);
+    return { plan: plan as PlanId, periodDays: null };
+  }
+  const chosen = period ?? periods[periods.length - 1]!;
+  if (!periods.includes(chosen as PeriodDays)) {
+    throw new ApiError('INVALID_REQUEST', `period of plan ${plan} must be ${periods.join(' or ')} days, got ${period}`);
+  }
+  return { plan: plan as PlanId, periodDays: chosen as PeriodDays };
+}
+
+export class AccountRepo {
+  constructor(
+    private readonly db: Db,
+    private readonly plans: PlanCatalog,
+  ) {}
+
+  async create(input: { name: string; plan?: string; period?: number; now: Date }): Promise<Account> {
+    const name = input.name.trim();
+    if (name.length < 1 || name.length > 120) {
+      throw new ApiError('INVALID_REQUEST', `name must be 1-120 characters, got ${name.length}`);
+    }
+    const { plan, periodDays } = resolvePlan(this.plans, input.plan ?? 'none', input.period);
+    const now = input.now.toISOString();
+    const row: AccountsTable = {
+      id: newId('acc'),
+      name,
+      plan,
+      plan_period_days: periodDays,
+      plan_anchor: periodDays ? now : null,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.db.write(async (tx) => {
+      await tx.insertInto('accounts').values(row).execute();
+      for (const mode of ['live', 'test'] as const) {
+        await tx
+          .insertInto('balances')
+          .values({ account_id: row.id, mode, extra_milli: 0, plan_used_milli: 0, plan_period_start: null, updated_at: now })
+          .execute();
+      }
+    });
+    return toAccount(row);
+  }
+
+  async get(id: string): Promise<Account | null> {
+    const row = await this.db.kysely.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toAccount(row) : null;
+  }
+
+  async require(id: string): Promise<Account> {
+    const account = await this.get(id);
+    if (!account) throw new ApiError('INVALID_REQUEST', `account ${JSON.stringify(id)} does not exist`);
+    return account;
+  }
+
+  async count(): Promise<number> {
+    const r = await this.db.kysely.selectFrom('accounts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    return num(r.n);
+  }
+
+  async list(): Promise<Account[]> {
+    const rows = await this.db.kysely.selectFrom('accounts').selectAll().orderBy('created_at', 'desc').execute();
+    return rows.map(toAccount);
+  }
+
+  /** Connects or changes a plan: a new period starts now; bought sheets stay (billing rule 4). */
+  async setPlan(id: string, planName: string, period: number | undefined, now: Date): Promise<Account> {
+    const { plan, periodDays } = resolvePlan(this.plans, planName, period);
+    const at = now.toISOString();
+    return this.db.write(async (tx) => {
+      const found = await tx.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst();
+      if (!found) throw new ApiError('INVALID_REQUEST', `account ${JSON.stringify(id)} does not exist`);
+      await tx
+        .updateTable('accounts')
+        .set({ plan, plan_period_days: periodDays, plan_anchor: periodDays ? at : null, updated_at: at })
+        .where('id', '=', id)
+        .execute();
+      await tx
+        .updateTable('balances')
+        .set({ plan_used_milli: 0, plan_period_start: null, updated_at: at })
+        .where('account_id', '=', id)
+        .execute();
+      const row = await tx.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      return toAccount(row);
+    });
+  }
+
+  /** Creates a key; the full key is returned once and never stored. At most `max` active keys. */
+  async createKey(input: {
+    accountId: string;
+    mode: KeyMode;
+    name?: string;
+    max: number;
+    now: Date;
+  }): Promise<{ key: string; record: ApiKeyRecord }> {
+    const key = newApiKey(input.mode);
+    const at = input.now.toISOString();
+    const row: ApiKeysTable = {
+      id: newId('key'),
+      account_id: input.accountId,
+      mode: input.mode,
+      name: (input.name ?? `${input.mode} key`).slice(0, 120),
+      key_hash: sha256Hex(key),
+      display_prefix: displayPrefix(key),
+      created_at: at,
+      revoked_at: null,
+      last_used_at: null,
+    };
+    await this.db.write(async (tx) => {
+      const account = await this.db.forUpdate(tx.selectFrom('accounts').select('id').where('id', '=', input.accountId)).executeTakeFirst();
+      if (!account) throw new ApiError('INVALID_REQUEST', `account ${JSON.stringify(input.accountId)} does not exist`);
+      const active = await tx
+        .selectFrom('api_keys')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('account_id', '=', input.accountId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      if (num(active.n) >= input.max) {
+        throw new ApiError(
+          'INVALID_REQUEST',
+          `account ${input.accountId} has ${num(active.n)} active API keys, the most allowed is ${input.max}: revoke one first`,
+        );
+      }
+      await tx.insertInto('api_keys').values(row).execute();
+    });
+    return { key, record: toKey(row) };
+  }
+
+  /** The key whose SHA-256 matches; lookups go by hash, never by comparing secrets. */
+  async findKey(presented: string): Promise<(ApiKeyRecord & { account: Account }) | null> {
+    const row = await this.db.kysely
+      .selectFrom('api_keys')
+      .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+      .selectAll('api_keys')
+      .select(['accounts.name as acc_name', 'accounts.plan', 'accounts.plan_period_days', 'accounts.plan_anchor'])
+      .select('accounts.created_at as acc_created_at')
+      .where('key_hash', '=', sha256Hex(presented))
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      ...toKey(row),
+      account: toAccount({
+        id: row.account_id,
+        name: row.acc_name,
+        plan: row.plan,
+        plan_period_days: row.plan_period_days,
+        plan_anchor: row.plan_anchor,
+        created_at: row.acc_created_at,
+        updated_at: row.acc_created_at,
+      }),
+    };
+  }
+
+  async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.db.kysely
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'desc')
+      .execute();
+    return rows.map(toKey);
+  }
+
+  /** Revokes a key; revoking a revoked key keeps its first revocation time. */
+  async revokeKey(keyId: string, now: Date): Promise<ApiKeyRecord | null> {
+    return this.db.write(async (tx) => {
+      await tx
+        .updateTable('api_keys')
+        .set({ revoked_at: now.toISOString() })
+        .where('id', '=', keyId)
+        .where('revoked_at', 'is', null)
+        .execute();
+      const row = await tx.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
+      return row ? toKey(row) : null;
+    });
+  }
+}

@@ -1,0 +1,117 @@
+// Opens the system of record: SQLite (embedded, default) or PostgreSQL (farm), one Kysely
+// schema and one set of migrations for both. Write transactions take the write lock up front:
+// BEGIN IMMEDIATE on SQLite (Kysely cannot emit it), row locks (FOR UPDATE) on PostgreSQL.
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import * as m0001 from './migrations/0001-initial.ts';
+import * as m0002 from './migrations/0002-bundled-fonts.ts';
+import type { Database } from './schema.ts';
+
+export type DatabaseTarget = { dialect: 'postgres'; url: string } | { dialect: 'sqlite'; file: string };
+export type Tx = Kysely<Database>;
+
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-initial': m0001,
+  '0002-bundled-fonts': m0002,
+};
+
+/**
+ * One SQLite connection per file per process: better-sqlite3 waits for a busy lock
+ * synchronously, so a second connection in the same thread would block the event loop that
+ * the first one needs to commit. Opening the same file again shares the connection.
+ */
+const sqliteShared = new Map<string, { db: Db; refs: number }>();
+
+export class Db {
+  private constructor(
+    readonly kysely: Kysely<Database>,
+    readonly dialect: DatabaseTarget['dialect'],
+    private readonly sharedKey?: string,
+  ) {}
+
+  static open(target: DatabaseTarget): Db {
+    if (target.dialect === 'postgres') {
+      const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+      return new Db(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
+    }
+    const key = target.file === ':memory:' ? undefined : resolve(target.file);
+    const shared = key ? sqliteShared.get(key) : undefined;
+    if (shared) {
+      shared.refs++;
+      return shared.db;
+    }
+    if (key) mkdirSync(dirname(key), { recursive: true });
+    const sqlite = new SqliteDatabase(target.file, { timeout: 10_000 });
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('busy_timeout = 10000');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    const db = new Db(new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite', key);
+    if (key) sqliteShared.set(key, { db, refs: 1 });
+    return db;
+  }
+
+  /** Checks the server answers (PostgreSQL); a clear error names the target otherwise. */
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.kysely);
+  }
+
+  async migrate(): Promise<string[]> {
+    const migrator = new Migrator({
+      db: this.kysely,
+      provider: { getMigrations: async () => MIGRATIONS },
+      migrationTableName: 'schema_migrations',
+      migrationLockTableName: 'schema_migrations_lock',
+    });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  }
+
+  /** Runs `fn` in a write transaction holding the write lock from its first statement. */
+  async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    if (this.dialect === 'postgres') return this.kysely.transaction().execute(fn);
+    // The SQLite driver hands out its one connection under a mutex: the callback is exclusive
+    // in this process, and BEGIN IMMEDIATE makes it exclusive against other processes.
+    return this.kysely.connection().execute(async (conn) => {
+      await sql`begin immediate`.execute(conn);
+      try {
+        const result = await fn(conn);
+        await sql`commit`.execute(conn);
+        return result;
+      } catch (err) {
+        await sql`rollback`.execute(conn);
+        throw err;
+      }
+    });
+  }
+
+  /** SELECT … FOR UPDATE on PostgreSQL; on SQLite the transaction already holds the lock. */
+  forUpdate<Q extends { forUpdate(): Q }>(query: Q): Q {
+    return this.dialect === 'postgres' ? query.forUpdate() : query;
+  }
+
+  async close(): Promise<void> {
+    const shared = this.sharedKey ? sqliteShared.get(this.sharedKey) : undefined;
+    if (shared && --shared.refs > 0) return;
+    if (this.sharedKey) sqliteShared.delete(this.sharedKey);
+    await this.kysely.destroy();
+  }
+}
+
+/** `count(*)` and `sum()` come back as strings from PostgreSQL and numbers from SQLite. */
+export function num(value: unknown): number {
+  if (value === null || value === undefined) return 0;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(n)) throw new Error(`not a number from the database: ${String(value)}`);
+  return n;
+}
+
+/** Unique-constraint violations of either dialect. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

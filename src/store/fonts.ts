@@ -1,0 +1,99 @@
+// Font metadata: bundled shared fonts (registered by migration), fonts an operator adds to
+// everyone, and personal fonts of one account. The files themselves live in blobs or packages.
+import type { FontInfo } from '../render/font-info.ts';
+import { newId } from '../lib/ids.ts';
+import { type Db, num } from './database.ts';
+import type { FontsTable } from './schema.ts';
+
+export interface FontRecord {
+  id: string;
+  accountId: string | null;
+  name: string;
+  family: string;
+  premium: boolean;
+  license: string;
+  scripts: string[];
+  glyphCount: number;
+  codepoints: number;
+  source: 'bundled' | 'upload';
+  /** A module specifier (bundled) or a blob key (upload). Never shown to API clients. */
+  location: string;
+  sha256: string;
+  bytes: number;
+  createdAt: string;
+}
+
+function toFont(r: FontsTable): FontRecord {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    name: r.name,
+    family: r.family,
+    premium: num(r.premium) === 1,
+    license: r.license,
+    scripts: JSON.parse(r.scripts) as string[],
+    glyphCount: num(r.glyph_count),
+    codepoints: num(r.codepoints),
+    source: r.source as FontRecord['source'],
+    location: r.location,
+    sha256: r.sha256,
+    bytes: num(r.bytes),
+    createdAt: r.created_at,
+  };
+}
+
+export class FontRepo {
+  constructor(private readonly db: Db) {}
+
+  async add(input: {
+    id?: string;
+    accountId: string | null;
+    name: string;
+    premium: boolean;
+    license: string;
+    info: FontInfo;
+    location: string;
+    sha256: string;
+    bytes: number;
+    now: Date;
+  }): Promise<FontRecord> {
+    const row: FontsTable = {
+      id: input.id ?? newId('font'),
+      account_id: input.accountId,
+      name: input.name,
+      family: input.info.family,
+      premium: input.premium ? 1 : 0,
+      license: input.license,
+      scripts: JSON.stringify(input.info.scripts),
+      glyph_count: input.info.glyphCount,
+      codepoints: input.info.codepoints,
+      source: 'upload',
+      location: input.location,
+      sha256: input.sha256,
+      bytes: input.bytes,
+      created_at: input.now.toISOString(),
+    };
+    await this.db.write((tx) => tx.insertInto('fonts').values(row).execute());
+    return toFont(row);
+  }
+
+  /** A font the account may use: shared, or its own. Another account's font is invisible. */
+  async getVisible(accountId: string, id: string): Promise<FontRecord | null> {
+    const row = await this.db.kysely
+      .selectFrom('fonts')
+      .selectAll()
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('account_id', 'is', null), eb('account_id', '=', accountId)]))
+      .executeTakeFirst();
+    return row ? toFont(row) : null;
+  }
+
+  async listVisible(accountId: string | null): Promise<FontRecord[]> {
+    let q = this.db.kysely.selectFrom('fonts').selectAll();
+    q = accountId
+      ? q.where((eb) => eb.or([eb('account_id', 'is', null), eb('account_id', '=', accountId)]))
+      : q.where('account_id', 'is', null);
+    const rows = await q.orderBy('account_id').orderBy('name').execute();
+    return rows.map(toFont);
+  }
+}

@@ -1,0 +1,59 @@
+// The store: one object holding the repositories over one database, for either dialect.
+import type { PlanCatalog } from '../domain/plans.ts';
+import { AccountRepo } from './accounts.ts';
+import { BillingRepo } from './billing.ts';
+import { Db, type DatabaseTarget } from './database.ts';
+import { FontRepo } from './fonts.ts';
+import { TemplateRepo } from './templates.ts';
+
+export type { Account, ApiKeyRecord } from './accounts.ts';
+export type { BalanceReport, ChargeResult } from './billing.ts';
+export type { DatabaseTarget, Tx } from './database.ts';
+export type { FontRecord } from './fonts.ts';
+export type { Page, TemplateRecord } from './templates.ts';
+
+export class Store {
+  readonly accounts: AccountRepo;
+  readonly billing: BillingRepo;
+  readonly templates: TemplateRepo;
+  readonly fonts: FontRepo;
+
+  constructor(
+    readonly db: Db,
+    readonly plans: PlanCatalog,
+  ) {
+    this.accounts = new AccountRepo(db, plans);
+    this.billing = new BillingRepo(db, plans);
+    this.templates = new TemplateRepo(db);
+    this.fonts = new FontRepo(db);
+  }
+
+  /** Opens the database and brings its schema up to date. */
+  static async open(target: DatabaseTarget, plans: PlanCatalog): Promise<Store> {
+    const db = Db.open(target);
+    try {
+      await db.ping();
+      await db.migrate();
+    } catch (err) {
+      await db.close().catch(() => {});
+      const where = target.dialect === 'postgres' ? redact(target.url) : target.file;
+      throw new Error(`cannot open the ${target.dialect} store at ${where}: ${(err as Error).message}`);
+    }
+    return new Store(db, plans);
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
+
+/** A connection string without its password, for messages and logs. */
+export function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable url)';
+  }
+}

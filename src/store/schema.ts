@@ -1,0 +1,160 @@
+// Table types for Kysely. Dates are ISO 8601 UTC strings (they sort as text on both dialects);
+// amounts are integer milli-sheets; booleans are 0/1; JSON is text.
+import type { Generated } from 'kysely';
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  plan: string;
+  plan_period_days: number | null;
+  plan_anchor: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  mode: string;
+  name: string;
+  key_hash: string;
+  display_prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface TemplatesTable {
+  id: string;
+  account_id: string;
+  mode: string;
+  name: string;
+  version: number;
+  kind: string;
+  model: string;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FontsTable {
+  id: string;
+  account_id: string | null;
+  name: string;
+  family: string;
+  premium: number;
+  license: string;
+  scripts: string;
+  glyph_count: number;
+  codepoints: number;
+  source: string;
+  location: string;
+  sha256: string;
+  bytes: number;
+  created_at: string;
+}
+
+export interface AssetsTable {
+  id: string;
+  account_id: string;
+  mode: string;
+  type: string;
+  width: number;
+  height: number;
+  bytes: number;
+  sha256: string;
+  blob_key: string;
+  created_at: string;
+}
+
+export interface GenerationsTable {
+  id: string;
+  account_id: string;
+  mode: string;
+  kind: string;
+  status: string;
+  template_id: string;
+  template_revision: number;
+  template_snapshot: string;
+  input: string;
+  input_hash: string;
+  pages: number | null;
+  credits_milli: number | null;
+  blob_key: string | null;
+  attempt: Generated<number>;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  cancelled_at: string | null;
+  expires_at: string | null;
+}
+
+export interface BalancesTable {
+  account_id: string;
+  mode: string;
+  extra_milli: number;
+  plan_used_milli: number;
+  plan_period_start: string | null;
+  updated_at: string;
+}
+
+export interface LedgerTable {
+  id: string;
+  account_id: string;
+  mode: string;
+  kind: string;
+  job_id: string | null;
+  plan_milli: number;
+  extra_milli: number;
+  total_milli: number;
+  pages: number;
+  note: string;
+  created_at: string;
+}
+
+export interface UsageDailyTable {
+  account_id: string;
+  mode: string;
+  day: string;
+  requests: Generated<number>;
+  generations: Generated<number>;
+  successful_generations: Generated<number>;
+  failed_generations: Generated<number>;
+  cancelled_generations: Generated<number>;
+  pages: Generated<number>;
+  credits_milli: Generated<number>;
+  renders: Generated<number>;
+  svg_renders: Generated<number>;
+  png_renders: Generated<number>;
+  previews: Generated<number>;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  templates: TemplatesTable;
+  fonts: FontsTable;
+  assets: AssetsTable;
+  generations: GenerationsTable;
+  balances: BalancesTable;
+  ledger: LedgerTable;
+  usage_daily: UsageDailyTable;
+}
+
+export const USAGE_COUNTERS = [
+  'requests',
+  'generations',
+  'successful_generations',
+  'failed_generations',
+  'cancelled_generations',
+  'pages',
+  'credits_milli',
+  'renders',
+  'svg_renders',
+  'png_renders',
+  'previews',
+] as const;
+export type UsageCounter = (typeof USAGE_COUNTERS)[number];

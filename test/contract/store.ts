@@ -1,0 +1,398 @@
+// The one contract of the store, run against every dialect (test/store-*.test.ts). Whatever
+// one adapter does that the other does not is a bug in the other.
+import type { Test } from 'tap';
+import { parseApiKey } from '../../src/domain/api-keys.ts';
+import { ApiError } from '../../src/domain/errors.ts';
+import { parseTemplate, type TemplateModel } from '../../src/domain/template.ts';
+import type { Tenant } from '../../src/domain/tenant.ts';
+import { newId } from '../../src/lib/ids.ts';
+import { BUNDLED_FONTS, bundledFontId } from '../../src/store/bundled-fonts.ts';
+import type { Store } from '../../src/store/index.ts';
+import { runTs } from '../helpers/spawn.ts';
+import type { StoreFactory } from '../helpers/stores.ts';
+
+const NOW = new Date('2026-03-10T12:00:00.000Z');
+const A4 = 1500;
+
+function template(name = 'Letter'): TemplateModel {
+  const parsed = parseTemplate({ version: 2, name, mode: 'simple', style: { fontId: bundledFontId('caveat') } });
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.template;
+}
+
+async function rejects(t: Test, promise: Promise<unknown>, pattern: RegExp, what: string): Promise<void> {
+  try {
+    await promise;
+    t.fail(`${what}: expected a refusal`);
+  } catch (err) {
+    t.type(err, ApiError, `${what}: an ApiError`);
+    t.match((err as Error).message, pattern, what);
+  }
+}
+
+export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>): void {
+  let factory: StoreFactory;
+  let store: Store;
+
+  t.before(async () => {
+    factory = await makeFactory();
+    store = await factory.open();
+  });
+  t.teardown(async () => {
+    await factory?.cleanup();
+  });
+
+  const account = async (plan = 'none', period?: number) =>
+    store.accounts.create({ name: 'Acme', plan, period, now: NOW });
+  const tenant = (accountId: string, mode: 'live' | 'test' = 'live'): Tenant => ({ accountId, mode });
+
+  t.test('migrations register the bundled fonts with metadata from their cmaps', async (t) => {
+    const fonts = await store.fonts.listVisible(null);
+    t.equal(fonts.length, BUNDLED_FONTS.length, 'every bundled font registered');
+    t.ok(fonts.length >= 8, 'at least 8 fonts');
+    const premium = fonts.filter((f) => f.premium).length;
+    t.ok(premium >= 2 && premium <= 3, `two or three premium fonts, got ${premium}`);
+    for (const f of fonts) {
+      t.ok(f.scripts.includes('Latin'), `${f.name} covers Latin`);
+      t.ok(f.glyphCount > 50 && f.bytes > 1000, `${f.name} has glyphs and bytes`);
+      t.match(f.license, /^(OFL-1\.1|Apache-2\.0)$/, `${f.name} has a licence`);
+    }
+    const byName = new Map(fonts.map((f) => [f.name, f]));
+    t.ok(byName.get('Nanum Pen Script')?.scripts.includes('Hangul'), 'Nanum Pen Script covers Hangul');
+    t.ok(byName.get('Kalam')?.scripts.includes('Devanagari'), 'Kalam covers Devanagari');
+    t.ok(byName.get('Caveat')?.scripts.includes('Cyrillic'), 'Caveat covers Cyrillic');
+    t.notOk(byName.get('Homemade Apple')?.scripts.includes('Cyrillic'), 'Homemade Apple does not cover Cyrillic');
+    t.equal(byName.get('Caveat')?.id, bundledFontId('caveat'), 'bundled ids are stable');
+  });
+
+  t.test('migrating again changes nothing', async (t) => {
+    t.same(await store.db.migrate(), [], 'no migration ran twice');
+    const fonts = await store.fonts.listVisible(null);
+    t.equal(fonts.length, BUNDLED_FONTS.length);
+  });
+
+  t.test('accounts: plans and periods, refused input writes nothing', async (t) => {
+    const before = await store.accounts.count();
+    const a = await account('pro', 7);
+    t.equal(a.plan, 'pro');
+    t.equal(a.periodDays, 7);
+    t.equal(a.planAnchor, NOW.toISOString());
+    t.match(a.id, /^acc_[0-9A-Za-z]{22}$/);
+    t.same(await store.accounts.get(a.id), a, 'read back the same');
+    const b = await account('premium');
+    t.equal(b.periodDays, 30, 'period defaults to 30 days');
+    const c = await account();
+    t.equal(c.plan, 'none');
+    t.equal(c.periodDays, null);
+    await rejects(t, account('gold'), /plan must be one of none, week, basic, pro, premium, got "gold"/, 'unknown plan');
+    await rejects(t, account('week', 30), /period of plan week must be 7 days, got 30/, 'wrong period');
+    await rejects(t, account('none', 7), /period must be omitted for plan none, got 7/, 'period without plan');
+    await rejects(t, store.accounts.create({ name: '  ', now: NOW }), /name must be 1-120 characters, got 0/, 'blank name');
+    t.equal(await store.accounts.count(), before + 3, 'only the valid accounts exist');
+  });
+
+  t.test('plan set starts a new period and keeps bought sheets', async (t) => {
+    const a = await account('basic', 30);
+    await store.billing.topUp(tenant(a.id), 50, NOW);
+    await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 10, milliPerPage: A4 }, NOW);
+    let r = await store.billing.report(tenant(a.id), NOW);
+    t.equal(r.subscription.sheetsUsed, 15);
+    const later = new Date(NOW.getTime() + 3_600_000);
+    const changed = await store.accounts.setPlan(a.id, 'pro', 7, later);
+    t.equal(changed.plan, 'pro');
+    t.equal(changed.planAnchor, later.toISOString());
+    r = await store.billing.report(tenant(a.id), later);
+    t.equal(r.subscription.sheetsUsed, 0, 'new period, nothing used');
+    t.equal(r.subscription.sheetsPerPeriod, 250);
+    t.equal(r.extraSheets, 50, 'bought sheets stay');
+    await rejects(t, store.accounts.setPlan(a.id, 'gold', undefined, later), /plan must be one of/, 'unknown plan');
+    await rejects(t, store.accounts.setPlan('acc_nope', 'pro', 7, later), /account "acc_nope" does not exist/, 'unknown account');
+  });
+
+  t.test('API keys: hash only, display prefix, revocation, at most 10 active', async (t) => {
+    const a = await account();
+    const { key, record } = await store.accounts.createKey({ accountId: a.id, mode: 'test', max: 10, now: NOW });
+    t.match(key, /^hw_test_[0-9A-Za-z]{38}$/);
+    t.ok(parseApiKey(key).ok, 'checksum valid');
+    t.equal(record.displayPrefix, key.slice(0, 16));
+    const rows = await store.db.kysely.selectFrom('api_keys').selectAll().where('id', '=', record.id).execute();
+    t.equal(rows.length, 1);
+    t.notOk(JSON.stringify(rows).includes(key.slice(16)), 'the secret part is not stored');
+    t.match(rows[0]!.key_hash, /^[0-9a-f]{64}$/);
+    const found = await store.accounts.findKey(key);
+    t.equal(found?.id, record.id);
+    t.equal(found?.account.id, a.id);
+    t.equal(found?.mode, 'test');
+    t.equal(await store.accounts.findKey(`${key.slice(0, -1)}x`), null, 'a different key finds nothing');
+    const revoked = await store.accounts.revokeKey(record.id, NOW);
+    t.equal(revoked?.revokedAt, NOW.toISOString());
+    const again = await store.accounts.revokeKey(record.id, new Date(NOW.getTime() + 1000));
+    t.equal(again?.revokedAt, NOW.toISOString(), 'revoking twice keeps the first time');
+    t.equal((await store.accounts.findKey(key))?.revokedAt, NOW.toISOString(), 'a revoked key is still known as revoked');
+    t.equal(await store.accounts.revokeKey('key_unknown', NOW), null);
+  });
+
+  t.test('12 racing key creations with room for 10 leave exactly 10 active', async (t) => {
+    const a = await account();
+    const other = await factory.open();
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) =>
+        (i % 2 ? other : store).accounts.createKey({ accountId: a.id, mode: 'live', max: 10, now: NOW }),
+      ),
+    );
+    t.equal(results.filter((r) => r.status === 'fulfilled').length, 10, '10 created');
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    t.equal(refused.length, 2, '2 refused');
+    for (const r of refused) t.match(String(r.reason), /has 10 active API keys, the most allowed is 10/);
+    t.equal((await store.accounts.listKeys(a.id)).length, 10);
+    const first = (await store.accounts.listKeys(a.id))[0]!;
+    await store.accounts.revokeKey(first.id, NOW);
+    await store.accounts.createKey({ accountId: a.id, mode: 'live', max: 10, now: NOW });
+    t.equal((await store.accounts.listKeys(a.id)).filter((k) => !k.revokedAt).length, 10, 'a revoked key frees a place');
+  });
+
+  t.test('templates: tenant and mode walls, revisions, newest-first pages, a cap per account', async (t) => {
+    const a = await account();
+    const b = await account();
+    const tpl = await store.templates.create(tenant(a.id), template('One'), 100, NOW);
+    t.match(tpl.id, /^tpl_/);
+    t.equal(tpl.revision, 1);
+    t.equal(tpl.kind, 'simple');
+    t.same((await store.templates.get(tenant(a.id), tpl.id))?.model, tpl.model, 'model stored whole');
+    t.equal(await store.templates.get(tenant(b.id), tpl.id), null, 'another account sees nothing');
+    t.equal(await store.templates.get(tenant(a.id, 'test'), tpl.id), null, 'the other mode sees nothing');
+    const updated = await store.templates.update(tenant(a.id), tpl.id, template('One, again'), NOW);
+    t.equal(updated?.revision, 2);
+    t.equal(updated?.name, 'One, again');
+    t.equal(await store.templates.update(tenant(b.id), tpl.id, template(), NOW), null, 'no update across accounts');
+
+    for (let i = 0; i < 4; i++) {
+      await store.templates.create(tenant(a.id), template(`T${i}`), 100, new Date(NOW.getTime() + (i + 1) * 1000));
+    }
+    const p1 = await store.templates.list(tenant(a.id), { limit: 2 });
+    t.same(
+      p1.data.map((x) => x.name),
+      ['T3', 'T2'],
+    );
+    t.equal(p1.hasMore, true);
+    const p2 = await store.templates.list(tenant(a.id), { limit: 2, cursor: p1.nextCursor! });
+    t.same(
+      p2.data.map((x) => x.name),
+      ['T1', 'T0'],
+    );
+    const p3 = await store.templates.list(tenant(a.id), { limit: 2, cursor: p2.nextCursor! });
+    t.same(
+      p3.data.map((x) => x.name),
+      ['One, again'],
+    );
+    t.equal(p3.hasMore, false);
+    t.equal(p3.nextCursor, null);
+    await rejects(t, store.templates.list(tenant(a.id), { limit: 2, cursor: 'garbage' }), /cursor must be/, 'bad cursor');
+
+    const c = await account();
+    const racing = await Promise.allSettled(
+      Array.from({ length: 6 }, () => store.templates.create(tenant(c.id, 'test'), template(), 4, NOW)),
+    );
+    t.equal(racing.filter((r) => r.status === 'fulfilled').length, 4, 'the cap holds under racing imports');
+    await rejects(t, store.templates.create(tenant(c.id), template(), 4, NOW), /has 4 templates, the most allowed is 4/, 'cap counts both modes');
+  });
+
+  t.test('top-ups: packs of 50 to 1,000 sheets, live and test apart', async (t) => {
+    const a = await account();
+    for (const bad of [49, 1001, 0, -50, 50.5]) {
+      await rejects(t, store.billing.topUp(tenant(a.id), bad, NOW), new RegExp(`sheets must be a whole number 50-1000, got ${bad}`), `pack of ${bad}`);
+    }
+    await store.billing.topUp(tenant(a.id), 50, NOW);
+    const live = await store.billing.topUp(tenant(a.id), 1000, NOW);
+    t.equal(live.extraSheets, 1050);
+    const test = await store.billing.report(tenant(a.id, 'test'), NOW);
+    t.equal(test.extraSheets, 0, 'live top-ups do not reach the test balance');
+    const test2 = await store.billing.topUp(tenant(a.id, 'test'), 200, NOW);
+    t.equal(test2.extraSheets, 200);
+    t.equal((await store.billing.report(tenant(a.id), NOW)).extraSheets, 1050, 'test top-ups do not reach live');
+    const ledger = await store.db.kysely.selectFrom('ledger').selectAll().where('account_id', '=', a.id).execute();
+    t.equal(ledger.length, 3, 'one ledger row per top-up, none for refusals');
+  });
+
+  t.test('20 parallel charges against a balance for 10 leave exactly 10 charged and zero left', async (t) => {
+    const a = await account();
+    await store.billing.topUp(tenant(a.id), 50, NOW); // 50 sheets = 10 documents of 5 sheets
+    const other = await factory.open();
+    const jobs = Array.from({ length: 20 }, () => newId('gen'));
+    const results = await Promise.all(
+      jobs.map((jobId, i) => (i % 2 ? other : store).billing.charge(tenant(a.id), { jobId, pages: 2, milliPerPage: 2500 }, NOW)),
+    );
+    t.equal(results.filter((r) => r.ok).length, 10, 'exactly 10 charged');
+    t.equal(results.filter((r) => !r.ok && r.reason === 'balance').length, 10, '10 refused for balance');
+    const r = await store.billing.report(tenant(a.id), NOW);
+    t.equal(r.extraSheets, 0, 'balance at zero');
+    t.equal(r.availableSheets, 0);
+    const charges = await store.db.kysely
+      .selectFrom('ledger')
+      .selectAll()
+      .where('account_id', '=', a.id)
+      .where('kind', '=', 'charge')
+      .execute();
+    t.equal(charges.length, 10, 'ten charge rows');
+    t.equal(r.usage.pagesToday, 20, 'pages counted for the charged only');
+  });
+
+  t.test('charges from three processes at once never overdraw', async (t) => {
+    const a = await account();
+    await store.billing.topUp(tenant(a.id), 50, NOW); // room for 10 documents of 5 sheets
+    const jobs = Array.from({ length: 21 }, () => newId('gen'));
+    const child = (slice: string[]) =>
+      runTs('test/helpers/charge-child.ts', [
+        JSON.stringify({ target: factory.target, accountId: a.id, mode: 'live', jobs: slice, pages: 2, milliPerPage: 2500, now: NOW }),
+      ]);
+    const [c1, c2, here] = await Promise.all([
+      child(jobs.slice(0, 7)),
+      child(jobs.slice(7, 14)),
+      Promise.all(jobs.slice(14).map((jobId) => store.billing.charge(tenant(a.id), { jobId, pages: 2, milliPerPage: 2500 }, NOW))),
+    ]);
+    t.equal(c1.code, 0, c1.stderr);
+    t.equal(c2.code, 0, c2.stderr);
+    const all = [...JSON.parse(c1.stdout), ...JSON.parse(c2.stdout), ...here] as { ok: boolean }[];
+    t.equal(all.length, 21);
+    t.equal(all.filter((r) => r.ok).length, 10, 'exactly 10 charged across processes');
+    t.equal((await store.billing.report(tenant(a.id), NOW)).extraSheets, 0, 'balance at zero, not below');
+  });
+
+  t.test('a job charged twice (even racing) is charged once', async (t) => {
+    const a = await account();
+    await store.billing.topUp(tenant(a.id), 100, NOW);
+    const jobId = newId('gen');
+    const other = await factory.open();
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => (i % 2 ? other : store).billing.charge(tenant(a.id), { jobId, pages: 4, milliPerPage: A4 }, NOW)),
+    );
+    t.ok(results.every((r) => r.ok && r.totalMilli === 6000), 'every attempt reports the one charge');
+    t.equal(results.filter((r) => r.ok && !r.duplicate).length, 1, 'one attempt charged, the rest saw the charge');
+    const r = await store.billing.report(tenant(a.id), NOW);
+    t.equal(r.extraSheets, 94, '6 sheets charged once');
+    t.equal(r.usage.pagesToday, 4, 'pages counted once');
+    const retry = await store.billing.charge(tenant(a.id), { jobId, pages: 4, milliPerPage: A4 }, new Date(NOW.getTime() + 86_400_000));
+    t.ok(retry.ok && retry.duplicate, 'a retry the next day is still the same charge');
+    t.equal((await store.billing.report(tenant(a.id), NOW)).extraSheets, 94);
+  });
+
+  t.test('spend order: plan sheets first, then extra; all or nothing', async (t) => {
+    const a = await account('week', 7); // 100 plan sheets
+    await store.billing.topUp(tenant(a.id), 50, NOW);
+    const first = await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 60, milliPerPage: A4 }, NOW);
+    t.match(first, { ok: true, planMilli: 90_000, extraMilli: 0 }, '90 sheets from the plan');
+    const split = await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 20, milliPerPage: A4 }, NOW);
+    t.match(split, { ok: true, planMilli: 10_000, extraMilli: 20_000 }, '10 from the plan, 20 from extra');
+    const before = await store.billing.report(tenant(a.id), NOW);
+    t.equal(before.subscription.sheetsLeft, 0);
+    t.equal(before.extraSheets, 30);
+    const tooBig = await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 21, milliPerPage: A4 }, NOW);
+    t.match(tooBig, { ok: false, reason: 'balance', message: 'the document needs 31.5 sheets, 30 available' });
+    const after = await store.billing.report(tenant(a.id), NOW);
+    t.same(after, before, 'a refused charge changes nothing');
+    const exact = await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 20, milliPerPage: A4 }, NOW);
+    t.match(exact, { ok: true, extraMilli: 30_000 }, 'exactly the balance succeeds');
+    t.equal((await store.billing.report(tenant(a.id), NOW)).availableSheets, 0);
+    t.match(await store.billing.checkBeforeWork(tenant(a.id), NOW), { ok: false, reason: 'balance' }, 'nothing left to start work');
+  });
+
+  t.test('plan sheets renew each period; test mode spends only test sheets', async (t) => {
+    const a = await account('week', 7);
+    await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 50, milliPerPage: 2000 }, NOW);
+    t.equal((await store.billing.report(tenant(a.id), NOW)).subscription.sheetsLeft, 0);
+    const nextWeek = new Date(NOW.getTime() + 7 * 86_400_000 + 1000);
+    const r = await store.billing.report(tenant(a.id), nextWeek);
+    t.equal(r.subscription.sheetsLeft, 100, 'a new period, a new allowance');
+    t.equal(r.usage.pagesThisPeriod, 0, 'pages of the last period are not this period');
+    const inNext = await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 5, milliPerPage: 1000 }, nextWeek);
+    t.match(inNext, { ok: true, planMilli: 5000 });
+    t.equal((await store.billing.report(tenant(a.id), nextWeek)).subscription.sheetsUsed, 5);
+
+    const testMode = await store.billing.charge(tenant(a.id, 'test'), { jobId: newId('gen'), pages: 1, milliPerPage: 1000 }, NOW);
+    t.match(testMode, { ok: false, reason: 'balance' }, 'plan sheets do not pay for test jobs');
+    await store.billing.topUp(tenant(a.id, 'test'), 50, NOW);
+    const paid = await store.billing.charge(tenant(a.id, 'test'), { jobId: newId('gen'), pages: 1, milliPerPage: 1000 }, NOW);
+    t.match(paid, { ok: true, planMilli: 0, extraMilli: 1000 });
+    const testReport = await store.billing.report(tenant(a.id, 'test'), NOW);
+    t.equal(testReport.subscription.sheetsPerPeriod, 0);
+    t.equal(testReport.usage.pagesToday, 1, 'test pages counted apart');
+    t.equal((await store.billing.report(tenant(a.id), NOW)).usage.pagesToday, 50);
+  });
+
+  t.test('pages per UTC day: the whole document must fit; the day resets at 00:00 UTC', async (t) => {
+    const a = await account(); // plan none: 200 pages a day
+    await store.billing.topUp(tenant(a.id), 1000, NOW);
+    t.match(await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 150, milliPerPage: 1000 }, NOW), { ok: true });
+    const over = await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 51, milliPerPage: 1000 }, NOW);
+    t.match(over, { ok: false, reason: 'daily_pages', message: /51 pages exceed the daily allowance: 50 of 200 left today/ });
+    t.match(await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 50, milliPerPage: 1000 }, NOW), { ok: true });
+    t.match(await store.billing.checkBeforeWork(tenant(a.id), NOW), { ok: false, reason: 'daily_pages' });
+    const midnight = new Date('2026-03-11T00:00:00.000Z');
+    t.match(await store.billing.checkBeforeWork(tenant(a.id), midnight), { ok: true }, 'a new UTC day');
+    const r = await store.billing.report(tenant(a.id), midnight);
+    t.equal(r.usage.pagesToday, 0);
+    t.equal(r.usage.pagesThisPeriod, 200, 'the calendar month still counts them');
+  });
+
+  t.test('balance report has the shape of GET /usage balance', async (t) => {
+    const a = await account('pro', 30);
+    await store.billing.topUp(tenant(a.id), 50, NOW);
+    const r = await store.billing.report(tenant(a.id), NOW);
+    t.same(r, {
+      mode: 'live',
+      subscription: {
+        plan: 'pro',
+        name: 'Pro',
+        periodDays: 30,
+        periodStart: NOW.toISOString(),
+        periodEnd: new Date(NOW.getTime() + 30 * 86_400_000).toISOString(),
+        sheetsPerPeriod: 1000,
+        sheetsUsed: 0,
+        sheetsLeft: 1000,
+        pagesPerDay: 1000,
+        premiumFonts: true,
+        renderAccess: true,
+      },
+      extraSheets: 50,
+      availableSheets: 1050,
+      usage: { pagesToday: 0, pagesThisPeriod: 0 },
+    });
+  });
+
+  t.test('usage counters add up per tenant and UTC day', async (t) => {
+    const a = await account();
+    const tn = tenant(a.id);
+    await Promise.all(
+      Array.from({ length: 10 }, () => store.db.write((tx) => store.billing.count(tx, tn, NOW, { requests: 1, renders: 1, svg_renders: 1 }))),
+    );
+    await store.db.write((tx) => store.billing.count(tx, tenant(a.id, 'test'), NOW, { requests: 5 }));
+    const rows = await store.db.kysely.selectFrom('usage_daily').selectAll().where('account_id', '=', a.id).orderBy('mode').execute();
+    t.equal(rows.length, 2);
+    t.match(rows[0], { mode: 'live', day: '2026-03-10' });
+    t.equal(Number(rows[0]!.requests), 10);
+    t.equal(Number(rows[0]!.svg_renders), 10);
+    t.equal(Number(rows[1]!.requests), 5);
+  });
+
+  t.test('fonts: personal fonts are visible to their account only', async (t) => {
+    const a = await account();
+    const b = await account();
+    const caveat = (await store.fonts.listVisible(null))[0]!;
+    const mine = await store.fonts.add({
+      accountId: a.id,
+      name: 'My hand',
+      premium: false,
+      license: 'proprietary',
+      info: { family: 'Mine', subfamily: 'Regular', fullName: 'Mine', upem: 1000, glyphCount: 10, codepoints: 10, scripts: ['Latin'] },
+      location: 'fonts/x.ttf',
+      sha256: '0'.repeat(64),
+      bytes: 100,
+      now: NOW,
+    });
+    t.equal((await store.fonts.getVisible(a.id, mine.id))?.name, 'My hand');
+    t.equal(await store.fonts.getVisible(b.id, mine.id), null, 'another account cannot see it');
+    t.ok(await store.fonts.getVisible(b.id, caveat.id), 'shared fonts are visible to all');
+    t.equal((await store.fonts.listVisible(a.id)).length, BUNDLED_FONTS.length + 1);
+    t.equal((await store.fonts.listVisible(b.id)).length, BUNDLED_FONTS.length);
+  });
+}
