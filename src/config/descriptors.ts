@@ -1,6 +1,7 @@
 // Every setting of the service, once: name, default, parser, description. Defaults are the
 // limits of the public API spec (§8); the server may lower or change them. The README's table
 // of variables is generated from this list (`npm run docs:config`) and a test keeps it in sync.
+import { planCatalog } from '../domain/plans.ts';
 
 export type Parser<T> = (raw: string) => T;
 
@@ -283,7 +284,10 @@ export const descriptors = {
     env: 'PLAN_CATALOG',
     default: undefined,
     shown: 'built in',
-    parse: optional(text()),
+    parse: optional((raw) => {
+      planCatalog(raw);
+      return raw;
+    }),
     doc: 'JSON object overriding plans of the built-in catalogue (see docs/billing.md).',
   }),
 } as const;

@@ -1,6 +1,7 @@
 // The plan catalogue (spec §4 billing rule 4, DESIGN §6). Data, not code: PLAN_CATALOG may
 // override any plan's figures. Sheets are whole sheets here; the store keeps milli-sheets.
 import { z } from 'zod';
+import { boolean, formatIssue, object, oneOf, range, string } from './validation.ts';
 
 export const PLAN_IDS = ['none', 'week', 'basic', 'pro', 'premium'] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
@@ -53,16 +54,14 @@ export const PACK_MAX_SHEETS = 1000;
 
 export type PlanCatalog = Record<PlanId, Plan>;
 
-const planOverride = z
-  .object({
-    name: z.string().min(1).max(60),
-    sheetsPerPeriod: z.object({ 7: z.number().int().min(0), 30: z.number().int().min(0) }).partial().strict(),
-    pagesPerDay: z.number().int().min(1),
-    premiumFonts: z.boolean(),
-    renderAccess: z.boolean(),
-  })
-  .partial()
-  .strict();
+const sheetCount = range(0, 1_000_000_000, 'sheets', { int: true });
+const planOverride = object({
+  name: string(1, 60),
+  sheetsPerPeriod: object({ 7: sheetCount, 30: sheetCount }).partial(),
+  pagesPerDay: range(1, 1_000_000, 'pages', { int: true }),
+  premiumFonts: boolean(),
+  renderAccess: boolean(),
+}).partial();
 
 /** Merges a JSON override (PLAN_CATALOG) over the defaults; throws naming the bad field. */
 export function planCatalog(overrideJson?: string): PlanCatalog {
@@ -73,11 +72,8 @@ export function planCatalog(overrideJson?: string): PlanCatalog {
   } catch {
     throw new Error('must be a JSON object');
   }
-  const parsed = z.record(z.enum(PLAN_IDS), planOverride).safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
+  const parsed = z.partialRecord(oneOf(PLAN_IDS), planOverride, { error: () => 'must be a JSON object of plans' }).safeParse(raw);
+  if (!parsed.success) throw new Error(formatIssue(parsed.error.issues[0]!).message);
   const merged = { ...DEFAULT_PLANS };
   for (const [id, o] of Object.entries(parsed.data) as [PlanId, z.infer<typeof planOverride>][]) {
     const base = DEFAULT_PLANS[id];

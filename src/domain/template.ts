@@ -4,6 +4,7 @@
 // Parsing fills every default, so a stored model is complete and a job snapshot self-contained.
 import { z } from 'zod';
 import { isAllowedSize, STANDARD_SIZES } from './page-size.ts';
+import { show } from './errors.ts';
 import { array, boolean, dottedPath, formatIssue, object, oneOf, pattern, range, string } from './validation.ts';
 
 const ID22 = '[0-9A-Za-z]{22}';
@@ -136,7 +137,7 @@ const spacer = object({ type: z.literal('spacer'), height: range(1, 500, 'pt') }
 const pageBreak = object({ type: z.literal('pageBreak') });
 
 const leafBlock = z.discriminatedUnion('type', [textBlock, headingBlock, listBlock, imageBlock, tableBlock, divider, spacer], {
-  error: (iss) => `must be a block of type text, heading, list, image, table, divider or spacer, got ${blockType(iss.input)}`,
+  error: (iss) => `must be text, heading, list, image, table, divider or spacer (columns do not nest), got ${blockType(iss.input)}`,
 });
 const columnsBlock = object({
   type: z.literal('columns'),
@@ -144,13 +145,13 @@ const columnsBlock = object({
   columns: array(object({ width: range(1, 99, 'percent').optional(), blocks: array(leafBlock, 0, 50, 'blocks') }), 2, 6, 'columns'),
 });
 const block = z.discriminatedUnion('type', [textBlock, headingBlock, listBlock, imageBlock, tableBlock, columnsBlock, divider, spacer, pageBreak], {
-  error: (iss) =>
-    `must be a block of type text, heading, list, image, table, columns, divider, spacer or pageBreak, got ${blockType(iss.input)}`,
+  error: (iss) => `must be text, heading, list, image, table, columns, divider, spacer or pageBreak, got ${blockType(iss.input)}`,
 });
 
+/** The received `type` (zod hands over the whole block, or the type alone). */
 function blockType(input: unknown): string {
-  const t = (input as { type?: unknown } | null)?.type;
-  return typeof t === 'string' ? JSON.stringify(t.slice(0, 30)) : 'no type';
+  const type = typeof input === 'object' && input !== null ? (input as { type?: unknown }).type : input;
+  return typeof type === 'string' ? JSON.stringify(type.slice(0, 30)) : show(type);
 }
 
 const name = string(1, 120);

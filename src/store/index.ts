@@ -1,6 +1,7 @@
 // The store: one object holding the repositories over one database, for either dialect.
 import type { PlanCatalog } from '../domain/plans.ts';
 import { AccountRepo } from './accounts.ts';
+import { AssetRepo } from './assets.ts';
 import { BillingRepo } from './billing.ts';
 import { Db, type DatabaseTarget } from './database.ts';
 import { FontRepo } from './fonts.ts';
@@ -17,6 +18,7 @@ export class Store {
   readonly billing: BillingRepo;
   readonly templates: TemplateRepo;
   readonly fonts: FontRepo;
+  readonly assets: AssetRepo;
 
   constructor(
     readonly db: Db,
@@ -26,6 +28,7 @@ export class Store {
     this.billing = new BillingRepo(db, plans);
     this.templates = new TemplateRepo(db);
     this.fonts = new FontRepo(db);
+    this.assets = new AssetRepo(db);
   }
 
   /** Opens the database and brings its schema up to date. */

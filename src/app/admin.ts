@@ -1,0 +1,161 @@
+// Operator use-cases: the "dashboard" of the spec. The CLI calls these today; the admin HTTP
+// API and the terminal UI call the same functions, so an operation has one definition.
+import type { BlobStore } from '../blobs/types.ts';
+import type { Config } from '../config/index.ts';
+import type { KeyMode } from '../domain/api-keys.ts';
+import { ApiError } from '../domain/errors.ts';
+import { parseTemplate, templateAssetIds, templateFontIds } from '../domain/template.ts';
+import { newId, sha256Hex } from '../lib/ids.ts';
+import { inspectFont, NotAFontError } from '../render/font-info.ts';
+import type { Account, ApiKeyRecord, BalanceReport, FontRecord, Store, TemplateRecord } from '../store/index.ts';
+
+export interface AdminDeps {
+  store: Store;
+  blobs: BlobStore;
+  config: Config;
+  now: () => Date;
+}
+
+/** A refusal of an operator command: one line, nothing written. */
+export class AdminError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdminError';
+  }
+}
+
+async function refuseApiErrors<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof ApiError) throw new AdminError(err.message);
+    throw err;
+  }
+}
+
+export function createAccount(d: AdminDeps, input: { name: string; plan?: string; period?: number }): Promise<Account> {
+  return refuseApiErrors(d.store.accounts.create({ ...input, now: d.now() }));
+}
+
+async function requireAccount(d: AdminDeps, id: string): Promise<Account> {
+  const account = await d.store.accounts.get(id);
+  if (!account) throw new AdminError(`account ${JSON.stringify(id)} does not exist`);
+  return account;
+}
+
+export interface AccountView {
+  account: Account;
+  balances: { live: BalanceReport; test: BalanceReport };
+  keys: ApiKeyRecord[];
+}
+
+export async function showAccount(d: AdminDeps, id: string): Promise<AccountView> {
+  const account = await requireAccount(d, id);
+  const now = d.now();
+  const [live, test, keys] = await Promise.all([
+    d.store.billing.report({ accountId: id, mode: 'live' }, now),
+    d.store.billing.report({ accountId: id, mode: 'test' }, now),
+    d.store.accounts.listKeys(id),
+  ]);
+  return { account, balances: { live, test }, keys };
+}
+
+export async function createKey(
+  d: AdminDeps,
+  input: { account: string; mode: KeyMode; name?: string },
+): Promise<{ key: string; record: ApiKeyRecord }> {
+  await requireAccount(d, input.account);
+  return refuseApiErrors(
+    d.store.accounts.createKey({ accountId: input.account, mode: input.mode, name: input.name, max: d.config.keysMax, now: d.now() }),
+  );
+}
+
+export async function revokeKey(d: AdminDeps, keyId: string): Promise<ApiKeyRecord> {
+  const key = await d.store.accounts.revokeKey(keyId, d.now());
+  if (!key) throw new AdminError(`key ${JSON.stringify(keyId)} does not exist`);
+  return key;
+}
+
+/** Validates a template (DESIGN §5), checks the fonts and assets it names, and stores it. */
+export async function importTemplate(
+  d: AdminDeps,
+  input: { account: string; mode: KeyMode; json: string; source?: string },
+): Promise<TemplateRecord> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(input.json);
+  } catch (err) {
+    throw new AdminError(`${input.source ?? 'template'} is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = parseTemplate(raw);
+  if (!parsed.ok) throw new AdminError(`${input.source ?? 'template'}: ${parsed.message}`);
+  await requireAccount(d, input.account);
+  const tenant = { accountId: input.account, mode: input.mode };
+  for (const fontId of templateFontIds(parsed.template)) {
+    if (!(await d.store.fonts.getVisible(input.account, fontId))) {
+      throw new AdminError(`${input.source ?? 'template'}: font ${fontId} does not exist for account ${input.account}`);
+    }
+  }
+  for (const assetId of templateAssetIds(parsed.template)) {
+    if (!(await d.store.assets.exists(tenant, assetId))) {
+      throw new AdminError(`${input.source ?? 'template'}: asset ${assetId} does not exist for account ${input.account} (${input.mode})`);
+    }
+  }
+  return refuseApiErrors(d.store.templates.create(tenant, parsed.template, d.config.templatesMax, d.now()));
+}
+
+/** Adds a font for everyone, or a personal font of one account; anything not a font is refused. */
+export async function addFont(
+  d: AdminDeps,
+  input: { bytes: Uint8Array; name: string; account?: string; premium: boolean; license?: string; source?: string },
+): Promise<FontRecord> {
+  const name = input.name.trim();
+  if (name.length < 1 || name.length > 120) throw new AdminError(`name must be 1-120 characters, got ${name.length}`);
+  const maxBytes = 20 * 1024 * 1024;
+  if (input.bytes.length > maxBytes) {
+    throw new AdminError(`${input.source ?? 'font'} must be at most ${maxBytes} bytes, got ${input.bytes.length}`);
+  }
+  let info: ReturnType<typeof inspectFont>;
+  try {
+    info = inspectFont(input.bytes);
+  } catch (err) {
+    if (err instanceof NotAFontError) throw new AdminError(`${input.source ?? 'file'} is ${err.message}`);
+    throw err;
+  }
+  if (input.account) await requireAccount(d, input.account);
+  const id = newId('font');
+  const key = `fonts/${id}.ttf`;
+  await d.blobs.put(key, input.bytes, 'font/ttf');
+  try {
+    return await d.store.fonts.add({
+      id,
+      accountId: input.account ?? null,
+      name,
+      premium: input.premium,
+      license: input.license ?? 'proprietary',
+      info,
+      location: key,
+      sha256: sha256Hex(input.bytes),
+      bytes: input.bytes.length,
+      now: d.now(),
+    });
+  } catch (err) {
+    await d.blobs.delete(key);
+    throw err;
+  }
+}
+
+export function listFonts(d: AdminDeps, account?: string): Promise<FontRecord[]> {
+  return d.store.fonts.listVisible(account ?? null);
+}
+
+export async function topUp(d: AdminDeps, input: { account: string; sheets: number; mode: KeyMode }): Promise<BalanceReport> {
+  await requireAccount(d, input.account);
+  return refuseApiErrors(
+    d.store.billing.topUp({ accountId: input.account, mode: input.mode }, input.sheets, d.now(), `${input.mode} top-up`),
+  );
+}
+
+export function setPlan(d: AdminDeps, input: { account: string; plan: string; period?: number }): Promise<Account> {
+  return refuseApiErrors(d.store.accounts.setPlan(input.account, input.plan, input.period, d.now()));
+}

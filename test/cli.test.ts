@@ -1,0 +1,212 @@
+// The operator command line of DESIGN §8, run as real processes against a real store.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { parseApiKey } from '../src/domain/api-keys.ts';
+import { DEFAULT_PLANS } from '../src/domain/plans.ts';
+import { Store } from '../src/store/index.ts';
+import { ROOT } from './helpers/spawn.ts';
+import { postgresAnswers, postgresFactory } from './helpers/stores.ts';
+
+const CAVEAT = 'font_76FIvrxbMWVVj6WyJCWgxI';
+const FONT_FILE = join(ROOT, 'node_modules/@expo-google-fonts/kalam/300Light/Kalam_300Light.ttf');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(ROOT, 'bin/scriptorium.js'), ...args],
+      { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', ...env } },
+      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'scriptorium-cli-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+const env = { DATA_DIR: join(dir, 'data') };
+const json = async (args: string[]) => {
+  const r = await cli([...args, '--json'], env);
+  if (r.code !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
+  const lines = r.stdout.trim().split('\n');
+  if (lines.length !== 1) throw new Error(`--json printed ${lines.length} lines`);
+  return JSON.parse(lines[0]!);
+};
+
+t.test('every admin command, end to end', async (t) => {
+  t.match(await json(['migrate']), { migrated: true, dialect: 'sqlite' });
+  const acc = await json(['admin', 'account', 'create', '--name', 'Acme', '--plan', 'basic', '--period', '7']);
+  t.match(acc, { id: /^acc_/, name: 'Acme', plan: 'basic', periodDays: 7 });
+
+  const key = await json(['admin', 'key', 'create', '--account', acc.id, '--mode', 'test', '--name', 'ci']);
+  t.match(key, { id: /^key_/, mode: 'test', name: 'ci', key: /^hw_test_/ });
+  t.ok(parseApiKey(key.key).ok, 'a well-formed key');
+
+  const shown = await json(['admin', 'account', 'show', acc.id]);
+  t.equal(shown.account.id, acc.id);
+  t.equal(shown.keys.length, 1);
+  t.notOk(JSON.stringify(shown).includes(key.key.slice(16)), 'the key is never shown again');
+  t.equal(shown.balances.live.subscription.sheetsPerPeriod, 75);
+  t.equal(shown.balances.test.extraSheets, 0);
+
+  const top = await json(['admin', 'topup', '--account', acc.id, '--sheets', '200', '--mode', 'test']);
+  t.equal(top.balance.extraSheets, 200);
+  t.equal(top.balance.mode, 'test');
+  const plan = await json(['admin', 'plan', 'set', '--account', acc.id, '--plan', 'premium', '--period', '30']);
+  t.match(plan, { plan: 'premium', periodDays: 30 });
+
+  for (const name of ['letter', 'notes', 'document']) {
+    const tpl = await json(['admin', 'template', 'import', '--account', acc.id, '--file', `src/app/demo/${name}.template.json`]);
+    t.match(tpl, { id: /^tpl_/, revision: 1, mode: 'live' }, `${name} imported`);
+  }
+
+  const font = await json(['admin', 'font', 'add', '--file', FONT_FILE, '--name', 'Kalam Light', '--account', acc.id, '--premium']);
+  t.match(font, { id: /^font_/, family: 'Kalam', premium: true, accountId: acc.id, scripts: ['Latin', 'Devanagari'] });
+  const shared = await json(['admin', 'font', 'add', '--file', FONT_FILE, '--name', 'Kalam Light (shared)']);
+  t.equal(shared.accountId, null);
+  t.ok(existsSync(join(env.DATA_DIR, 'blobs', `fonts/${font.id}.ttf`)), 'the font file is stored');
+  const fonts = await json(['admin', 'font', 'list', '--account', acc.id]);
+  t.ok(fonts.data.some((f: { id: string }) => f.id === font.id), 'personal font listed for its account');
+  t.notOk(JSON.stringify(fonts).includes('location'), 'no file locations listed');
+
+  const revoked = await json(['admin', 'key', 'revoke', key.id]);
+  t.match(revoked, { id: key.id, revokedAt: /^\d{4}-/ });
+
+  const human = await cli(['admin', 'key', 'create', '--account', acc.id], env);
+  t.equal(human.code, 0);
+  t.match(human.stdout, /^hw_live_[0-9A-Za-z]{38}\nkey key_\S+ \(live\) created: the key above is shown this once/);
+});
+
+t.test('malformed commands exit non-zero with one line and write nothing', async (t) => {
+  const acc = await json(['admin', 'account', 'create', '--name', 'Quiet']);
+  const state = async () => {
+    const store = await Store.open({ dialect: 'sqlite', file: join(env.DATA_DIR, 'scriptorium.db') }, DEFAULT_PLANS);
+    try {
+      const counts: Record<string, number> = {};
+      for (const table of ['accounts', 'api_keys', 'templates', 'fonts', 'ledger', 'balances'] as const) {
+        counts[table] = (await store.db.kysely.selectFrom(table).selectAll().execute()).length;
+      }
+      return { counts, balances: await store.db.kysely.selectFrom('balances').selectAll().orderBy('account_id').orderBy('mode').execute() };
+    } finally {
+      await store.close();
+    }
+  };
+  const before = await state();
+  const notFont = join(dir, 'not-a-font.ttf');
+  writeFileSync(notFont, 'hello, I am text');
+  const badTemplate = join(dir, 'bad.json');
+  writeFileSync(badTemplate, JSON.stringify({ version: 2, name: 'x', mode: 'simple', style: { fontId: CAVEAT, fontSize: 120 } }));
+  const brokenJson = join(dir, 'broken.json');
+  writeFileSync(brokenJson, '{"version": 2,');
+  const missingFont = join(dir, 'missing-font.json');
+  writeFileSync(missingFont, JSON.stringify({ version: 2, name: 'x', mode: 'simple', style: { fontId: 'font_0000000000000000000000' } }));
+  const otherAccount = 'acc_0000000000000000000000';
+
+  const cases: [string[], RegExp][] = [
+    [['admin', 'account', 'create'], /required option '--name <name>' not specified/],
+    [['admin', 'account', 'create', '--name', 'X', '--plan', 'gold'], /--plan <plan>' argument 'gold' is invalid/],
+    [['admin', 'account', 'create', '--name', 'X', '--plan', 'week', '--period', '30'], /period of plan week must be 7 days, got 30/],
+    [['admin', 'account', 'create', '--name', 'X', '--period', '9'], /--period <days>' argument '9' is invalid. must be 7 or 30 days/],
+    [['admin', 'account', 'show'], /missing required argument 'account'/],
+    [['admin', 'account', 'show', 'acme'], /must be an account id/],
+    [['admin', 'account', 'show', otherAccount], /account "acc_0000000000000000000000" does not exist/],
+    [['admin', 'key', 'create'], /required option '--account <account>' not specified/],
+    [['admin', 'key', 'create', '--account', acc.id, '--mode', 'staging'], /--mode <mode>' argument 'staging' is invalid/],
+    [['admin', 'key', 'create', '--account', otherAccount], /does not exist/],
+    [['admin', 'key', 'revoke'], /missing required argument 'key'/],
+    [['admin', 'key', 'revoke', 'key_0000000000000000000000'], /key "key_0000000000000000000000" does not exist/],
+    [['admin', 'template', 'import', '--account', acc.id], /required option '--file <file>' not specified/],
+    [['admin', 'template', 'import', '--account', acc.id, '--file', join(dir, 'nope.json')], /must be a readable file/],
+    [['admin', 'template', 'import', '--account', acc.id, '--file', badTemplate], /style.fontSize must be 6-96 pt, got 120/],
+    [['admin', 'template', 'import', '--account', acc.id, '--file', brokenJson], /is not valid JSON/],
+    [['admin', 'template', 'import', '--account', acc.id, '--file', missingFont], /font font_0000000000000000000000 does not exist/],
+    [['admin', 'font', 'add', '--file', notFont, '--name', 'X'], /not-a-font.ttf is not a usable font: no TrueType or OpenType signature/],
+    [['admin', 'font', 'add', '--file', FONT_FILE], /required option '--name <name>' not specified/],
+    [['admin', 'font', 'add', '--file', FONT_FILE, '--name', 'X', '--account', otherAccount], /does not exist/],
+    [['admin', 'topup', '--account', acc.id, '--sheets', '49'], /sheets must be a whole number 50-1000, got 49/],
+    [['admin', 'topup', '--account', acc.id, '--sheets', '1001'], /sheets must be a whole number 50-1000, got 1001/],
+    [['admin', 'topup', '--account', acc.id, '--sheets', 'ten'], /--sheets <n>' argument 'ten' is invalid/],
+    [['admin', 'topup', '--account', acc.id], /required option '--sheets <n>' not specified/],
+    [['admin', 'plan', 'set', '--account', acc.id], /required option '--plan <plan>' not specified/],
+    [['admin', 'plan', 'set', '--account', acc.id, '--plan', 'none', '--period', '7'], /period must be omitted for plan none, got 7/],
+    [['admin', 'frobnicate'], /unknown command 'frobnicate'/],
+    [['admin', 'account', 'create', '--name', 'X', '--colour', 'red'], /unknown option '--colour'/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await cli(args, env);
+    const label = args.join(' ');
+    t.not(r.code, 0, `${label}: exits non-zero`);
+    t.match(r.stderr, message, `${label}: says why`);
+    t.equal(r.stderr.trimEnd().split('\n').length, 1, `${label}: one line (${r.stderr.trim()})`);
+    t.equal(r.stdout, '', `${label}: prints nothing on stdout`);
+  }
+  t.same(await state(), before, 'nothing was written');
+
+  const fresh = join(dir, 'never');
+  const r = await cli(['admin', 'topup', '--account', 'nope', '--sheets', '50'], { DATA_DIR: fresh });
+  t.not(r.code, 0);
+  t.notOk(existsSync(fresh), 'a malformed command does not even create the data directory');
+  const badEnv = await cli(['migrate'], { DATA_DIR: fresh, PORT: 'x', POOL_THREADS: '0' });
+  t.not(badEnv.code, 0);
+  t.match(badEnv.stderr, /PORT must be a whole number, got "x"\n.*POOL_THREADS must be 1-64, got 0/s, 'every bad variable reported');
+});
+
+t.test('at most 10 active keys per account', async (t) => {
+  const acc = await json(['admin', 'account', 'create', '--name', 'Keys']);
+  for (let i = 0; i < 10; i++) await json(['admin', 'key', 'create', '--account', acc.id]);
+  const r = await cli(['admin', 'key', 'create', '--account', acc.id], env);
+  t.not(r.code, 0);
+  t.match(r.stderr, /has 10 active API keys, the most allowed is 10/);
+  t.equal((await json(['admin', 'account', 'show', acc.id])).keys.length, 10);
+});
+
+t.test('the start command creates the demo once on an empty embedded store', async (t) => {
+  const demoEnv = { DATA_DIR: join(dir, 'demo'), PORT: '8181' };
+  const first = await cli(['serve'], demoEnv);
+  t.equal(first.code, 0, first.stderr);
+  const key = /API key\s+(hw_test_\S+)/.exec(first.stdout)?.[1];
+  t.ok(key && parseApiKey(key).ok, 'prints a test key');
+  t.match(first.stdout, /template\s+tpl_\S+\s+simple/);
+  t.match(first.stdout, /template\s+tpl_\S+\s+structured/);
+  t.match(first.stdout, /template\s+tpl_\S+\s+legacy/);
+  t.match(first.stdout, new RegExp(`curl -s -X POST http://127\\.0\\.0\\.1:8181/api/v1/generations[\\s\\S]*Bearer ${key}`), 'a ready curl line');
+  t.match(first.stderr, /HTTP API is not part of this version yet/, 'says plainly that nothing listens yet');
+
+  const store = await Store.open({ dialect: 'sqlite', file: join(demoEnv.DATA_DIR, 'scriptorium.db') }, DEFAULT_PLANS);
+  const found = await store.accounts.findKey(key!);
+  t.equal(found?.mode, 'test');
+  const tenant = { accountId: found!.accountId, mode: 'test' as const };
+  t.equal((await store.billing.report(tenant, new Date())).extraSheets, 1000, 'a test balance');
+  t.equal((await store.templates.list(tenant, { limit: 10 })).data.length, 3, 'three test-mode templates');
+  await store.close();
+
+  const second = await cli(['serve'], demoEnv);
+  t.equal(second.code, 0);
+  t.notMatch(second.stdout, /API key/, 'no second demo');
+
+  const skipped = await cli(['serve', '--no-demo'], { DATA_DIR: join(dir, 'nodemo') });
+  t.equal(skipped.code, 0);
+  t.notMatch(skipped.stdout, /API key/, '--no-demo skips the demo');
+  const s2 = await Store.open({ dialect: 'sqlite', file: join(dir, 'nodemo', 'scriptorium.db') }, DEFAULT_PLANS);
+  t.equal(await s2.accounts.count(), 0);
+  await s2.close();
+});
+
+t.test('farm mode skips the demo', { skip: !(await postgresAnswers()) && !process.env.CI && 'no PostgreSQL server' }, async (t) => {
+  const pgStore = await postgresFactory();
+  t.teardown(() => pgStore.cleanup());
+  const url = pgStore.target.dialect === 'postgres' ? pgStore.target.url : '';
+  const r = await cli(['serve'], { DATA_DIR: join(dir, 'farm'), DATABASE_URL: url });
+  t.equal(r.code, 0, r.stderr);
+  t.notMatch(r.stdout, /API key/);
+  const store = await pgStore.open();
+  t.equal(await store.accounts.count(), 0, 'no account created in the farm store');
+});
