@@ -75,6 +75,7 @@ export function buildProgram(): Command {
           const demo = await seedDemo(ctx);
           const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
           if (demo) process.stdout.write(`${demoBanner(demo, `http://${host}:${config.port}`)}\n\n`);
+          else process.stderr.write('scriptorium: the store already has accounts; no demo created\n');
         }
         process.stderr.write(
           'scriptorium: the store is ready, but the HTTP API is not part of this version yet; nothing is listening. Exiting.\n',
