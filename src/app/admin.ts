@@ -60,11 +60,10 @@ export async function showAccount(d: AdminDeps, id: string): Promise<AccountView
   return { account, balances: { live, test }, keys };
 }
 
-export async function createKey(
+export function createKey(
   d: AdminDeps,
   input: { account: string; mode: KeyMode; name?: string },
 ): Promise<{ key: string; record: ApiKeyRecord }> {
-  await requireAccount(d, input.account);
   return refuseApiErrors(
     d.store.accounts.createKey({ accountId: input.account, mode: input.mode, name: input.name, max: d.config.keysMax, now: d.now() }),
   );
@@ -149,8 +148,7 @@ export function listFonts(d: AdminDeps, account?: string): Promise<FontRecord[]>
   return d.store.fonts.listVisible(account ?? null);
 }
 
-export async function topUp(d: AdminDeps, input: { account: string; sheets: number; mode: KeyMode }): Promise<BalanceReport> {
-  await requireAccount(d, input.account);
+export function topUp(d: AdminDeps, input: { account: string; sheets: number; mode: KeyMode }): Promise<BalanceReport> {
   return refuseApiErrors(
     d.store.billing.topUp({ accountId: input.account, mode: input.mode }, input.sheets, d.now(), `${input.mode} top-up`),
   );

@@ -37,6 +37,7 @@ function readableFile(value: string): string {
   return value;
 }
 
+const accountOption = () => new Option('--account <account>', 'account id').argParser(id('acc', 'an account')).makeOptionMandatory();
 const modeOption = () => new Option('--mode <mode>', 'key mode').choices(KEY_MODES).default('live');
 const jsonOption = () => new Option('--json', 'print one JSON object');
 
@@ -91,8 +92,8 @@ export function buildProgram(): Command {
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
       const ctx = await openContext(configFromEnv());
-      await ctx.close();
       const result = { migrated: true, dialect: ctx.store.db.dialect };
+      await ctx.close();
       process.stdout.write(`${opts.json ? JSON.stringify(result) : `schema up to date (${result.dialect})`}\n`);
     });
 
@@ -117,7 +118,7 @@ export function buildProgram(): Command {
   const key = admin.command('key').description('API keys');
   key
     .command('create')
-    .requiredOption('--account <account>', 'account id', id('acc', 'an account'))
+    .addOption(accountOption())
     .addOption(modeOption())
     .option('--name <name>', 'a name to recognise the key by')
     .addOption(jsonOption())
@@ -143,7 +144,7 @@ export function buildProgram(): Command {
     .command('template')
     .description('templates')
     .command('import')
-    .requiredOption('--account <account>', 'account id', id('acc', 'an account'))
+    .addOption(accountOption())
     .requiredOption('--file <file>', 'template JSON file', readableFile)
     .addOption(modeOption())
     .addOption(jsonOption())
@@ -186,7 +187,7 @@ export function buildProgram(): Command {
   admin
     .command('topup')
     .description('add a pack of sheets (50 to 1,000) to a balance')
-    .requiredOption('--account <account>', 'account id', id('acc', 'an account'))
+    .addOption(accountOption())
     .requiredOption('--sheets <n>', 'sheets, 50 to 1,000', wholeNumber)
     .addOption(modeOption())
     .addOption(jsonOption())
@@ -202,7 +203,7 @@ export function buildProgram(): Command {
     .command('plan')
     .description('plans')
     .command('set')
-    .requiredOption('--account <account>', 'account id', id('acc', 'an account'))
+    .addOption(accountOption())
     .addOption(new Option('--plan <plan>', 'plan').choices(PLAN_IDS).makeOptionMandatory())
     .option('--period <days>', `plan period: ${PERIODS.join(' or ')} days`, periodDays)
     .addOption(jsonOption())

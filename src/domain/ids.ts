@@ -39,5 +39,3 @@ export function base62Chars(random: Uint8Array, count: number): string {
   }
   throw new Error(`not enough random bytes for ${count} characters`);
 }
-
-export { ALPHABET as BASE62_ALPHABET };

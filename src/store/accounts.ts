@@ -106,12 +106,6 @@ export class AccountRepo {
     return row ? toAccount(row) : null;
   }
 
-  async require(id: string): Promise<Account> {
-    const account = await this.get(id);
-    if (!account) throw new ApiError('INVALID_REQUEST', `account ${JSON.stringify(id)} does not exist`);
-    return account;
-  }
-
   async count(): Promise<number> {
     const r = await this.db.kysely.selectFrom('accounts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     return num(r.n);
