@@ -7,7 +7,8 @@ import t from 'tap';
 import { parseApiKey } from '../src/domain/api-keys.ts';
 import { DEFAULT_PLANS } from '../src/domain/plans.ts';
 import { Store } from '../src/store/index.ts';
-import { ROOT } from './helpers/spawn.ts';
+import { png } from './helpers/images.ts';
+import { ROOT, runTs, startServe } from './helpers/spawn.ts';
 import { postgresAnswers, postgresFactory } from './helpers/stores.ts';
 
 const CAVEAT = 'font_76FIvrxbMWVVj6WyJCWgxI';
@@ -168,45 +169,95 @@ t.test('at most 10 active keys per account', async (t) => {
   t.equal((await json(['admin', 'account', 'show', acc.id])).keys.length, 10);
 });
 
-t.test('the start command creates the demo once on an empty embedded store', async (t) => {
-  const demoEnv = { DATA_DIR: join(dir, 'demo'), PORT: '8181' };
-  const first = await cli(['serve'], demoEnv);
-  t.equal(first.code, 0, first.stderr);
-  const key = /API key\s+(hw_test_\S+)/.exec(first.stdout)?.[1];
+t.test('the start command creates the demo once on an empty embedded store and serves it', async (t) => {
+  const demoEnv = { DATA_DIR: join(dir, 'demo') };
+  const first = await startServe(demoEnv);
+  const out = first.stdout();
+  const key = /API key\s+(hw_test_\S+)/.exec(out)?.[1];
   t.ok(key && parseApiKey(key).ok, 'prints a test key');
-  t.match(first.stdout, /template\s+tpl_\S+\s+simple/);
-  t.match(first.stdout, /template\s+tpl_\S+\s+structured/);
-  t.match(first.stdout, /template\s+tpl_\S+\s+legacy/);
-  t.match(first.stdout, new RegExp(`curl -s -X POST http://127\\.0\\.0\\.1:8181/api/v1/generations[\\s\\S]*Bearer ${key}`), 'a ready curl line');
-  t.match(first.stderr, /HTTP API is not part of this version yet/, 'says plainly that nothing listens yet');
+  t.match(out, /template\s+tpl_\S+\s+simple/);
+  t.match(out, /template\s+tpl_\S+\s+structured/);
+  t.match(out, /template\s+tpl_\S+\s+legacy/);
+  t.match(out, new RegExp(`curl -s -X POST http://127\\.0\\.0\\.1:${first.port}/api/v1/generations[\\s\\S]*Bearer ${key}`), 'a ready curl line');
+  const res = await fetch(`http://127.0.0.1:${first.port}/api/v1/templates`, { headers: { authorization: `Bearer ${key}` } });
+  t.equal(res.status, 200, 'the demo key works against the running server');
+  t.equal(((await res.json()) as { data: unknown[] }).data.length, 3, 'three test-mode templates');
+  t.equal(await first.stop('SIGINT'), 0, 'SIGINT stops it with exit code 0');
 
   const store = await Store.open({ dialect: 'sqlite', file: join(demoEnv.DATA_DIR, 'scriptorium.db') }, DEFAULT_PLANS);
   const found = await store.accounts.findKey(key!);
   t.equal(found?.mode, 'test');
   const tenant = { accountId: found!.accountId, mode: 'test' as const };
   t.equal((await store.billing.report(tenant, new Date())).extraSheets, 1000, 'a test balance');
-  t.equal((await store.templates.list(tenant, { limit: 10 })).data.length, 3, 'three test-mode templates');
+  t.equal((await store.billing.usageBetween(tenant, '2000-01-01', '2999-01-01')).requests, 1, 'the request was counted before exit');
   await store.close();
 
-  const second = await cli(['serve'], demoEnv);
-  t.equal(second.code, 0);
-  t.notMatch(second.stdout, /API key/, 'no second demo');
+  const second = await startServe(demoEnv);
+  t.notMatch(second.stdout(), /API key/, 'no second demo');
+  t.equal(await second.stop(), 0);
 
-  const skipped = await cli(['serve', '--no-demo'], { DATA_DIR: join(dir, 'nodemo') });
-  t.equal(skipped.code, 0);
-  t.notMatch(skipped.stdout, /API key/, '--no-demo skips the demo');
+  const skipped = await startServe({ DATA_DIR: join(dir, 'nodemo') }, ['--no-demo']);
+  t.notMatch(skipped.stdout(), /API key/, '--no-demo skips the demo');
+  t.equal(await skipped.stop(), 0);
   const s2 = await Store.open({ dialect: 'sqlite', file: join(dir, 'nodemo', 'scriptorium.db') }, DEFAULT_PLANS);
   t.equal(await s2.accounts.count(), 0);
   await s2.close();
+});
+
+t.test('SIGTERM: stops accepting, finishes the request in flight, flushes counters, exits 0', async (t) => {
+  const env = { DATA_DIR: join(dir, 'graceful') };
+  const serve = await startServe(env);
+  const key = /API key\s+(hw_test_\S+)/.exec(serve.stdout())![1]!;
+  for (let i = 0; i < 7; i++) await fetch(`http://127.0.0.1:${serve.port}/api/v1/templates`, { headers: { authorization: `Bearer ${key}` } });
+  const image = png(300, 200);
+  const { connect } = await import('node:net');
+  const socket = connect(serve.port, '127.0.0.1');
+  await new Promise((r) => socket.on('connect', r));
+  let answer = '';
+  socket.on('data', (d) => {
+    answer += d;
+  });
+  socket.write(`POST /api/v1/assets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: image/png\r\nContent-Length: ${image.length}\r\n\r\n`);
+  socket.write(image.subarray(0, 100));
+  await new Promise((r) => setTimeout(r, 200));
+  const exit = serve.stop('SIGTERM');
+  await new Promise((r) => setTimeout(r, 300));
+  const refused = await new Promise<string>((resolve) => {
+    const probe = connect(serve.port, '127.0.0.1');
+    probe.on('connect', () => {
+      probe.destroy();
+      resolve('connected');
+    });
+    probe.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
+  });
+  t.equal(refused, 'ECONNREFUSED', 'new connections are refused while it drains');
+  socket.write(image.subarray(100));
+  t.equal(await exit, 0, 'exit code 0');
+  t.match(answer, /^HTTP\/1.1 201 /, 'the upload in flight was finished');
+  t.match(answer, /connection: close/i, 'and its connection closed');
+  socket.destroy();
+  const store = await Store.open({ dialect: 'sqlite', file: join(env.DATA_DIR, 'scriptorium.db') }, DEFAULT_PLANS);
+  const found = (await store.accounts.findKey(key))!;
+  const used = await store.billing.usageBetween({ accountId: found.accountId, mode: 'test' }, '2000-01-01', '2999-01-01');
+  t.equal(used.requests, 8, 'every request counted, none lost at shutdown');
+  t.equal((await store.assets.usage(found.accountId)).count, 1);
+  await store.close();
+});
+
+t.test('serve refuses to start on the fallback HTTP implementation', async (t) => {
+  const r = await runTs('bin/scriptorium.js', ['serve', '--no-demo'], { DATA_DIR: join(dir, 'fallback'), UWS_USE_FALLBACK: '1', PORT: '0' });
+  t.not(r.code, 0);
+  t.match(r.stderr, /did not load its native binary/);
 });
 
 t.test('farm mode skips the demo', { skip: !(await postgresAnswers()) && !process.env.CI && 'no PostgreSQL server' }, async (t) => {
   const pgStore = await postgresFactory();
   t.teardown(() => pgStore.cleanup());
   const url = pgStore.target.dialect === 'postgres' ? pgStore.target.url : '';
-  const r = await cli(['serve'], { DATA_DIR: join(dir, 'farm'), DATABASE_URL: url });
-  t.equal(r.code, 0, r.stderr);
-  t.notMatch(r.stdout, /API key/);
+  const serve = await startServe({ DATA_DIR: join(dir, 'farm'), DATABASE_URL: url });
+  t.notMatch(serve.stdout(), /API key/);
+  t.match(serve.stdout(), /farm mode/);
+  t.equal(await serve.stop(), 0);
   const store = await pgStore.open();
   t.equal(await store.accounts.count(), 0, 'no account created in the farm store');
 });

@@ -3,9 +3,15 @@ import { crc32, displayPrefix, formatApiKey, parseApiKey } from '../src/domain/a
 import { isId, makeId } from '../src/domain/ids.ts';
 import { newApiKey, newId } from '../src/lib/ids.ts';
 
-t.test('ids: prefix and 22 base62 characters from 16 random bytes', async (t) => {
-  t.equal(makeId('gen', new Uint8Array(16)), 'gen_0000000000000000000000');
-  t.equal(makeId('gen', new Uint8Array(16).fill(255)).length, 4 + 22, 'the largest value still fits 22 characters');
+t.test('ids: prefix and 22 base62 characters drawn uniformly (130.9 bits)', async (t) => {
+  t.equal(makeId('gen', () => 0), 'gen_0000000000000000000000');
+  const bytes = [248, 61, 255, 62, 247, ...Array(30).fill(1)];
+  t.equal(makeId('gen', () => bytes.shift()!), `gen_z0z${'1'.repeat(19)}`, 'bytes over 247 are skipped, the rest taken mod 62');
+  t.throws(() => makeId('gen', () => 250), /above 247/, 'a broken source fails rather than loops');
+  const counts = new Map<string, number>();
+  for (let i = 0; i < 2000; i++) for (const c of newId('gen').slice(4)) counts.set(c, (counts.get(c) ?? 0) + 1);
+  t.equal(counts.size, 62, 'every base62 character occurs');
+  t.ok(Math.max(...counts.values()) / Math.min(...counts.values()) < 1.5, 'and about equally often');
   const seen = new Set(Array.from({ length: 2000 }, () => newId('tpl')));
   t.equal(seen.size, 2000, 'no repeats');
   for (const id of [...seen].slice(0, 5)) t.ok(isId('tpl', id));

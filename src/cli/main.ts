@@ -2,18 +2,33 @@
 // the store is opened, so a malformed command writes nothing; every refusal is one line.
 import { readFileSync, statSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { AdminError, addFont, createAccount, createKey, importTemplate, listFonts, revokeKey, setPlan, showAccount, topUp } from '../app/admin.ts';
+import {
+  AdminError,
+  addFont,
+  createAccount,
+  createKey,
+  importTemplate,
+  listFonts,
+  revokeKey,
+  setPlan,
+  showAccount,
+  topUp,
+} from '../app/admin.ts';
 import { demoBanner, seedDemo } from '../app/demo.ts';
 import { type Context, configFromEnv, openContext } from '../composition.ts';
 import { ConfigError } from '../config/index.ts';
 import { KEY_MODES } from '../domain/api-keys.ts';
 import { type IdPrefix, isId } from '../domain/ids.ts';
 import { PERIODS, PLAN_IDS } from '../domain/plans.ts';
+import { type Service, startService } from '../service.ts';
 import { formatAccount } from './format.ts';
 
 function id(prefix: IdPrefix, what: string) {
   return (value: string) => {
-    if (!isId(prefix, value)) throw new InvalidArgumentError(`must be ${what} id (${prefix}_ and 22 letters or digits), got "${value}"`);
+    if (!isId(prefix, value))
+      throw new InvalidArgumentError(
+        `must be ${what} id (${prefix}_ and 22 letters or digits), got "${value}"`,
+      );
     return value;
   };
 }
@@ -24,7 +39,8 @@ function wholeNumber(value: string): number {
 }
 
 function periodDays(value: string): number {
-  if (!PERIODS.map(String).includes(value)) throw new InvalidArgumentError(`must be ${PERIODS.join(' or ')} days, got "${value}"`);
+  if (!PERIODS.map(String).includes(value))
+    throw new InvalidArgumentError(`must be ${PERIODS.join(' or ')} days, got "${value}"`);
   return Number(value);
 }
 
@@ -37,7 +53,8 @@ function readableFile(value: string): string {
   return value;
 }
 
-const accountOption = () => new Option('--account <account>', 'account id').argParser(id('acc', 'an account')).makeOptionMandatory();
+const accountOption = () =>
+  new Option('--account <account>', 'account id').argParser(id('acc', 'an account')).makeOptionMandatory();
 const modeOption = () => new Option('--mode <mode>', 'key mode').choices(KEY_MODES).default('live');
 const jsonOption = () => new Option('--json', 'print one JSON object');
 
@@ -60,30 +77,47 @@ export function buildProgram(): Command {
   const program = new Command('scriptorium')
     .description('Handwriting rendering service and render farm')
     .showSuggestionAfterError(false)
-    .configureOutput({ outputError: (text, write) => write(`scriptorium: ${text.replace(/^error: /, '').trimEnd()}\n`) });
+    .configureOutput({
+      outputError: (text, write) => write(`scriptorium: ${text.replace(/^error: /, '').trimEnd()}\n`),
+    });
 
   program
     .command('serve')
     .description('run the service')
-    .addOption(new Option('--role <role>', 'what this process runs').choices(['all', 'api', 'worker']).default('all'))
+    .addOption(
+      new Option('--role <role>', 'what this process runs').choices(['all', 'api', 'worker']).default('all'),
+    )
     .option('--port <port>', 'HTTP port (default: PORT or 8080)', wholeNumber)
     .option('--no-demo', 'do not create the demo account on an empty store')
     .action(async (opts: { role: string; port?: number; demo: boolean }) => {
       const config = configFromEnv(opts.port !== undefined ? { port: opts.port } : {});
       const ctx = await openContext(config);
+      let service: Service;
       try {
-        if (!ctx.farm && opts.demo && config.demo) {
-          const demo = await seedDemo(ctx);
-          const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
-          if (demo) process.stdout.write(`${demoBanner(demo, `http://${host}:${config.port}`)}\n\n`);
-          else process.stderr.write('scriptorium: the store already has accounts; no demo created\n');
-        }
-        process.stderr.write(
-          'scriptorium: the store is ready, but the HTTP API is not part of this version yet; nothing is listening. Exiting.\n',
+        const demo = !ctx.farm && opts.demo && config.demo ? await seedDemo(ctx) : null;
+        service = await startService(ctx);
+        const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+        const base = `http://${host}:${service.http.port}`;
+        if (demo) process.stdout.write(`${demoBanner(demo, base)}\n\n`);
+        process.stdout.write(
+          `scriptorium: listening on ${base}/api/v1 (${ctx.farm ? 'farm' : 'embedded'} mode)\n`,
         );
-      } finally {
+      } catch (err) {
         await ctx.close();
+        throw err;
       }
+      const stop = (signal: string) => {
+        process.stderr.write(`scriptorium: ${signal}: finishing in-flight requests, then stopping\n`);
+        service.stop().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            process.stderr.write(`scriptorium: stopped with an error: ${(err as Error).message}\n`);
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
     });
 
   program
@@ -94,7 +128,9 @@ export function buildProgram(): Command {
       const ctx = await openContext(configFromEnv());
       const result = { migrated: true, dialect: ctx.store.db.dialect };
       await ctx.close();
-      process.stdout.write(`${opts.json ? JSON.stringify(result) : `schema up to date (${result.dialect})`}\n`);
+      process.stdout.write(
+        `${opts.json ? JSON.stringify(result) : `schema up to date (${result.dialect})`}\n`,
+      );
     });
 
   const admin = program.command('admin').description('operate accounts, keys, templates, fonts and balances');
@@ -107,13 +143,19 @@ export function buildProgram(): Command {
     .option('--period <days>', `plan period: ${PERIODS.join(' or ')} days`, periodDays)
     .addOption(jsonOption())
     .action((opts: { name: string; plan: string; period?: number; json?: boolean }) =>
-      withContext(opts, (ctx) => createAccount(ctx, opts), (a) => `created account ${a.id} (${a.name}, plan ${a.plan})`),
+      withContext(
+        opts,
+        (ctx) => createAccount(ctx, opts),
+        (a) => `created account ${a.id} (${a.name}, plan ${a.plan})`,
+      ),
     );
   account
     .command('show')
     .argument('<account>', 'account id', id('acc', 'an account'))
     .addOption(jsonOption())
-    .action((accountId: string, opts: { json?: boolean }) => withContext(opts, (ctx) => showAccount(ctx, accountId), formatAccount));
+    .action((accountId: string, opts: { json?: boolean }) =>
+      withContext(opts, (ctx) => showAccount(ctx, accountId), formatAccount),
+    );
 
   const key = admin.command('key').description('API keys');
   key
@@ -129,7 +171,8 @@ export function buildProgram(): Command {
           const { key, record } = await createKey(ctx, opts);
           return { ...record, key };
         },
-        (k) => `${k.key}\nkey ${k.id} (${k.mode}) created: the key above is shown this once and cannot be recovered`,
+        (k) =>
+          `${k.key}\nkey ${k.id} (${k.mode}) created: the key above is shown this once and cannot be recovered`,
       ),
     );
   key
@@ -137,7 +180,11 @@ export function buildProgram(): Command {
     .argument('<key>', 'key id (key_…)', id('key', 'a key'))
     .addOption(jsonOption())
     .action((keyId: string, opts: { json?: boolean }) =>
-      withContext(opts, (ctx) => revokeKey(ctx, keyId), (k) => `key ${k.id} revoked at ${k.revokedAt}`),
+      withContext(
+        opts,
+        (ctx) => revokeKey(ctx, keyId),
+        (k) => `key ${k.id} revoked at ${k.revokedAt}`,
+      ),
     );
 
   admin
@@ -165,12 +212,22 @@ export function buildProgram(): Command {
     .option('--premium', 'only plans with premium fonts may use it', false)
     .option('--license <license>', 'licence of the font', 'proprietary')
     .addOption(jsonOption())
-    .action((opts: { file: string; name: string; account?: string; premium: boolean; license: string; json?: boolean }) =>
-      withContext(
-        opts,
-        (ctx) => addFont(ctx, { ...opts, bytes: new Uint8Array(readFileSync(opts.file)), source: opts.file }),
-        (f) => `added font ${f.id} (${f.family}; ${f.scripts.join(', ')})${f.accountId ? ` for ${f.accountId}` : ''}`,
-      ),
+    .action(
+      (opts: {
+        file: string;
+        name: string;
+        account?: string;
+        premium: boolean;
+        license: string;
+        json?: boolean;
+      }) =>
+        withContext(
+          opts,
+          (ctx) =>
+            addFont(ctx, { ...opts, bytes: new Uint8Array(readFileSync(opts.file)), source: opts.file }),
+          (f) =>
+            `added font ${f.id} (${f.family}; ${f.scripts.join(', ')})${f.accountId ? ` for ${f.accountId}` : ''}`,
+        ),
     );
   font
     .command('list')
@@ -179,8 +236,13 @@ export function buildProgram(): Command {
     .action((opts: { account?: string; json?: boolean }) =>
       withContext(
         opts,
-        async (ctx) => ({ data: (await listFonts(ctx, opts.account)).map(({ location: _l, sha256: _s, ...f }) => f) }),
-        (r) => r.data.map((f) => `${f.id}  ${f.premium ? 'premium' : '       '}  ${f.name} (${f.scripts.join(', ')})`).join('\n'),
+        async (ctx) => ({
+          data: (await listFonts(ctx, opts.account)).map(({ location: _l, sha256: _s, ...f }) => f),
+        }),
+        (r) =>
+          r.data
+            .map((f) => `${f.id}  ${f.premium ? 'premium' : '       '}  ${f.name} (${f.scripts.join(', ')})`)
+            .join('\n'),
       ),
     );
 
@@ -195,7 +257,8 @@ export function buildProgram(): Command {
       withContext(
         opts,
         async (ctx) => ({ accountId: opts.account, balance: await topUp(ctx, opts) }),
-        (r) => `${r.accountId} ${r.balance.mode}: ${r.balance.extraSheets} extra sheets, ${r.balance.availableSheets} available`,
+        (r) =>
+          `${r.accountId} ${r.balance.mode}: ${r.balance.extraSheets} extra sheets, ${r.balance.availableSheets} available`,
       ),
     );
 
@@ -211,7 +274,8 @@ export function buildProgram(): Command {
       withContext(
         opts,
         (ctx) => setPlan(ctx, opts),
-        (a) => `account ${a.id} is on plan ${a.plan}${a.periodDays ? ` (${a.periodDays}-day periods from ${a.planAnchor})` : ''}`,
+        (a) =>
+          `account ${a.id} is on plan ${a.plan}${a.periodDays ? ` (${a.periodDays}-day periods from ${a.planAnchor})` : ''}`,
       ),
     );
 

@@ -24,7 +24,8 @@ function describe<T>(d: Descriptor<T>): Descriptor<T> {
 export function integer(min: number, max: number, unit = ''): Parser<number> {
   return (raw) => {
     const text = raw.trim();
-    if (!/^-?\d+$/.test(text)) throw new Error(`must be a whole number${unit && ` of ${unit}`}, got "${raw}"`);
+    if (!/^-?\d+$/.test(text))
+      throw new Error(`must be a whole number${unit && ` of ${unit}`}, got "${raw}"`);
     const n = Number(text);
     if (n < min || n > max) throw new Error(`must be ${min}-${max}${unit && ` ${unit}`}, got ${n}`);
     return n;
@@ -43,7 +44,8 @@ export function text(opts: { nonEmpty?: boolean; pattern?: RegExp; hint?: string
   return (raw) => {
     const value = raw.trim();
     if (opts.nonEmpty && value === '') throw new Error('must not be empty');
-    if (opts.pattern && !opts.pattern.test(value)) throw new Error(`must be ${opts.hint ?? opts.pattern}, got "${raw}"`);
+    if (opts.pattern && !opts.pattern.test(value))
+      throw new Error(`must be ${opts.hint ?? opts.pattern}, got "${raw}"`);
     return value;
   };
 }
@@ -77,8 +79,18 @@ const bool: Parser<boolean> = (raw) => {
 
 export const descriptors = {
   // Process and modes (docs: DESIGN §2)
-  port: describe({ env: 'PORT', default: 8080, parse: integer(0, 65535), doc: 'HTTP port of the API (0 = any free port).' }),
-  host: describe({ env: 'HOST', default: '0.0.0.0', parse: text({ nonEmpty: true }), doc: 'Address the API listens on.' }),
+  port: describe({
+    env: 'PORT',
+    default: 8080,
+    parse: integer(0, 65535),
+    doc: 'HTTP port of the API (0 = any free port).',
+  }),
+  host: describe({
+    env: 'HOST',
+    default: '0.0.0.0',
+    parse: text({ nonEmpty: true }),
+    doc: 'Address the API listens on.',
+  }),
   dataDir: describe({
     env: 'DATA_DIR',
     default: './data',
@@ -99,6 +111,12 @@ export const descriptors = {
     parse: optional(url('redis', 'rediss')),
     doc: 'Redis for the queue and limits; unset = in-process queue and limits.',
   }),
+  redisPrefix: describe({
+    env: 'REDIS_PREFIX',
+    default: 'scriptorium:',
+    parse: text({ pattern: /^[A-Za-z0-9_:.-]{1,64}$/, hint: '1-64 letters, digits, or _ : . -' }),
+    doc: 'Prefix of every Redis key, so several deployments (or test runs) can share one Redis.',
+  }),
   s3Endpoint: describe<string | undefined>({
     env: 'S3_ENDPOINT',
     default: undefined,
@@ -106,9 +124,26 @@ export const descriptors = {
     parse: optional(url('http', 'https')),
     doc: 'S3/MinIO endpoint for blobs; unset = `$DATA_DIR/blobs`.',
   }),
-  s3Bucket: describe({ env: 'S3_BUCKET', default: 'scriptorium', parse: text({ nonEmpty: true }), doc: 'S3 bucket.' }),
-  s3AccessKey: describe({ env: 'S3_ACCESS_KEY', default: '', shown: 'empty', parse: text(), doc: 'S3 access key.' }),
-  s3SecretKey: describe({ env: 'S3_SECRET_KEY', default: '', shown: 'empty', parse: text(), doc: 'S3 secret key.' }),
+  s3Bucket: describe({
+    env: 'S3_BUCKET',
+    default: 'scriptorium',
+    parse: text({ nonEmpty: true }),
+    doc: 'S3 bucket.',
+  }),
+  s3AccessKey: describe({
+    env: 'S3_ACCESS_KEY',
+    default: '',
+    shown: 'empty',
+    parse: text(),
+    doc: 'S3 access key.',
+  }),
+  s3SecretKey: describe({
+    env: 'S3_SECRET_KEY',
+    default: '',
+    shown: 'empty',
+    parse: text(),
+    doc: 'S3 secret key.',
+  }),
   adminToken: describe({
     env: 'ADMIN_TOKEN',
     default: '',
@@ -122,7 +157,12 @@ export const descriptors = {
     parse: oneOf('subscription', 'credits', 'disabled'),
     doc: '`subscription`: the plan must grant renders; `credits`: renders charge sheets; `disabled`: 503.',
   }),
-  poolThreads: describe({ env: 'POOL_THREADS', default: 2, parse: integer(1, 64), doc: 'Render worker threads per process.' }),
+  poolThreads: describe({
+    env: 'POOL_THREADS',
+    default: 2,
+    parse: integer(1, 64),
+    doc: 'Render worker threads per process.',
+  }),
   logLevel: describe({
     env: 'LOG_LEVEL',
     default: 'info' as 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent',
@@ -156,7 +196,12 @@ export const descriptors = {
     parse: integer(1, 1000),
     doc: 'Unfinished jobs per account.',
   }),
-  queueMax: describe({ env: 'QUEUE_MAX', default: 32, parse: integer(1, 100_000), doc: 'Queued jobs per API instance.' }),
+  queueMax: describe({
+    env: 'QUEUE_MAX',
+    default: 32,
+    parse: integer(1, 100_000),
+    doc: 'Queued jobs per API instance.',
+  }),
 
   // Generations (spec §4, §8)
   textMaxChars: describe({
@@ -171,7 +216,12 @@ export const descriptors = {
     parse: integer(1, 10_000_000),
     doc: 'Text of a PDF generation, without a subscription.',
   }),
-  maxPages: describe({ env: 'MAX_PAGES', default: 200, parse: integer(1, 10_000), doc: 'Pages of one document.' }),
+  maxPages: describe({
+    env: 'MAX_PAGES',
+    default: 200,
+    parse: integer(1, 10_000),
+    doc: 'Pages of one document.',
+  }),
   pdfMaxBytes: describe({
     env: 'PDF_MAX_BYTES',
     default: 55_000_000,
@@ -185,9 +235,24 @@ export const descriptors = {
     parse: integer(100, 3_600_000, 'ms'),
     doc: 'Rendering time of one document.',
   }),
-  retentionDays: describe({ env: 'RETENTION_DAYS', default: 7, parse: integer(1, 365, 'days'), doc: 'Result retention.' }),
-  templatesMax: describe({ env: 'TEMPLATES_MAX', default: 100, parse: integer(1, 100_000), doc: 'Templates per account.' }),
-  keysMax: describe({ env: 'KEYS_MAX', default: 10, parse: integer(1, 1000), doc: 'Active API keys per account.' }),
+  retentionDays: describe({
+    env: 'RETENTION_DAYS',
+    default: 7,
+    parse: integer(1, 365, 'days'),
+    doc: 'Result retention.',
+  }),
+  templatesMax: describe({
+    env: 'TEMPLATES_MAX',
+    default: 100,
+    parse: integer(1, 100_000),
+    doc: 'Templates per account.',
+  }),
+  keysMax: describe({
+    env: 'KEYS_MAX',
+    default: 10,
+    parse: integer(1, 1000),
+    doc: 'Active API keys per account.',
+  }),
 
   // Previews (spec §4 Previews)
   previewsPerMinute: describe({
@@ -196,7 +261,12 @@ export const descriptors = {
     parse: integer(1, 100_000),
     doc: 'New previews per minute per account.',
   }),
-  previewPages: describe({ env: 'PREVIEW_PAGES', default: 4, parse: integer(1, 50), doc: 'Pages of a preview.' }),
+  previewPages: describe({
+    env: 'PREVIEW_PAGES',
+    default: 4,
+    parse: integer(1, 50),
+    doc: 'Pages of a preview.',
+  }),
 
   // Renders (spec §4 Render, §8)
   renderTextMax: describe({
@@ -250,7 +320,12 @@ export const descriptors = {
   }),
 
   // Usage and assets (spec §4 Usage, Assets)
-  usageMaxDays: describe({ env: 'USAGE_MAX_DAYS', default: 366, parse: integer(1, 3660), doc: 'Range of GET /usage.' }),
+  usageMaxDays: describe({
+    env: 'USAGE_MAX_DAYS',
+    default: 366,
+    parse: integer(1, 3660),
+    doc: 'Range of GET /usage.',
+  }),
   assetMaxBytes: describe({
     env: 'ASSET_MAX_BYTES',
     default: 5 * MiB,
@@ -270,7 +345,12 @@ export const descriptors = {
     parse: integer(1, 1_000_000_000, 'px'),
     doc: 'Pixels of one uploaded image.',
   }),
-  assetsMaxCount: describe({ env: 'ASSETS_MAX_COUNT', default: 200, parse: integer(1, 1_000_000), doc: 'Images per account.' }),
+  assetsMaxCount: describe({
+    env: 'ASSETS_MAX_COUNT',
+    default: 200,
+    parse: integer(1, 1_000_000),
+    doc: 'Images per account.',
+  }),
   assetsMaxTotalBytes: describe({
     env: 'ASSETS_MAX_TOTAL_BYTES',
     default: 100 * MiB,

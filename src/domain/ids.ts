@@ -5,9 +5,10 @@ export const ID_PREFIXES = ['tpl', 'gen', 'asset', 'req', 'font', 'acc', 'key', 
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** 22 base62 characters hold 130.9 bits: enough for 16 random bytes. */
+/** 22 base62 characters: 130.9 random bits. */
 export const ID_RANDOM_CHARS = 22;
 
+/** The big-endian number in `bytes`, in base62, left-padded to `width`. */
 export function base62(bytes: Uint8Array, width: number): string {
   let n = 0n;
   for (const b of bytes) n = (n << 8n) | BigInt(b);
@@ -19,9 +20,21 @@ export function base62(bytes: Uint8Array, width: number): string {
   return out.padStart(width, '0');
 }
 
-export function makeId(prefix: IdPrefix, random16: Uint8Array): string {
-  if (random16.length < 16) throw new Error('an id needs 16 random bytes');
-  return `${prefix}_${base62(random16.subarray(0, 16), ID_RANDOM_CHARS)}`;
+/**
+ * An id: the prefix and 22 base62 characters, each drawn uniformly from `nextByte` (a CSPRNG in
+ * src/lib) by rejection sampling: 22 x log2(62) = 130.9 bits.
+ */
+export function makeId(prefix: IdPrefix, nextByte: () => number): string {
+  let out = `${prefix}_`;
+  for (let n = 0, draws = 0; n < ID_RANDOM_CHARS; draws++) {
+    if (draws > 1000) throw new Error('the random source keeps giving bytes above 247');
+    const b = nextByte();
+    if (b < 248) {
+      out += ALPHABET[b % 62];
+      n++;
+    }
+  }
+  return out;
 }
 
 const ID_PATTERN = /^(tpl|gen|asset|req|font|acc|key|led)_[0-9A-Za-z]{22}$/;

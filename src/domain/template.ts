@@ -5,7 +5,17 @@
 import { z } from 'zod';
 import { isAllowedSize, STANDARD_SIZES } from './page-size.ts';
 import { show } from './errors.ts';
-import { array, boolean, dottedPath, formatIssue, object, oneOf, pattern, range, string } from './validation.ts';
+import {
+  array,
+  boolean,
+  dottedPath,
+  formatIssue,
+  object,
+  oneOf,
+  pattern,
+  range,
+  string,
+} from './validation.ts';
 
 const ID22 = '[0-9A-Za-z]{22}';
 const fontId = pattern(new RegExp(`^font_${ID22}$`), 'a font id (font_…)');
@@ -104,7 +114,12 @@ const blockStyle = object({
   align: oneOf(['left', 'right', 'center', 'justify']).optional(),
 }).optional();
 
-const textBlock = object({ type: z.literal('text'), ...dynamic, text: string(0, 10_000).optional(), style: blockStyle });
+const textBlock = object({
+  type: z.literal('text'),
+  ...dynamic,
+  text: string(0, 10_000).optional(),
+  style: blockStyle,
+});
 const headingBlock = object({
   type: z.literal('heading'),
   ...dynamic,
@@ -129,24 +144,44 @@ const imageBlock = object({
 const tableBlock = object({
   type: z.literal('table'),
   ...dynamic,
-  columns: array(object({ key, title: string(0, 200).default(''), width: range(1, 100, 'percent').optional() }), 1, 20, 'columns'),
+  columns: array(
+    object({ key, title: string(0, 200).default(''), width: range(1, 100, 'percent').optional() }),
+    1,
+    20,
+    'columns',
+  ),
   rows: array(z.record(z.string(), z.string()), 0, 200, 'rows').optional(),
 });
 const divider = object({ type: z.literal('divider') });
 const spacer = object({ type: z.literal('spacer'), height: range(1, 500, 'pt') });
 const pageBreak = object({ type: z.literal('pageBreak') });
 
-const leafBlock = z.discriminatedUnion('type', [textBlock, headingBlock, listBlock, imageBlock, tableBlock, divider, spacer], {
-  error: (iss) => `must be text, heading, list, image, table, divider or spacer (columns do not nest), got ${blockType(iss.input)}`,
-});
+const leafBlock = z.discriminatedUnion(
+  'type',
+  [textBlock, headingBlock, listBlock, imageBlock, tableBlock, divider, spacer],
+  {
+    error: (iss) =>
+      `must be text, heading, list, image, table, divider or spacer (columns do not nest), got ${blockType(iss.input)}`,
+  },
+);
 const columnsBlock = object({
   type: z.literal('columns'),
   gap: range(0, 100, 'pt').default(12),
-  columns: array(object({ width: range(1, 99, 'percent').optional(), blocks: array(leafBlock, 0, 50, 'blocks') }), 2, 6, 'columns'),
+  columns: array(
+    object({ width: range(1, 99, 'percent').optional(), blocks: array(leafBlock, 0, 50, 'blocks') }),
+    2,
+    6,
+    'columns',
+  ),
 });
-const block = z.discriminatedUnion('type', [textBlock, headingBlock, listBlock, imageBlock, tableBlock, columnsBlock, divider, spacer, pageBreak], {
-  error: (iss) => `must be text, heading, list, image, table, columns, divider, spacer or pageBreak, got ${blockType(iss.input)}`,
-});
+const block = z.discriminatedUnion(
+  'type',
+  [textBlock, headingBlock, listBlock, imageBlock, tableBlock, columnsBlock, divider, spacer, pageBreak],
+  {
+    error: (iss) =>
+      `must be text, heading, list, image, table, columns, divider, spacer or pageBreak, got ${blockType(iss.input)}`,
+  },
+);
 
 /** The received `type` (zod hands over the whole block, or the type alone). */
 function blockType(input: unknown): string {
@@ -183,7 +218,9 @@ export function templateKind(t: TemplateModel): TemplateKind {
   return t.version === 1 ? 'legacy' : t.mode;
 }
 
-export type TemplateParse = { ok: true; template: TemplateModel } | { ok: false; field: string; message: string };
+export type TemplateParse =
+  | { ok: true; template: TemplateModel }
+  | { ok: false; field: string; message: string };
 
 /** Validates an imported template and fills its defaults; names the first offending field. */
 export function parseTemplate(input: unknown): TemplateParse {
@@ -196,9 +233,17 @@ export function parseTemplate(input: unknown): TemplateParse {
   else if (raw.version === 2 && raw.mode === 'structured') schema = v2Structured;
   else if (raw.version === 2 && raw.mode === 'simple') schema = v2Simple;
   else if (raw.version === 2) {
-    return { ok: false, field: 'mode', message: `mode must be simple or structured, got ${JSON.stringify(raw.mode) ?? 'nothing'}` };
+    return {
+      ok: false,
+      field: 'mode',
+      message: `mode must be simple or structured, got ${JSON.stringify(raw.mode) ?? 'nothing'}`,
+    };
   } else {
-    return { ok: false, field: 'version', message: `version must be 1 or 2, got ${JSON.stringify(raw.version) ?? 'nothing'}` };
+    return {
+      ok: false,
+      field: 'version',
+      message: `version must be 1 or 2, got ${JSON.stringify(raw.version) ?? 'nothing'}`,
+    };
   }
   const parsed = schema.safeParse(input);
   if (!parsed.success) return { ok: false, ...formatIssue(parsed.error.issues[0]!) };
@@ -220,7 +265,10 @@ function checkBlocks(blocks: Block[]): Problem | null {
       for (const [ci, col] of b.columns.entries()) {
         const total = b.columns.reduce((sum, c) => sum + (c.width ?? 0), 0);
         if (b.columns.every((c) => c.width !== undefined) && Math.abs(total - 100) > 0.01) {
-          return { field: dottedPath([...path, 'columns']), message: `${dottedPath([...path, 'columns'])} widths must total 100, got ${total}` };
+          return {
+            field: dottedPath([...path, 'columns']),
+            message: `${dottedPath([...path, 'columns'])} widths must total 100, got ${total}`,
+          };
         }
         for (const [bi, inner] of col.blocks.entries()) {
           const p = visit(inner, [...path, 'columns', ci, 'blocks', bi]);
@@ -232,15 +280,25 @@ function checkBlocks(blocks: Block[]): Problem | null {
     if (!('static' in b)) return null;
     const field = dottedPath(path);
     if (b.static) {
-      const content = { text: 'text', heading: 'text', list: 'items', image: 'assetId', table: 'rows' }[b.type];
+      const content = { text: 'text', heading: 'text', list: 'items', image: 'assetId', table: 'rows' }[
+        b.type
+      ];
       if ((b as Record<string, unknown>)[content] === undefined) {
-        return { field: `${field}.${content}`, message: `${field}.${content} is required for a static ${b.type} block` };
+        return {
+          field: `${field}.${content}`,
+          message: `${field}.${content} is required for a static ${b.type} block`,
+        };
       }
       return null;
     }
-    if (b.key === undefined) return { field: `${field}.key`, message: `${field}.key is required for a dynamic ${b.type} block` };
+    if (b.key === undefined)
+      return { field: `${field}.key`, message: `${field}.key is required for a dynamic ${b.type} block` };
     const earlier = seen.get(b.key);
-    if (earlier) return { field: `${field}.key`, message: `${field}.key must be unique, got "${b.key}" already used at ${earlier}` };
+    if (earlier)
+      return {
+        field: `${field}.key`,
+        message: `${field}.key must be unique, got "${b.key}" already used at ${earlier}`,
+      };
     seen.set(b.key, field);
     return null;
   };
@@ -269,4 +327,18 @@ export function templateAssetIds(t: TemplateModel): string[] {
   };
   if (t.version === 2 && t.mode === 'structured') walk(t.blocks);
   return ids;
+}
+
+/** JSON Schemas (2020-12) of the stored model's parts, for the OpenAPI document. */
+export function templateJsonSchemas(): Record<'style' | 'block' | 'settings', Record<string, unknown>> {
+  const opts = { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' } as const;
+  const strip = (s: Record<string, unknown>) => {
+    const { $schema: _, ...rest } = s;
+    return rest;
+  };
+  return {
+    style: strip(z.toJSONSchema(styleSchema, opts)),
+    block: strip(z.toJSONSchema(block, opts)),
+    settings: strip(z.toJSONSchema(v1Legacy.shape.settings, opts)),
+  };
 }

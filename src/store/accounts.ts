@@ -4,6 +4,7 @@ import { ApiError } from '../domain/errors.ts';
 import { type PeriodDays, type PlanCatalog, type PlanId, planPeriods } from '../domain/plans.ts';
 import { newApiKey, newId, sha256Hex } from '../lib/ids.ts';
 import { type Db, num } from './database.ts';
+import { ReadCache } from './read-cache.ts';
 import type { AccountsTable, ApiKeysTable } from './schema.ts';
 
 export interface Account {
@@ -51,27 +52,42 @@ function toKey(r: ApiKeysTable): ApiKeyRecord {
 }
 
 /** Checks a plan and period against the catalogue; the period defaults to the plan's longest. */
-export function resolvePlan(plans: PlanCatalog, plan: string, period?: number): { plan: PlanId; periodDays: PeriodDays | null } {
+export function resolvePlan(
+  plans: PlanCatalog,
+  plan: string,
+  period?: number,
+): { plan: PlanId; periodDays: PeriodDays | null } {
   if (!(plan in plans)) {
-    throw new ApiError('INVALID_REQUEST', `plan must be one of ${Object.keys(plans).join(', ')}, got "${plan}"`);
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `plan must be one of ${Object.keys(plans).join(', ')}, got "${plan}"`,
+    );
   }
   const periods = planPeriods(plans[plan as PlanId]);
   if (periods.length === 0) {
-    if (period !== undefined) throw new ApiError('INVALID_REQUEST', `period must be omitted for plan ${plan}, got ${period}`);
+    if (period !== undefined)
+      throw new ApiError('INVALID_REQUEST', `period must be omitted for plan ${plan}, got ${period}`);
     return { plan: plan as PlanId, periodDays: null };
   }
   const chosen = period ?? periods[periods.length - 1]!;
   if (!periods.includes(chosen as PeriodDays)) {
-    throw new ApiError('INVALID_REQUEST', `period of plan ${plan} must be ${periods.join(' or ')} days, got ${period}`);
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `period of plan ${plan} must be ${periods.join(' or ')} days, got ${period}`,
+    );
   }
   return { plan: plan as PlanId, periodDays: chosen as PeriodDays };
 }
 
 export class AccountRepo {
+  private readonly keys: ReadCache<(ApiKeyRecord & { account: Account }) | null>;
+
   constructor(
     private readonly db: Db,
     private readonly plans: PlanCatalog,
-  ) {}
+  ) {
+    this.keys = new ReadCache(db);
+  }
 
   async create(input: { name: string; plan?: string; period?: number; now: Date }): Promise<Account> {
     const name = input.name.trim();
@@ -94,7 +110,14 @@ export class AccountRepo {
       for (const mode of ['live', 'test'] as const) {
         await tx
           .insertInto('balances')
-          .values({ account_id: row.id, mode, extra_milli: 0, plan_used_milli: 0, plan_period_start: null, updated_at: now })
+          .values({
+            account_id: row.id,
+            mode,
+            extra_milli: 0,
+            plan_used_milli: 0,
+            plan_period_start: null,
+            updated_at: now,
+          })
           .execute();
       }
     });
@@ -102,17 +125,28 @@ export class AccountRepo {
   }
 
   async get(id: string): Promise<Account | null> {
-    const row = await this.db.kysely.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.db.kysely
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toAccount(row) : null;
   }
 
   async count(): Promise<number> {
-    const r = await this.db.kysely.selectFrom('accounts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const r = await this.db.kysely
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     return num(r.n);
   }
 
   async list(): Promise<Account[]> {
-    const rows = await this.db.kysely.selectFrom('accounts').selectAll().orderBy('created_at', 'desc').execute();
+    const rows = await this.db.kysely
+      .selectFrom('accounts')
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .execute();
     return rows.map(toAccount);
   }
 
@@ -160,8 +194,11 @@ export class AccountRepo {
       last_used_at: null,
     };
     await this.db.write(async (tx) => {
-      const account = await this.db.forUpdate(tx.selectFrom('accounts').select('id').where('id', '=', input.accountId)).executeTakeFirst();
-      if (!account) throw new ApiError('INVALID_REQUEST', `account ${JSON.stringify(input.accountId)} does not exist`);
+      const account = await this.db
+        .forUpdate(tx.selectFrom('accounts').select('id').where('id', '=', input.accountId))
+        .executeTakeFirst();
+      if (!account)
+        throw new ApiError('INVALID_REQUEST', `account ${JSON.stringify(input.accountId)} does not exist`);
       const active = await tx
         .selectFrom('api_keys')
         .select((eb) => eb.fn.countAll().as('n'))
@@ -181,13 +218,23 @@ export class AccountRepo {
 
   /** The key whose SHA-256 matches; lookups go by hash, never by comparing secrets. */
   async findKey(presented: string): Promise<(ApiKeyRecord & { account: Account }) | null> {
+    const hash = sha256Hex(presented);
+    return this.keys.get(hash, () => this.loadKey(hash));
+  }
+
+  private async loadKey(hash: string): Promise<(ApiKeyRecord & { account: Account }) | null> {
     const row = await this.db.kysely
       .selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
       .selectAll('api_keys')
-      .select(['accounts.name as acc_name', 'accounts.plan', 'accounts.plan_period_days', 'accounts.plan_anchor'])
+      .select([
+        'accounts.name as acc_name',
+        'accounts.plan',
+        'accounts.plan_period_days',
+        'accounts.plan_anchor',
+      ])
       .select('accounts.created_at as acc_created_at')
-      .where('key_hash', '=', sha256Hex(presented))
+      .where('key_hash', '=', hash)
       .executeTakeFirst();
     if (!row) return null;
     return {

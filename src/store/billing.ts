@@ -17,7 +17,7 @@ import type { Tenant } from '../domain/tenant.ts';
 import { newId } from '../lib/ids.ts';
 import { toAccount } from './accounts.ts';
 import { type Db, isUniqueViolation, num, type Tx } from './database.ts';
-import type { UsageCounter } from './schema.ts';
+import { USAGE_COUNTERS, type UsageCounter } from './schema.ts';
 
 export type ChargeKind = 'charge' | 'render';
 
@@ -67,12 +67,19 @@ export class BillingRepo {
       .where('mode', '=', tenant.mode);
     if (lock) balanceQuery = this.db.forUpdate(balanceQuery);
     const balance = await balanceQuery.executeTakeFirst();
-    const accountRow = await tx.selectFrom('accounts').selectAll().where('id', '=', tenant.accountId).executeTakeFirst();
-    if (!balance || !accountRow) throw new ApiError('INVALID_REQUEST', `account ${JSON.stringify(tenant.accountId)} does not exist`);
+    const accountRow = await tx
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', tenant.accountId)
+      .executeTakeFirst();
+    if (!balance || !accountRow)
+      throw new ApiError('INVALID_REQUEST', `account ${JSON.stringify(tenant.accountId)} does not exist`);
     const account = toAccount(accountRow);
     const plan = this.plans[account.plan];
     const period =
-      account.periodDays && account.planAnchor ? currentPeriod(account.planAnchor, account.periodDays, now) : calendarMonth(now);
+      account.periodDays && account.planAnchor
+        ? currentPeriod(account.planAnchor, account.periodDays, now)
+        : calendarMonth(now);
     const sameperiod = account.periodDays !== null && balance.plan_period_start === period.start;
     const today = await tx
       .selectFrom('usage_daily')
@@ -98,7 +105,10 @@ export class BillingRepo {
   /** Adds a pack of extra sheets (50 to 1,000; test top-ups land in the test balance). */
   async topUp(tenant: Tenant, sheets: number, now: Date, note = 'top-up'): Promise<BalanceReport> {
     if (!Number.isInteger(sheets) || sheets < PACK_MIN_SHEETS || sheets > PACK_MAX_SHEETS) {
-      throw new ApiError('INVALID_REQUEST', `sheets must be a whole number ${PACK_MIN_SHEETS}-${PACK_MAX_SHEETS}, got ${sheets}`);
+      throw new ApiError(
+        'INVALID_REQUEST',
+        `sheets must be a whole number ${PACK_MIN_SHEETS}-${PACK_MAX_SHEETS}, got ${sheets}`,
+      );
     }
     const milli = sheets * 1000;
     await this.db.write(async (tx) => {
@@ -225,6 +235,19 @@ export class BillingRepo {
         }),
       )
       .execute();
+  }
+
+  /** Sums of the daily usage counters over [from, to), days as YYYY-MM-DD. */
+  async usageBetween(tenant: Tenant, from: string, to: string): Promise<Record<UsageCounter, number>> {
+    const row = await this.db.kysely
+      .selectFrom('usage_daily')
+      .select((eb) => USAGE_COUNTERS.map((c) => eb.fn.sum<number>(c).as(c)))
+      .where('account_id', '=', tenant.accountId)
+      .where('mode', '=', tenant.mode)
+      .where('day', '>=', from)
+      .where('day', '<', to)
+      .executeTakeFirst();
+    return Object.fromEntries(USAGE_COUNTERS.map((c) => [c, num(row?.[c])])) as Record<UsageCounter, number>;
   }
 
   /** The `balance` object of GET /usage for this tenant. */

@@ -26,15 +26,57 @@ const MIGRATIONS: Record<string, Migration> = {
 const sqliteShared = new Map<string, { db: Db; refs: number }>();
 
 export class Db {
+  /** Writes committed through this Db (its own connection's changes). */
+  private localWrites = 0;
+  private readonly dataVersion: (() => unknown) | null;
+  /** The last token handed out, reused while nothing changed (it is asked for on every request). */
+  private lastVersion: { data: unknown; writes: number; value: { token: string; exact: boolean } } | null = null;
+
   private constructor(
     readonly kysely: Kysely<Database>,
     readonly dialect: DatabaseTarget['dialect'],
     private readonly sharedKey?: string,
-  ) {}
+    sqlite?: SqliteDatabase.Database,
+  ) {
+    // PRAGMA data_version changes when another connection (another process) commits.
+    // Read at most once a millisecond: a commit elsewhere is seen within 1 ms, and a busy server
+    // does not pay a statement per cache lookup.
+    const stmt = sqlite?.prepare('PRAGMA data_version').pluck();
+    let value: unknown = null;
+    let readAt = Number.NEGATIVE_INFINITY;
+    this.dataVersion = stmt
+      ? () => {
+          const now = performance.now();
+          if (now - readAt >= 1) {
+            value = stmt.get();
+            readAt = now;
+          }
+          return value;
+        }
+      : null;
+  }
+
+  /**
+   * A token that changes whenever committed data may have changed, for read caches: this
+   * process's own commits always change it; on SQLite so do other processes' (PRAGMA
+   * data_version), which makes it `exact`. PostgreSQL cannot tell cheaply what other processes
+   * wrote, so caches there also bound an entry's age.
+   */
+  version(): { token: string; exact: boolean } {
+    const data = this.dataVersion?.() ?? null;
+    const v = this.lastVersion;
+    if (v && v.data === data && v.writes === this.localWrites) return v.value;
+    const value = { token: `${data}:${this.localWrites}`, exact: this.dataVersion !== null };
+    this.lastVersion = { data, writes: this.localWrites, value };
+    return value;
+  }
 
   static open(target: DatabaseTarget): Db {
     if (target.dialect === 'postgres') {
       const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+      // An idle connection the server drops (restart, failover, admin termination) must not crash
+      // the process: the pool discards it and the next query opens a fresh one.
+      pool.on('error', () => {});
       return new Db(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
     }
     const key = target.file === ':memory:' ? undefined : resolve(target.file);
@@ -49,7 +91,12 @@ export class Db {
     sqlite.pragma('busy_timeout = 10000');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Db(new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite', key);
+    const db = new Db(
+      new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+      'sqlite',
+      key,
+      sqlite,
+    );
     if (key) sqliteShared.set(key, { db, refs: 1 });
     return db;
   }
@@ -73,6 +120,14 @@ export class Db {
 
   /** Runs `fn` in a write transaction holding the write lock from its first statement. */
   async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    try {
+      return await this.writeOnce(fn);
+    } finally {
+      this.localWrites++;
+    }
+  }
+
+  private async writeOnce<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     if (this.dialect === 'postgres') return this.kysely.transaction().execute(fn);
     // The SQLite driver hands out its one connection under a mutex: the callback is exclusive
     // in this process, and BEGIN IMMEDIATE makes it exclusive against other processes.
@@ -113,5 +168,9 @@ export function num(value: unknown): number {
 /** Unique-constraint violations of either dialect. */
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return (
+    e?.code === '23505' ||
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }

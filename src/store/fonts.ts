@@ -3,6 +3,7 @@
 import type { FontInfo } from '../render/font-info.ts';
 import { newId } from '../lib/ids.ts';
 import { type Db, num } from './database.ts';
+import { type Page, pageOf } from './paging.ts';
 import type { FontsTable } from './schema.ts';
 
 export interface FontRecord {
@@ -95,5 +96,17 @@ export class FontRepo {
       : q.where('account_id', 'is', null);
     const rows = await q.orderBy('account_id').orderBy('name').execute();
     return rows.map(toFont);
+  }
+
+  /** Shared fonts and the account's own, newest first, one page at a time. */
+  async pageVisible(
+    accountId: string,
+    opts: { limit: number; cursor?: string | undefined },
+  ): Promise<Page<FontRecord>> {
+    const q = this.db.kysely
+      .selectFrom('fonts')
+      .selectAll()
+      .where((eb) => eb.or([eb('account_id', 'is', null), eb('account_id', '=', accountId)]));
+    return pageOf(q, opts, toFont);
   }
 }

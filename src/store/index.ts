@@ -10,8 +10,10 @@ import { TemplateRepo } from './templates.ts';
 export type { Account, ApiKeyRecord } from './accounts.ts';
 export type { BalanceReport, ChargeResult } from './billing.ts';
 export type { DatabaseTarget, Tx } from './database.ts';
+export type { AssetRecord } from './assets.ts';
 export type { FontRecord } from './fonts.ts';
-export type { Page, TemplateRecord } from './templates.ts';
+export type { Page } from './paging.ts';
+export type { TemplateRecord } from './templates.ts';
 
 export class Store {
   readonly accounts: AccountRepo;

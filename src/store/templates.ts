@@ -5,6 +5,8 @@ import { type TemplateKind, type TemplateModel, templateKind } from '../domain/t
 import type { Tenant } from '../domain/tenant.ts';
 import { newId } from '../lib/ids.ts';
 import { type Db, num } from './database.ts';
+import { type Page, pageOf } from './paging.ts';
+import { ReadCache } from './read-cache.ts';
 import type { TemplatesTable } from './schema.ts';
 
 export interface TemplateRecord {
@@ -33,25 +35,12 @@ function toTemplate(r: TemplatesTable): TemplateRecord {
   };
 }
 
-export interface Page<T> {
-  data: T[];
-  hasMore: boolean;
-  nextCursor: string | null;
-}
-
-/** Cursor of a newest-first list: the last row's (created_at, id), opaque to clients. */
-export function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(`${createdAt}|${id}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): { createdAt: string; id: string } | null {
-  const [createdAt, id, extra] = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (!createdAt || !id || extra !== undefined || Number.isNaN(Date.parse(createdAt))) return null;
-  return { createdAt, id };
-}
-
 export class TemplateRepo {
-  constructor(private readonly db: Db) {}
+  private readonly cache: ReadCache<TemplateRecord | null>;
+
+  constructor(private readonly db: Db) {
+    this.cache = new ReadCache(db);
+  }
 
   /** Stores a parsed template; at most `max` templates per account (both modes together). */
   async create(tenant: Tenant, model: TemplateModel, max: number, now: Date): Promise<TemplateRecord> {
@@ -69,15 +58,21 @@ export class TemplateRepo {
       updated_at: at,
     };
     await this.db.write(async (tx) => {
-      const account = await this.db.forUpdate(tx.selectFrom('accounts').select('id').where('id', '=', tenant.accountId)).executeTakeFirst();
-      if (!account) throw new ApiError('INVALID_REQUEST', `account ${JSON.stringify(tenant.accountId)} does not exist`);
+      const account = await this.db
+        .forUpdate(tx.selectFrom('accounts').select('id').where('id', '=', tenant.accountId))
+        .executeTakeFirst();
+      if (!account)
+        throw new ApiError('INVALID_REQUEST', `account ${JSON.stringify(tenant.accountId)} does not exist`);
       const n = await tx
         .selectFrom('templates')
         .select((eb) => eb.fn.countAll().as('n'))
         .where('account_id', '=', tenant.accountId)
         .executeTakeFirstOrThrow();
       if (num(n.n) >= max) {
-        throw new ApiError('INVALID_REQUEST', `account ${tenant.accountId} has ${num(n.n)} templates, the most allowed is ${max}`);
+        throw new ApiError(
+          'INVALID_REQUEST',
+          `account ${tenant.accountId} has ${num(n.n)} templates, the most allowed is ${max}`,
+        );
       }
       await tx.insertInto('templates').values(row).execute();
     });
@@ -88,47 +83,60 @@ export class TemplateRepo {
   async update(tenant: Tenant, id: string, model: TemplateModel, now: Date): Promise<TemplateRecord | null> {
     return this.db.write(async (tx) => {
       const current = await this.db
-        .forUpdate(tx.selectFrom('templates').selectAll().where('id', '=', id).where('account_id', '=', tenant.accountId).where('mode', '=', tenant.mode))
+        .forUpdate(
+          tx
+            .selectFrom('templates')
+            .selectAll()
+            .where('id', '=', id)
+            .where('account_id', '=', tenant.accountId)
+            .where('mode', '=', tenant.mode),
+        )
         .executeTakeFirst();
       if (!current) return null;
       if (templateKind(model) !== current.kind) {
-        throw new ApiError('INVALID_REQUEST', `template kind must stay ${current.kind}, got ${templateKind(model)}`);
+        throw new ApiError(
+          'INVALID_REQUEST',
+          `template kind must stay ${current.kind}, got ${templateKind(model)}`,
+        );
       }
       await tx
         .updateTable('templates')
-        .set({ name: model.name, model: JSON.stringify(model), revision: num(current.revision) + 1, updated_at: now.toISOString() })
+        .set({
+          name: model.name,
+          model: JSON.stringify(model),
+          revision: num(current.revision) + 1,
+          updated_at: now.toISOString(),
+        })
         .where('id', '=', id)
         .execute();
-      return toTemplate(await tx.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+      return toTemplate(
+        await tx.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+      );
     });
   }
 
+  /** The template if it belongs to this tenant (account and key mode), else null. */
   async get(tenant: Tenant, id: string): Promise<TemplateRecord | null> {
-    const row = await this.db.kysely
-      .selectFrom('templates')
-      .selectAll()
-      .where('id', '=', id)
-      .where('account_id', '=', tenant.accountId)
-      .where('mode', '=', tenant.mode)
-      .executeTakeFirst();
-    return row ? toTemplate(row) : null;
+    const t = await this.cache.get(id, async () => {
+      const row = await this.db.kysely
+        .selectFrom('templates')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? toTemplate(row) : null;
+    });
+    return t && t.accountId === tenant.accountId && t.mode === tenant.mode ? t : null;
   }
 
-  async list(tenant: Tenant, opts: { limit: number; cursor?: string }): Promise<Page<TemplateRecord>> {
-    let q = this.db.kysely
+  async list(
+    tenant: Tenant,
+    opts: { limit: number; cursor?: string | undefined },
+  ): Promise<Page<TemplateRecord>> {
+    const q = this.db.kysely
       .selectFrom('templates')
       .selectAll()
       .where('account_id', '=', tenant.accountId)
       .where('mode', '=', tenant.mode);
-    if (opts.cursor) {
-      const c = decodeCursor(opts.cursor);
-      if (!c) throw new ApiError('INVALID_REQUEST', 'cursor must be a nextCursor from an earlier page, got an unknown value');
-      q = q.where((eb) => eb.or([eb('created_at', '<', c.createdAt), eb.and([eb('created_at', '=', c.createdAt), eb('id', '<', c.id)])]));
-    }
-    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(opts.limit + 1).execute();
-    const page = rows.slice(0, opts.limit).map(toTemplate);
-    const last = page[page.length - 1];
-    const hasMore = rows.length > opts.limit;
-    return { data: page, hasMore, nextCursor: hasMore && last ? encodeCursor(last.createdAt, last.id) : null };
+    return pageOf(q, opts, toTemplate);
   }
 }

@@ -14,3 +14,46 @@ export function runTs(file: string, args: string[], env: Record<string, string> 
     );
   });
 }
+
+export interface ServeProcess {
+  port: number;
+  stdout: () => string;
+  stderr: () => string;
+  child: import('node:child_process').ChildProcess;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `scriptorium serve` (PORT=0 unless given) and resolves once it listens. */
+export async function startServe(env: Record<string, string>, args: string[] = []): Promise<ServeProcess> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, ['bin/scriptorium.js', 'serve', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d) => {
+    err += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    void exited.then((code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
+  return {
+    port,
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    stop(signal = 'SIGTERM') {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// JSON request bodies. JSON.parse alone accepts things a paid API should refuse: nesting deep
+// enough to overflow whatever walks it next, `__proto__` keys that a later object spread would
+// turn into a prototype, and numbers like 1e309 that silently become Infinity.
+import { ApiError } from '../domain/errors.ts';
+
+export const JSON_MAX_DEPTH = 64;
+
+const bad = (message: string) => new ApiError('INVALID_REQUEST', message, { field: 'body' });
+
+/** Deepest nesting of arrays and objects, counted on the bytes before parsing. */
+function nestingDepth(text: string, max: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+      if (deepest > max) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+function check(value: unknown, path: string): void {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw bad(`${path || 'body'} holds a number too large for a 64-bit float`);
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) check(value[i], `${path}/${i}`);
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__') throw bad(`${path ? `${path}: ` : ''}the key "__proto__" is not accepted`);
+    check((value as Record<string, unknown>)[key], `${path}/${key}`);
+  }
+}
+
+export function parseJsonBody(body: Buffer): unknown {
+  if (body.length === 0) throw bad('the body must be a JSON object, got nothing');
+  const text = body.toString('utf8');
+  const depth = nestingDepth(text, JSON_MAX_DEPTH);
+  if (depth > JSON_MAX_DEPTH)
+    throw bad(
+      `the body may nest arrays and objects ${JSON_MAX_DEPTH} levels deep, got more than ${JSON_MAX_DEPTH}`,
+    );
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw bad(`the body must be valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw bad(
+      `the body must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+    );
+  }
+  check(value, '');
+  return value;
+}

@@ -1,0 +1,138 @@
+// The one request pipeline every route goes through: request id → (public OpenAPI document) →
+// auth → per-key rate limit → count → route → body → handler → reply. Errors of any stage
+// become `{ error: { code, message, requestId } }` with the catalogue's status.
+import type { Logger } from 'pino';
+import { Authenticator, type Caller } from '../app/auth.ts';
+import { ApiError } from '../domain/errors.ts';
+import type { RateDecision } from '../limits/rate-limit.ts';
+import type { ApiDeps } from './deps.ts';
+import { parseJsonBody } from './json-body.ts';
+import { openApiDocument } from './openapi.ts';
+import { Router } from './router.ts';
+import { assetRoutes } from './routes/assets.ts';
+import { comingRoutes } from './routes/coming.ts';
+import { fontRoutes } from './routes/fonts.ts';
+import { templateRoutes } from './routes/templates.ts';
+import { usageRoutes } from './routes/usage.ts';
+import { type ApiRequest, header, type Reply, type Route } from './types.ts';
+
+export const API_PREFIX = '/api/v1';
+export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+
+export interface Api {
+  /** Largest body the route of this method and path accepts (the transport enforces it). */
+  bodyLimit(method: string, path: string): number;
+  /** Answers a request; never rejects. */
+  handle(req: ApiRequest): Promise<Reply>;
+  /** A reply the transport makes itself (413 while streaming), with the usual headers. */
+  refuse(req: ApiRequest, err: ApiError): Reply;
+  /** Counts a request the transport answered itself, if its key is valid. */
+  countLater(req: ApiRequest): void;
+}
+
+export function routes(d: ApiDeps): Route[] {
+  const available = [...templateRoutes(d), ...fontRoutes(d), ...usageRoutes(d), ...assetRoutes(d)];
+  return [...available, ...comingRoutes(available)];
+}
+
+export function createApi(d: ApiDeps, log: Logger): Api {
+  const router = new Router(routes(d));
+  const auth = new Authenticator(d.store);
+  const policy = `"per-key";q=${d.limiter.points};w=${d.limiter.windowSeconds}`;
+  const openapi = JSON.stringify(openApiDocument());
+
+  function baseHeaders(req: ApiRequest, rate?: RateDecision): Record<string, string> {
+    const h: Record<string, string> = { 'X-Request-ID': req.id, 'RateLimit-Policy': policy };
+    if (rate) h.RateLimit = `"per-key";r=${rate.remaining};t=${rate.resetSeconds}`;
+    return h;
+  }
+
+  function errorReply(req: ApiRequest, err: unknown, rate?: RateDecision): Reply {
+    let e: ApiError;
+    if (err instanceof ApiError) e = err;
+    else {
+      log.error({ err, requestId: req.id, method: req.method, path: req.path }, 'request failed');
+      e = new ApiError('INTERNAL_ERROR', `an unexpected error; quote request id ${req.id} to support`);
+    }
+    const headers = baseHeaders(req, rate);
+    if (e.status === 429) headers['Retry-After'] = String(e.retryAfter ?? 60);
+    const body: Record<string, unknown> = { code: e.code, message: e.message, requestId: req.id };
+    if (e.field !== undefined) body.field = e.field;
+    return { status: e.status, headers, json: { error: body } };
+  }
+
+  async function handle(req: ApiRequest): Promise<Reply> {
+    if (req.path === OPENAPI_PATH && req.method === 'GET') {
+      return {
+        status: 200,
+        headers: baseHeaders(req),
+        raw: { contentType: 'application/json', bytes: openapi },
+      };
+    }
+    if (!req.path.startsWith(`${API_PREFIX}/`)) {
+      return errorReply(
+        req,
+        new ApiError(
+          'ENDPOINT_NOT_FOUND',
+          `${req.method} ${req.path.slice(0, 100)} is not an endpoint; the API is under ${API_PREFIX}`,
+        ),
+      );
+    }
+    let caller: Caller;
+    try {
+      caller = await auth.authenticate(req.headers.authorization);
+    } catch (err) {
+      return errorReply(req, err);
+    }
+    let rate: RateDecision | undefined;
+    try {
+      rate = await d.limiter.consume(caller.keyId);
+      d.counter.add(caller.tenant, req.receivedAt);
+      if (!rate.allowed) {
+        throw new ApiError(
+          'RATE_LIMIT_EXCEEDED',
+          `this key may make ${d.limiter.points} requests per ${d.limiter.windowSeconds} s; wait 60 s`,
+          {
+            retryAfter: 60,
+          },
+        );
+      }
+      const path = req.path.slice(API_PREFIX.length);
+      const m = router.match(req.method, path);
+      if (!m.route) {
+        throw new ApiError(
+          'ENDPOINT_NOT_FOUND',
+          m.allowed.length
+            ? `${req.method} is not accepted on ${req.path}; it takes ${m.allowed.join(', ')}`
+            : `${req.method} ${req.path.slice(0, 100)} is not an endpoint of this API`,
+        );
+      }
+      const json = m.route.body === 'json' ? parseJsonBody(req.body) : undefined;
+      const reply = await m.route.handler({ ...req, caller, params: m.params, json });
+      reply.headers = reply.headers
+        ? Object.assign(baseHeaders(req, rate), reply.headers)
+        : baseHeaders(req, rate);
+      return reply;
+    } catch (err) {
+      return errorReply(req, err, rate);
+    }
+  }
+
+  return {
+    bodyLimit(method, path) {
+      const image =
+        path.startsWith(`${API_PREFIX}/`) &&
+        router.bodyKind(method, path.slice(API_PREFIX.length)) === 'image';
+      return image ? d.config.assetMaxBytes : d.config.bodyLimitBytes;
+    },
+    handle: (req) => handle(req).catch((err: unknown) => errorReply(req, err)),
+    refuse: (req, err) => errorReply(req, err),
+    countLater(req) {
+      if (!header(req, 'authorization')) return;
+      auth
+        .authenticate(req.headers.authorization)
+        .then((caller) => d.counter.add(caller.tenant, req.receivedAt))
+        .catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// The plain objects the HTTP layer speaks: a request copied out of the socket, and a reply to
+// write back. Handlers are functions from one to the other, testable without a socket.
+import type { Caller } from '../app/auth.ts';
+
+export interface ApiRequest {
+  /** `req_…`, sent back as X-Request-ID and in every error body. */
+  id: string;
+  /** Upper case: GET, POST, … */
+  method: string;
+  /** The path without the query string. */
+  path: string;
+  /** The raw query string, without `?`. */
+  query: string;
+  /** Header names in lower case; a header sent more than once keeps every value. */
+  headers: Readonly<Record<string, string | readonly string[]>>;
+  body: Buffer;
+  receivedAt: Date;
+}
+
+/** A request that passed authentication and routing. */
+export interface RouteRequest extends ApiRequest {
+  caller: Caller;
+  params: Readonly<Record<string, string>>;
+  /** The parsed body of a route that takes JSON. */
+  json: unknown;
+}
+
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  /** A JSON body; or `raw` bytes with their `contentType`. */
+  json?: unknown;
+  raw?: { contentType: string; bytes: Uint8Array | string };
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+export type Handler = (req: RouteRequest) => Promise<Reply> | Reply;
+
+export interface Route {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Under /api/v1, with `{name}` parameters: `/templates/{id}`. */
+  path: string;
+  /** What the body is: nothing, a JSON document (512 KiB), or raw image bytes (5 MiB). */
+  body: 'none' | 'json' | 'image';
+  handler: Handler;
+}
+
+/** A single header value: the first of repeated ones. */
+export function header(req: ApiRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : v?.[0];
+}

@@ -1,0 +1,187 @@
+// The uWebSockets.js transport. uWS rules (each one has bitten someone): copy everything needed
+// from the request BEFORE the first await (the request object dies when the handler returns);
+// attach onAborted at once (an await without it kills the process when the client leaves); copy
+// body chunks (their memory is reused after the callback); count bytes and answer 413 yourself;
+// write only inside cork; answer every path (unmatched routes get their connection dropped).
+import { createRequire } from 'node:module';
+import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import { ApiError } from '../domain/errors.ts';
+import { newId } from '../lib/ids.ts';
+import type { Api } from './pipeline.ts';
+import { type ApiRequest, JSON_TYPE, type Reply } from './types.ts';
+
+// CJS module: named ESM imports typecheck but throw at run time.
+const uWS = createRequire(import.meta.url)('uWebSockets.js') as typeof import('uWebSockets.js');
+
+/** The package silently falls back to a slow JS shim when its native binary fails to load. */
+export function assertNativeUws(): void {
+  if (!String(uWS.App).includes('[native code]') || typeof uWS.getParts !== 'function') {
+    throw new Error(
+      `uWebSockets.js did not load its native binary for ${process.platform}-${process.arch} (Node ABI ${process.versions.modules}); refusing to serve on the fallback`,
+    );
+  }
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Content Too Large',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** A refused body announced larger than this is not drained: the connection is closed. */
+const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+
+export interface HttpServer {
+  readonly port: number;
+  /** Requests read but not yet answered. */
+  inFlight(): number;
+  /** Stops accepting, lets in-flight requests finish (up to `graceMs`), then resolves. */
+  close(graceMs?: number): Promise<void>;
+}
+
+interface Exchange {
+  res: HttpResponse;
+  aborted: boolean;
+  answered: boolean;
+}
+
+export function listen(api: Api, opts: { host: string; port: number }): Promise<HttpServer> {
+  assertNativeUws();
+  const app: TemplatedApp = uWS.App();
+  let inFlight = 0;
+  let closing = false;
+  let drained: (() => void) | null = null;
+
+  const settle = () => {
+    inFlight--;
+    if (closing && inFlight === 0) drained?.();
+  };
+
+  function write(x: Exchange, reply: Reply, closeConnection = false): void {
+    if (x.aborted || x.answered) return;
+    x.answered = true;
+    const body = reply.raw ? reply.raw.bytes : JSON.stringify(reply.json);
+    const contentType = reply.raw ? reply.raw.contentType : JSON_TYPE;
+    x.res.cork(() => {
+      x.res.writeStatus(`${reply.status} ${STATUS_TEXT[reply.status] ?? ''}`);
+      x.res.writeHeader('Content-Type', contentType);
+      x.res.writeHeader('Cache-Control', 'no-store');
+      for (const [k, v] of Object.entries(reply.headers ?? {})) x.res.writeHeader(k, v);
+      x.res.end(body, closeConnection || closing);
+    });
+  }
+
+  app.any('/*', (res, r) => {
+    const receivedAt = new Date();
+    const headers: Record<string, string | string[]> = {};
+    r.forEach((k, v) => {
+      const seen = headers[k];
+      if (seen === undefined) headers[k] = v;
+      else headers[k] = Array.isArray(seen) ? [...seen, v] : [seen, v];
+    });
+    const req: Omit<ApiRequest, 'body'> = {
+      id: newId('req'),
+      method: r.getMethod().toUpperCase(),
+      path: r.getUrl(),
+      query: r.getQuery() ?? '',
+      headers,
+      receivedAt,
+    };
+    const x: Exchange = { res, aborted: false, answered: false };
+    inFlight++;
+    let settled = false;
+    const done = () => {
+      if (!settled) {
+        settled = true;
+        settle();
+      }
+    };
+    res.onAborted(() => {
+      x.aborted = true;
+      done();
+    });
+
+    const limit = api.bodyLimit(req.method, req.path);
+    // Closing at once would reset the connection under a client still sending, and the client
+    // would never read the 413; so the rest of the body is drained (natively, discarded) unless
+    // it is announced as very large.
+    const tooLarge = (received: string, close: boolean) => {
+      const withBody = { ...req, body: Buffer.alloc(0) };
+      write(
+        x,
+        api.refuse(
+          withBody,
+          new ApiError('INVALID_REQUEST', `the body must be at most ${limit} bytes, got ${received}`, {
+            status: 413,
+            field: 'body',
+          }),
+        ),
+        close,
+      );
+      api.countLater(withBody);
+      done();
+    };
+    const declared = typeof headers['content-length'] === 'string' ? Number(headers['content-length']) : 0;
+    if (declared > limit) {
+      tooLarge(`${declared} (Content-Length)`, declared > DRAIN_MAX_BYTES);
+      return;
+    }
+
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.onData((chunk, isLast) => {
+      if (x.answered || x.aborted) return;
+      size += chunk.byteLength;
+      if (size > limit) {
+        tooLarge(`more than ${limit} (${size} so far)`, false);
+        return;
+      }
+      if (chunk.byteLength > 0) chunks.push(Buffer.from(chunk.slice(0)));
+      if (!isLast) return;
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      api
+        .handle({ ...req, body })
+        .then((reply) => write(x, reply))
+        .finally(done);
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    app.listen(opts.host, opts.port, (socket: us_listen_socket | false) => {
+      if (!socket) {
+        reject(new Error(`cannot listen on ${opts.host}:${opts.port} (in use or not permitted)`));
+        return;
+      }
+      resolve({
+        port: uWS.us_socket_local_port(socket),
+        inFlight: () => inFlight,
+        close(graceMs = 10_000) {
+          if (!closing) {
+            closing = true;
+            uWS.us_listen_socket_close(socket);
+          }
+          if (inFlight === 0) return Promise.resolve();
+          return new Promise<void>((done) => {
+            const timer = setTimeout(done, graceMs);
+            drained = () => {
+              clearTimeout(timer);
+              done();
+            };
+          });
+        },
+      });
+    });
+  });
+}

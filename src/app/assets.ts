@@ -1,0 +1,90 @@
+// POST /assets: a private PNG or JPEG for structured templates and Document v1 content.
+// Order: limits from the header (no decoding) → structure → pixel stream inflated with a hard
+// cap (a zlib bomb stops at the size the header promised) → blob → quota row under the account
+// lock. A refused quota deletes the blob it just wrote.
+import { createInflate } from 'node:zlib';
+import type { BlobStore } from '../blobs/types.ts';
+import type { Config } from '../config/index.ts';
+import { ApiError } from '../domain/errors.ts';
+import { type CheckedImage, checkImage } from '../domain/images.ts';
+import type { Tenant } from '../domain/tenant.ts';
+import { newId, sha256Hex } from '../lib/ids.ts';
+import type { AssetRecord, Store } from '../store/index.ts';
+
+export interface AssetDeps {
+  store: Store;
+  blobs: BlobStore;
+  config: Config;
+  now: () => Date;
+}
+
+/** Inflates the PNG pixel stream off the main thread, keeping nothing; it must match exactly. */
+function inflateExactly(pixels: NonNullable<CheckedImage['pixels']>): Promise<void> {
+  const corrupt = (detail: string) =>
+    new ApiError('INVALID_REQUEST', `the PNG image data is corrupt or truncated (${detail})`, {
+      field: 'body',
+    });
+  return new Promise((resolve, reject) => {
+    const inflate = createInflate({ chunkSize: 64 * 1024 });
+    let produced = 0;
+    let settled = false;
+    const settle = (err?: ApiError) => {
+      if (settled) return;
+      settled = true;
+      inflate.destroy();
+      if (err) reject(err);
+      else resolve();
+    };
+    inflate.on('data', (chunk: Buffer) => {
+      produced += chunk.length;
+      if (produced > pixels.inflatedBytes)
+        settle(corrupt(`the pixels inflate past the ${pixels.inflatedBytes} bytes the header declares`));
+    });
+    inflate.on('error', (err) => settle(corrupt(err.message)));
+    inflate.on('end', () =>
+      settle(
+        produced === pixels.inflatedBytes
+          ? undefined
+          : corrupt(`the pixels inflate to ${produced} of ${pixels.inflatedBytes} bytes`),
+      ),
+    );
+    inflate.end(pixels.deflated);
+  });
+}
+
+export async function uploadAsset(
+  d: AssetDeps,
+  tenant: Tenant,
+  bytes: Buffer,
+  contentType: string | undefined,
+): Promise<AssetRecord> {
+  const c = d.config;
+  const image = checkImage(bytes, contentType, {
+    maxBytes: c.assetMaxBytes,
+    maxSide: c.assetMaxSide,
+    maxPixels: c.assetMaxPixels,
+  });
+  if (image.pixels) await inflateExactly(image.pixels);
+  const id = newId('asset');
+  const blobKey = `assets/${tenant.accountId}/${id}`;
+  await d.blobs.put(blobKey, bytes, image.type);
+  try {
+    return await d.store.assets.create(
+      tenant,
+      {
+        id,
+        type: image.type,
+        width: image.width,
+        height: image.height,
+        bytes: bytes.byteLength,
+        sha256: sha256Hex(bytes),
+        blobKey,
+        createdAt: d.now().toISOString(),
+      },
+      { maxCount: c.assetsMaxCount, maxTotalBytes: c.assetsMaxTotalBytes },
+    );
+  } catch (err) {
+    await d.blobs.delete(blobKey).catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,59 @@
+// Counts every request made with a valid key in `requests` (spec §4 billing rule 6). Counting
+// is batched: one write per flush for all tenants, so the hot path never waits on the store.
+// A graceful shutdown flushes what is pending; a failed flush keeps its counts for the next.
+import type { Tenant } from '../domain/tenant.ts';
+import type { Store } from '../store/index.ts';
+
+const DAY_MS = 86_400_000;
+
+/** Requests per tenant per UTC day number (a batch that straddles midnight lands on both days). */
+type Batch = Map<string, { tenant: Tenant; days: Map<number, number> }>;
+
+export class RequestCounter {
+  private pending: Batch = new Map();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly intervalMs = 1000,
+  ) {}
+
+  add(tenant: Tenant, at: Date, n = 1): void {
+    const key = tenant.mode + tenant.accountId;
+    let entry = this.pending.get(key);
+    if (!entry) {
+      entry = { tenant, days: new Map() };
+      this.pending.set(key, entry);
+    }
+    const day = Math.floor(at.getTime() / DAY_MS);
+    entry.days.set(day, (entry.days.get(day) ?? 0) + n);
+    this.timer ??= setTimeout(() => void this.flush().catch(() => {}), this.intervalMs).unref();
+  }
+
+  /** Writes every pending count; concurrent callers share one write. */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing.catch(() => {});
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    this.flushing = this.store.db
+      .write(async (tx) => {
+        for (const { tenant, days } of batch.values()) {
+          for (const [day, n] of days)
+            await this.store.billing.count(tx, tenant, new Date(day * DAY_MS), { requests: n });
+        }
+      })
+      .catch((err: unknown) => {
+        for (const { tenant, days } of batch.values())
+          for (const [day, n] of days) this.add(tenant, new Date(day * DAY_MS), n);
+        throw err;
+      })
+      .finally(() => {
+        this.flushing = null;
+      });
+    await this.flushing;
+  }
+}

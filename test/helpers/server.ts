@@ -1,0 +1,140 @@
+// A real server on an ephemeral port over a fresh embedded store, and a client that checks
+// every response: exactly one X-Request-ID, the error body's requestId equal to it, and the
+// response described by the OpenAPI document.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import type { Test } from 'tap';
+import { createAccount, createKey, importTemplate, topUp } from '../../src/app/admin.ts';
+import { type Context, openContext } from '../../src/composition.ts';
+import { type Config, loadConfig } from '../../src/config/index.ts';
+import type { KeyMode } from '../../src/domain/api-keys.ts';
+import { type Service, startService } from '../../src/service.ts';
+import { conformance } from './openapi.ts';
+
+export interface TestServer {
+  base: string;
+  port: number;
+  ctx: Context;
+  service: Service;
+  dir: string;
+  /** A fresh account with a key of each mode and one template of each kind per mode. */
+  tenant(opts?: { plan?: string }): Promise<TestTenant>;
+  stop(): Promise<void>;
+}
+
+export interface TestTenant {
+  accountId: string;
+  live: string;
+  test: string;
+  liveKeyId: string;
+  testKeyId: string;
+  templates: Record<KeyMode, Record<'simple' | 'structured' | 'legacy', string>>;
+}
+
+const TEMPLATE_FILES = { simple: 'letter', structured: 'notes', legacy: 'document' } as const;
+
+export async function startTestServer(t: Test, overrides: Partial<Config> = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-http-'));
+  const config = loadConfig({}, { dataDir: dir, port: 0, host: '127.0.0.1', logLevel: 'silent', demo: false, rateLimitPerMinute: 100_000, ...overrides });
+  const ctx = await openContext(config);
+  const service = await startService(ctx, { log: pino({ level: 'silent' }) });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await service.stop(2000);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  t.teardown(stop);
+  return {
+    base: `http://127.0.0.1:${service.http.port}`,
+    port: service.http.port,
+    ctx,
+    service,
+    dir,
+    stop,
+    async tenant(opts = {}) {
+      const account = await createAccount(ctx, { name: 'Tenant', plan: opts.plan ?? 'pro', period: opts.plan && opts.plan !== 'pro' ? undefined : 30 });
+      const live = await createKey(ctx, { account: account.id, mode: 'live' });
+      const test = await createKey(ctx, { account: account.id, mode: 'test' });
+      await topUp(ctx, { account: account.id, sheets: 100, mode: 'test' });
+      const templates = { live: {}, test: {} } as TestTenant['templates'];
+      for (const mode of ['live', 'test'] as const) {
+        for (const [kind, file] of Object.entries(TEMPLATE_FILES)) {
+          const json = readFileSync(new URL(`../../src/app/demo/${file}.template.json`, import.meta.url), 'utf8');
+          const tpl = await importTemplate(ctx, { account: account.id, mode, json, source: file });
+          templates[mode][kind as keyof typeof TEMPLATE_FILES] = tpl.id;
+        }
+      }
+      return { accountId: account.id, live: live.key, test: test.key, liveKeyId: live.record.id, testKeyId: test.record.id, templates };
+    },
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or the text of another content type; tests read it freely. */
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads any shape of body
+  body: any;
+  requestId: string;
+}
+
+/**
+ * Calls the API and checks what every response must be. `path` is under /api/v1 unless it
+ * starts with `//` (then it is sent as is, without the double slash).
+ */
+export async function call(
+  t: Test,
+  server: Pick<TestServer, 'base'>,
+  method: string,
+  path: string,
+  opts: { key?: string; body?: unknown; raw?: Uint8Array | string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const url = path.startsWith('//') ? `${server.base}${path.slice(1)}` : `${server.base}/api/v1${path}`;
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key !== undefined) headers.authorization = `Bearer ${opts.key}`;
+  let body: string | Uint8Array | undefined;
+  if (opts.raw !== undefined) body = opts.raw;
+  else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(url, { method, headers, body });
+  const text = Buffer.from(await res.arrayBuffer());
+  const contentType = res.headers.get('content-type');
+  const parsed = contentType?.startsWith('application/json') ? JSON.parse(text.toString('utf8')) : text.toString('utf8');
+  const requestId = res.headers.get('x-request-id') ?? '';
+  const where = `${method} ${path.slice(0, 60)}`;
+  t.match(requestId, /^req_[0-9A-Za-z]{22}$/, `${where}: exactly one X-Request-ID`);
+  if (res.status >= 400) t.equal(parsed?.error?.requestId, requestId, `${where}: error.requestId is the X-Request-ID`);
+  const apiPath = new URL(url).pathname.replace(/^\/api\/v1/, '');
+  if (new URL(url).pathname.startsWith('/api/v1/') && apiPath !== '/openapi.json') {
+    t.same(conformance({ method, path: apiPath, status: res.status, contentType, body: parsed, headers: res.headers }), [], `${where}: ${res.status} conforms to the OpenAPI document`);
+  }
+  return { status: res.status, headers: res.headers, body: parsed, requestId };
+}
+
+/** Sends raw bytes on a fresh TCP connection and collects everything until it closes or `ms` pass. */
+export function rawExchange(port: number, write: (socket: import('node:net').Socket) => void, ms = 1500): Promise<string> {
+  return import('node:net').then(
+    ({ connect }) =>
+      new Promise((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        let out = '';
+        const timer = setTimeout(() => socket.destroy(), ms);
+        socket.on('data', (d) => {
+          out += d.toString('latin1');
+        });
+        socket.on('error', () => {});
+        socket.on('close', () => {
+          clearTimeout(timer);
+          resolve(out);
+        });
+        socket.on('connect', () => write(socket));
+      }),
+  );
+}
+
