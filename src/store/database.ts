@@ -8,6 +8,7 @@ import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql }
 import pg from 'pg';
 import * as m0001 from './migrations/0001-initial.ts';
 import * as m0002 from './migrations/0002-bundled-fonts.ts';
+import * as m0003 from './migrations/0003-arabic-font.ts';
 import type { Database } from './schema.ts';
 
 export type DatabaseTarget = { dialect: 'postgres'; url: string } | { dialect: 'sqlite'; file: string };
@@ -16,6 +17,7 @@ export type Tx = Kysely<Database>;
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-bundled-fonts': m0002,
+  '0003-arabic-font': m0003,
 };
 
 /**

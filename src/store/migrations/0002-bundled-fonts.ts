@@ -7,9 +7,16 @@ import { inspectFont } from '../../render/font-info.ts';
 import { BUNDLED_FONTS, bundledFontId } from '../bundled-fonts.ts';
 import type { Database } from '../schema.ts';
 
-export async function up(db: Kysely<Database>): Promise<void> {
+export function up(db: Kysely<Database>): Promise<void> {
+  return registerBundledFonts(db);
+}
+
+/** Inserts every bundled font the table does not have yet (later migrations add new ones). */
+export async function registerBundledFonts(db: Kysely<Database>): Promise<void> {
   const now = new Date().toISOString();
+  const present = new Set((await db.selectFrom('fonts').select('id').where('source', '=', 'bundled').execute()).map((r) => r.id));
   for (const font of BUNDLED_FONTS) {
+    if (present.has(bundledFontId(font.slug))) continue;
     const bytes = readFileSync(fileURLToPath(import.meta.resolve(font.module)));
     const info = inspectFont(new Uint8Array(bytes));
     await db

@@ -1,0 +1,59 @@
+// The one intermediate form every writer consumes: per page, positioned glyph instances (each a
+// reference to a glyph outline defined once per document), rules and dots of the paper, images,
+// and the text of each line for the searchable layer. Units: PDF points, origin top left, y down.
+
+/** [a, b, c, d, e, f]: x' = a·x + c·y + e, y' = b·x + d·y + f. */
+export type Matrix = [number, number, number, number, number, number];
+
+export interface GlyphDef {
+  font: string;
+  gid: number;
+  variant: number;
+  /** SVG path data in font units, y up (the instance matrix flips and scales it). */
+  path: string;
+}
+
+export type Item =
+  | { kind: 'glyph'; ref: string; m: Matrix; color: string; opacity: number }
+  | { kind: 'rule'; x1: number; y1: number; x2: number; y2: number; width: number; color: string }
+  | { kind: 'dot'; x: number; y: number; r: number; color: string }
+  | { kind: 'image'; assetId: string; x: number; y: number; width: number; height: number };
+
+export interface TextLine {
+  /** Baseline start and size, for an invisible, selectable text layer. */
+  x: number;
+  y: number;
+  width: number;
+  size: number;
+  text: string;
+}
+
+export interface DisplayPage {
+  width: number;
+  height: number;
+  background: string;
+  /** Whole-sheet effects a writer may apply: tilt in degrees, shadow 0-1. */
+  sheet: { tilt: number; shadow: number };
+  items: Item[];
+  lines: TextLine[];
+}
+
+export interface DisplayList {
+  pages: DisplayPage[];
+  /** Every distinct glyph outline (or variant), by reference key. */
+  glyphs: Record<string, GlyphDef>;
+}
+
+export const MM = 72 / 25.4;
+
+export function multiply(p: Matrix, q: Matrix): Matrix {
+  // p ∘ q: apply q first, then p.
+  return [
+    p[0] * q[0] + p[2] * q[1],
+    p[1] * q[0] + p[3] * q[1],
+    p[0] * q[2] + p[2] * q[3],
+    p[1] * q[2] + p[3] * q[3],
+    p[0] * q[4] + p[2] * q[5] + p[4],
+    p[1] * q[4] + p[3] * q[5] + p[5],
+  ];
+}

@@ -1,0 +1,88 @@
+// Fonts and shaping. HarfBuzz objects are created ONCE per font per thread and kept (harfbuzzjs
+// has no destroy and its wasm heap never shrinks), one Buffer is reused for every shaping call,
+// and outlines are cached per glyph. Font bytes come in as arguments: no I/O here.
+import * as hb from 'harfbuzzjs';
+
+export interface FontSource {
+  id: string;
+  bytes: Uint8Array;
+}
+
+export interface LoadedFont {
+  id: string;
+  upem: number;
+  /** Ascender and descender in font units (descender negative). */
+  ascender: number;
+  descender: number;
+  covers(codepoint: number): boolean;
+  /** Outline as path commands in font units, y up (cached). */
+  outline(gid: number): readonly PathCommand[];
+  font: hb.Font;
+}
+
+export interface PathCommand {
+  type: string;
+  values: number[];
+}
+
+export interface ShapedGlyph {
+  gid: number;
+  /** Index of the first character (UTF-16) of the glyph's cluster in the shaped text. */
+  cluster: number;
+  /** Advance and offsets in font units. */
+  advance: number;
+  dx: number;
+  dy: number;
+}
+
+const loaded = new Map<string, LoadedFont>();
+let sharedBuffer: hb.Buffer | null = null;
+
+/** The font with this id, loaded from `bytes` the first time this thread sees it. */
+export function loadFont(source: FontSource): LoadedFont {
+  const known = loaded.get(source.id);
+  if (known) return known;
+  const face = new hb.Face(new hb.Blob(source.bytes), 0);
+  const font = new hb.Font(face);
+  const cmap = new Set(face.collectUnicodes());
+  const outlines = new Map<number, readonly PathCommand[]>();
+  const extents = font.hExtents();
+  const f: LoadedFont = {
+    id: source.id,
+    upem: face.upem,
+    ascender: extents.ascender,
+    descender: extents.descender,
+    covers: (cp) => cmap.has(cp),
+    outline(gid) {
+      let o = outlines.get(gid);
+      if (!o) {
+        o = font.glyphToJson(gid).map((c) => ({ type: c.type, values: [...c.values] }));
+        outlines.set(gid, o);
+      }
+      return o;
+    },
+    font,
+  };
+  loaded.set(source.id, f);
+  return f;
+}
+
+/** Shapes `text` (one run: one font, one direction) with the font's default features (kerning, ligatures, contextual alternates). */
+export function shape(font: LoadedFont, text: string, rtl: boolean): ShapedGlyph[] {
+  sharedBuffer ??= new hb.Buffer();
+  const buf = sharedBuffer;
+  buf.reset();
+  buf.addText(text);
+  buf.guessSegmentProperties();
+  buf.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
+  hb.shape(font.font, buf);
+  const out = buf.getGlyphInfosAndPositions().map((g) => ({
+    gid: g.codepoint,
+    cluster: g.cluster,
+    advance: g.xAdvance ?? 0,
+    dx: g.xOffset ?? 0,
+    dy: g.yOffset ?? 0,
+  }));
+  buf.clearContents();
+  return out;
+}

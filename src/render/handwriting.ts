@@ -1,0 +1,106 @@
+// The hand: seeded variation per letter, word, line and sheet, and fatigue that lets it grow
+// slowly through a long document. Every effect reads its template setting and has an off switch
+// (`enabled: false`); the streams are drawn in document order, so the same seed and the same
+// input give the same positions, hence the same bytes.
+import type { Style } from '../domain/template.ts';
+import { Random } from './prng.ts';
+
+type Modifiers = Style['modifiers'];
+
+/** Variants per glyph besides the plain outline (variant 0). */
+export const VARIANTS = 6;
+const DEG = Math.PI / 180;
+const MM = 72 / 25.4;
+
+function rgb(hex: string): [number, number, number] {
+  const h = hex.length === 4 ? hex.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3') : hex;
+  return [1, 3, 5].map((i) => Number.parseInt(h.slice(i, i + 2), 16)) as [number, number, number];
+}
+
+/** `hex` lightened (t > 0) or darkened (t < 0) by |t|. */
+function shade(hex: string, t: number): string {
+  const out = rgb(hex).map((c) => Math.round(t >= 0 ? c + (255 - c) * t : c * (1 + t)));
+  return `#${out.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+}
+
+export interface GlyphHand {
+  dx: number;
+  dy: number;
+  rotation: number;
+  scale: number;
+  variant: number;
+  color: string;
+  opacity: number;
+}
+
+export class Handwriting {
+  private readonly letters: Random;
+  private readonly words: Random;
+  private readonly lines: Random;
+  private readonly ink: Random;
+  private readonly sheets: Random;
+  private index = 0;
+  private word = { n: -2, scale: 1, color: '' };
+
+  constructor(
+    private readonly m: Modifiers,
+    private readonly color: string,
+    private readonly total: number,
+  ) {
+    this.letters = new Random(m.seed, 'letters');
+    this.words = new Random(m.seed, 'words');
+    this.lines = new Random(m.seed, 'lines');
+    this.ink = new Random(m.seed, 'ink');
+    this.sheets = new Random(m.seed, 'sheets');
+  }
+
+  /** 1 at the start, growing to 1 + amount at the end of the document. */
+  private fatigue(): number {
+    return this.m.fatigue.enabled ? 1 + this.m.fatigue.amount * (this.index / Math.max(1, this.total)) : 1;
+  }
+
+  glyph(word: number): GlyphHand {
+    const f = this.fatigue();
+    this.index++;
+    if (word !== this.word.n) {
+      const w = this.m.words;
+      const k = this.m.ink;
+      this.word = {
+        n: word,
+        scale: w.enabled ? 1 + w.size * this.words.soft() : 1,
+        color: k.enabled && k.colorVariation > 0 ? shade(this.color, k.colorVariation * 0.25 * this.ink.signed()) : this.color,
+      };
+    }
+    const l = this.m.letters;
+    const on = l.enabled;
+    const hand: GlyphHand = {
+      dx: on ? l.spacing * f * this.letters.soft() : 0,
+      dy: on ? l.baseline * f * this.letters.soft() : 0,
+      rotation: on ? l.rotation * DEG * f * this.letters.soft() : 0,
+      scale: this.word.scale * (on ? 1 + l.scale * f * this.letters.soft() : 1),
+      variant: on && l.warp > 0 ? 1 + this.letters.int(VARIANTS) : 0,
+      color: this.word.color,
+      opacity: this.m.ink.enabled ? 1 - this.m.ink.pressure * 0.3 * this.ink.next() : 1,
+    };
+    return hand;
+  }
+
+  /** Extra pt for one word gap. */
+  space(size: number): number {
+    const w = this.m.words;
+    return w.enabled ? w.spacing * size * 0.25 * this.words.soft() : 0;
+  }
+
+  line(): { wobble: number; drift: number; slope: number; angle: number } {
+    const l = this.m.lines;
+    if (!l.enabled) return { wobble: 0, drift: 0, slope: 0, angle: 0 };
+    const f = this.fatigue();
+    const angle = l.slope * DEG * f * this.lines.soft();
+    return { wobble: l.wobble * MM * f * this.lines.soft(), drift: l.drift * MM * f * this.lines.soft(), slope: Math.tan(angle), angle };
+  }
+
+  sheet(): { tilt: number; shadow: number } {
+    const p = this.m.paper;
+    return p.enabled ? { tilt: p.tilt * this.sheets.signed(), shadow: p.shadow } : { tilt: 0, shadow: 0 };
+  }
+}

@@ -1,0 +1,212 @@
+// Simple text → pages of positioned glyphs. Stages: paragraphs → bidi levels (bidi-js) →
+// runs of one font and one direction (a per-character fallback chain) → HarfBuzz shaping →
+// break opportunities (UAX #14, the `linebreak` library) → greedy lines → pages; then the
+// handwriting (handwriting.ts) moves every glyph a little. Lengths in pt, y down.
+import bidiFactory from 'bidi-js';
+import LineBreaker from 'linebreak';
+import { type LoadedFont, shape } from './fonts.ts';
+
+// The package is CommonJS whose module.exports is the factory; its types describe an ES default.
+const bidi = (bidiFactory as unknown as typeof bidiFactory.default)();
+
+export class RenderError extends Error {
+  constructor(
+    readonly code: 'UNSUPPORTED_CHARACTERS' | 'TOO_MANY_PAGES' | 'OUTPUT_TOO_LARGE',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RenderError';
+  }
+}
+
+export interface LineGlyph {
+  font: LoadedFont;
+  gid: number;
+  /** Pen position on the line (pt, from the line start) and offsets (pt). */
+  x: number;
+  dx: number;
+  dy: number;
+  /** Index of the word in the document, for per-word effects; -1 for spaces. */
+  word: number;
+}
+
+export interface Line {
+  glyphs: LineGlyph[];
+  width: number;
+  text: string;
+  /** x of the line start within the content box (indent, alignment). */
+  offset: number;
+  /** Extra pt per space for justified lines. */
+  justify: number;
+  /** Whether the paragraph runs right to left. */
+  rtl: boolean;
+}
+
+export interface TextMetrics {
+  /** Font size in pt, width of the content box in pt. */
+  size: number;
+  width: number;
+  letterSpacing: number;
+  wordSpacing: number;
+  firstLineIndent: number;
+  align: 'left' | 'right' | 'center' | 'justify';
+}
+
+interface Run {
+  start: number;
+  end: number;
+  font: LoadedFont;
+  level: number;
+}
+
+const isMark = (cp: number) => /\p{M}|\u200c|\u200d|[\ufe00-\ufe0f]/u.test(String.fromCodePoint(cp));
+const isSpace = (cp: number) => cp === 0x20 || cp === 0xa0 || cp === 0x3000 || cp === 0x09;
+
+/** Splits a paragraph into runs of one font and one bidi level; names characters no font has. */
+function itemize(text: string, levels: Uint8Array, fonts: LoadedFont[], missing: Set<string>): Run[] {
+  const runs: Run[] = [];
+  let prev: LoadedFont = fonts[0]!;
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const len = cp > 0xffff ? 2 : 1;
+    let font: LoadedFont | undefined;
+    if (isSpace(cp) || cp < 0x20 || (isMark(cp) && prev.covers(cp))) font = prev.covers(cp) || isSpace(cp) ? prev : undefined;
+    font ??= fonts.find((f) => f.covers(cp));
+    if (!font) {
+      missing.add(`U+${cp.toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(String.fromCodePoint(cp))}`);
+      font = prev;
+    }
+    const level = levels[i]!;
+    const last = runs[runs.length - 1];
+    if (last && last.font === font && last.level === level) last.end = i + len;
+    else runs.push({ start: i, end: i + len, font, level });
+    prev = font;
+    i += len;
+  }
+  return runs;
+}
+
+interface Shaped {
+  run: Run;
+  glyphs: { gid: number; cluster: number; advance: number; dx: number; dy: number }[];
+}
+
+/** Lays out one paragraph into lines of `m.width` pt. */
+export function layoutParagraph(text: string, fonts: LoadedFont[], m: TextMetrics, wordBase: number, missing: Set<string>): { lines: Line[]; words: number } {
+  if (text.length === 0) return { lines: [{ glyphs: [], width: 0, text: '', offset: 0, justify: 0, rtl: false }], words: 0 };
+  const { levels, paragraphs } = bidi.getEmbeddingLevels(text, 'auto');
+  const rtl = (paragraphs[0]?.level ?? 0) % 2 === 1;
+  const runs = itemize(text, levels, fonts, missing);
+  const shaped: Shaped[] = runs.map((run) => ({
+    run,
+    glyphs: shape(run.font, text.slice(run.start, run.end), run.level % 2 === 1).map((g) => ({ ...g, cluster: g.cluster + run.start })),
+  }));
+
+  // Width of each character position (advances land on their cluster's first character).
+  const advance = new Float64Array(text.length + 1);
+  for (const s of shaped) {
+    const scale = m.size / s.run.font.upem;
+    for (const g of s.glyphs) advance[g.cluster]! += g.advance * scale + m.letterSpacing;
+  }
+  for (let i = 0; i < text.length; i++) if (isSpace(text.charCodeAt(i))) advance[i]! += m.wordSpacing;
+  const widthOf = (a: number, b: number) => {
+    let w = 0;
+    for (let i = a; i < b; i++) w += advance[i]!;
+    return w;
+  };
+  const trimEnd = (a: number, b: number) => {
+    while (b > a && isSpace(text.charCodeAt(b - 1))) b--;
+    return b;
+  };
+
+  // Greedy lines over UAX #14 break opportunities; a word longer than a line breaks between
+  // characters (never mid surrogate pair or before a mark).
+  const ranges: [number, number][] = [];
+  const breaker = new LineBreaker(text);
+  let lineStart = 0;
+  let lastFit = -1;
+  const limit = (start: number) => m.width - (start === 0 ? m.firstLineIndent : 0);
+  const pushLongWord = (from: number, to: number) => {
+    let s = from;
+    while (s < to && widthOf(s, trimEnd(s, to)) > limit(s)) {
+      let e = s + 1;
+      while (e < to && widthOf(s, e + 1) <= limit(s)) e++;
+      while (e < to && (isMark(text.codePointAt(e)!) || (text.charCodeAt(e) & 0xfc00) === 0xdc00)) e++;
+      ranges.push([s, e]);
+      s = e;
+    }
+    return s;
+  };
+  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
+    const pos = bk.position;
+    if (widthOf(lineStart, trimEnd(lineStart, pos)) > limit(lineStart)) {
+      if (lastFit > lineStart) {
+        ranges.push([lineStart, lastFit]);
+        lineStart = lastFit;
+      }
+      if (widthOf(lineStart, trimEnd(lineStart, pos)) > limit(lineStart)) lineStart = pushLongWord(lineStart, pos);
+    }
+    lastFit = pos;
+    if (bk.required && pos < text.length) {
+      ranges.push([lineStart, pos]);
+      lineStart = pos;
+    }
+  }
+  if (lineStart < text.length || ranges.length === 0) ranges.push([lineStart, text.length]);
+
+  // Words: maximal non-space stretches, numbered through the document.
+  const wordAt = new Int32Array(text.length).fill(-1);
+  let words = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (isSpace(text.charCodeAt(i))) continue;
+    if (i === 0 || isSpace(text.charCodeAt(i - 1))) words++;
+    wordAt[i] = wordBase + words - 1;
+  }
+
+  const lines = ranges.map(([a, b], li) => {
+    const end = trimEnd(a, b);
+    // Runs of this line in visual order (UAX #9 L2: reverse sequences at each level from the highest).
+    const parts = shaped
+      .filter((s) => s.run.start < end && s.run.end > a)
+      .map((s) => ({ level: s.run.level, s, glyphs: s.glyphs.filter((g) => g.cluster >= a && g.cluster < end) }));
+    const maxLevel = Math.max(0, ...parts.map((p) => p.level));
+    const minOdd = Math.max(1, Math.min(...parts.map((p) => p.level)) | 1);
+    for (let lvl = maxLevel; lvl >= minOdd; lvl--) {
+      for (let i = 0; i < parts.length; ) {
+        if (parts[i]!.level < lvl) {
+          i++;
+          continue;
+        }
+        let j = i;
+        while (j < parts.length && parts[j]!.level >= lvl) j++;
+        parts.splice(i, j - i, ...parts.slice(i, j).reverse());
+        i = j;
+      }
+    }
+    const glyphs: LineGlyph[] = [];
+    let x = 0;
+    for (const p of parts) {
+      const scale = m.size / p.s.run.font.upem;
+      for (const g of p.glyphs) {
+        glyphs.push({ font: p.s.run.font, gid: g.gid, x, dx: g.dx * scale, dy: g.dy * scale, word: wordAt[g.cluster]! });
+        x += g.advance * scale + m.letterSpacing + (isSpace(text.charCodeAt(g.cluster)) ? m.wordSpacing : 0);
+      }
+    }
+    const width = x;
+    const indent = li === 0 ? m.firstLineIndent : 0;
+    const room = m.width - indent - width;
+    const align = m.align === 'justify' ? (li === ranges.length - 1 ? (rtl ? 'right' : 'left') : 'justify') : m.align;
+    let spaces = 0;
+    for (let i = a; i < end; i++) if (isSpace(text.charCodeAt(i))) spaces++;
+    const offset =
+      align === 'right' || (rtl && align === 'left')
+        ? room + (rtl ? 0 : indent)
+        : align === 'center'
+          ? indent + room / 2
+          : rtl
+            ? room
+            : indent;
+    return { glyphs, width, text: text.slice(a, end), offset, justify: align === 'justify' && spaces > 0 ? room / spaces : 0, rtl };
+  });
+  return { lines, words };
+}

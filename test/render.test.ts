@@ -1,0 +1,129 @@
+// The render engine as a library: determinism, every effect's off switch, fallback, bidi and
+// complex scripts, page geometry, ruled paper, writers, and its purity.
+import { readdirSync, readFileSync } from 'node:fs';
+import t from 'tap';
+import { bundledChain, bundledFontSource } from '../src/app/font-files.ts';
+import { parseTemplate, type Style } from '../src/domain/template.ts';
+import { MM } from '../src/render/display-list.ts';
+import { pageSizePt, renderText } from '../src/render/document.ts';
+import { pageToPng } from '../src/render/png.ts';
+import { pageToSvg } from '../src/render/svg.ts';
+import type { RenderError } from '../src/render/text-layout.ts';
+import { bundledFontId } from '../src/store/bundled-fonts.ts';
+
+function style(overrides: Record<string, unknown> = {}): Style {
+  const parsed = parseTemplate({ version: 2, name: 't', mode: 'simple', style: { fontId: bundledFontId('caveat'), ...overrides } });
+  if (!parsed.ok) throw new Error(`${parsed.field}: ${parsed.message}`);
+  return (parsed.template as { style: Style }).style;
+}
+const fonts = bundledChain(bundledFontSource('caveat'));
+const LETTER = 'Dear friend, thank you for the lovely afternoon. The garden looked wonderful and the roses by the gate were in full bloom.';
+const OFF = { letters: { enabled: false }, words: { enabled: false }, lines: { enabled: false }, ink: { enabled: false }, fatigue: { enabled: false }, paper: { enabled: false } };
+
+t.test('same seed and input give identical output; another seed does not', async (t) => {
+  const a = renderText({ style: style(), text: LETTER, fonts });
+  const b = renderText({ style: style(), text: LETTER, fonts });
+  t.equal(pageToSvg(a, a.pages[0]!), pageToSvg(b, b.pages[0]!));
+  const c = renderText({ style: style({ modifiers: { seed: 2 } }), text: LETTER, fonts });
+  t.not(pageToSvg(c, c.pages[0]!), pageToSvg(a, a.pages[0]!));
+});
+
+t.test('no two instances of a letter on a page are the same; all effects off makes them plain', async (t) => {
+  const list = renderText({ style: style(), text: LETTER, fonts });
+  const seen = new Set<string>();
+  const glyphs = list.pages[0]!.items.filter((i) => i.kind === 'glyph');
+  for (const g of glyphs) seen.add(`${g.ref}|${g.m.slice(0, 4).map((v) => v.toFixed(5)).join(',')}`);
+  t.equal(seen.size, glyphs.length, 'every instance differs in outline variant or transform');
+  t.ok(Object.values(list.glyphs).some((d) => d.variant > 0), 'warped variants are used');
+
+  const plain = renderText({ style: style({ modifiers: OFF }), text: LETTER, fonts });
+  const items = plain.pages[0]!.items.filter((i) => i.kind === 'glyph');
+  t.ok(items.every((g) => g.m[1] === 0 && g.m[2] === 0), 'no rotation');
+  t.ok(items.every((g) => g.opacity === 1 && g.color === '#1b2a6b'), 'no ink variation');
+  t.ok(Object.values(plain.glyphs).every((d) => d.variant === 0), 'no warps');
+  const scales = new Set(items.map((g) => g.m[0].toFixed(6)));
+  t.equal(scales.size, 1, 'one size');
+});
+
+t.test('each effect is switched off by its own setting', async (t) => {
+  const on = renderText({ style: style(), text: LETTER, fonts }).pages[0]!;
+  for (const [name, off] of Object.entries(OFF)) {
+    if (name === 'paper') continue;
+    const page = renderText({ style: style({ modifiers: { [name]: off } }), text: LETTER, fonts }).pages[0]!;
+    t.not(JSON.stringify(page.items), JSON.stringify(on.items), `${name}: turning it off changes the page`);
+  }
+  const tilted = renderText({ style: style({ modifiers: { paper: { tilt: 2 } } }), text: LETTER, fonts }).pages[0]!;
+  t.not(tilted.sheet.tilt, 0, 'paper: a tilt setting tilts the sheet');
+  const flat = renderText({ style: style({ modifiers: { paper: { enabled: false, tilt: 2 } } }), text: LETTER, fonts }).pages[0]!;
+  t.equal(flat.sheet.tilt, 0, 'paper: and its off switch straightens it');
+});
+
+t.test('fallback: a character the font lacks comes from the next hand; none at all is an error', async (t) => {
+  const list = renderText({ style: style(), text: 'Hello नमस्ते 안녕 مرحبا', fonts });
+  const used = new Set(Object.values(list.glyphs).map((g) => g.font));
+  for (const slug of ['caveat', 'kalam', 'nanum-pen-script', 'aref-ruqaa']) t.ok(used.has(bundledFontId(slug)), `${slug} used`);
+  const err = t.throws(() => renderText({ style: style(), text: 'Amharic ሰላም', fonts })) as RenderError;
+  t.equal(err.code, 'UNSUPPORTED_CHARACTERS');
+  t.match(err.message, /U\+1230 "ሰ"/);
+});
+
+t.test('shaping: Arabic joins, Devanagari reorders, RTL paragraphs run from the right', async (t) => {
+  const glyphsOf = (text: string) =>
+    renderText({ style: style({ modifiers: OFF }), text, fonts }).pages[0]!.items.filter((i) => i.kind === 'glyph').map((g) => (g as { ref: string }).ref);
+  const isolated = glyphsOf('ب');
+  const joined = glyphsOf('بب');
+  t.equal(joined.filter((r) => !isolated.includes(r)).length, 2, 'both joined behs take forms other than the isolated one (the dots are the same mark)');
+  t.ok(glyphsOf('कि').length >= 1, 'i-matra cluster shapes');
+  const rtl = renderText({ style: style({ modifiers: OFF }), text: 'مرحبا بالعالم', fonts }).pages[0]!;
+  const xs = rtl.items.filter((i) => i.kind === 'glyph').map((g) => (g as { m: number[] }).m[4]!);
+  t.ok(Math.max(...xs) > rtl.width / 2, 'right-aligned');
+  t.equal(rtl.lines[0]?.text, 'مرحبا بالعالم', 'the searchable text is the logical text');
+});
+
+t.test('pages: sizes, orientation, margins, breaking and the page cap', async (t) => {
+  t.same(pageSizePt({ pageSize: 'A4', orientation: 'portrait' }), { width: 210 * MM, height: 297 * MM });
+  t.same(pageSizePt({ pageSize: 'A5', orientation: 'landscape' }), { width: 210 * MM, height: 148 * MM });
+  const custom = pageSizePt({ pageSize: { name: 'card', width: 400, height: 300, unit: 'px' }, orientation: 'portrait' });
+  t.equal(Math.round(custom.width), 225, 'custom px sizes (96 per inch) turned to the orientation');
+  const long = `${LETTER} `.repeat(60);
+  const list = renderText({ style: style({ pageSize: 'A5' }), text: long, fonts });
+  t.ok(list.pages.length > 1, `${list.pages.length} pages`);
+  const bottom = list.pages[0]!.height - 20 * MM;
+  t.ok(list.pages.every((p) => p.lines.every((l) => l.y <= bottom + 0.01)), 'no line below the bottom margin');
+  const err = t.throws(() => renderText({ style: style({ pageSize: 'A5' }), text: long, fonts, limits: { maxPages: 2 } })) as RenderError;
+  t.equal(err.code, 'TOO_MANY_PAGES');
+});
+
+t.test('lined paper: every baseline sits on a rule', async (t) => {
+  const s = style({ paper: { type: 'lined', spacing: 9 }, modifiers: { lines: { enabled: false } } });
+  const page = renderText({ style: s, text: `${LETTER}\n\n${LETTER}`, fonts }).pages[0]!;
+  const rules = new Set(page.items.filter((i) => i.kind === 'rule').map((r) => (r as { y1: number }).y1.toFixed(3)));
+  for (const l of page.lines) t.ok(rules.has(l.y.toFixed(3)), `baseline ${l.y.toFixed(1)} on a rule`);
+});
+
+t.test('writers: SVG escapes text and defines each outline once; PNG at 144 DPI', async (t) => {
+  const list = renderText({ style: style(), text: 'a <b>&"c\' a a', fonts });
+  const svg = pageToSvg(list, list.pages[0]!, { textLayer: true });
+  t.notOk(svg.includes('<b>'), 'no user markup');
+  t.match(svg, /a &#60;b&#62;&#38;&#34;c&#39; a a/);
+  const defs = svg.match(/<path id=/g)?.length ?? 0;
+  t.equal(defs, new Set(list.pages[0]!.items.filter((i) => i.kind === 'glyph').map((g) => (g as { ref: string }).ref)).size, 'one <path> per distinct glyph');
+  const png = pageToPng(list, list.pages[0]!);
+  t.same([...png.subarray(1, 4)], [0x50, 0x4e, 0x47], 'a PNG');
+  t.equal(Buffer.from(png).readUInt32BE(16), Math.round((210 / 25.4) * 144), 'width at 144 DPI');
+});
+
+t.test('src/render is pure: no node: modules, environment, clock or Math.random', async (t) => {
+  const dir = new URL('../src/render/', import.meta.url);
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+    const code = readFileSync(new URL(file, dir), 'utf8').replace(/\/\/.*$/gm, '');
+    for (const [what, re] of [
+      ['a node: module', /from ['"]node:|require\(/],
+      ['the environment', /process\./],
+      ['the clock', /Date\.now|new Date|performance\.now/],
+      ['Math.random', /Math\.random/],
+    ] as const) {
+      t.notOk(re.test(code), `${file} uses no ${what}`);
+    }
+  }
+});
