@@ -127,3 +127,44 @@ t.test('src/render is pure: no node: modules, environment, clock or Math.random'
     }
   }
 });
+
+t.test('PDF: outlines once, text extractable, valid, deterministic, size capped while writing', async (t) => {
+  const { execFileSync } = await import('node:child_process');
+  const { deflateSync } = await import('node:zlib');
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { displayListToPdf } = await import('../src/render/pdf.ts');
+  const text = `${LETTER}\nSecond paragraph: nouns, verbs & <markup>.\nमेरा नाम  مرحبا`;
+  const list = renderText({ style: style({ paper: { type: 'lined' } }), text, fonts });
+  const opts = { deflate: (b: Uint8Array) => deflateSync(b), createdAt: '2026-11-22T10:00:00Z' };
+  const pdf = displayListToPdf(list, opts);
+  t.same(displayListToPdf(renderText({ style: style({ paper: { type: 'lined' } }), text, fonts }), opts), pdf, 'same input, same bytes');
+  const raw = Buffer.from(displayListToPdf(list, { createdAt: opts.createdAt })).toString('latin1');
+  const instances = list.pages.flatMap((p) => p.items.filter((i) => i.kind === 'glyph')).length;
+  t.equal(raw.match(/\/Subtype \/Form/g)?.length, Object.keys(list.glyphs).length, 'one form per distinct outline');
+  t.equal(raw.match(/ Do Q/g)?.length, instances, 'placed once per instance');
+  t.ok(Object.keys(list.glyphs).length < instances, 'and reused');
+
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-pdf-'));
+  const file = join(dir, 'doc.pdf');
+  writeFileSync(file, pdf);
+  const has = (cmd: string) => {
+    try {
+      execFileSync('sh', ['-c', `command -v ${cmd}`]);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!has('qpdf') || !has('pdftotext')) {
+    t.ok(!process.env.CI, 'qpdf and pdftotext are installed in CI');
+    return;
+  }
+  t.match(execFileSync('qpdf', ['--check', file], { encoding: 'utf8' }), /No syntax or stream encoding errors/);
+  const extracted = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+  for (const phrase of ['Dear friend, thank you for the lovely afternoon.', 'nouns, verbs & <markup>.', 'मेरा नाम']) t.ok(extracted.includes(phrase), `"${phrase}" is searchable`);
+
+  const { RenderError: E } = await import('../src/render/text-layout.ts');
+  t.throws(() => displayListToPdf(list, { ...opts, maxBytes: 10_000 }), E, 'the output limit stops the writer');
+});

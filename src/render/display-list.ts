@@ -11,6 +11,8 @@ export interface GlyphDef {
   variant: number;
   /** SVG path data in font units, y up (the instance matrix flips and scales it). */
   path: string;
+  /** pt per font unit at the document's font size: instance matrices are this scale times a near-identity. */
+  scale: number;
 }
 
 export type Item =
@@ -25,7 +27,9 @@ export interface TextLine {
   y: number;
   width: number;
   size: number;
+  /** Logical order, and visual (display) order for layers that expect it. */
   text: string;
+  visual: string;
 }
 
 export interface DisplayPage {

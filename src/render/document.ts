@@ -111,11 +111,12 @@ export function renderText(doc: TextDocument): DisplayList {
           font: g.font.id,
           gid: g.gid,
           variant: gh.variant,
+          scale: size / g.font.upem,
           path: variantPath(g.font.outline(g.gid), g.font.upem, gh.variant, style.modifiers.letters.warp, style.modifiers.seed, `${g.font.id}:${g.gid}`),
         };
         page.items.push({ kind: 'glyph', ref, m, color: gh.color, opacity: gh.opacity });
       }
-      if (line.text) page.lines.push({ x: x0, y: baseline, width: line.width, size, text: line.text });
+      if (line.text) page.lines.push({ x: x0, y: baseline, width: line.width, size, text: line.text, visual: line.visual });
     }
     pages.push(page);
   }

@@ -8,7 +8,7 @@ import { Random } from './prng.ts';
 type Modifiers = Style['modifiers'];
 
 /** Variants per glyph besides the plain outline (variant 0). */
-export const VARIANTS = 6;
+export const VARIANTS = 3;
 const DEG = Math.PI / 180;
 const MM = 72 / 25.4;
 
@@ -40,7 +40,7 @@ export class Handwriting {
   private readonly ink: Random;
   private readonly sheets: Random;
   private index = 0;
-  private word = { n: -2, scale: 1, color: '' };
+  private word = { n: -2, scale: 1, color: '', opacity: 1 };
 
   constructor(
     private readonly m: Modifiers,
@@ -69,6 +69,8 @@ export class Handwriting {
         n: word,
         scale: w.enabled ? 1 + w.size * this.words.soft() : 1,
         color: k.enabled && k.colorVariation > 0 ? shade(this.color, k.colorVariation * 0.25 * this.ink.signed()) : this.color,
+        // Pressure changes from word to word, in steps of 5 % (fewer graphics states to write).
+        opacity: k.enabled ? Math.round((1 - k.pressure * 0.3 * this.ink.next()) * 20) / 20 : 1,
       };
     }
     const l = this.m.letters;
@@ -80,7 +82,7 @@ export class Handwriting {
       scale: this.word.scale * (on ? 1 + l.scale * f * this.letters.soft() : 1),
       variant: on && l.warp > 0 ? 1 + this.letters.int(VARIANTS) : 0,
       color: this.word.color,
-      opacity: this.m.ink.enabled ? 1 - this.m.ink.pressure * 0.3 * this.ink.next() : 1,
+      opacity: this.word.opacity,
     };
     return hand;
   }

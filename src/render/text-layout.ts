@@ -34,6 +34,8 @@ export interface Line {
   glyphs: LineGlyph[];
   width: number;
   text: string;
+  /** The same text in visual (left-to-right display) order, for layers that expect it. */
+  visual: string;
   /** x of the line start within the content box (indent, alignment). */
   offset: number;
   /** Extra pt per space for justified lines. */
@@ -59,7 +61,8 @@ interface Run {
   level: number;
 }
 
-const isMark = (cp: number) => /\p{M}|\u200c|\u200d|[\ufe00-\ufe0f]/u.test(String.fromCodePoint(cp));
+const MARK = /^(?:\p{M}|\u200c|\u200d)$/u;
+const isMark = (cp: number) => cp >= 0x300 && MARK.test(String.fromCodePoint(cp));
 const isSpace = (cp: number) => cp === 0x20 || cp === 0xa0 || cp === 0x3000 || cp === 0x09;
 
 /** Splits a paragraph into runs of one font and one bidi level; names characters no font has. */
@@ -86,6 +89,20 @@ function itemize(text: string, levels: Uint8Array, fonts: LoadedFont[], missing:
   return runs;
 }
 
+/** Characters a..b (inclusive) in display order, mirrored where right to left, pairs kept whole. */
+function visualOrder(text: string, embedding: ReturnType<typeof bidi.getEmbeddingLevels>, a: number, b: number): string {
+  // The library returns indices for the whole string, flipped within a..b only.
+  const out = bidi
+    .getReorderedIndices(text, embedding, a, b)
+    .slice(a, b + 1)
+    .map((i) => {
+      const ch = text[i]!;
+      return embedding.levels[i]! % 2 === 1 ? (bidi.getMirroredCharacter(ch) ?? ch) : ch;
+    })
+    .join('');
+  return out.replace(/([\udc00-\udfff])([\ud800-\udbff])/g, '$2$1');
+}
+
 interface Shaped {
   run: Run;
   glyphs: { gid: number; cluster: number; advance: number; dx: number; dy: number }[];
@@ -93,8 +110,9 @@ interface Shaped {
 
 /** Lays out one paragraph into lines of `m.width` pt. */
 export function layoutParagraph(text: string, fonts: LoadedFont[], m: TextMetrics, wordBase: number, missing: Set<string>): { lines: Line[]; words: number } {
-  if (text.length === 0) return { lines: [{ glyphs: [], width: 0, text: '', offset: 0, justify: 0, rtl: false }], words: 0 };
-  const { levels, paragraphs } = bidi.getEmbeddingLevels(text, 'auto');
+  if (text.length === 0) return { lines: [{ glyphs: [], width: 0, text: '', visual: '', offset: 0, justify: 0, rtl: false }], words: 0 };
+  const embedding = bidi.getEmbeddingLevels(text, 'auto');
+  const { levels, paragraphs } = embedding;
   const rtl = (paragraphs[0]?.level ?? 0) % 2 === 1;
   const runs = itemize(text, levels, fonts, missing);
   const shaped: Shaped[] = runs.map((run) => ({
@@ -109,11 +127,10 @@ export function layoutParagraph(text: string, fonts: LoadedFont[], m: TextMetric
     for (const g of s.glyphs) advance[g.cluster]! += g.advance * scale + m.letterSpacing;
   }
   for (let i = 0; i < text.length; i++) if (isSpace(text.charCodeAt(i))) advance[i]! += m.wordSpacing;
-  const widthOf = (a: number, b: number) => {
-    let w = 0;
-    for (let i = a; i < b; i++) w += advance[i]!;
-    return w;
-  };
+  // Prefix sums: the width of any stretch in O(1), so long paragraphs stay linear.
+  const before = new Float64Array(text.length + 1);
+  for (let i = 0; i < text.length; i++) before[i + 1] = before[i]! + advance[i]!;
+  const widthOf = (a: number, b: number) => before[b]! - before[a]!;
   const trimEnd = (a: number, b: number) => {
     while (b > a && isSpace(text.charCodeAt(b - 1))) b--;
     return b;
@@ -206,7 +223,8 @@ export function layoutParagraph(text: string, fonts: LoadedFont[], m: TextMetric
           : rtl
             ? room
             : indent;
-    return { glyphs, width, text: text.slice(a, end), offset, justify: align === 'justify' && spaces > 0 ? room / spaces : 0, rtl };
+    const visual = end > a ? visualOrder(text, embedding, a, end - 1) : '';
+    return { glyphs, width, text: text.slice(a, end), visual, offset, justify: align === 'justify' && spaces > 0 ? room / spaces : 0, rtl };
   });
   return { lines, words };
 }

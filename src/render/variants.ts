@@ -4,7 +4,7 @@
 import type { PathCommand } from './fonts.ts';
 import { Random } from './prng.ts';
 
-const round = (v: number) => Math.round(v * 10) / 10;
+const round = (v: number) => Math.round(v); // font units: 1/1000 em or finer is invisible
 
 /** Path data of `outline` (font units, y up) under variant `variant`'s warp (0 = the outline itself). */
 export function variantPath(outline: readonly PathCommand[], upem: number, variant: number, strength: number, seed: number, key: string): string {

@@ -1,0 +1,301 @@
+// PDF writer (ISO 32000-1), a small serializer of its own. Each distinct glyph outline (or
+// variant) is one Form XObject for the whole document, placed per instance with
+// `q … cm /Gn Do Q` (§8.10): never an outline repeated per instance. Each line's text is laid
+// over the drawing in text render mode 3 (invisible, §9.3.6) with a Type 3 font whose glyphs are
+// empty and whose ToUnicode map gives the characters back, so the text is selectable and
+// searchable in any script. Pure: compression and the date come in as arguments.
+import type { DisplayList, DisplayPage, Item } from './display-list.ts';
+import { RenderError } from './text-layout.ts';
+
+export interface PdfOptions {
+  /** zlib deflate for streams (the caller passes node:zlib's); streams stay plain without it. */
+  deflate?: (bytes: Uint8Array) => Uint8Array;
+  /** Creation date written in the metadata, so the same input gives the same bytes. */
+  createdAt?: string;
+  title?: string;
+  /** Output limit in bytes, checked while writing (spec §8: 55 MB). */
+  maxBytes?: number;
+}
+
+const enc = new TextEncoder();
+const f2 = (v: number) => {
+  const r = Math.round(v * 100) / 100;
+  return Object.is(r, -0) ? '0' : String(r);
+};
+const f4 = (v: number) => {
+  const r = Math.round(v * 10000) / 10000;
+  return Object.is(r, -0) ? '0' : String(r);
+};
+
+const f3 = (v: number) => {
+  const r = Math.round(v * 1000) / 1000;
+  return Object.is(r, -0) ? '0' : String(r);
+};
+
+const f5 = (v: number) => String(Math.round(v * 100000) / 100000);
+
+function pdfString(s: string): string {
+  // A text string (§7.9.2.2) as UTF-16BE hex with a byte order mark: safe for any character.
+  let hex = 'FEFF';
+  for (let i = 0; i < s.length; i++) hex += s.charCodeAt(i).toString(16).padStart(4, '0');
+  return `<${hex}>`;
+}
+
+function rgb(hex: string): string {
+  const h = hex.length === 4 ? hex.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3') : hex;
+  return [1, 3, 5].map((i) => f4(Number.parseInt(h.slice(i, i + 2), 16) / 255)).join(' ');
+}
+
+/** SVG path data (M L Q C Z, absolute) → PDF path operators; quadratics become cubics. */
+function pathOps(d: string): string {
+  const out: string[] = [];
+  const re = /([MLQCZ])([^MLQCZ]*)/g;
+  let [cx, cy] = [0, 0];
+  for (let m = re.exec(d); m; m = re.exec(d)) {
+    const v = m[2]!.trim() ? m[2]!.trim().split(/[\s,]+/).map(Number) : [];
+    switch (m[1]) {
+      case 'M':
+        [cx, cy] = [v[0]!, v[1]!];
+        out.push(`${cx} ${cy} m`);
+        break;
+      case 'L':
+        [cx, cy] = [v[0]!, v[1]!];
+        out.push(`${cx} ${cy} l`);
+        break;
+      case 'Q': {
+        const [qx, qy, x, y] = v as [number, number, number, number];
+        out.push(`${f2(cx + (2 / 3) * (qx - cx))} ${f2(cy + (2 / 3) * (qy - cy))} ${f2(x + (2 / 3) * (qx - x))} ${f2(y + (2 / 3) * (qy - y))} ${x} ${y} c`);
+        [cx, cy] = [x, y];
+        break;
+      }
+      case 'C':
+        out.push(`${v.join(' ')} c`);
+        [cx, cy] = [v[4]!, v[5]!];
+        break;
+      case 'Z':
+        out.push('h');
+        break;
+    }
+  }
+  out.push('f');
+  return out.join('\n');
+}
+
+function bbox(d: string): [number, number, number, number] {
+  const nums = d.replace(/[MLQCZ]/g, ' ').trim().split(/\s+/).filter(Boolean).map(Number);
+  if (nums.length < 2) return [0, 0, 0, 0];
+  let [x0, y0, x1, y1] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  for (let i = 0; i + 1 < nums.length; i += 2) {
+    x0 = Math.min(x0, nums[i]!);
+    x1 = Math.max(x1, nums[i]!);
+    y0 = Math.min(y0, nums[i + 1]!);
+    y1 = Math.max(y1, nums[i + 1]!);
+  }
+  return [Math.floor(x0) - 1, Math.floor(y0) - 1, Math.ceil(x1) + 1, Math.ceil(y1) + 1];
+}
+
+class Writer {
+  private readonly chunks: Uint8Array[] = [];
+  private length = 0;
+  readonly offsets: number[] = [0];
+
+  constructor(private readonly maxBytes: number) {}
+
+  push(data: string | Uint8Array): void {
+    const bytes = typeof data === 'string' ? enc.encode(data) : data;
+    this.chunks.push(bytes);
+    this.length += bytes.length;
+    if (this.length > this.maxBytes) throw new RenderError('OUTPUT_TOO_LARGE', `the PDF passes ${this.maxBytes} bytes`);
+  }
+
+  get size(): number {
+    return this.length;
+  }
+
+  object(n: number, body: string): void {
+    this.offsets[n] = this.length;
+    this.push(`${n} 0 obj\n${body}\nendobj\n`);
+  }
+
+  stream(n: number, dict: string, data: Uint8Array, deflate?: PdfOptions['deflate']): void {
+    const body = deflate ? deflate(data) : data;
+    this.offsets[n] = this.length;
+    this.push(`${n} 0 obj\n<< ${dict}${deflate ? ' /Filter /FlateDecode' : ''} /Length ${body.length} >>\nstream\n`);
+    this.push(body);
+    this.push('\nendstream\nendobj\n');
+  }
+
+  bytes(): Uint8Array {
+    const out = new Uint8Array(this.length);
+    let at = 0;
+    for (const c of this.chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
+    return out;
+  }
+}
+
+/** Maps the characters of the text layer to one-byte codes of Type 3 fonts (256 per font). */
+class TextCodes {
+  readonly fonts: string[][] = [];
+  private readonly codes = new Map<string, [number, number]>();
+
+  code(ch: string): [number, number] {
+    let c = this.codes.get(ch);
+    if (!c) {
+      let font = this.fonts[this.fonts.length - 1];
+      if (!font || font.length === 256) {
+        font = [];
+        this.fonts.push(font);
+      }
+      c = [this.fonts.length - 1, font.length];
+      font.push(ch);
+      this.codes.set(ch, c);
+    }
+    return c;
+  }
+}
+
+function toUnicode(chars: string[]): string {
+  const lines = chars.map((ch, code) => {
+    let hex = '';
+    for (let i = 0; i < ch.length; i++) hex += ch.charCodeAt(i).toString(16).padStart(4, '0');
+    return `<${code.toString(16).padStart(2, '0')}> <${hex}>`;
+  });
+  const blocks: string[] = [];
+  for (let i = 0; i < lines.length; i += 100) {
+    const part = lines.slice(i, i + 100);
+    blocks.push(`${part.length} beginbfchar\n${part.join('\n')}\nendbfchar`);
+  }
+  return [
+    '/CIDInit /ProcSet findresource begin 12 dict begin begincmap',
+    '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def',
+    '/CMapName /Adobe-Identity-UCS def /CMapType 2 def',
+    '1 begincodespacerange <00> <FF> endcodespacerange',
+    ...blocks,
+    'endcmap CMapName currentdict /CMap defineresource pop end end',
+  ].join('\n');
+}
+
+function pageContent(page: DisplayPage, glyphNames: Map<string, string>, scales: Map<string, number>, gs: Map<number, string>, codes: TextCodes): string {
+  const out: string[] = [];
+  const { width: W, height: H } = page;
+  out.push(`${rgb(page.background)} rg 0 0 ${f2(W)} ${f2(H)} re f`);
+  out.push(`q 1 0 0 -1 0 ${f2(H)} cm`); // from here on, y runs down as in the display list
+  if (page.sheet.tilt) {
+    const a = (page.sheet.tilt * Math.PI) / 180;
+    const [c, s] = [Math.cos(a), Math.sin(a)];
+    const [cx, cy] = [W / 2, H / 2];
+    out.push(`${f4(c)} ${f4(s)} ${f4(-s)} ${f4(c)} ${f2(cx - c * cx + s * cy)} ${f2(cy - s * cx - c * cy)} cm`);
+  }
+  let fill = '';
+  for (const it of page.items as Item[]) {
+    if (it.kind === 'glyph') {
+      const color = rgb(it.color);
+      if (color !== fill) {
+        out.push(`${color} rg`);
+        fill = color;
+      }
+      const alpha = it.opacity < 1 ? `/${gs.get(Math.round(it.opacity * 100))} gs ` : '';
+      // The form carries the font-size scale (/Matrix); what is left is near identity and packs well.
+      const m = it.m;
+      const k = 1 / scales.get(it.ref)!;
+      out.push(`q ${alpha}${f3(m[0] * k)} ${f3(m[1] * k)} ${f3(m[2] * k)} ${f3(m[3] * k)} ${f2(m[4])} ${f2(m[5])} cm /${glyphNames.get(it.ref)} Do Q`);
+    } else if (it.kind === 'rule') {
+      out.push(`${rgb(it.color)} RG ${f2(it.width)} w ${f2(it.x1)} ${f2(it.y1)} m ${f2(it.x2)} ${f2(it.y2)} l S`);
+    } else if (it.kind === 'dot') {
+      const k = it.r * 0.5523;
+      const [x, y, r] = [it.x, it.y, it.r];
+      out.push(
+        `${rgb(it.color)} rg ${f2(x + r)} ${f2(y)} m ${f2(x + r)} ${f2(y + k)} ${f2(x + k)} ${f2(y + r)} ${f2(x)} ${f2(y + r)} c ` +
+          `${f2(x - k)} ${f2(y + r)} ${f2(x - r)} ${f2(y + k)} ${f2(x - r)} ${f2(y)} c ${f2(x - r)} ${f2(y - k)} ${f2(x - k)} ${f2(y - r)} ${f2(x)} ${f2(y - r)} c ` +
+          `${f2(x + k)} ${f2(y - r)} ${f2(x + r)} ${f2(y - k)} ${f2(x + r)} ${f2(y)} c f`,
+      );
+      fill = '';
+    }
+  }
+  out.push('Q');
+  // The invisible text layer, in unflipped page space: one line of codes stretched to its width.
+  for (const line of page.lines) {
+    const chars = [...line.visual]; // extractors put right-to-left runs back in logical order
+    if (chars.length === 0) continue;
+    const scale = (line.width / (chars.length * line.size * 0.5)) * 100;
+    out.push(`BT 3 Tr ${f2(Math.max(1, scale))} Tz`);
+    let font = -1;
+    let hex = '';
+    const flush = () => {
+      if (hex) out.push(`<${hex}> Tj`);
+      hex = '';
+    };
+    out.push(`1 0 0 1 ${f2(line.x)} ${f2(H - line.y)} Tm`);
+    for (const ch of chars) {
+      const [fi, code] = codes.code(ch);
+      if (fi !== font) {
+        flush();
+        out.push(`/T${fi} ${f2(line.size)} Tf`);
+        font = fi;
+      }
+      hex += code.toString(16).padStart(2, '0');
+    }
+    flush();
+    out.push('ET');
+  }
+  return out.join('\n');
+}
+
+export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint8Array {
+  const w = new Writer(opts.maxBytes ?? 55_000_000);
+  w.push('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
+  const refs = Object.keys(list.glyphs).sort();
+  const glyphNames = new Map(refs.map((r, i) => [r, `G${i}`]));
+  const opacities = new Set<number>();
+  for (const p of list.pages) for (const it of p.items) if (it.kind === 'glyph' && it.opacity < 1) opacities.add(Math.round(it.opacity * 100));
+  const gs = new Map([...opacities].sort((a, b) => a - b).map((o) => [o, `A${o}`]));
+  const codes = new TextCodes();
+  const scales = new Map(refs.map((r) => [r, list.glyphs[r]!.scale]));
+  const contents = list.pages.map((p) => enc.encode(pageContent(p, glyphNames, scales, gs, codes)));
+
+  // Object numbers: 1 catalog, 2 pages, 3 info, 4 resources, then glyphs, text fonts, pages.
+  let next = 5;
+  const glyphObj = new Map(refs.map((r) => [r, next++]));
+  const fontObjs = codes.fonts.map(() => ({ font: next++, cmap: next++, proc: next++ }));
+  const pageObjs = list.pages.map(() => ({ page: next++, content: next++ }));
+
+  w.object(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  w.object(2, `<< /Type /Pages /Kids [${pageObjs.map((p) => `${p.page} 0 R`).join(' ')}] /Count ${list.pages.length} >>`);
+  const date = `D:${(opts.createdAt ?? '2000-01-01T00:00:00Z').replace(/[-:T]/g, '').slice(0, 14)}Z`;
+  w.object(3, `<< /Producer (Scriptorium) /Creator (Scriptorium) /Title ${pdfString(opts.title ?? 'Handwritten document')} /CreationDate (${date}) /ModDate (${date}) >>`);
+  const xobjects = refs.map((r) => `/${glyphNames.get(r)} ${glyphObj.get(r)} 0 R`).join(' ');
+  const fonts = fontObjs.map((f, i) => `/T${i} ${f.font} 0 R`).join(' ');
+  const states = [...gs].map(([o, name]) => `/${name} << /ca ${f2(o / 100)} >>`).join(' ');
+  w.object(4, `<< /XObject << ${xobjects} >> /Font << ${fonts} >> /ExtGState << ${states} >> /ProcSet [/PDF /Text] >>`);
+  for (const r of refs) {
+    const def = list.glyphs[r]!;
+    const s = f5(def.scale);
+    w.stream(glyphObj.get(r)!, `/Type /XObject /Subtype /Form /BBox [${bbox(def.path).join(' ')}] /Matrix [${s} 0 0 ${s} 0 0]`, enc.encode(pathOps(def.path)), opts.deflate);
+  }
+  codes.fonts.forEach((chars, i) => {
+    const o = fontObjs[i]!;
+    const widths = chars.map(() => 500).join(' ');
+    const names = chars.map((_, c) => `/c${c}`).join(' ');
+    w.object(
+      o.font,
+      `<< /Type /Font /Subtype /Type3 /FontBBox [0 0 0 0] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << ${chars.map((_, c) => `/c${c} ${o.proc} 0 R`).join(' ')} >> ` +
+        `/Encoding << /Type /Encoding /Differences [0 ${names}] >> /FirstChar 0 /LastChar ${chars.length - 1} /Widths [${widths}] /ToUnicode ${o.cmap} 0 R /Resources << >> >>`,
+    );
+    w.stream(o.cmap, '', enc.encode(toUnicode(chars)), opts.deflate);
+    w.stream(o.proc, '', enc.encode('500 0 d0'), undefined);
+  });
+  list.pages.forEach((p, i) => {
+    const o = pageObjs[i]!;
+    w.object(o.page, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${f2(p.width)} ${f2(p.height)}] /Resources 4 0 R /Contents ${o.content} 0 R >>`);
+    w.stream(o.content, '', contents[i]!, opts.deflate);
+  });
+
+  const xref = w.size;
+  const lines = ['xref', `0 ${next}`, '0000000000 65535 f '];
+  for (let n = 1; n < next; n++) lines.push(`${String(w.offsets[n] ?? 0).padStart(10, '0')} 00000 n `);
+  w.push(`${lines.join('\n')}\ntrailer\n<< /Size ${next} /Root 1 0 R /Info 3 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return w.bytes();
+}
