@@ -18,6 +18,8 @@ export interface LoadedFont {
   /** Outline as path commands in font units, y up (cached). */
   outline(gid: number): readonly PathCommand[];
   font: hb.Font;
+  /** Shaped words, by direction and text (prose repeats its words: shaping is the costly part). */
+  words: Map<string, ShapedGlyph[]>;
 }
 
 export interface PathCommand {
@@ -62,6 +64,7 @@ export function loadFont(source: FontSource): LoadedFont {
       return o;
     },
     font,
+    words: new Map(),
   };
   loaded.set(source.id, f);
   return f;
@@ -85,4 +88,29 @@ export function shape(font: LoadedFont, text: string, rtl: boolean): ShapedGlyph
   }));
   buf.clearContents();
   return out;
+}
+
+const WORD_CACHE_MAX = 50_000;
+
+/**
+ * Shapes a run word by word (spaces are their own words), each word once per thread. Nothing
+ * that shaping does crosses a space in these scripts (joining, reordering, ligatures), so the
+ * result is the run's; the glyphs come back in visual order like HarfBuzz's own.
+ */
+export function shapeWords(font: LoadedFont, text: string, rtl: boolean): ShapedGlyph[] {
+  const pieces: ShapedGlyph[][] = [];
+  const re = /[^ ]+| +/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const key = (rtl ? 'r' : 'l') + m[0];
+    let glyphs = font.words.get(key);
+    if (!glyphs) {
+      glyphs = shape(font, m[0], rtl);
+      if (font.words.size >= WORD_CACHE_MAX) font.words.clear();
+      font.words.set(key, glyphs);
+    }
+    const at = m.index;
+    pieces.push(glyphs.map((g) => ({ gid: g.gid, cluster: g.cluster + at, advance: g.advance, dx: g.dx, dy: g.dy })));
+  }
+  if (rtl) pieces.reverse();
+  return pieces.flat();
 }

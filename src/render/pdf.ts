@@ -27,6 +27,11 @@ const f4 = (v: number) => {
   return Object.is(r, -0) ? '0' : String(r);
 };
 
+/** Positions to 0.1 pt (0.035 mm). */
+const f1 = (v: number) => {
+  const r = Math.round(v * 10) / 10;
+  return Object.is(r, -0) ? '0' : String(r);
+};
 const f3 = (v: number) => {
   const r = Math.round(v * 1000) / 1000;
   return Object.is(r, -0) ? '0' : String(r);
@@ -41,9 +46,16 @@ function pdfString(s: string): string {
   return `<${hex}>`;
 }
 
+const rgbCache = new Map<string, string>();
 function rgb(hex: string): string {
-  const h = hex.length === 4 ? hex.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3') : hex;
-  return [1, 3, 5].map((i) => f4(Number.parseInt(h.slice(i, i + 2), 16) / 255)).join(' ');
+  let out = rgbCache.get(hex);
+  if (out === undefined) {
+    const h = hex.length === 4 ? hex.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3') : hex;
+    out = [1, 3, 5].map((i) => f4(Number.parseInt(h.slice(i, i + 2), 16) / 255)).join(' ');
+    if (rgbCache.size > 10_000) rgbCache.clear();
+    rgbCache.set(hex, out);
+  }
+  return out;
 }
 
 /** SVG path data (M L Q C Z, absolute) → PDF path operators; quadratics become cubics. */
@@ -178,7 +190,7 @@ function toUnicode(chars: string[]): string {
   ].join('\n');
 }
 
-function pageContent(page: DisplayPage, glyphNames: Map<string, string>, scales: Map<string, number>, gs: Map<number, string>, codes: TextCodes): string {
+function pageContent(page: DisplayPage, forms: Map<string, { name: string; k: number }>, gs: Map<number, string>, codes: TextCodes): string {
   const out: string[] = [];
   const { width: W, height: H } = page;
   out.push(`${rgb(page.background)} rg 0 0 ${f2(W)} ${f2(H)} re f`);
@@ -189,20 +201,29 @@ function pageContent(page: DisplayPage, glyphNames: Map<string, string>, scales:
     const [cx, cy] = [W / 2, H / 2];
     out.push(`${f4(c)} ${f4(s)} ${f4(-s)} ${f4(c)} ${f2(cx - c * cx + s * cy)} ${f2(cy - s * cx - c * cy)} cm`);
   }
-  let fill = '';
+  // Ink (colour and opacity) changes per word: one graphics state group per change, not per glyph.
+  let ink = '';
+  const endInk = () => {
+    if (ink) out.push('Q');
+    ink = '';
+  };
   for (const it of page.items as Item[]) {
     if (it.kind === 'glyph') {
-      const color = rgb(it.color);
-      if (color !== fill) {
-        out.push(`${color} rg`);
-        fill = color;
+      const state = `${rgb(it.color)} rg${it.opacity < 1 ? ` /${gs.get(Math.round(it.opacity * 100))} gs` : ''}`;
+      if (state !== ink) {
+        endInk();
+        out.push(`q ${state}`);
+        ink = state;
       }
-      const alpha = it.opacity < 1 ? `/${gs.get(Math.round(it.opacity * 100))} gs ` : '';
       // The form carries the font-size scale (/Matrix); what is left is near identity and packs well.
       const m = it.m;
-      const k = 1 / scales.get(it.ref)!;
-      out.push(`q ${alpha}${f3(m[0] * k)} ${f3(m[1] * k)} ${f3(m[2] * k)} ${f3(m[3] * k)} ${f2(m[4])} ${f2(m[5])} cm /${glyphNames.get(it.ref)} Do Q`);
-    } else if (it.kind === 'rule') {
+      const form = forms.get(it.ref)!;
+      const k = form.k;
+      out.push(`q ${f3(m[0] * k)} ${f3(m[1] * k)} ${f3(m[2] * k)} ${f3(m[3] * k)} ${f1(m[4])} ${f1(m[5])} cm /${form.name} Do Q`);
+      continue;
+    }
+    endInk();
+    if (it.kind === 'rule') {
       out.push(`${rgb(it.color)} RG ${f2(it.width)} w ${f2(it.x1)} ${f2(it.y1)} m ${f2(it.x2)} ${f2(it.y2)} l S`);
     } else if (it.kind === 'dot') {
       const k = it.r * 0.5523;
@@ -212,9 +233,9 @@ function pageContent(page: DisplayPage, glyphNames: Map<string, string>, scales:
           `${f2(x - k)} ${f2(y + r)} ${f2(x - r)} ${f2(y + k)} ${f2(x - r)} ${f2(y)} c ${f2(x - r)} ${f2(y - k)} ${f2(x - k)} ${f2(y - r)} ${f2(x)} ${f2(y - r)} c ` +
           `${f2(x + k)} ${f2(y - r)} ${f2(x + r)} ${f2(y - k)} ${f2(x + r)} ${f2(y)} c f`,
       );
-      fill = '';
     }
   }
+  endInk();
   out.push('Q');
   // The invisible text layer, in unflipped page space: one line of codes stretched to its width.
   for (const line of page.lines) {
@@ -253,8 +274,8 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
   for (const p of list.pages) for (const it of p.items) if (it.kind === 'glyph' && it.opacity < 1) opacities.add(Math.round(it.opacity * 100));
   const gs = new Map([...opacities].sort((a, b) => a - b).map((o) => [o, `A${o}`]));
   const codes = new TextCodes();
-  const scales = new Map(refs.map((r) => [r, list.glyphs[r]!.scale]));
-  const contents = list.pages.map((p) => enc.encode(pageContent(p, glyphNames, scales, gs, codes)));
+  const forms = new Map(refs.map((r) => [r, { name: glyphNames.get(r)!, k: 1 / list.glyphs[r]!.scale }]));
+  const contents = list.pages.map((p) => enc.encode(pageContent(p, forms, gs, codes)));
 
   // Object numbers: 1 catalog, 2 pages, 3 info, 4 resources, then glyphs, text fonts, pages.
   let next = 5;

@@ -4,7 +4,7 @@
 // handwriting (handwriting.ts) moves every glyph a little. Lengths in pt, y down.
 import bidiFactory from 'bidi-js';
 import LineBreaker from 'linebreak';
-import { type LoadedFont, shape } from './fonts.ts';
+import { type LoadedFont, shapeWords } from './fonts.ts';
 
 // The package is CommonJS whose module.exports is the factory; its types describe an ES default.
 const bidi = (bidiFactory as unknown as typeof bidiFactory.default)();
@@ -111,13 +111,20 @@ interface Shaped {
 /** Lays out one paragraph into lines of `m.width` pt. */
 export function layoutParagraph(text: string, fonts: LoadedFont[], m: TextMetrics, wordBase: number, missing: Set<string>): { lines: Line[]; words: number } {
   if (text.length === 0) return { lines: [{ glyphs: [], width: 0, text: '', visual: '', offset: 0, justify: 0, rtl: false }], words: 0 };
-  const embedding = bidi.getEmbeddingLevels(text, 'auto');
+  // Bidi only where a right-to-left character could change something.
+  const hasRtl = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|\ud802|\ud803|\ud83a|\u200f|\u202b|\u202e|\u2067/.test(text);
+  const embedding = hasRtl
+    ? bidi.getEmbeddingLevels(text, 'auto')
+    : { levels: new Uint8Array(text.length), paragraphs: [{ start: 0, end: text.length - 1, level: 0 }] };
   const { levels, paragraphs } = embedding;
   const rtl = (paragraphs[0]?.level ?? 0) % 2 === 1;
   const runs = itemize(text, levels, fonts, missing);
   const shaped: Shaped[] = runs.map((run) => ({
     run,
-    glyphs: shape(run.font, text.slice(run.start, run.end), run.level % 2 === 1).map((g) => ({ ...g, cluster: g.cluster + run.start })),
+    glyphs: shapeWords(run.font, text.slice(run.start, run.end), run.level % 2 === 1).map((g) => {
+      g.cluster += run.start;
+      return g;
+    }),
   }));
 
   // Width of each character position (advances land on their cluster's first character).
@@ -223,7 +230,7 @@ export function layoutParagraph(text: string, fonts: LoadedFont[], m: TextMetric
           : rtl
             ? room
             : indent;
-    const visual = end > a ? visualOrder(text, embedding, a, end - 1) : '';
+    const visual = hasRtl && end > a ? visualOrder(text, embedding, a, end - 1) : text.slice(a, end);
     return { glyphs, width, text: text.slice(a, end), visual, offset, justify: align === 'justify' && spaces > 0 ? room / spaces : 0, rtl };
   });
   return { lines, words };

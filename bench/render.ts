@@ -1,0 +1,110 @@
+// Render engine benchmark, one thread: a 200-page A4 document of 100,000 characters of prose in
+// Caveat with every letter effect on → display list → PDF; and a 20-line caption → SVG and PNG.
+//
+//   node --import tsx bench/render.ts [--runs 7] [--write] [--out /tmp/doc.pdf]
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { deflateSync } from 'node:zlib';
+import { bundledChain, bundledFontSource } from '../src/app/font-files.ts';
+import { parseTemplate, type Style } from '../src/domain/template.ts';
+import { renderText } from '../src/render/document.ts';
+import { displayListToPdf } from '../src/render/pdf.ts';
+import { pageToPng } from '../src/render/png.ts';
+import { pageToSvg } from '../src/render/svg.ts';
+import { bundledFontId } from '../src/store/bundled-fonts.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '7' }, write: { type: 'boolean', default: false }, out: { type: 'string' } } });
+const runs = Number(args.runs);
+
+/** Deterministic English-like prose: sentences of common words, paragraphs of 4-8 sentences. */
+export function prose(chars: number, seed = 7): string {
+  const words =
+    'the of and to in that it was for on are as with his they at be this from have or by one had not but what all were when we there can an your which their said if do will each about how up out them then she many some so these would other into has more her two like him see time could no make than first been its who now people my made over did down only way find use may water long little very after words called just where most know get through back much before go good new write our used me man too any day same right look think also around another came come work three word must because does part even place well such here take why things help put years different away again off went old number great tell men say small every found still between name should home big give air line set own under read last never us left end along while might next sound below saw something thought both few those always looked show large often together asked house world going want school important until form food keep children feet land side without boy once animals life enough took sometimes four head above kind began almost live page got earth need far hand high year mother light parts country father let night following picture being study second eyes soon times story boys since white days ever paper hard near sentence better best across during today others however sure means knew its try told young miles sun ways thing whole hear example heard several change answer room sea against top turned learn point city play toward five using himself usually'.split(
+        ' ',
+      );
+  let x = seed;
+  const rnd = (n: number) => {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return (x >>> 8) % n;
+  };
+  let out = '';
+  while (out.length < chars) {
+    let para = '';
+    for (let s = 0, ns = 4 + rnd(5); s < ns; s++) {
+      const n = 6 + rnd(14);
+      const sentence = Array.from({ length: n }, () => words[rnd(words.length)]).join(' ');
+      para += `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}${rnd(6) === 0 ? '?' : rnd(5) === 0 ? ',' : '.'} `;
+    }
+    out += `${para.trim()}\n`;
+  }
+  return out.slice(0, chars);
+}
+
+function styleOf(json: Record<string, unknown>): Style {
+  const parsed = parseTemplate({ version: 2, name: 'bench', mode: 'simple', style: { fontId: bundledFontId('caveat'), ...json } });
+  if (!parsed.ok) throw new Error(parsed.message);
+  return (parsed.template as { style: Style }).style;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fonts = bundledChain(bundledFontSource('caveat'));
+const docStyle = styleOf({ fontSize: 28, lineHeight: 2, pageSize: 'A4', paper: { type: 'lined', spacing: 10 }, margins: { top: 20, right: 15, bottom: 15, left: 20 } });
+const text = prose(100_000);
+const level = 6;
+const deflate = (b: Uint8Array) => deflateSync(b, { level });
+
+const doc = { layout: [] as number[], pdf: [] as number[], total: [] as number[], bytes: 0, pages: 0 };
+for (let i = 0; i < runs + 1; i++) {
+  const t0 = performance.now();
+  const list = renderText({ style: docStyle, text, fonts });
+  const t1 = performance.now();
+  const pdf = displayListToPdf(list, { deflate, createdAt: '2026-11-22T00:00:00Z' });
+  const t2 = performance.now();
+  if (i === 0) {
+    if (args.out) writeFileSync(args.out, pdf);
+    continue; // warm-up: fonts load, JIT
+  }
+  doc.layout.push(t1 - t0);
+  doc.pdf.push(t2 - t1);
+  doc.total.push(t2 - t0);
+  doc.bytes = pdf.length;
+  doc.pages = list.pages.length;
+}
+
+const caption = prose(1200, 3).split('\n').join(' ').replace(/(.{60}\S*) /g, '$1\n').split('\n').slice(0, 20).join('\n');
+const capStyle = styleOf({ fontSize: 18, pageSize: { name: 'caption', width: 1200, height: 900, unit: 'px' }, margins: { top: 8, right: 8, bottom: 8, left: 8 } });
+const cap = { svg: [] as number[], png: [] as number[] };
+for (let i = 0; i < runs * 3 + 1; i++) {
+  const t0 = performance.now();
+  const list = renderText({ style: capStyle, text: caption, fonts });
+  const svg = pageToSvg(list, list.pages[0]!);
+  const t1 = performance.now();
+  pageToPng(list, list.pages[0]!, 144);
+  const t2 = performance.now();
+  if (i === 0) continue;
+  cap.svg.push(t1 - t0 + (svg.length > 0 ? 0 : 0));
+  cap.png.push(t2 - t0);
+}
+
+const machine = `${cpus().length} x ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
+const table = [
+  `### Render engine, one thread, ${new Date().toISOString().slice(0, 10)} (bench/render.ts)`,
+  '',
+  `${machine}; medians of ${runs} runs after a warm-up.`,
+  '',
+  '| case | median | target |',
+  '|---|---:|---|',
+  `| ${doc.pages}-page A4 PDF, ${text.length.toLocaleString('en-US')} characters, all letter effects: layout | ${median(doc.layout).toFixed(0)} ms | |`,
+  `| same: PDF writing (deflate level 6) | ${median(doc.pdf).toFixed(0)} ms | |`,
+  `| same: total | ${median(doc.total).toFixed(0)} ms | ≤ 300 ms |`,
+  `| same: size | ${(doc.bytes / 1e6).toFixed(2)} MB | ≤ 2 MB |`,
+  `| 20-line caption, 1200 x 900 px: layout + SVG | ${median(cap.svg).toFixed(1)} ms | ≤ 5 ms |`,
+  `| same: layout + PNG at 144 DPI | ${median(cap.png).toFixed(1)} ms | p50 ≤ 40 ms |`,
+  '',
+].join('\n');
+console.log(table);
+if (args.write) appendFileSync(join(ROOT, 'docs', 'performance.md'), `\n${table}`);

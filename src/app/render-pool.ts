@@ -1,0 +1,78 @@
+// The render pool: piscina worker threads (POOL_THREADS, default 2) running workers/render.mjs.
+// Each task has a time limit (RENDER_TIMEOUT_MS, default 60 s) and the workers a heap limit; a
+// task past either is ended with its worker, reported as a failure, and the pool carries on with
+// a fresh worker.
+import { Piscina } from 'piscina';
+import type { RenderResult, RenderTask } from '../../workers/render-task.ts';
+
+export type { RenderTask };
+export type RenderOutput = Extract<RenderResult, { ok: true }>;
+
+export class RenderTaskError extends Error {
+  constructor(
+    readonly reason: 'timeout' | 'memory' | 'render' | 'crash',
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'RenderTaskError';
+  }
+}
+
+export interface RenderPoolOptions {
+  threads: number;
+  timeoutMs: number;
+  /** Old-generation heap per worker, MiB. */
+  memoryMb: number;
+}
+
+export class RenderPool {
+  private readonly pool: Piscina;
+
+  constructor(private readonly opts: RenderPoolOptions) {
+    this.pool = new Piscina({
+      filename: new URL('../../workers/render.mjs', import.meta.url).href,
+      minThreads: opts.threads,
+      maxThreads: opts.threads,
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb },
+    });
+    // A worker that dies (a task past its heap limit) is reported through its task; without a
+    // listener the pool's own error event would end the process.
+    this.pool.on('error', () => {});
+  }
+
+  get threads(): number {
+    return this.pool.threads.length;
+  }
+
+  async run(task: RenderTask): Promise<RenderOutput> {
+    const result = await this.attempt(task).catch(async (err: unknown) => {
+      // A task that met a worker already being torn down (after another task's failure) is not
+      // at fault: it runs once more on a fresh worker.
+      if (err instanceof RenderTaskError && err.reason === 'crash' && /Terminating worker thread/.test(err.message)) return this.attempt(task);
+      throw err;
+    });
+    if (!result.ok) throw new RenderTaskError('render', result.message, result.code);
+    return result;
+  }
+
+  private async attempt(task: RenderTask): Promise<RenderResult> {
+    try {
+      return (await this.pool.run(task, { signal: AbortSignal.timeout(this.opts.timeoutMs) })) as RenderResult;
+    } catch (err) {
+      const e = err as Error & { code?: string; name?: string };
+      if (e.name === 'TimeoutError' || e.name === 'AbortError') {
+        throw new RenderTaskError('timeout', `rendering took longer than ${this.opts.timeoutMs} ms and was stopped`);
+      }
+      if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new RenderTaskError('memory', `rendering needed more than ${this.opts.memoryMb} MiB and was stopped`);
+      }
+      throw new RenderTaskError('crash', `the render worker failed: ${e.message}`);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+}

@@ -1,0 +1,57 @@
+// The render pool: tasks in worker threads return PDF bytes; a task over its time or memory
+// limit is stopped and reported, and the pool serves the next task.
+import t from 'tap';
+import { RenderPool, type RenderTask, RenderTaskError } from '../src/app/render-pool.ts';
+import { parseTemplate, type Style } from '../src/domain/template.ts';
+import { bundledFontId } from '../src/store/bundled-fonts.ts';
+
+const parsed = parseTemplate({ version: 2, name: 't', mode: 'simple', style: { fontId: bundledFontId('caveat') } });
+if (!parsed.ok) throw new Error(parsed.message);
+const style = (parsed.template as { style: Style }).style;
+const task = (text: string, extra: Partial<RenderTask> = {}): RenderTask => ({
+  kind: 'pdf',
+  style,
+  text,
+  font: { slug: 'caveat' },
+  createdAt: '2026-11-22T00:00:00Z',
+  maxPages: 200,
+  maxBytes: 55_000_000,
+  ...extra,
+});
+const LONG = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(1500);
+
+t.test('tasks render in worker threads and return PDF bytes', async (t) => {
+  const pool = new RenderPool({ threads: 2, timeoutMs: 60_000, memoryMb: 256 });
+  t.teardown(() => pool.close());
+  const results = await Promise.all([pool.run(task('Hello from a worker.')), pool.run(task('And another one.'))]);
+  for (const r of results) {
+    t.equal(r.pages, 1);
+    t.equal(Buffer.from(r.bytes.subarray(0, 5)).toString(), '%PDF-');
+  }
+  t.equal(pool.threads, 2);
+  const capped = await pool.run(task(LONG, { maxPages: 3 })).catch((e: unknown) => e);
+  t.ok(capped instanceof RenderTaskError && capped.reason === 'render' && /needs \d+ pages, the most allowed is 3/.test(capped.message), 'the page cap is a render failure');
+});
+
+t.test('a task past its time limit is stopped; the pool carries on', async (t) => {
+  const pool = new RenderPool({ threads: 1, timeoutMs: 50, memoryMb: 256 });
+  t.teardown(() => pool.close());
+  const err = await pool.run(task(LONG)).catch((e: unknown) => e);
+  t.ok(err instanceof RenderTaskError && err.reason === 'timeout', String(err));
+  const slow = new RenderPool({ threads: 1, timeoutMs: 60_000, memoryMb: 256 });
+  t.teardown(() => slow.close());
+  t.equal((await slow.run(task('after'))).pages, 1);
+  // The same pool recovers too, once its limit allows the work.
+  await pool.run(task('x')).then(
+    (r) => t.equal(r.pages, 1, 'the next small task succeeds on a fresh worker'),
+    (e: unknown) => t.ok(e instanceof RenderTaskError && e.reason === 'timeout', 'or is itself stopped, never hangs'),
+  );
+});
+
+t.test('a task past its memory limit is stopped; the pool carries on', async (t) => {
+  const pool = new RenderPool({ threads: 1, timeoutMs: 60_000, memoryMb: 48 });
+  t.teardown(() => pool.close());
+  const err = await pool.run(task(LONG.repeat(8), { maxPages: 100_000, maxBytes: 1e9 })).catch((e: unknown) => e);
+  t.ok(err instanceof RenderTaskError && (err.reason === 'memory' || err.reason === 'crash'), String(err));
+  t.equal((await pool.run(task('small'))).pages, 1, 'a fresh worker serves the next task');
+});
