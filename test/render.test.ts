@@ -84,7 +84,9 @@ t.test('pages: sizes, orientation, margins, breaking and the page cap', async (t
   t.same(pageSizePt({ pageSize: 'A4', orientation: 'portrait' }), { width: 210 * MM, height: 297 * MM });
   t.same(pageSizePt({ pageSize: 'A5', orientation: 'landscape' }), { width: 210 * MM, height: 148 * MM });
   const custom = pageSizePt({ pageSize: { name: 'card', width: 400, height: 300, unit: 'px' }, orientation: 'portrait' });
-  t.equal(Math.round(custom.width), 225, 'custom px sizes (96 per inch) turned to the orientation');
+  t.same([Math.round(custom.width), Math.round(custom.height)], [300, 225], 'a custom size as given (px at 96 per inch)');
+  const turned = pageSizePt({ pageSize: { name: 'card', width: 400, height: 300, unit: 'px' }, orientation: 'landscape' });
+  t.same([Math.round(turned.width), Math.round(turned.height)], [225, 300], 'and landscape swaps it');
   const long = `${LETTER} `.repeat(60);
   const list = renderText({ style: style({ pageSize: 'A5' }), text: long, fonts });
   t.ok(list.pages.length > 1, `${list.pages.length} pages`);

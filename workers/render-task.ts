@@ -9,6 +9,9 @@ import { displayListToPdf } from '../src/render/pdf.ts';
 import type { FontSource } from '../src/render/fonts.ts';
 import { RenderError } from '../src/render/text-layout.ts';
 
+/** zlib level for PDF streams: level 1 is 3x quicker than 6 for about 15 % more bytes. */
+export const PDF_DEFLATE_LEVEL = 1;
+
 export interface RenderTask {
   kind: 'pdf';
   style: Style;
@@ -30,7 +33,7 @@ export default function run(task: RenderTask): RenderResult {
   let result: RenderResult;
   try {
     const list = renderText({ style: task.style, text: task.text, fonts: bundledChain(primary), limits: { maxPages: task.maxPages } });
-    const bytes = displayListToPdf(list, { deflate: (b) => deflateSync(b, { level: 6 }), createdAt: task.createdAt, maxBytes: task.maxBytes });
+    const bytes = displayListToPdf(list, { deflate: (b) => deflateSync(b, { level: PDF_DEFLATE_LEVEL }), createdAt: task.createdAt, maxBytes: task.maxBytes });
     result = { ok: true, pages: list.pages.length, bytes };
   } catch (err) {
     // Errors lose their class crossing threads: refusals come back as values.

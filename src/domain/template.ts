@@ -77,7 +77,7 @@ const paper = object({
   marginRule: object({
     enabled: boolean().default(false),
     color: color.default('#e57373'),
-    position: mm(0, 100).default(25),
+    position: mm(0, 100).default(20), // left of the default 25 mm text margin, so writing never touches it
   }).prefault({}),
 });
 

@@ -18,11 +18,18 @@ export interface TextDocument {
   limits?: { maxPages?: number };
 }
 
-/** Page width and height in pt, turned to the orientation. */
+/**
+ * Page width and height in pt. Standard sizes are turned to the orientation; a custom size is
+ * taken as its width and height say, and `landscape` swaps them.
+ */
 export function pageSizePt(style: Pick<Style, 'pageSize' | 'orientation'>): { width: number; height: number } {
   const mm = pageDimensionsMm(style.pageSize);
+  const landscape = style.orientation === 'landscape';
+  if (typeof style.pageSize === 'object') {
+    return landscape ? { width: mm.height * MM, height: mm.width * MM } : { width: mm.width * MM, height: mm.height * MM };
+  }
   const [short, long] = mm.width <= mm.height ? [mm.width, mm.height] : [mm.height, mm.width];
-  return style.orientation === 'landscape' ? { width: long * MM, height: short * MM } : { width: short * MM, height: long * MM };
+  return landscape ? { width: long * MM, height: short * MM } : { width: short * MM, height: long * MM };
 }
 
 export function renderText(doc: TextDocument): DisplayList {
@@ -72,6 +79,8 @@ export function renderText(doc: TextDocument): DisplayList {
   const hand = new Handwriting(style.modifiers, style.color, lines.reduce((n, l) => n + l.glyphs.length, 0));
   const glyphs: DisplayList['glyphs'] = {};
   const fontIndex = new Map(fonts.map((f, i) => [f, i]));
+  /** Reference keys by number, so the hot loop does not build a string per glyph. */
+  const refs = new Map<number, string>();
   const pages: DisplayPage[] = [];
   for (let p = 0; p < pageCount; p++) {
     const page: DisplayPage = {
@@ -106,7 +115,12 @@ export function renderText(doc: TextDocument): DisplayList {
         const [cos, sin] = [Math.cos(gh.rotation + lineHand.angle), Math.sin(gh.rotation + lineHand.angle)];
         // Font units (y up) → page (y down): scale, flip, rotate, move to the pen position.
         const m: Matrix = [s * cos, s * sin, s * sin, -s * cos, x, y];
-        const ref = `${fontIndex.get(g.font)}:${g.gid}:${gh.variant}`;
+        const refKey = fontIndex.get(g.font)! * 0x1000000 + g.gid * 16 + gh.variant;
+        let ref = refs.get(refKey);
+        if (ref === undefined) {
+          ref = `${fontIndex.get(g.font)}:${g.gid}:${gh.variant}`;
+          refs.set(refKey, ref);
+        }
         glyphs[ref] ??= {
           font: g.font.id,
           gid: g.gid,

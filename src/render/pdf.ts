@@ -27,17 +27,8 @@ const f4 = (v: number) => {
   return Object.is(r, -0) ? '0' : String(r);
 };
 
-/** Positions to 0.1 pt (0.035 mm). */
-const f1 = (v: number) => {
-  const r = Math.round(v * 10) / 10;
-  return Object.is(r, -0) ? '0' : String(r);
-};
-const f3 = (v: number) => {
-  const r = Math.round(v * 1000) / 1000;
-  return Object.is(r, -0) ? '0' : String(r);
-};
 
-const f5 = (v: number) => String(Math.round(v * 100000) / 100000);
+const f8 = (v: number) => v.toFixed(8).replace(/0+$/, '');
 
 function pdfString(s: string): string {
   // A text string (§7.9.2.2) as UTF-16BE hex with a byte order mark: safe for any character.
@@ -212,14 +203,16 @@ function pageContent(page: DisplayPage, forms: Map<string, { name: string; k: nu
       const state = `${rgb(it.color)} rg${it.opacity < 1 ? ` /${gs.get(Math.round(it.opacity * 100))} gs` : ''}`;
       if (state !== ink) {
         endInk();
-        out.push(`q ${state}`);
+        out.push(`q ${state} 0.1 0 0 0.1 0 0 cm`); // glyph positions in tenths of a point
         ink = state;
       }
-      // The form carries the font-size scale (/Matrix); what is left is near identity and packs well.
+      // The form carries the font-size scale / 100 (/Matrix) and the group a tenth, so what is
+      // left is a near-identity matrix in thousandths and a position in tenths of a point: small
+      // integers, quick to write and compact once deflated.
       const m = it.m;
       const form = forms.get(it.ref)!;
       const k = form.k;
-      out.push(`q ${f3(m[0] * k)} ${f3(m[1] * k)} ${f3(m[2] * k)} ${f3(m[3] * k)} ${f1(m[4])} ${f1(m[5])} cm /${form.name} Do Q`);
+      out.push(`q ${Math.round(m[0] * k)} ${Math.round(m[1] * k)} ${Math.round(m[2] * k)} ${Math.round(m[3] * k)} ${Math.round(m[4] * 10)} ${Math.round(m[5] * 10)} cm /${form.name} Do Q`);
       continue;
     }
     endInk();
@@ -274,7 +267,7 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
   for (const p of list.pages) for (const it of p.items) if (it.kind === 'glyph' && it.opacity < 1) opacities.add(Math.round(it.opacity * 100));
   const gs = new Map([...opacities].sort((a, b) => a - b).map((o) => [o, `A${o}`]));
   const codes = new TextCodes();
-  const forms = new Map(refs.map((r) => [r, { name: glyphNames.get(r)!, k: 1 / list.glyphs[r]!.scale }]));
+  const forms = new Map(refs.map((r) => [r, { name: glyphNames.get(r)!, k: 1000 / list.glyphs[r]!.scale }]));
   const contents = list.pages.map((p) => enc.encode(pageContent(p, forms, gs, codes)));
 
   // Object numbers: 1 catalog, 2 pages, 3 info, 4 resources, then glyphs, text fonts, pages.
@@ -293,7 +286,7 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
   w.object(4, `<< /XObject << ${xobjects} >> /Font << ${fonts} >> /ExtGState << ${states} >> /ProcSet [/PDF /Text] >>`);
   for (const r of refs) {
     const def = list.glyphs[r]!;
-    const s = f5(def.scale);
+    const s = f8(def.scale / 100);
     w.stream(glyphObj.get(r)!, `/Type /XObject /Subtype /Form /BBox [${bbox(def.path).join(' ')}] /Matrix [${s} 0 0 ${s} 0 0]`, enc.encode(pathOps(def.path)), opts.deflate);
   }
   codes.fonts.forEach((chars, i) => {
