@@ -97,6 +97,18 @@ function bbox(d: string): [number, number, number, number] {
   return [Math.floor(x0) - 1, Math.floor(y0) - 1, Math.ceil(x1) + 1, Math.ceil(y1) + 1];
 }
 
+/** Path operators and box of an outline, kept per thread: documents reuse the same glyphs. */
+const forms = new Map<string, { ops: Uint8Array; bbox: string }>();
+function formOf(path: string): { ops: Uint8Array; bbox: string } {
+  let f = forms.get(path);
+  if (!f) {
+    f = { ops: enc.encode(pathOps(path)), bbox: bbox(path).join(' ') };
+    if (forms.size >= 20_000) forms.clear();
+    forms.set(path, f);
+  }
+  return f;
+}
+
 class Writer {
   private readonly chunks: Uint8Array[] = [];
   private length = 0;
@@ -287,7 +299,8 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
   for (const r of refs) {
     const def = list.glyphs[r]!;
     const s = f8(def.scale / 100);
-    w.stream(glyphObj.get(r)!, `/Type /XObject /Subtype /Form /BBox [${bbox(def.path).join(' ')}] /Matrix [${s} 0 0 ${s} 0 0]`, enc.encode(pathOps(def.path)), opts.deflate);
+    const form = formOf(def.path);
+    w.stream(glyphObj.get(r)!, `/Type /XObject /Subtype /Form /BBox [${form.bbox}] /Matrix [${s} 0 0 ${s} 0 0]`, form.ops, opts.deflate);
   }
   codes.fonts.forEach((chars, i) => {
     const o = fontObjs[i]!;
