@@ -1,0 +1,68 @@
+// Render pool benchmark: the 100,000-character document of bench/render.ts through the piscina
+// pool (2 threads by default), as pages per second, and the process RSS while it runs (the
+// workers are threads of this process, so this is the pool's whole footprint).
+//
+//   node --import tsx bench/pool.ts [--threads 2] [--jobs 12] [--write]
+import { appendFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { RenderPool, type RenderTask } from '../src/app/render-pool.ts';
+import { parseTemplate, type Style } from '../src/domain/template.ts';
+import { bundledFontId } from '../src/store/bundled-fonts.ts';
+import { prose } from './prose.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const { values: args } = parseArgs({ options: { threads: { type: 'string', default: '2' }, jobs: { type: 'string', default: '12' }, write: { type: 'boolean', default: false } } });
+const threads = Number(args.threads);
+const jobs = Number(args.jobs);
+
+const parsed = parseTemplate({
+  version: 2,
+  name: 'bench',
+  mode: 'simple',
+  style: { fontId: bundledFontId('caveat'), fontSize: 28, lineHeight: 2, pageSize: 'A4', paper: { type: 'lined', spacing: 10 }, margins: { top: 20, right: 15, bottom: 15, left: 20 } },
+});
+if (!parsed.ok) throw new Error(parsed.message);
+const style = (parsed.template as { style: Style }).style;
+const task = (i: number): RenderTask => ({
+  kind: 'pdf',
+  style: { ...style, modifiers: { ...style.modifiers, seed: i + 1 } },
+  text: prose(100_000, i + 1),
+  font: { slug: 'caveat' },
+  createdAt: '2026-11-22T00:00:00Z',
+  maxPages: 200,
+  maxBytes: 55_000_000,
+});
+
+const before = process.memoryUsage().rss;
+const pool = new RenderPool({ threads, timeoutMs: 60_000, memoryMb: 512 });
+let peak = before;
+const sampler = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage().rss);
+}, 20);
+await Promise.all(Array.from({ length: threads }, (_, i) => pool.run(task(100 + i)))); // warm-up: each worker loads its fonts
+const t0 = performance.now();
+const results = await Promise.all(Array.from({ length: jobs }, (_, i) => pool.run(task(i))));
+const seconds = (performance.now() - t0) / 1000;
+clearInterval(sampler);
+await pool.close();
+const pages = results.reduce((n, r) => n + r.pages, 0);
+
+const machine = `${cpus().length} x ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
+const table = [
+  `### Render pool, ${new Date().toISOString().slice(0, 10)} (bench/pool.ts)`,
+  '',
+  `${machine}; ${jobs} documents of 100,000 characters (${pages / jobs} pages each) through ${threads} worker threads, after one warm-up document per thread.`,
+  '',
+  '| figure | value | target |',
+  '|---|---:|---|',
+  `| throughput | ${Math.round(pages / seconds).toLocaleString('en-US')} pages/s (${(jobs / seconds).toFixed(2)} documents/s) | |`,
+  `| RSS of the process before the pool started | ${Math.round(before / 2 ** 20)} MiB | |`,
+  `| peak RSS of the process with its ${threads} workers | ${Math.round(peak / 2 ** 20)} MiB | ≤ 300 MB |`,
+  `| so, per worker while rendering | ${Math.round((peak - before) / threads / 2 ** 20)} MiB | |`,
+  '',
+].join('\n');
+console.log(table);
+if (args.write) appendFileSync(join(ROOT, 'docs', 'performance.md'), `\n${table}`);
