@@ -9,23 +9,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RenderPool, type RenderTask } from '../src/app/render-pool.ts';
-import { parseTemplate, type Style } from '../src/domain/template.ts';
-import { bundledFontId } from '../src/store/bundled-fonts.ts';
 import { prose } from './prose.ts';
+import { DOC_STYLE, styleOf } from './render-doc.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values: args } = parseArgs({ options: { threads: { type: 'string', default: '2' }, jobs: { type: 'string', default: '12' }, write: { type: 'boolean', default: false } } });
 const threads = Number(args.threads);
 const jobs = Number(args.jobs);
 
-const parsed = parseTemplate({
-  version: 2,
-  name: 'bench',
-  mode: 'simple',
-  style: { fontId: bundledFontId('caveat'), fontSize: 28, lineHeight: 2, pageSize: 'A4', paper: { type: 'lined', spacing: 10 }, margins: { top: 20, right: 15, bottom: 15, left: 20 } },
-});
-if (!parsed.ok) throw new Error(parsed.message);
-const style = (parsed.template as { style: Style }).style;
+const style = styleOf(DOC_STYLE);
 const task = (i: number): RenderTask => ({
   kind: 'pdf',
   style: { ...style, modifiers: { ...style.modifiers, seed: i + 1 } },

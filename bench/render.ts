@@ -9,28 +9,21 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { deflateSync } from 'node:zlib';
 import { bundledChain, bundledFontSource } from '../src/app/font-files.ts';
-import { parseTemplate, type Style } from '../src/domain/template.ts';
 import { renderText } from '../src/render/document.ts';
 import { displayListToPdf } from '../src/render/pdf.ts';
 import { pageToPng } from '../src/render/png.ts';
 import { pageToSvg } from '../src/render/svg.ts';
-import { bundledFontId } from '../src/store/bundled-fonts.ts';
 import { prose } from './prose.ts';
+import { DOC_STYLE, styleOf } from './render-doc.ts';
 import { PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '7' }, write: { type: 'boolean', default: false }, out: { type: 'string' } } });
 const runs = Number(args.runs);
 
-function styleOf(json: Record<string, unknown>): Style {
-  const parsed = parseTemplate({ version: 2, name: 'bench', mode: 'simple', style: { fontId: bundledFontId('caveat'), ...json } });
-  if (!parsed.ok) throw new Error(parsed.message);
-  return (parsed.template as { style: Style }).style;
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fonts = bundledChain(bundledFontSource('caveat'));
-const docStyle = styleOf({ fontSize: 28, lineHeight: 2, pageSize: 'A4', paper: { type: 'lined', spacing: 10 }, margins: { top: 20, right: 15, bottom: 15, left: 20 } });
+const docStyle = styleOf(DOC_STYLE);
 const text = prose(100_000);
 const deflate = (b: Uint8Array) => deflateSync(b, { level: PDF_DEFLATE_LEVEL });
 
