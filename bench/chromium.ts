@@ -9,11 +9,13 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { deflateSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { bundledChain, bundledFontSource } from '../src/app/font-files.ts';
 import { renderText } from '../src/render/document.ts';
 import { pageToPng } from '../src/render/png.ts';
 import { Random } from '../src/render/prng.ts';
+import { PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
 import { prose } from './prose.ts';
 import { styleOf } from './render-doc.ts';
 
@@ -84,7 +86,7 @@ const chromiumPdf = async (html: string) => {
 };
 const oursPng = () => {
   const list = renderText({ style: capStyle, text: caption, fonts });
-  return pageToPng(list, list.pages[0]!, 144);
+  return pageToPng(list, list.pages[0]!, 144, { deflate: (b) => deflateSync(b, { level: PDF_DEFLATE_LEVEL }) });
 };
 const chromiumPng = async () => {
   await tab.setContent(capHtml, { waitUntil: 'load' });

@@ -56,7 +56,7 @@ for (let i = 0; i < runs * 3 + 1; i++) {
   const list = renderText({ style: capStyle, text: caption, fonts });
   const svg = pageToSvg(list, list.pages[0]!);
   const t1 = performance.now();
-  pageToPng(list, list.pages[0]!, 144);
+  pageToPng(list, list.pages[0]!, 144, { deflate });
   const t2 = performance.now();
   if (i === 0) continue;
   cap.svg.push(t1 - t0 + (svg.length > 0 ? 0 : 0));

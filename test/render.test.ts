@@ -170,3 +170,13 @@ t.test('PDF: outlines once, text extractable, valid, deterministic, size capped 
   const { RenderError: E } = await import('../src/render/text-layout.ts');
   t.throws(() => displayListToPdf(list, { ...opts, maxBytes: 10_000 }), E, 'the output limit stops the writer');
 });
+
+t.test('PNG: our encoder gives the same pixels as resvg\'s', async (t) => {
+  const { deflateSync } = await import('node:zlib');
+  const { PNG } = await import('pngjs');
+  const list = renderText({ style: style({ pageSize: { name: 'card', width: 300, height: 200, unit: 'px' } }), text: 'Pixels, the same either way.', fonts });
+  const theirs = PNG.sync.read(Buffer.from(pageToPng(list, list.pages[0]!, 144)));
+  const ours = PNG.sync.read(Buffer.from(pageToPng(list, list.pages[0]!, 144, { deflate: (b) => deflateSync(b, { level: 1 }) })));
+  t.same([ours.width, ours.height], [theirs.width, theirs.height]);
+  t.ok(Buffer.compare(ours.data, theirs.data) === 0, 'identical RGBA');
+});
