@@ -54,8 +54,14 @@ t.test('each effect is switched off by its own setting', async (t) => {
   }
   const tilted = renderText({ style: style({ modifiers: { paper: { tilt: 2 } } }), text: LETTER, fonts }).pages[0]!;
   t.not(tilted.sheet.tilt, 0, 'paper: a tilt setting tilts the sheet');
-  const flat = renderText({ style: style({ modifiers: { paper: { enabled: false, tilt: 2 } } }), text: LETTER, fonts }).pages[0]!;
-  t.equal(flat.sheet.tilt, 0, 'paper: and its off switch straightens it');
+  const flat = renderText({ style: style({ modifiers: { paper: { enabled: false, tilt: 2, shadow: 1, scanner: true } } }), text: LETTER, fonts });
+  t.equal(flat.pages[0]!.sheet.tilt, 0, 'paper: and its off switch straightens it');
+  const flatSvg = pageToSvg(flat, flat.pages[0]!);
+  for (const id of ['grain', 'shadow', 'scan']) t.notOk(flatSvg.includes(`id="${id}"`), `paper off: no ${id}`);
+  const dressed = renderText({ style: style({ modifiers: { paper: { texture: 0.5, shadow: 0.5, scanner: true } } }), text: LETTER, fonts });
+  const dressedSvg = pageToSvg(dressed, dressed.pages[0]!);
+  for (const id of ['grain', 'shadow', 'scan']) t.ok(dressedSvg.includes(`id="${id}"`), `paper: ${id} drawn`);
+  t.equal(pageToSvg(dressed, dressed.pages[0]!), dressedSvg, 'the grain is the same for the same seed');
 });
 
 t.test('fallback: a character the font lacks comes from the next hand; none at all is an error', async (t) => {

@@ -36,8 +36,11 @@ export interface DisplayPage {
   width: number;
   height: number;
   background: string;
-  /** Whole-sheet effects a writer may apply: tilt in degrees, shadow 0-1. */
-  sheet: { tilt: number; shadow: number };
+  /**
+   * Whole-sheet effects: tilt in degrees (every writer), and for images only (a PDF is printed on
+   * real paper) shadow, texture 0-1 and the scanner look; `seed` makes the texture repeatable.
+   */
+  sheet: { tilt: number; shadow: number; texture: number; scanner: boolean; seed: number };
   items: Item[];
   lines: TextLine[];
 }

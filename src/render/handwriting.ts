@@ -101,8 +101,11 @@ export class Handwriting {
     return { wobble: l.wobble * MM * f * this.lines.soft(), drift: l.drift * MM * f * this.lines.soft(), slope: Math.tan(angle), angle };
   }
 
-  sheet(): { tilt: number; shadow: number } {
+  sheet(): { tilt: number; shadow: number; texture: number; scanner: boolean; seed: number } {
     const p = this.m.paper;
-    return p.enabled ? { tilt: p.tilt * this.sheets.signed(), shadow: p.shadow } : { tilt: 0, shadow: 0 };
+    const seed = Math.floor(this.sheets.next() * 1_000_000);
+    return p.enabled
+      ? { tilt: p.tilt * this.sheets.signed(), shadow: p.shadow, texture: p.texture, scanner: p.scanner, seed }
+      : { tilt: 0, shadow: 0, texture: 0, scanner: false, seed };
   }
 }

@@ -1,0 +1,73 @@
+// A small PNG encoder (ISO/IEC 15948): 8-bit RGBA, filter 0, with the caller's deflate, or with
+// stored (uncompressed) deflate blocks when none is given, for tiny images made in the engine.
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+function crc32(bytes: Uint8Array, crc = 0xffffffff): number {
+  for (let i = 0; i < bytes.length; i++) crc = CRC_TABLE[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
+  return crc;
+}
+
+function chunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.length);
+  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+  out.set(data, 8);
+  view.setUint32(8 + data.length, (crc32(out.subarray(4, 8 + data.length)) ^ 0xffffffff) >>> 0);
+  return out;
+}
+
+/** An RGBA image as PNG (8-bit, no interlace, filter 0 on every row). */
+export function encodePng(width: number, height: number, rgba: Uint8Array, deflate: (b: Uint8Array) => Uint8Array = storedDeflate): Uint8Array {
+  const stride = width * 4;
+  const raw = new Uint8Array((stride + 1) * height);
+  for (let y = 0; y < height; y++) raw.set(rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
+  const ihdr = new Uint8Array(13);
+  const v = new DataView(ihdr.buffer);
+  v.setUint32(0, width);
+  v.setUint32(4, height);
+  ihdr.set([8, 6, 0, 0, 0], 8);
+  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflate(raw)), chunk('IEND', new Uint8Array(0))];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** A zlib stream of stored blocks (RFC 1950/1951): valid, uncompressed, pure JavaScript. */
+export function storedDeflate(data: Uint8Array): Uint8Array {
+  const blocks = Math.max(1, Math.ceil(data.length / 65_535));
+  const out = new Uint8Array(2 + blocks * 5 + data.length + 4);
+  out[0] = 0x78;
+  out[1] = 0x01;
+  let at = 2;
+  for (let b = 0; b < blocks; b++) {
+    const part = data.subarray(b * 65_535, Math.min(data.length, (b + 1) * 65_535));
+    out[at] = b === blocks - 1 ? 1 : 0;
+    out[at + 1] = part.length & 0xff;
+    out[at + 2] = part.length >>> 8;
+    out[at + 3] = ~part.length & 0xff;
+    out[at + 4] = (~part.length >>> 8) & 0xff;
+    out.set(part, at + 5);
+    at += 5 + part.length;
+  }
+  let [a, c] = [1, 0];
+  for (let i = 0; i < data.length; i++) {
+    a = (a + data[i]!) % 65_521;
+    c = (c + a) % 65_521;
+  }
+  new DataView(out.buffer).setUint32(at, ((c << 16) | a) >>> 0);
+  return out;
+}
