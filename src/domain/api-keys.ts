@@ -1,5 +1,6 @@
 // API keys (DESIGN §4): `hw_live_` or `hw_test_`, 32 base62 characters, then a 6-character
 // CRC-32 checksum, so a mistyped or truncated key is refused before any store lookup.
+import { crc32 } from './crc32.ts';
 import { base62, base62Chars } from './ids.ts';
 
 export const KEY_MODES = ['live', 'test'] as const;
@@ -11,21 +12,7 @@ const KEY_PATTERN = /^hw_(live|test)_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
 /** Length of the part of a key kept for display (`hw_live_AbCd1234`). */
 export const DISPLAY_CHARS = 8;
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-export function crc32(text: string): number {
-  let crc = 0xffffffff;
-  for (let i = 0; i < text.length; i++) crc = CRC_TABLE[(crc ^ text.charCodeAt(i)) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
+export { crc32 };
 
 function checksum(body: string): string {
   const n = crc32(body);
