@@ -186,3 +186,17 @@ t.test('PNG: our encoder gives the same pixels as resvg\'s', async (t) => {
   t.same([ours.width, ours.height], [theirs.width, theirs.height]);
   t.ok(Buffer.compare(ours.data, theirs.data) === 0, 'identical RGBA');
 });
+
+t.test('a background image asset is drawn in SVG and PNG, and refused (not dropped) in PDF', async (t) => {
+  const { png: makePng } = await import('./helpers/images.ts');
+  const { displayListToPdf } = await import('../src/render/pdf.ts');
+  const assetId = 'asset_0000000000000000000001';
+  const list = renderText({ style: style({ background: { assetId }, pageSize: { name: 'c', width: 200, height: 100, unit: 'px' } }), text: 'on a picture', fonts });
+  const assets = { [assetId]: { type: 'image/png' as const, bytes: makePng(20, 10) } };
+  const svg = pageToSvg(list, list.pages[0]!, { assets });
+  t.match(svg, /<image [^>]*href="data:image\/png;base64,iVBORw0KGgo/, 'embedded as a data URI');
+  t.ok(svg.indexOf('<image') < svg.indexOf('<use'), 'under the writing');
+  t.same([...pageToPng(list, list.pages[0]!, 72, { assets }).subarray(1, 4)], [0x50, 0x4e, 0x47]);
+  t.throws(() => pageToSvg(list, list.pages[0]!), { code: 'MISSING_ASSET' });
+  t.throws(() => displayListToPdf(list), { code: 'UNSUPPORTED_IMAGE' });
+});

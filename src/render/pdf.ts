@@ -271,6 +271,9 @@ function pageContent(page: DisplayPage, forms: Map<string, { name: string; k: nu
 }
 
 export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint8Array {
+  // Images are not written into PDFs yet: refuse rather than leave a background out unsaid.
+  const image = list.pages.flatMap((p) => p.items).find((i) => i.kind === 'image');
+  if (image?.kind === 'image') throw new RenderError('UNSUPPORTED_IMAGE', `images in PDFs are not supported yet (asset ${image.assetId})`);
   const w = new Writer(opts.maxBytes ?? 55_000_000);
   w.push('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
   const refs = Object.keys(list.glyphs).sort();

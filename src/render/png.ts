@@ -5,10 +5,15 @@
 import { Resvg } from '@resvg/resvg-js';
 import type { DisplayList, DisplayPage } from './display-list.ts';
 import { encodePng } from './png-encode.ts';
-import { pageToSvg } from './svg.ts';
+import { type AssetBytes, pageToSvg } from './svg.ts';
 
-export function pageToPng(list: DisplayList, page: DisplayPage, dpi = 144, opts: { deflate?: (b: Uint8Array) => Uint8Array } = {}): Uint8Array {
-  const svg = pageToSvg(list, page);
+export function pageToPng(
+  list: DisplayList,
+  page: DisplayPage,
+  dpi = 144,
+  opts: { deflate?: (b: Uint8Array) => Uint8Array; assets?: AssetBytes } = {},
+): Uint8Array {
+  const svg = pageToSvg(list, page, { assets: opts.assets });
   const resvg = new Resvg(svg, {
     fitTo: { mode: 'width', value: Math.round((page.width / 72) * dpi) },
     font: { loadSystemFonts: false },

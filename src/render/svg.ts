@@ -4,6 +4,7 @@
 import type { DisplayList, DisplayPage } from './display-list.ts';
 import { encodePng } from './png-encode.ts';
 import { Random } from './prng.ts';
+import { RenderError } from './text-layout.ts';
 
 const n = (v: number) => (Math.round(v * 1000) / 1000).toString();
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -38,7 +39,10 @@ function base64(bytes: Uint8Array): string {
   return out;
 }
 
-export function pageToSvg(list: DisplayList, page: DisplayPage, opts: { textLayer?: boolean } = {}): string {
+/** Image bytes by asset id, for background and block images (the engine reads no files). */
+export type AssetBytes = Record<string, { type: 'image/png' | 'image/jpeg'; bytes: Uint8Array }>;
+
+export function pageToSvg(list: DisplayList, page: DisplayPage, opts: { textLayer?: boolean; assets?: AssetBytes } = {}): string {
   const used = new Set<string>();
   for (const it of page.items) if (it.kind === 'glyph') used.add(it.ref);
   const ids = new Map([...used].map((ref, i) => [ref, `g${i}`]));
@@ -50,6 +54,11 @@ export function pageToSvg(list: DisplayList, page: DisplayPage, opts: { textLaye
       body += `<use href="#${ids.get(it.ref)}" transform="matrix(${it.m.map(n).join(' ')})" fill="${it.color}"${op}/>`;
     } else if (it.kind === 'rule') {
       body += `<line x1="${n(it.x1)}" y1="${n(it.y1)}" x2="${n(it.x2)}" y2="${n(it.y2)}" stroke="${it.color}" stroke-width="${n(it.width)}"/>`;
+    } else if (it.kind === 'image') {
+      const asset = opts.assets?.[it.assetId];
+      if (!asset) throw new RenderError('MISSING_ASSET', `image ${it.assetId} was not supplied to the writer`);
+      // Covers its box like a photo in a frame; the data URI holds only validated PNG or JPEG bytes.
+      body += `<image x="${n(it.x)}" y="${n(it.y)}" width="${n(it.width)}" height="${n(it.height)}" preserveAspectRatio="xMidYMid slice" href="data:${asset.type};base64,${base64(asset.bytes)}"/>`;
     } else if (it.kind === 'dot') {
       body += `<circle cx="${n(it.x)}" cy="${n(it.y)}" r="${n(it.r)}" fill="${it.color}"/>`;
     }

@@ -11,7 +11,7 @@ const bidi = (bidiFactory as unknown as typeof bidiFactory.default)();
 
 export class RenderError extends Error {
   constructor(
-    readonly code: 'UNSUPPORTED_CHARACTERS' | 'TOO_MANY_PAGES' | 'OUTPUT_TOO_LARGE',
+    readonly code: 'UNSUPPORTED_CHARACTERS' | 'TOO_MANY_PAGES' | 'OUTPUT_TOO_LARGE' | 'MISSING_ASSET' | 'UNSUPPORTED_IMAGE',
     message: string,
   ) {
     super(message);
