@@ -1,5 +1,5 @@
 // Seeded randomness for the handwriting (same seed + same input = same bytes): sfc32 seeded
-// through splitmix32. Never Math.random.
+// through splitmix32; never the global random source, which no seed can repeat.
 
 function splitmix32(seed: number): () => number {
   let s = seed >>> 0;
