@@ -200,3 +200,14 @@ t.test('a background image asset is drawn in SVG and PNG, and refused (not dropp
   t.throws(() => pageToSvg(list, list.pages[0]!), { code: 'MISSING_ASSET' });
   t.throws(() => displayListToPdf(list), { code: 'UNSUPPORTED_IMAGE' });
 });
+
+t.test('shaping applies the font\'s kerning and ligatures', async (t) => {
+  const { loadFont, shape } = await import('../src/render/fonts.ts');
+  const caveat = loadFont(bundledFontSource('caveat'));
+  t.ok(shape(caveat, 'AV', false)[0]!.advance < shape(caveat, 'A', false)[0]!.advance, 'A before V is kerned closer');
+  t.equal(shape(caveat, 'fi', false).length, 1, 'f and i join in one ligature glyph');
+  t.equal(shape(caveat, 'ffi', false).length, 1, 'ffi too');
+  const list = renderText({ style: style(), text: 'find', fonts });
+  t.equal(list.pages[0]!.items.filter((i) => i.kind === 'glyph').length, 3, 'a rendered "find" has three glyphs');
+  t.equal(list.pages[0]!.lines[0]!.text, 'find', 'and its searchable text is still four letters');
+});
