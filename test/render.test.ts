@@ -187,7 +187,7 @@ t.test('PNG: our encoder gives the same pixels as resvg\'s', async (t) => {
   t.ok(Buffer.compare(ours.data, theirs.data) === 0, 'identical RGBA');
 });
 
-t.test('a background image asset is drawn in SVG and PNG, and refused (not dropped) in PDF', async (t) => {
+t.test('a background image asset is drawn in SVG, PNG and PDF', async (t) => {
   const { png: makePng } = await import('./helpers/images.ts');
   const { displayListToPdf } = await import('../src/render/pdf.ts');
   const assetId = 'asset_0000000000000000000001';
@@ -198,7 +198,33 @@ t.test('a background image asset is drawn in SVG and PNG, and refused (not dropp
   t.ok(svg.indexOf('<image') < svg.indexOf('<use'), 'under the writing');
   t.same([...pageToPng(list, list.pages[0]!, 72, { assets }).subarray(1, 4)], [0x50, 0x4e, 0x47]);
   t.throws(() => pageToSvg(list, list.pages[0]!), { code: 'MISSING_ASSET' });
-  t.throws(() => displayListToPdf(list), { code: 'UNSUPPORTED_IMAGE' });
+  t.throws(() => displayListToPdf(list), { code: 'MISSING_ASSET' });
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, writeFileSync, readFileSync: read } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { jpeg, progressiveJpeg } = await import('./helpers/images.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-img-'));
+  for (const [name, asset] of [
+    ['png', assets[assetId]],
+    ['jpeg', { type: 'image/jpeg' as const, bytes: jpeg }],
+    ['progressive jpeg', { type: 'image/jpeg' as const, bytes: progressiveJpeg }],
+  ] as const) {
+    const pdf = displayListToPdf(list, { assets: { [assetId]: asset } });
+    const raw = Buffer.from(pdf).toString('latin1');
+    t.match(raw, /\/Subtype \/Image \/Width (20|64) /, `${name}: an image XObject`);
+    const file = join(dir, 'img.pdf');
+    writeFileSync(file, pdf);
+    try {
+      t.match(execFileSync('qpdf', ['--check', file], { encoding: 'utf8' }), /No syntax or stream encoding errors/, `${name}: qpdf is content`);
+      execFileSync('pdftoppm', ['-r', '36', '-png', '-singlefile', file, join(dir, 'page')]);
+      t.ok(read(join(dir, 'page.png')).length > 100, `${name}: poppler draws it`);
+    } catch (err) {
+      t.ok(!process.env.CI && (err as NodeJS.ErrnoException).code === 'ENOENT', `${name}: qpdf and poppler are installed in CI`);
+    }
+  }
+  const rgba = { type: 'image/png' as const, bytes: Buffer.from(pageToPng(list, list.pages[0]!, 36, { assets })) };
+  t.throws(() => displayListToPdf(list, { assets: { [assetId]: rgba } }), { code: 'UNSUPPORTED_IMAGE' }, 'a PNG with transparency is refused by name, not dropped');
 });
 
 t.test('shaping applies the font\'s kerning and ligatures', async (t) => {

@@ -5,6 +5,7 @@
 // empty and whose ToUnicode map gives the characters back, so the text is selectable and
 // searchable in any script. Pure: compression and the date come in as arguments.
 import type { DisplayList, DisplayPage, Item } from './display-list.ts';
+import type { AssetBytes } from './svg.ts';
 import { RenderError } from './text-layout.ts';
 
 export interface PdfOptions {
@@ -15,6 +16,61 @@ export interface PdfOptions {
   title?: string;
   /** Output limit in bytes, checked while writing (spec §8: 55 MB). */
   maxBytes?: number;
+  /** Bytes of the images the pages place (validated at upload). */
+  assets?: AssetBytes;
+}
+
+interface PdfImage {
+  dict: string;
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+const u16 = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
+const u32 = (b: Uint8Array, at: number) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+
+/**
+ * An image as a PDF image XObject without decoding it: JPEG as is (DCTDecode, §7.4.8); an 8-bit,
+ * non-interlaced grey or RGB PNG as its own zlib stream with the PNG predictors (§7.4.4.4).
+ */
+function pdfImage(assetId: string, asset: AssetBytes[string]): PdfImage {
+  const b = asset.bytes;
+  const refuse = (why: string) => new RenderError('UNSUPPORTED_IMAGE', `image ${assetId} cannot go into a PDF yet: ${why}`);
+  if (asset.type === 'image/jpeg') {
+    for (let at = 2; at + 9 < b.length; ) {
+      const marker = b[at + 1]!;
+      if (b[at] !== 0xff) break;
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+        const [height, width, comps] = [u16(b, at + 5), u16(b, at + 7), b[at + 9]!];
+        const space = comps === 1 ? '/DeviceGray' : comps === 3 ? '/DeviceRGB' : '/DeviceCMYK /Decode [1 0 1 0 1 0 1 0]';
+        return { dict: `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace ${space} /BitsPerComponent 8 /Filter /DCTDecode`, data: b, width, height };
+      }
+      at += 2 + u16(b, at + 2);
+    }
+    throw refuse('no JPEG frame header');
+  }
+  const [width, height, depth, colour, interlace] = [u32(b, 16), u32(b, 20), b[24]!, b[25]!, b[28]!];
+  if (depth !== 8 || (colour !== 0 && colour !== 2) || interlace !== 0) throw refuse('only 8-bit grey or RGB PNGs without transparency or interlacing are written so far');
+  const parts: Uint8Array[] = [];
+  for (let at = 8; at + 8 <= b.length; ) {
+    const length = u32(b, at);
+    if (String.fromCharCode(b[at + 4]!, b[at + 5]!, b[at + 6]!, b[at + 7]!) === 'IDAT') parts.push(b.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const data = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    data.set(p, at);
+    at += p.length;
+  }
+  const colors = colour === 2 ? 3 : 1;
+  return {
+    dict: `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /${colors === 3 ? 'DeviceRGB' : 'DeviceGray'} /BitsPerComponent 8 /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors ${colors} /BitsPerComponent 8 /Columns ${width} >>`,
+    data,
+    width,
+    height,
+  };
 }
 
 const enc = new TextEncoder();
@@ -193,7 +249,13 @@ function toUnicode(chars: string[]): string {
   ].join('\n');
 }
 
-function pageContent(page: DisplayPage, forms: Map<string, { name: string; k: number }>, gs: Map<number, string>, codes: TextCodes): string {
+function pageContent(
+  page: DisplayPage,
+  forms: Map<string, { name: string; k: number }>,
+  gs: Map<number, string>,
+  codes: TextCodes,
+  images: Map<string, PdfImage & { name: string }>,
+): string {
   const out: string[] = [];
   const { width: W, height: H } = page;
   out.push(`${rgb(page.background)} rg 0 0 ${f2(W)} ${f2(H)} re f`);
@@ -228,7 +290,14 @@ function pageContent(page: DisplayPage, forms: Map<string, { name: string; k: nu
       continue;
     }
     endInk();
-    if (it.kind === 'rule') {
+    if (it.kind === 'image') {
+      // Covers its box, centred and clipped, like the SVG's preserveAspectRatio slice.
+      const img = images.get(it.assetId)!;
+      const scale = Math.max(it.width / img.width, it.height / img.height);
+      const [w, h] = [img.width * scale, img.height * scale];
+      const [x, y] = [it.x + (it.width - w) / 2, it.y + (it.height - h) / 2];
+      out.push(`q ${f2(it.x)} ${f2(it.y)} ${f2(it.width)} ${f2(it.height)} re W n ${f4(w)} 0 0 ${f4(-h)} ${f2(x)} ${f2(y + h)} cm /${img.name} Do Q`);
+    } else if (it.kind === 'rule') {
       out.push(`${rgb(it.color)} RG ${f2(it.width)} w ${f2(it.x1)} ${f2(it.y1)} m ${f2(it.x2)} ${f2(it.y2)} l S`);
     } else if (it.kind === 'dot') {
       const k = it.r * 0.5523;
@@ -271,9 +340,15 @@ function pageContent(page: DisplayPage, forms: Map<string, { name: string; k: nu
 }
 
 export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint8Array {
-  // Images are not written into PDFs yet: refuse rather than leave a background out unsaid.
-  const image = list.pages.flatMap((p) => p.items).find((i) => i.kind === 'image');
-  if (image?.kind === 'image') throw new RenderError('UNSUPPORTED_IMAGE', `images in PDFs are not supported yet (asset ${image.assetId})`);
+  const images = new Map<string, PdfImage & { name: string }>();
+  for (const p of list.pages) {
+    for (const it of p.items) {
+      if (it.kind !== 'image' || images.has(it.assetId)) continue;
+      const asset = opts.assets?.[it.assetId];
+      if (!asset) throw new RenderError('MISSING_ASSET', `image ${it.assetId} was not supplied to the writer`);
+      images.set(it.assetId, { ...pdfImage(it.assetId, asset), name: `Im${images.size}` });
+    }
+  }
   const w = new Writer(opts.maxBytes ?? 55_000_000);
   w.push('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
   const refs = Object.keys(list.glyphs).sort();
@@ -283,19 +358,23 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
   const gs = new Map([...opacities].sort((a, b) => a - b).map((o) => [o, `A${o}`]));
   const codes = new TextCodes();
   const forms = new Map(refs.map((r) => [r, { name: glyphNames.get(r)!, k: 1000 / list.glyphs[r]!.scale }]));
-  const contents = list.pages.map((p) => enc.encode(pageContent(p, forms, gs, codes)));
+  const contents = list.pages.map((p) => enc.encode(pageContent(p, forms, gs, codes, images)));
 
   // Object numbers: 1 catalog, 2 pages, 3 info, 4 resources, then glyphs, text fonts, pages.
   let next = 5;
   const glyphObj = new Map(refs.map((r) => [r, next++]));
   const fontObjs = codes.fonts.map(() => ({ font: next++, cmap: next++, proc: next++ }));
   const pageObjs = list.pages.map(() => ({ page: next++, content: next++ }));
+  const imageObj = new Map([...images.keys()].map((id) => [id, next++]));
 
   w.object(1, '<< /Type /Catalog /Pages 2 0 R >>');
   w.object(2, `<< /Type /Pages /Kids [${pageObjs.map((p) => `${p.page} 0 R`).join(' ')}] /Count ${list.pages.length} >>`);
   const date = `D:${(opts.createdAt ?? '2000-01-01T00:00:00Z').replace(/[-:T]/g, '').slice(0, 14)}Z`;
   w.object(3, `<< /Producer (Scriptorium) /Creator (Scriptorium) /Title ${pdfString(opts.title ?? 'Handwritten document')} /CreationDate (${date}) /ModDate (${date}) >>`);
-  const xobjects = refs.map((r) => `/${glyphNames.get(r)} ${glyphObj.get(r)} 0 R`).join(' ');
+  const xobjects = [
+    ...refs.map((r) => `/${glyphNames.get(r)} ${glyphObj.get(r)} 0 R`),
+    ...[...images].map(([id, img]) => `/${img.name} ${imageObj.get(id)} 0 R`),
+  ].join(' ');
   const fonts = fontObjs.map((f, i) => `/T${i} ${f.font} 0 R`).join(' ');
   const states = [...gs].map(([o, name]) => `/${name} << /ca ${f2(o / 100)} >>`).join(' ');
   w.object(4, `<< /XObject << ${xobjects} >> /Font << ${fonts} >> /ExtGState << ${states} >> /ProcSet [/PDF /Text] >>`);
@@ -322,6 +401,8 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
     w.object(o.page, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${f2(p.width)} ${f2(p.height)}] /Resources 4 0 R /Contents ${o.content} 0 R >>`);
     w.stream(o.content, '', contents[i]!, opts.deflate);
   });
+
+  for (const [id, img] of images) w.stream(imageObj.get(id)!, img.dict, img.data, undefined);
 
   const xref = w.size;
   const lines = ['xref', `0 ${next}`, '0000000000 65535 f '];
