@@ -58,7 +58,6 @@ t.test('GET /templates/{id}: builder model for v2, settings and fontIds for lega
   t.match(q.body.error.message, /this endpoint accepts none/);
 
   const json = JSON.parse(readFileSync(new URL('../src/app/demo/letter.template.json', import.meta.url), 'utf8'));
-  json.style.fontSize = 31;
   await server.ctx.store.templates.update({ accountId: a.accountId, mode: 'live' }, a.templates.live.simple, { ...json, style: { ...simple.body.style, fontSize: 31 } }, new Date());
   const after = await call(t, server, 'GET', `/templates/${a.templates.live.simple}`, { key: a.live });
   t.match(after.body, { revision: 2, style: { fontSize: 31 } }, 'an edit is seen at once');

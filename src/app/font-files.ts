@@ -1,9 +1,7 @@
 // Font bytes for the render engine (which does no I/O): bundled fonts from their packages, read
 // once per process, and the default fallback chain after a template's own font.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { FontSource } from '../render/fonts.ts';
-import { BUNDLED_FONTS, bundledFontId } from '../store/bundled-fonts.ts';
+import { BUNDLED_FONTS, bundledFontId, readBundledFont } from '../store/bundled-fonts.ts';
 
 /** Tried in order after the template's font: Latin, Devanagari, Hangul, Arabic hands. */
 export const FALLBACK_CHAIN = ['caveat', 'kalam', 'nanum-pen-script', 'aref-ruqaa'] as const;
@@ -15,7 +13,7 @@ export function bundledFontSource(slug: string): FontSource {
   if (known) return known;
   const font = BUNDLED_FONTS.find((f) => f.slug === slug);
   if (!font) throw new Error(`no bundled font ${JSON.stringify(slug)}`);
-  const source = { id: bundledFontId(slug), bytes: new Uint8Array(readFileSync(fileURLToPath(import.meta.resolve(font.module)))) };
+  const source = { id: bundledFontId(slug), bytes: readBundledFont(font) };
   cache.set(slug, source);
   return source;
 }

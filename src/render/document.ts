@@ -115,10 +115,11 @@ export function renderText(doc: TextDocument): DisplayList {
         const [cos, sin] = [Math.cos(gh.rotation + lineHand.angle), Math.sin(gh.rotation + lineHand.angle)];
         // Font units (y up) → page (y down): scale, flip, rotate, move to the pen position.
         const m: Matrix = [s * cos, s * sin, s * sin, -s * cos, x, y];
-        const refKey = fontIndex.get(g.font)! * 0x1000000 + g.gid * 16 + gh.variant;
+        const fi = fontIndex.get(g.font)!;
+        const refKey = fi * 0x1000000 + g.gid * 16 + gh.variant;
         let ref = refs.get(refKey);
         if (ref === undefined) {
-          ref = `${fontIndex.get(g.font)}:${g.gid}:${gh.variant}`;
+          ref = `${fi}:${g.gid}:${gh.variant}`;
           refs.set(refKey, ref);
         }
         glyphs[ref] ??= {

@@ -3,6 +3,7 @@
 // (`enabled: false`); the streams are drawn in document order, so the same seed and the same
 // input give the same positions, hence the same bytes.
 import type { Style } from '../domain/template.ts';
+import { hexRgb } from './color.ts';
 import { Random } from './prng.ts';
 
 type Modifiers = Style['modifiers'];
@@ -12,14 +13,9 @@ export const VARIANTS = 3;
 const DEG = Math.PI / 180;
 const MM = 72 / 25.4;
 
-function rgb(hex: string): [number, number, number] {
-  const h = hex.length === 4 ? hex.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3') : hex;
-  return [1, 3, 5].map((i) => Number.parseInt(h.slice(i, i + 2), 16)) as [number, number, number];
-}
-
 /** `hex` lightened (t > 0) or darkened (t < 0) by |t|. */
 function shade(hex: string, t: number): string {
-  const out = rgb(hex).map((c) => Math.round(t >= 0 ? c + (255 - c) * t : c * (1 + t)));
+  const out = hexRgb(hex).map((c) => Math.round(t >= 0 ? c + (255 - c) * t : c * (1 + t)));
   return `#${out.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 }
 

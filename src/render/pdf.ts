@@ -4,6 +4,7 @@
 // over the drawing in text render mode 3 (invisible, §9.3.6) with a Type 3 font whose glyphs are
 // empty and whose ToUnicode map gives the characters back, so the text is selectable and
 // searchable in any script. Pure: compression and the date come in as arguments.
+import { hexRgb } from './color.ts';
 import type { DisplayList, DisplayPage, Item } from './display-list.ts';
 import type { AssetBytes } from './svg.ts';
 import { RenderError } from './text-layout.ts';
@@ -97,8 +98,9 @@ const rgbCache = new Map<string, string>();
 function rgb(hex: string): string {
   let out = rgbCache.get(hex);
   if (out === undefined) {
-    const h = hex.length === 4 ? hex.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3') : hex;
-    out = [1, 3, 5].map((i) => f4(Number.parseInt(h.slice(i, i + 2), 16) / 255)).join(' ');
+    out = hexRgb(hex)
+      .map((c) => f4(c / 255))
+      .join(' ');
     if (rgbCache.size > 10_000) rgbCache.clear();
     rgbCache.set(hex, out);
   }

@@ -1,5 +1,7 @@
 // The shared handwriting fonts that ship with the service (npm packages with the TTF files).
 // Their ids are stable (derived from the slug) so templates stay portable between installs.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { stableId } from '../lib/ids.ts';
 
 export interface BundledFont {
@@ -43,4 +45,9 @@ export const BUNDLED_FONTS: BundledFont[] = [
 
 export function bundledFontId(slug: string): string {
   return stableId('font', `bundled:${slug}`);
+}
+
+/** The font file of a bundled font, from its package. */
+export function readBundledFont(font: BundledFont): Uint8Array {
+  return new Uint8Array(readFileSync(fileURLToPath(import.meta.resolve(font.module))));
 }

@@ -1,10 +1,8 @@
 // Registers the bundled handwriting fonts: metadata and the scripts computed from each cmap.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import { sha256Hex } from '../../lib/ids.ts';
 import { inspectFont } from '../../render/font-info.ts';
-import { BUNDLED_FONTS, bundledFontId } from '../bundled-fonts.ts';
+import { BUNDLED_FONTS, bundledFontId, readBundledFont } from '../bundled-fonts.ts';
 import type { Database } from '../schema.ts';
 
 export function up(db: Kysely<Database>): Promise<void> {
@@ -17,8 +15,8 @@ export async function registerBundledFonts(db: Kysely<Database>): Promise<void> 
   const present = new Set((await db.selectFrom('fonts').select('id').where('source', '=', 'bundled').execute()).map((r) => r.id));
   for (const font of BUNDLED_FONTS) {
     if (present.has(bundledFontId(font.slug))) continue;
-    const bytes = readFileSync(fileURLToPath(import.meta.resolve(font.module)));
-    const info = inspectFont(new Uint8Array(bytes));
+    const bytes = readBundledFont(font);
+    const info = inspectFont(bytes);
     await db
       .insertInto('fonts')
       .values({
