@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { deflateSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { bundledChain, bundledFontSource } from '../src/app/font-files.ts';
+import { releaseImageMemory } from '../src/app/native-memory.ts';
 import { renderText } from '../src/render/document.ts';
 import { pageToPng } from '../src/render/png.ts';
 import { Random } from '../src/render/prng.ts';
@@ -94,7 +95,11 @@ const chromiumPng = async () => {
 };
 
 // Warm-up of every contender (ours until the JIT has settled), then interleaved runs.
-for (let i = 0; i < 10; i++) oursPng();
+for (let i = 0; i < 10; i++) {
+  oursPng();
+  releaseImageMemory();
+  await new Promise((r) => setImmediate(r));
+}
 await chromiumPdf(plainHtml);
 await chromiumPng();
 for (let i = 0; i < runs; i++) {
@@ -104,6 +109,7 @@ for (let i = 0; i < runs; i++) {
   await time('chromiumPlain', () => chromiumPdf(plainHtml));
   for (let k = 0; k < 5; k++) {
     await time('oursPng', oursPng, 200);
+    releaseImageMemory(); // as a render thread does after replying; the settling pause lets it free
     await time('chromiumPng', chromiumPng, 200);
   }
 }

@@ -3,6 +3,7 @@
 // a missing golden fails the run (CI never creates one silently).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import t from 'tap';
 import { bundledChain, bundledFontSource } from '../src/app/font-files.ts';
@@ -69,7 +70,7 @@ for (const c of cases) {
     const list = renderText({ style, text: c.text, fonts: bundledChain(primary) });
     const page = (c.page ?? 1) - 1;
     const snap = snapshot(list, page);
-    const png = pageToPng(list, list.pages[page]!, 72);
+    const png = pageToPng(list, list.pages[page]!, 72, { deflate: (b) => deflateSync(b, { level: 9 }) });
     const snapFile = new URL(`${c.name}.json`, DIR);
     const pngFile = new URL(`${c.name}.png`, DIR);
     if (UPDATE) {

@@ -50,8 +50,15 @@ t.test('a task past its time limit is stopped; the pool carries on', async (t) =
 
 t.test('a task past its memory limit is stopped; the pool carries on', async (t) => {
   const pool = new RenderPool({ threads: 1, timeoutMs: 60_000, memoryMb: 48 });
-  t.teardown(() => pool.close());
-  const err = await pool.run(task(LONG.repeat(8), { maxPages: 100_000, maxBytes: 1e9 })).catch((e: unknown) => e);
+  // While the pool replaces the dead worker no handle keeps this test process alive (a server
+  // has its listening socket); without this it could end with the test unfinished.
+  const alive = setInterval(() => {}, 1000);
+  t.teardown(() => {
+    clearInterval(alive);
+    return pool.close();
+  });
+  // Far past the limit at once: a task that only just exceeds it can spend a minute in V8's last GCs.
+  const err = await pool.run(task(LONG.repeat(40), { maxPages: 100_000, maxBytes: 1e9 })).catch((e: unknown) => e);
   t.ok(err instanceof RenderTaskError && (err.reason === 'memory' || err.reason === 'crash'), String(err));
   t.equal((await pool.run(task('small'))).pages, 1, 'a fresh worker serves the next task');
 });

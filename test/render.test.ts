@@ -64,6 +64,29 @@ t.test('each effect is switched off by its own setting', async (t) => {
   t.equal(pageToSvg(dressed, dressed.pages[0]!), dressedSvg, 'the grain is the same for the same seed');
 });
 
+t.test('OpenType alternates: a letter takes the font\'s other drawings, never the same one twice running', async (t) => {
+  const { loadFont, shape } = await import('../src/render/fonts.ts');
+  const caveat = loadFont(bundledFontSource('caveat'));
+  const usual = (ch: string) => shape(caveat, ch, false)[0]!.gid;
+  const a = usual('a');
+  t.ok(caveat.alternates(0x61, a).length >= 2, 'Caveat has alternates of a');
+  t.same(caveat.alternates(0x61, usual('b') + 100_000), [], 'only for a drawing of that letter');
+  const text = 'banana anagram aardvark alpaca '.repeat(6);
+  const drawingsOfA = (alternates: boolean) => {
+    const list = renderText({ style: style({ modifiers: { letters: { alternates } } }), text, fonts });
+    const glyphs = list.pages.flatMap((p) => p.items.filter((i) => i.kind === 'glyph')).map((g) => list.glyphs[(g as { ref: string }).ref]!.gid);
+    const members = new Set([a, ...caveat.alternates(0x61, a).map((x) => x.gid)]);
+    return glyphs.filter((gid) => members.has(gid));
+  };
+  const on = drawingsOfA(true);
+  t.equal(on.length, [...text].filter((c) => c === 'a').length, 'every a is one of its drawings');
+  t.equal(new Set(on).size, 3, 'all three drawings are used');
+  t.ok(on.every((gid, i) => i === 0 || gid !== on[i - 1]), 'no two a in a row share a drawing');
+  const off = drawingsOfA(false);
+  const shaped = shape(caveat, text, false).map((g) => g.gid).filter((gid) => on.includes(gid) || gid === a);
+  t.same(off, shaped, 'with alternates off, the font\'s own choice stands');
+});
+
 t.test('fallback: a character the font lacks comes from the next hand; none at all is an error', async (t) => {
   const list = renderText({ style: style(), text: 'Hello नमस्ते 안녕 مرحبا', fonts });
   const used = new Set(Object.values(list.glyphs).map((g) => g.font));
@@ -177,14 +200,61 @@ t.test('PDF: outlines once, text extractable, valid, deterministic, size capped 
   t.throws(() => displayListToPdf(list, { ...opts, maxBytes: 10_000 }), E, 'the output limit stops the writer');
 });
 
-t.test('PNG: our encoder gives the same pixels as resvg\'s', async (t) => {
+t.test('SVG: letter rotation and size jitter survive into the markup', async (t) => {
+  const list = renderText({ style: style(), text: LETTER, fonts });
+  const matrices = [...pageToSvg(list, list.pages[0]!).matchAll(/<use [^>]*matrix\(([^)]*)\)/g)].map((m) => m[1]!.split(' ').map(Number));
+  t.ok(matrices.length > 50);
+  t.ok(matrices.filter((m) => m[1] !== 0).length > matrices.length * 0.9, 'nearly every letter is turned a little');
+  t.ok(new Set(matrices.map((m) => m[0])).size > 10, 'and scaled a little');
+});
+
+t.test('PNG: reduced outlines, blended grain and our encoder give what resvg draws from the SVG', async (t) => {
   const { deflateSync } = await import('node:zlib');
   const { PNG } = await import('pngjs');
-  const list = renderText({ style: style({ pageSize: { name: 'card', width: 300, height: 200, unit: 'px' } }), text: 'Pixels, the same either way.', fonts });
-  const theirs = PNG.sync.read(Buffer.from(pageToPng(list, list.pages[0]!, 144)));
-  const ours = PNG.sync.read(Buffer.from(pageToPng(list, list.pages[0]!, 144, { deflate: (b) => deflateSync(b, { level: 1 }) })));
-  t.same([ours.width, ours.height], [theirs.width, theirs.height]);
-  t.ok(Buffer.compare(ours.data, theirs.data) === 0, 'identical RGBA');
+  const { Resvg } = await import('@resvg/resvg-js');
+  const size = { name: 'card', width: 400, height: 240, unit: 'px' };
+  // 2 x 2 image pixels of difference per channel, counted: how many differ by more than 10 % and 25 %.
+  const compare = (a: Uint8Array, b: Uint8Array) => {
+    let [over10, over25, sum] = [0, 0, 0];
+    for (let i = 0; i < a.length; i += 4) {
+      const d = Math.max(Math.abs(a[i]! - b[i]!), Math.abs(a[i + 1]! - b[i + 1]!), Math.abs(a[i + 2]! - b[i + 2]!));
+      if (d > 25) over10++;
+      if (d > 64) over25++;
+      sum += d;
+    }
+    return { over10: over10 / (a.length / 4), over25: over25 / (a.length / 4), mean: sum / (a.length / 4) };
+  };
+  for (const texture of [0, 1]) {
+    const list = renderText({ style: style({ fontSize: 14, pageSize: size, modifiers: { paper: { texture } } }), text: LETTER, fonts });
+    const page = list.pages[0]!;
+    const png = PNG.sync.read(Buffer.from(pageToPng(list, page, 144, { deflate: (b) => deflateSync(b, { level: 1 }) })));
+    const svg = new Resvg(pageToSvg(list, page), { fitTo: { mode: 'width', value: png.width } }).render();
+    t.same([png.width, png.height], [svg.width, svg.height], `texture ${texture}: same size`);
+    const diff = compare(png.data, svg.pixels);
+    t.ok(diff.over10 < 0.01, `texture ${texture}: under 1 % of pixels differ by more than 10 % (${(diff.over10 * 100).toFixed(2)} %)`);
+    t.ok(diff.over25 < 0.001, `texture ${texture}: under 0.1 % differ by more than 25 % (${(diff.over25 * 100).toFixed(3)} %)`);
+    t.ok(diff.mean < 1, `texture ${texture}: mean difference under one level (${diff.mean.toFixed(2)})`);
+  }
+  // The grain is there: a blank sheet with grain is not one colour, and the same seed gives the same grain.
+  const blank = (seed: number) => {
+    const list = renderText({ style: style({ pageSize: size, modifiers: { seed, paper: { texture: 1 } } }), text: '', fonts });
+    return PNG.sync.read(Buffer.from(pageToPng(list, list.pages[0]!, 144))).data;
+  };
+  t.ok(new Set(blank(1)).size > 20, 'grain varies the paper');
+  t.ok(Buffer.compare(blank(1), blank(1)) === 0, 'the same seed, the same grain');
+  t.ok(Buffer.compare(blank(1), blank(2)) !== 0, 'another seed, other grain');
+});
+
+t.test('PNG encoder: decodes to the pixels it was given', async (t) => {
+  const { PNG } = await import('pngjs');
+  const { deflateSync } = await import('node:zlib');
+  const { encodePng } = await import('../src/render/png-encode.ts');
+  const rgba = new Uint8Array(37 * 11 * 4).map((_, i) => (i * 7919) % 251);
+  for (const deflate of [undefined, (b: Uint8Array) => deflateSync(b, { level: 1 })]) {
+    const back = PNG.sync.read(Buffer.from(encodePng(37, 11, rgba, deflate)));
+    t.same([back.width, back.height], [37, 11]);
+    t.ok(Buffer.compare(back.data, Buffer.from(rgba)) === 0, deflate ? 'zlib' : 'stored blocks');
+  }
 });
 
 t.test('a background image asset is drawn in SVG, PNG and PDF', async (t) => {
@@ -223,8 +293,50 @@ t.test('a background image asset is drawn in SVG, PNG and PDF', async (t) => {
       t.ok(!process.env.CI && (err as NodeJS.ErrnoException).code === 'ENOENT', `${name}: qpdf and poppler are installed in CI`);
     }
   }
-  const rgba = { type: 'image/png' as const, bytes: Buffer.from(pageToPng(list, list.pages[0]!, 36, { assets })) };
-  t.throws(() => displayListToPdf(list, { assets: { [assetId]: rgba } }), { code: 'UNSUPPORTED_IMAGE' }, 'a PNG with transparency is refused by name, not dropped');
+  const alpha = { type: 'image/png' as const, bytes: readFileSync(new URL('./fixtures/alpha-40x24.png', import.meta.url)) };
+  t.throws(() => displayListToPdf(list, { assets: { [assetId]: alpha } }), { code: 'UNSUPPORTED_IMAGE' }, 'without a decoder, a PNG with transparency is refused by name, not dropped');
+});
+
+t.test('PDF: PNGs with transparency, a palette, 16 bits or interlacing are decoded and drawn', async (t) => {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { deflateSync } = await import('node:zlib');
+  const { PNG } = await import('pngjs');
+  const { displayListToPdf } = await import('../src/render/pdf.ts');
+  const { decodePng } = await import('../src/app/png-decode.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-png-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const assetId = 'asset_0000000000000000000002';
+  const list = renderText({ style: style({ background: { assetId }, pageSize: { name: 'c', width: 200, height: 120, unit: 'px' }, modifiers: { paper: { enabled: false } } }), text: '', fonts });
+  // The page at 72 DPI is 150 x 90 px and the 40 x 24 image covers it: sample the middle and a corner.
+  type Image = InstanceType<typeof PNG>;
+  const at = (png: Image, x: number, y: number) => [...png.data.subarray((y * png.width + x) * 4, (y * png.width + x) * 4 + 3)];
+  const cases = {
+    'alpha-40x24.png': (p: Image) => {
+      t.ok(at(p, 75, 45)[0]! > 200 && at(p, 75, 45)[2]! < 60, `alpha: opaque red in the middle (${at(p, 75, 45)})`);
+      t.ok(at(p, 1, 1).every((v) => v > 220), `alpha: the paper shows through the transparent corner (${at(p, 1, 1)})`);
+    },
+    'palette-40x24.png': (p: Image) => t.ok(at(p, 75, 1)[0]! > 150 && at(p, 75, 88)[2]! > 150, `palette: red at the top, blue at the bottom (${at(p, 75, 1)} / ${at(p, 75, 88)})`),
+    'interlaced16-40x24.png': (p: Image) => t.ok(at(p, 75, 1)[0]! > 200 && at(p, 75, 88)[0]! < 50, `16-bit interlaced: white at the top, black at the bottom (${at(p, 75, 1)} / ${at(p, 75, 88)})`),
+  };
+  for (const [name, check] of Object.entries(cases)) {
+    const bytes = readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
+    const pdf = displayListToPdf(list, { assets: { [assetId]: { type: 'image/png', bytes } }, decodePng, deflate: (b) => deflateSync(b) });
+    const raw = Buffer.from(pdf).toString('latin1');
+    t.match(raw, /\/Subtype \/Image \/Width 40 \/Height 24 \/ColorSpace \/DeviceRGB/, `${name}: decoded to an RGB image`);
+    t.equal(/\/SMask \d+ 0 R/.test(raw), name.startsWith('alpha'), `${name}: a soft mask exactly when there is transparency`);
+    const file = join(dir, 'img.pdf');
+    writeFileSync(file, pdf);
+    try {
+      t.match(execFileSync('qpdf', ['--check', file], { encoding: 'utf8' }), /No syntax or stream encoding errors/, `${name}: qpdf is content`);
+      execFileSync('pdftoppm', ['-r', '72', '-png', '-singlefile', file, join(dir, 'page')]);
+      check(PNG.sync.read(readFileSync(join(dir, 'page.png'))));
+    } catch (err) {
+      t.ok(!process.env.CI && (err as NodeJS.ErrnoException).code === 'ENOENT', `${name}: qpdf and poppler are installed in CI`);
+    }
+  }
 });
 
 t.test('shaping applies the font\'s kerning and ligatures', async (t) => {

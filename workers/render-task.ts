@@ -1,19 +1,28 @@
 // One render task in a worker thread: plain data in (template style, text, font ids, seed,
-// limits), bytes out by transfer. Fonts are read once per thread and stay loaded.
+// limits), bytes out by transfer: a PDF, or a preview's JSON of watermarked PNG pages. Fonts
+// are read once per thread and stay loaded.
 import { deflateSync } from 'node:zlib';
 import { Piscina } from 'piscina';
 import { bundledChain, bundledFontSource } from '../src/app/font-files.ts';
+import { releaseImageMemory } from '../src/app/native-memory.ts';
 import type { Style } from '../src/domain/template.ts';
 import { renderText } from '../src/render/document.ts';
 import { displayListToPdf } from '../src/render/pdf.ts';
 import type { FontSource } from '../src/render/fonts.ts';
+import { pageToPng } from '../src/render/png.ts';
+import { pageToSvg } from '../src/render/svg.ts';
 import { RenderError } from '../src/render/text-layout.ts';
+import { addWatermark } from '../src/render/watermark.ts';
 
 /** zlib level for PDF streams: level 1 is 3x quicker than 6 for about 15 % more bytes. */
 export const PDF_DEFLATE_LEVEL = 1;
 
 export interface RenderTask {
-  kind: 'pdf';
+  /**
+   * `pdf`: the document. `preview`: the first pages as watermarked PNGs, in one JSON body.
+   * `svg`, `png`: one page, synchronously (POST /renders), PNG at 144 DPI.
+   */
+  kind: 'pdf' | 'preview' | 'svg' | 'png';
   style: Style;
   text: string;
   /** The template's font: a bundled slug, or the bytes of a personal font. */
@@ -21,6 +30,13 @@ export interface RenderTask {
   createdAt: string;
   maxPages: number;
   maxBytes: number;
+  /** Renders: the most lines after wrapping. */
+  maxLines?: number;
+  /** Preview: pages drawn, and their resolution. */
+  previewPages?: number;
+  previewDpi?: number;
+  /** Preview: the job id, written into the JSON body. */
+  jobId?: string;
 }
 
 export type RenderResult =
@@ -28,13 +44,23 @@ export type RenderResult =
   /** A refusal of the input (characters no font has, too many pages, too large): not a crash. */
   | { ok: false; code: RenderError['code']; message: string };
 
-export default function run(task: RenderTask): RenderResult {
+type Done = Extract<RenderResult, { ok: true }>;
+
+const deflate = (b: Uint8Array) => deflateSync(b, { level: PDF_DEFLATE_LEVEL });
+
+export default function run(task: RenderTask): RenderResult | Promise<RenderResult> {
+  const result = render(task);
+  if (task.kind !== 'png' && task.kind !== 'preview') return result;
+  // Between tasks piscina keeps the thread blocked, off its event loop: let the loop turn once
+  // here, so that the collected images' native memory is freed (src/app/native-memory.ts).
+  return new Promise((resolve) => setImmediate(() => resolve(result)));
+}
+
+function render(task: RenderTask): RenderResult {
   const primary = 'slug' in task.font ? bundledFontSource(task.font.slug) : task.font;
-  let result: RenderResult;
+  let result: Done;
   try {
-    const list = renderText({ style: task.style, text: task.text, fonts: bundledChain(primary), limits: { maxPages: task.maxPages } });
-    const bytes = displayListToPdf(list, { deflate: (b) => deflateSync(b, { level: PDF_DEFLATE_LEVEL }), createdAt: task.createdAt, maxBytes: task.maxBytes });
-    result = { ok: true, pages: list.pages.length, bytes };
+    result = task.kind === 'pdf' ? pdf(task, primary) : task.kind === 'preview' ? preview(task, primary) : image(task, primary);
   } catch (err) {
     // Errors lose their class crossing threads: refusals come back as values.
     if (err instanceof RenderError) return { ok: false, code: err.code, message: err.message };
@@ -42,4 +68,44 @@ export default function run(task: RenderTask): RenderResult {
   }
   // The bytes are transferred, not copied: the result names its buffer as transferable.
   return Piscina.move({ [Piscina.transferableSymbol]: result.bytes.buffer, [Piscina.valueSymbol]: result } as never) as unknown as RenderResult;
+}
+
+function pdf(task: RenderTask, primary: FontSource): Done {
+  const list = renderText({ style: task.style, text: task.text, fonts: bundledChain(primary), limits: { maxPages: task.maxPages } });
+  const bytes = displayListToPdf(list, { deflate, createdAt: task.createdAt, maxBytes: task.maxBytes });
+  return { ok: true, pages: list.pages.length, bytes };
+}
+
+/** One page as SVG or PNG (POST /renders): over one page, over the line limit or over the size limit is refused. */
+function image(task: RenderTask, primary: FontSource): Done {
+  const list = renderText({ style: task.style, text: task.text, fonts: bundledChain(primary), limits: { maxPages: task.maxPages, maxLines: task.maxLines } });
+  const page = list.pages[0]!;
+  let bytes: Uint8Array;
+  if (task.kind === 'svg') bytes = new TextEncoder().encode(pageToSvg(list, page));
+  else {
+    bytes = pageToPng(list, page, 144, { deflate });
+    releaseImageMemory();
+  }
+  if (bytes.length > task.maxBytes) throw new RenderError('OUTPUT_TOO_LARGE', `the image would be ${bytes.length} bytes, the most allowed is ${task.maxBytes}`);
+  return { ok: true, pages: 1, bytes };
+}
+
+/** The preview body of GET /generations/{id}/preview (DESIGN §4), made here so the API only streams it. */
+function preview(task: RenderTask, primary: FontSource): Done {
+  const dpi = task.previewDpi ?? 96;
+  const list = renderText({
+    style: task.style,
+    text: task.text,
+    fonts: bundledChain(primary),
+    limits: { maxPages: Number.POSITIVE_INFINITY, firstPages: task.previewPages ?? 4 },
+  });
+  addWatermark(list, bundledFontSource('caveat-bold'));
+  const pages = list.pages.map((page, i) => {
+    const png = pageToPng(list, page, dpi, { deflate });
+    const view = new DataView(png.buffer, png.byteOffset);
+    return { page: i + 1, width: view.getUint32(16), height: view.getUint32(20), contentType: 'image/png', data: Buffer.from(png).toString('base64') };
+  });
+  releaseImageMemory();
+  const bytes = new TextEncoder().encode(JSON.stringify({ id: task.jobId, pages }));
+  return { ok: true, pages: pages.length, bytes };
 }

@@ -2,7 +2,10 @@
 import type { RequestCounter } from '../app/request-counter.ts';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
+import type { RenderPool } from '../app/render-pool.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
+import type { RenderQuota } from '../limits/render-quota.ts';
+import type { JobQueue } from '../queue/types.ts';
 import type { Store } from '../store/index.ts';
 
 export interface ApiDeps {
@@ -12,4 +15,11 @@ export interface ApiDeps {
   now: () => Date;
   limiter: RateLimiter;
   counter: RequestCounter;
+  /** Where submitted jobs go to be run. */
+  queue: JobQueue;
+  /** New previews per account (spec §8). */
+  previewLimiter: RateLimiter;
+  /** Synchronous renders run on the same pool as jobs, under their own quotas. */
+  pool: RenderPool;
+  quota: RenderQuota;
 }

@@ -1,10 +1,8 @@
 // The OpenAPI 3.1 document of the whole public API (spec §4), served at /api/v1/openapi.json.
-// Endpoints this server does not offer yet are in it too, marked `x-available: false`. The
-// HTTP tests validate every response they receive against this document, so it cannot drift.
+// The HTTP tests validate every response they receive against this document, so it cannot drift.
 import { errorCatalog } from '../domain/errors.ts';
 import { IMAGE_TYPES } from '../domain/images.ts';
 import { templateJsonSchemas } from '../domain/template.ts';
-import { COMING } from './routes/coming.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -163,6 +161,10 @@ function schemas(): Record<string, unknown> {
         downloadUrl: {
           type: 'string',
           description: 'Relative (/api/v1/generations/{id}/download) or an absolute http(s) URL.',
+        },
+        previewUrl: {
+          type: 'string',
+          description: 'A completed preview: where its images are (/api/v1/generations/{id}/preview). Extension.',
         },
         error: obj({
           code: { type: 'string', enum: ['GENERATION_FAILED', 'INSUFFICIENT_BALANCE'] },
@@ -371,6 +373,7 @@ function operations(): Record<string, Record<string, Schema>> {
         responses: {
           ...jsonOk('Queued.', 'Generation', '202'),
           '402': errorResponse('INSUFFICIENT_BALANCE.'),
+          '403': errorResponse('FONT_ACCESS_DENIED: the template uses a premium font the plan does not include.'),
           ...common,
         },
       },
@@ -470,24 +473,7 @@ function operations(): Record<string, Record<string, Schema>> {
 }
 
 export function openApiDocument(): Schema {
-  const coming = new Set(COMING.map((r) => `${r.method.toLowerCase()} ${r.path}`));
-  const paths: Record<string, unknown> = {};
-  for (const [path, ops] of Object.entries(operations())) {
-    paths[path] = Object.fromEntries(
-      Object.entries(ops).map(([method, op]) =>
-        coming.has(`${method} ${path}`)
-          ? [
-              method,
-              {
-                ...op,
-                'x-available': false,
-                description: 'Not available on this server yet: it answers 404 ENDPOINT_NOT_FOUND.',
-              },
-            ]
-          : [method, { ...op, 'x-available': true }],
-      ),
-    );
-  }
+  const paths = operations();
   return {
     openapi: '3.1.0',
     info: {

@@ -10,8 +10,9 @@ import { parseJsonBody } from './json-body.ts';
 import { openApiDocument } from './openapi.ts';
 import { Router } from './router.ts';
 import { assetRoutes } from './routes/assets.ts';
-import { comingRoutes } from './routes/coming.ts';
 import { fontRoutes } from './routes/fonts.ts';
+import { generationRoutes } from './routes/generations.ts';
+import { renderRoutes } from './routes/renders.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { type ApiRequest, header, type Reply, type Route } from './types.ts';
@@ -31,8 +32,7 @@ export interface Api {
 }
 
 export function routes(d: ApiDeps): Route[] {
-  const available = [...templateRoutes(d), ...fontRoutes(d), ...usageRoutes(d), ...assetRoutes(d)];
-  return [...available, ...comingRoutes(available)];
+  return [...templateRoutes(d), ...fontRoutes(d), ...usageRoutes(d), ...assetRoutes(d), ...generationRoutes(d), ...renderRoutes(d)];
 }
 
 export function createApi(d: ApiDeps, log: Logger): Api {

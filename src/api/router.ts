@@ -61,10 +61,11 @@ export class Router {
     return this.find(path, null)?.routes.get(method)?.body;
   }
 
+  /** HEAD is answered by the GET route (the server sends its headers without the body). */
   match(method: string, path: string): Match {
     const params: Record<string, string> = {};
     const at = this.find(path, params);
-    const route = at?.routes.get(method);
+    const route = at?.routes.get(method === 'HEAD' ? 'GET' : method);
     if (route) return { route, params };
     return { route: null, allowed: at ? [...at.routes.keys()] : [] };
   }

@@ -31,6 +31,8 @@ export interface Reply {
   /** A JSON body; or `raw` bytes with their `contentType`. */
   json?: unknown;
   raw?: { contentType: string; bytes: Uint8Array | string };
+  /** A body sent as it is read (a download): never held whole, paced by the client. */
+  stream?: { contentType: string; size: number; chunks: AsyncIterable<Uint8Array>; close(): void };
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

@@ -53,8 +53,11 @@ export interface HttpServer {
 
 interface Exchange {
   res: HttpResponse;
+  method: string;
   aborted: boolean;
   answered: boolean;
+  /** Called once when the client goes away (a stream waiting on the socket stops). */
+  onAbort?: () => void;
 }
 
 export function listen(api: Api, opts: { host: string; port: number }): Promise<HttpServer> {
@@ -69,18 +72,85 @@ export function listen(api: Api, opts: { host: string; port: number }): Promise<
     if (closing && inFlight === 0) drained?.();
   };
 
-  function write(x: Exchange, reply: Reply, closeConnection = false): void {
-    if (x.aborted || x.answered) return;
+  function write(x: Exchange, reply: Reply, closeConnection = false): Promise<void> | undefined {
+    if (x.aborted || x.answered) {
+      reply.stream?.close();
+      return;
+    }
     x.answered = true;
+    if (reply.stream) return stream(x, reply, reply.stream);
     const body = reply.raw ? reply.raw.bytes : JSON.stringify(reply.json);
     const contentType = reply.raw ? reply.raw.contentType : JSON_TYPE;
     x.res.cork(() => {
-      x.res.writeStatus(`${reply.status} ${STATUS_TEXT[reply.status] ?? ''}`);
-      x.res.writeHeader('Content-Type', contentType);
-      x.res.writeHeader('Cache-Control', 'no-store');
-      for (const [k, v] of Object.entries(reply.headers ?? {})) x.res.writeHeader(k, v);
-      x.res.end(body, closeConnection || closing);
+      head(x, reply, contentType);
+      if (x.method === 'HEAD') x.res.endWithoutBody(Buffer.byteLength(body), closeConnection || closing);
+      else x.res.end(body, closeConnection || closing);
     });
+  }
+
+  function head(x: Exchange, reply: Reply, contentType: string): void {
+    x.res.writeStatus(`${reply.status} ${STATUS_TEXT[reply.status] ?? ''}`);
+    x.res.writeHeader('Content-Type', contentType);
+    x.res.writeHeader('Cache-Control', 'no-store');
+    for (const [k, v] of Object.entries(reply.headers ?? {})) x.res.writeHeader(k, v);
+  }
+
+  /**
+   * A body read chunk by chunk and written with backpressure: the next chunk is read only once
+   * the socket took the last one, so a slow reader holds one chunk of memory, not the file.
+   */
+  async function stream(x: Exchange, reply: Reply, body: NonNullable<Reply['stream']>): Promise<void> {
+    const { res } = x;
+    if (x.method === 'HEAD') {
+      res.cork(() => {
+        head(x, reply, body.contentType);
+        res.endWithoutBody(body.size, closing);
+      });
+      body.close();
+      return;
+    }
+    const aborted = new Promise<'aborted'>((resolve) => {
+      x.onAbort = () => resolve('aborted');
+    });
+    let headed = false;
+    try {
+      if (body.size === 0) {
+        res.cork(() => {
+          head(x, reply, body.contentType);
+          res.end(undefined, closing);
+        });
+        return;
+      }
+      for await (const chunk of body.chunks) {
+        if (x.aborted) return;
+        let start = 0;
+        let written: [boolean, boolean] = [false, false];
+        res.cork(() => {
+          if (!headed) head(x, reply, body.contentType);
+          headed = true;
+          start = res.getWriteOffset();
+          written = res.tryEnd(chunk, body.size);
+        });
+        const [ok, finished] = written;
+        if (finished) return;
+        if (ok) continue;
+        // The socket is full: wait until it drains, sending the rest of this chunk as it does.
+        const drained = new Promise<'drained'>((resolve) => {
+          res.onWritable((offset) => {
+            const [again, end] = res.tryEnd(chunk.subarray(offset - start), body.size);
+            if (again || end) resolve('drained');
+            return again;
+          });
+        });
+        if ((await Promise.race([drained, aborted])) === 'aborted') return;
+      }
+    } catch (err) {
+      // The file could not be read to its end: the client must not take the cut body for a whole one.
+      if (!x.aborted) res.cork(() => res.close());
+      throw err;
+    } finally {
+      body.close();
+    }
   }
 
   app.any('/*', (res, r) => {
@@ -99,7 +169,7 @@ export function listen(api: Api, opts: { host: string; port: number }): Promise<
       headers,
       receivedAt,
     };
-    const x: Exchange = { res, aborted: false, answered: false };
+    const x: Exchange = { res, method: req.method, aborted: false, answered: false };
     inFlight++;
     let settled = false;
     const done = () => {
@@ -110,6 +180,7 @@ export function listen(api: Api, opts: { host: string; port: number }): Promise<
     };
     res.onAborted(() => {
       x.aborted = true;
+      x.onAbort?.();
       done();
     });
 
@@ -154,6 +225,7 @@ export function listen(api: Api, opts: { host: string; port: number }): Promise<
       api
         .handle({ ...req, body })
         .then((reply) => write(x, reply))
+        .catch(() => {}) // a failed stream has already been cut off; nothing more can be said
         .finally(done);
     });
   });

@@ -4,13 +4,15 @@
 // a fresh worker.
 import { Piscina } from 'piscina';
 import type { RenderResult, RenderTask } from '../../workers/render-task.ts';
+// For its effect: the image renderer's allocator settings, which only the main thread can set.
+import './native-memory.ts';
 
 export type { RenderTask };
 export type RenderOutput = Extract<RenderResult, { ok: true }>;
 
 export class RenderTaskError extends Error {
   constructor(
-    readonly reason: 'timeout' | 'memory' | 'render' | 'crash',
+    readonly reason: 'timeout' | 'memory' | 'render' | 'crash' | 'cancelled',
     message: string,
     readonly code?: string,
   ) {
@@ -46,24 +48,31 @@ export class RenderPool {
     return this.pool.threads.length;
   }
 
-  async run(task: RenderTask): Promise<RenderOutput> {
-    const result = await this.attempt(task).catch(async (err: unknown) => {
+  /**
+   * Runs a task; `signal` stops it early (a cancelled job), which ends its worker; `timeoutMs`
+   * replaces the pool's time limit (a synchronous render has 15 s).
+   */
+  async run(task: RenderTask, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<RenderOutput> {
+    const limit = opts.timeoutMs ?? this.opts.timeoutMs;
+    const result = await this.attempt(task, limit, opts.signal).catch(async (err: unknown) => {
       // A task that met a worker already being torn down (after another task's failure) is not
       // at fault: it runs once more on a fresh worker.
-      if (err instanceof RenderTaskError && err.reason === 'crash' && /Terminating worker thread/.test(err.message)) return this.attempt(task);
+      if (err instanceof RenderTaskError && err.reason === 'crash' && /Terminating worker thread/.test(err.message)) return this.attempt(task, limit, opts.signal);
       throw err;
     });
     if (!result.ok) throw new RenderTaskError('render', result.message, result.code);
     return result;
   }
 
-  private async attempt(task: RenderTask): Promise<RenderResult> {
+  private async attempt(task: RenderTask, limit: number, cancel?: AbortSignal): Promise<RenderResult> {
+    const timeout = AbortSignal.timeout(limit);
     try {
-      return (await this.pool.run(task, { signal: AbortSignal.timeout(this.opts.timeoutMs) })) as RenderResult;
+      return (await this.pool.run(task, { signal: cancel ? AbortSignal.any([timeout, cancel]) : timeout })) as RenderResult;
     } catch (err) {
       const e = err as Error & { code?: string; name?: string };
+      if (cancel?.aborted) throw new RenderTaskError('cancelled', 'the task was cancelled');
       if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-        throw new RenderTaskError('timeout', `rendering took longer than ${this.opts.timeoutMs} ms and was stopped`);
+        throw new RenderTaskError('timeout', `rendering took longer than ${limit} ms and was stopped`);
       }
       if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') {
         throw new RenderTaskError('memory', `rendering needed more than ${this.opts.memoryMb} MiB and was stopped`);

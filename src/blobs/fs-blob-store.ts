@@ -1,8 +1,9 @@
 // The embedded blob store: files under a directory, written to a temporary name and renamed.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { type BlobStore, checkKey } from './types.ts';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { type BlobStore, type BlobStream, checkKey } from './types.ts';
 
 export class FsBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
@@ -37,6 +38,35 @@ export class FsBlobStore implements BlobStore {
       return (await stat(this.path(key))).isFile();
     } catch {
       return false;
+    }
+  }
+
+  async open(key: string): Promise<BlobStream | null> {
+    const path = this.path(key);
+    let size: number;
+    try {
+      size = (await stat(path)).size;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+    return { size, chunks: stream, close: () => stream.destroy() };
+  }
+
+  async *list(prefix: string): AsyncIterable<string> {
+    const base = join(this.root, checkKey(prefix.replace(/\/+$/, '')));
+    let entries: string[];
+    try {
+      entries = await readdir(base, { recursive: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    for (const entry of entries.sort()) {
+      const full = join(base, entry);
+      if (!(await stat(full)).isFile()) continue; // half-written .tmp files are listed too: the sweeper decides
+      yield relative(this.root, full).split(sep).join('/');
     }
   }
 }

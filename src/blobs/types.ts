@@ -9,6 +9,17 @@ export interface BlobStore {
   /** Removes the object; absent is fine. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** The object as a stream of chunks with its size, for downloads that must not hold it whole. */
+  open(key: string): Promise<BlobStream | null>;
+  /** Every key under a prefix (`outputs/`), for the sweeper. */
+  list(prefix: string): AsyncIterable<string>;
+}
+
+export interface BlobStream {
+  size: number;
+  chunks: AsyncIterable<Uint8Array>;
+  /** Stops reading early (the client went away). */
+  close(): void;
 }
 
 /** Keys are paths of safe segments: no traversal, no absolute paths. */

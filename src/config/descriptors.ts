@@ -235,6 +235,25 @@ export const descriptors = {
     parse: integer(100, 3_600_000, 'ms'),
     doc: 'Rendering time of one document.',
   }),
+  renderMemoryMb: describe({
+    env: 'RENDER_MEMORY_MB',
+    default: 512,
+    parse: integer(32, 16_384, 'MiB'),
+    doc: 'Heap of one render worker; a task past it is stopped and fails.',
+  }),
+  crashAt: describe<'after-blob' | 'after-commit' | undefined>({
+    env: 'CRASH_AT',
+    default: undefined,
+    shown: 'unset',
+    parse: optional(oneOf('after-blob', 'after-commit')),
+    doc: 'Test hook: the process kills itself (SIGKILL) at this point of a job completion. Never set in production.',
+  }),
+  sweepIntervalMs: describe({
+    env: 'SWEEP_INTERVAL_MS',
+    default: 600_000,
+    parse: integer(1_000, 86_400_000, 'ms'),
+    doc: 'How often expired outputs and orphaned blobs are deleted.',
+  }),
   retentionDays: describe({
     env: 'RETENTION_DAYS',
     default: 7,

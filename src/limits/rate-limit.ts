@@ -16,10 +16,13 @@ export interface RateLimiter {
   readonly points: number;
   readonly windowSeconds: number;
   consume(key: string): Promise<RateDecision>;
+  /** Gives back a point consumed for something that then did not happen. */
+  refund(key: string): Promise<void>;
 }
 
 interface Flexible {
   consume(key: string, points?: number): Promise<RateLimiterRes>;
+  reward(key: string, points?: number): Promise<RateLimiterRes>;
 }
 
 function decision(res: RateLimiterRes, allowed: boolean): RateDecision {
@@ -45,6 +48,10 @@ abstract class FlexibleRateLimiter implements RateLimiter {
       if (err instanceof RateLimiterRes) return decision(err, false);
       throw err;
     }
+  }
+
+  async refund(key: string): Promise<void> {
+    await this.limiter.reward(key, 1);
   }
 }
 

@@ -4,8 +4,8 @@
 import type { Style } from '../domain/template.ts';
 import { pageDimensionsMm } from '../domain/page-size.ts';
 import { type DisplayList, type DisplayPage, MM, type Matrix } from './display-list.ts';
-import { type FontSource, type LoadedFont, loadFont } from './fonts.ts';
-import { Handwriting } from './handwriting.ts';
+import { type Alternate, type FontSource, type LoadedFont, loadFont } from './fonts.ts';
+import { Handwriting, VARIANTS } from './handwriting.ts';
 import { drawPaper } from './paper.ts';
 import { type Line, layoutParagraph, RenderError } from './text-layout.ts';
 import { variantPath } from './variants.ts';
@@ -15,7 +15,12 @@ export interface TextDocument {
   text: string;
   /** The template's font first, then the fallback chain; bytes of each. */
   fonts: FontSource[];
-  limits?: { maxPages?: number };
+  /**
+   * `maxPages`: more is an error (TOO_MANY_PAGES); `maxLines` likewise, lines after wrapping,
+   * empty ones included (TOO_MANY_LINES). `firstPages`: only that many pages are drawn, laid
+   * out as in the whole document (a preview).
+   */
+  limits?: { maxPages?: number; maxLines?: number; firstPages?: number };
 }
 
 /**
@@ -72,6 +77,10 @@ export function renderText(doc: TextDocument): DisplayList {
     throw new RenderError('UNSUPPORTED_CHARACTERS', `no bundled font has ${missing.size > 10 ? `${missing.size} characters, among them ` : ''}${list}`);
   }
 
+  const maxLines = doc.limits?.maxLines;
+  if (maxLines !== undefined && lines.length > maxLines) {
+    throw new RenderError('TOO_MANY_LINES', `the text makes ${lines.length} lines after wrapping, the most allowed is ${maxLines}`);
+  }
   const perPage = Math.max(1, Math.floor((height - margin.bottom - firstBaseline) / pitch) + 1);
   const pageCount = Math.max(1, Math.ceil(lines.length / perPage));
   if (pageCount > maxPages) throw new RenderError('TOO_MANY_PAGES', `the document needs ${pageCount} pages, the most allowed is ${maxPages}`);
@@ -81,8 +90,10 @@ export function renderText(doc: TextDocument): DisplayList {
   const fontIndex = new Map(fonts.map((f, i) => [f, i]));
   /** Reference keys by number, so the hot loop does not build a string per glyph. */
   const refs = new Map<number, string>();
+  const lastDrawing = new Map<number, number>(); // character → gid of its latest instance
   const pages: DisplayPage[] = [];
-  for (let p = 0; p < pageCount; p++) {
+  const drawn = Math.min(pageCount, doc.limits?.firstPages ?? pageCount);
+  for (let p = 0; p < drawn; p++) {
     const page: DisplayPage = {
       width,
       height,
@@ -113,21 +124,33 @@ export function renderText(doc: TextDocument): DisplayList {
         const y = baseline + lineHand.drift - g.dy + gh.dy + (x - margin.left) * lineHand.slope;
         const s = (size / g.font.upem) * gh.scale;
         const [cos, sin] = [Math.cos(gh.rotation + lineHand.angle), Math.sin(gh.rotation + lineHand.angle)];
+        // One of the letter's drawings (the font's alternates), never the one its previous
+        // instance got; with several drawings, fewer warps of each (variety enough, fewer forms).
+        let [gid, shift, variant] = [g.gid, 0, gh.variant];
+        const alts = hand.alternates ? g.font.alternates(g.cp, g.gid) : NO_ALTERNATES;
+        if (alts.length) {
+          const last = lastDrawing.get(g.cp);
+          const repeat = last === g.gid || alts.some((d) => d.gid === last);
+          const d = nthDrawing(g.gid, alts, last, hand.alternate(alts.length + (repeat ? 0 : 1)));
+          [gid, shift] = [d.gid, d.shift * s];
+          lastDrawing.set(g.cp, gid);
+          if (variant > 0) variant = 1 + ((variant - 1) % Math.ceil(VARIANTS / (alts.length + 1)));
+        }
         // Font units (y up) → page (y down): scale, flip, rotate, move to the pen position.
-        const m: Matrix = [s * cos, s * sin, s * sin, -s * cos, x, y];
+        const m: Matrix = [s * cos, s * sin, s * sin, -s * cos, x + shift * cos, y + shift * sin];
         const fi = fontIndex.get(g.font)!;
-        const refKey = fi * 0x1000000 + g.gid * 16 + gh.variant;
+        const refKey = fi * 0x1000000 + gid * 16 + variant;
         let ref = refs.get(refKey);
         if (ref === undefined) {
-          ref = `${fi}:${g.gid}:${gh.variant}`;
+          ref = `${fi}:${gid}:${variant}`;
           refs.set(refKey, ref);
         }
         glyphs[ref] ??= {
           font: g.font.id,
-          gid: g.gid,
-          variant: gh.variant,
+          gid,
+          variant,
           scale: size / g.font.upem,
-          path: variantPath(g.font.outline(g.gid), g.font.upem, gh.variant, style.modifiers.letters.warp, style.modifiers.seed, `${g.font.id}:${g.gid}`),
+          path: variantPath(g.font.outline(gid), g.font.upem, variant, style.modifiers.letters.warp, style.modifiers.seed, `${g.font.id}:${gid}`),
         };
         page.items.push({ kind: 'glyph', ref, m, color: gh.color, opacity: gh.opacity });
       }
@@ -136,4 +159,14 @@ export function renderText(doc: TextDocument): DisplayList {
     pages.push(page);
   }
   return { pages, glyphs };
+}
+
+const NO_ALTERNATES: readonly Alternate[] = [];
+
+/** The k-th of a letter's drawings (its usual one first) other than `skip`. */
+function nthDrawing(usual: number, alts: readonly Alternate[], skip: number | undefined, k: number): Alternate {
+  let left = k;
+  if (usual !== skip && left-- === 0) return { gid: usual, shift: 0 };
+  for (const d of alts) if (d.gid !== skip && left-- === 0) return d;
+  return { gid: usual, shift: 0 };
 }

@@ -17,6 +17,11 @@ export interface LoadedFont {
   covers(codepoint: number): boolean;
   /** Outline as path commands in font units, y up (cached). */
   outline(gid: number): readonly PathCommand[];
+  /**
+   * The other drawings the font has of character `cp` (stylistic alternates and sets), when
+   * `gid` is one of its drawings; found once per character and thread.
+   */
+  alternates(cp: number, gid: number): readonly Alternate[];
   font: hb.Font;
   /** Shaped words, by direction and text (prose repeats its words: shaping is the costly part). */
   words: Map<string, ShapedGlyph[]>;
@@ -25,6 +30,13 @@ export interface LoadedFont {
 export interface PathCommand {
   type: string;
   values: number[];
+}
+
+/** Another drawing of a letter, and how far to move it so that it sits centred in the letter's advance. */
+export interface Alternate {
+  gid: number;
+  /** Font units along the baseline. */
+  shift: number;
 }
 
 export interface ShapedGlyph {
@@ -48,6 +60,8 @@ export function loadFont(source: FontSource): LoadedFont {
   const font = new hb.Font(face);
   const cmap = new Set(face.collectUnicodes());
   const outlines = new Map<number, readonly PathCommand[]>();
+  const drawings = new Map<number, Map<number, Alternate[]>>();
+  let features: hb.Feature[] | undefined;
   const extents = font.hExtents();
   const f: LoadedFont = {
     id: source.id,
@@ -63,11 +77,57 @@ export function loadFont(source: FontSource): LoadedFont {
       }
       return o;
     },
+    alternates(cp, gid) {
+      let found = drawings.get(cp);
+      if (!found) {
+        features ??= ALTERNATE_FEATURES.filter((t) => face.getTableFeatureTags('GSUB').includes(t)).map((t) => hb.Feature.fromString(t)!);
+        found = features.length ? drawingsOf(font, cp, features) : new Map<number, Alternate[]>();
+        drawings.set(cp, found);
+      }
+      return found.get(gid) ?? [];
+    },
     font,
     words: new Map(),
   };
   loaded.set(source.id, f);
   return f;
+}
+
+const ALTERNATE_FEATURES = ['salt', ...Array.from({ length: 20 }, (_, i) => `ss${String(i + 1).padStart(2, '0')}`)];
+
+/**
+ * The drawings of one character under the stylistic-alternates and stylistic-set features
+ * (`aalt` is left out: it also holds superscripts, fractions and small forms), each with the
+ * others it can be swapped for. A drawing whose advance differs from the usual one's by more than
+ * a tenth is left out: it would not fit the letter's place in the line.
+ */
+function drawingsOf(font: hb.Font, cp: number, features: hb.Feature[]): Map<number, Alternate[]> {
+  sharedBuffer ??= new hb.Buffer();
+  const buf = sharedBuffer;
+  const single = (with_: hb.Feature[]) => {
+    buf.reset();
+    buf.addCodePoints([cp]);
+    buf.guessSegmentProperties();
+    hb.shape(font, buf, with_);
+    const glyphs = buf.getGlyphInfos();
+    buf.clearContents();
+    return glyphs.length === 1 ? glyphs[0]!.codepoint : -1;
+  };
+  const found = new Map<number, Alternate[]>();
+  const usual = single([]);
+  if (usual < 0 || cp <= 0x20) return found;
+  const advance = font.glyphHAdvance(usual);
+  const members = new Set([usual]);
+  for (const feature of features) {
+    const alt = single([feature]);
+    if (alt >= 0 && Math.abs(font.glyphHAdvance(alt) - advance) <= advance * 0.1) members.add(alt);
+  }
+  if (members.size < 2 || advance <= 0) return found;
+  for (const m of members) {
+    const others = [...members].filter((o) => o !== m).sort((a, b) => a - b);
+    found.set(m, others.map((o) => ({ gid: o, shift: (font.glyphHAdvance(m) - font.glyphHAdvance(o)) / 2 })));
+  }
+  return found;
 }
 
 /** Shapes `text` (one run: one font, one direction) with the font's default features (kerning, ligatures, contextual alternates). */

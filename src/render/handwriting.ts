@@ -35,6 +35,7 @@ export class Handwriting {
   private readonly lines: Random;
   private readonly ink: Random;
   private readonly sheets: Random;
+  private readonly drawings: Random;
   private index = 0;
   private word = { n: -2, scale: 1, color: '', opacity: 1 };
 
@@ -48,6 +49,7 @@ export class Handwriting {
     this.lines = new Random(m.seed, 'lines');
     this.ink = new Random(m.seed, 'ink');
     this.sheets = new Random(m.seed, 'sheets');
+    this.drawings = new Random(m.seed, 'alternates');
   }
 
   /** 1 at the start, growing to 1 + amount at the end of the document. */
@@ -81,6 +83,16 @@ export class Handwriting {
       opacity: this.word.opacity,
     };
     return hand;
+  }
+
+  /** Whether letters take the font's alternate drawings (letter effects and alternates on). */
+  get alternates(): boolean {
+    return this.m.letters.enabled && this.m.letters.alternates;
+  }
+
+  /** Which of `count` drawings of a letter this instance takes: a stream of its own, so that alternates leave every other effect where it was. */
+  alternate(count: number): number {
+    return this.drawings.int(count);
   }
 
   /** Extra pt for one word gap. */

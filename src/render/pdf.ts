@@ -19,6 +19,11 @@ export interface PdfOptions {
   maxBytes?: number;
   /** Bytes of the images the pages place (validated at upload). */
   assets?: AssetBytes;
+  /**
+   * Decodes a PNG to 8-bit RGBA (the caller passes pngjs's), for the PNGs a PDF cannot take as
+   * they are: with transparency, a palette, 16 bits or interlacing. Without it they are refused.
+   */
+  decodePng?: (bytes: Uint8Array) => { width: number; height: number; rgba: Uint8Array };
 }
 
 interface PdfImage {
@@ -26,18 +31,23 @@ interface PdfImage {
   data: Uint8Array;
   width: number;
   height: number;
+  /** Whether `data` is still to be compressed (decoded pixels) or is written as it is. */
+  raw?: boolean;
+  /** Transparency as a soft mask (§11.6.5.3): one 8-bit grey sample a pixel, uncompressed. */
+  alpha?: Uint8Array;
 }
 
 const u16 = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
 const u32 = (b: Uint8Array, at: number) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
 
 /**
- * An image as a PDF image XObject without decoding it: JPEG as is (DCTDecode, §7.4.8); an 8-bit,
- * non-interlaced grey or RGB PNG as its own zlib stream with the PNG predictors (§7.4.4.4).
+ * An image as a PDF image XObject: JPEG as is (DCTDecode, §7.4.8); an 8-bit, non-interlaced grey
+ * or RGB PNG without transparency as its own zlib stream with the PNG predictors (§7.4.4.4); any
+ * other PNG decoded to RGB pixels with its transparency as a soft mask.
  */
-function pdfImage(assetId: string, asset: AssetBytes[string]): PdfImage {
+function pdfImage(assetId: string, asset: AssetBytes[string], decodePng: PdfOptions['decodePng']): PdfImage {
   const b = asset.bytes;
-  const refuse = (why: string) => new RenderError('UNSUPPORTED_IMAGE', `image ${assetId} cannot go into a PDF yet: ${why}`);
+  const refuse = (why: string) => new RenderError('UNSUPPORTED_IMAGE', `image ${assetId} cannot go into a PDF: ${why}`);
   if (asset.type === 'image/jpeg') {
     for (let at = 2; at + 9 < b.length; ) {
       const marker = b[at + 1]!;
@@ -52,12 +62,18 @@ function pdfImage(assetId: string, asset: AssetBytes[string]): PdfImage {
     throw refuse('no JPEG frame header');
   }
   const [width, height, depth, colour, interlace] = [u32(b, 16), u32(b, 20), b[24]!, b[25]!, b[28]!];
-  if (depth !== 8 || (colour !== 0 && colour !== 2) || interlace !== 0) throw refuse('only 8-bit grey or RGB PNGs without transparency or interlacing are written so far');
   const parts: Uint8Array[] = [];
+  let transparent = false; // a tRNS chunk gives grey or RGB images a transparent colour
   for (let at = 8; at + 8 <= b.length; ) {
     const length = u32(b, at);
-    if (String.fromCharCode(b[at + 4]!, b[at + 5]!, b[at + 6]!, b[at + 7]!) === 'IDAT') parts.push(b.subarray(at + 8, at + 8 + length));
+    const type = String.fromCharCode(b[at + 4]!, b[at + 5]!, b[at + 6]!, b[at + 7]!);
+    if (type === 'IDAT') parts.push(b.subarray(at + 8, at + 8 + length));
+    if (type === 'tRNS') transparent = true;
     at += 12 + length;
+  }
+  if (depth !== 8 || (colour !== 0 && colour !== 2) || interlace !== 0 || transparent) {
+    if (!decodePng) throw refuse('a PNG with transparency, a palette, 16 bits or interlacing needs decoding, and no decoder was given');
+    return decodedImage(decodePng(b));
   }
   const data = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -72,6 +88,22 @@ function pdfImage(assetId: string, asset: AssetBytes[string]): PdfImage {
     width,
     height,
   };
+}
+
+/** Decoded RGBA split into RGB samples and, when any pixel is not opaque, an alpha mask. */
+function decodedImage({ width, height, rgba }: { width: number; height: number; rgba: Uint8Array }): PdfImage {
+  const rgb = new Uint8Array(width * height * 3);
+  const alpha = new Uint8Array(width * height);
+  let opaque = true;
+  for (let p = 0; p < width * height; p++) {
+    rgb[p * 3] = rgba[p * 4]!;
+    rgb[p * 3 + 1] = rgba[p * 4 + 1]!;
+    rgb[p * 3 + 2] = rgba[p * 4 + 2]!;
+    alpha[p] = rgba[p * 4 + 3]!;
+    if (alpha[p] !== 255) opaque = false;
+  }
+  const dict = `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8`;
+  return { dict, data: rgb, width, height, raw: true, ...(opaque ? {} : { alpha }) };
 }
 
 const enc = new TextEncoder();
@@ -348,7 +380,7 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
       if (it.kind !== 'image' || images.has(it.assetId)) continue;
       const asset = opts.assets?.[it.assetId];
       if (!asset) throw new RenderError('MISSING_ASSET', `image ${it.assetId} was not supplied to the writer`);
-      images.set(it.assetId, { ...pdfImage(it.assetId, asset), name: `Im${images.size}` });
+      images.set(it.assetId, { ...pdfImage(it.assetId, asset, opts.decodePng), name: `Im${images.size}` });
     }
   }
   const w = new Writer(opts.maxBytes ?? 55_000_000);
@@ -368,6 +400,7 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
   const fontObjs = codes.fonts.map(() => ({ font: next++, cmap: next++, proc: next++ }));
   const pageObjs = list.pages.map(() => ({ page: next++, content: next++ }));
   const imageObj = new Map([...images.keys()].map((id) => [id, next++]));
+  const maskObj = new Map([...images].filter(([, img]) => img.alpha).map(([id]) => [id, next++]));
 
   w.object(1, '<< /Type /Catalog /Pages 2 0 R >>');
   w.object(2, `<< /Type /Pages /Kids [${pageObjs.map((p) => `${p.page} 0 R`).join(' ')}] /Count ${list.pages.length} >>`);
@@ -404,7 +437,11 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
     w.stream(o.content, '', contents[i]!, opts.deflate);
   });
 
-  for (const [id, img] of images) w.stream(imageObj.get(id)!, img.dict, img.data, undefined);
+  for (const [id, img] of images) {
+    const mask = maskObj.get(id);
+    w.stream(imageObj.get(id)!, `${img.dict}${mask ? ` /SMask ${mask} 0 R` : ''}`, img.data, img.raw ? opts.deflate : undefined);
+    if (mask) w.stream(mask, `/Type /XObject /Subtype /Image /Width ${img.width} /Height ${img.height} /ColorSpace /DeviceGray /BitsPerComponent 8`, img.alpha!, opts.deflate);
+  }
 
   const xref = w.size;
   const lines = ['xref', `0 ${next}`, '0000000000 65535 f '];

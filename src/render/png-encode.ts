@@ -12,11 +12,22 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
+// The filtered rows of the last image, reused: a fresh 4 MB buffer a render costs a thousand page
+// faults. The deflate function must not keep its input.
+let rows = new Uint8Array(0);
+function scratch(size: number): Uint8Array {
+  if (rows.length < size || rows.length > 4 * size) rows = new Uint8Array(size);
+  return rows.subarray(0, size);
+}
+
 /** An RGBA image as PNG (8-bit, no interlace, filter 0 on every row). */
 export function encodePng(width: number, height: number, rgba: Uint8Array, deflate: (b: Uint8Array) => Uint8Array = storedDeflate): Uint8Array {
   const stride = width * 4;
-  const raw = new Uint8Array((stride + 1) * height);
-  for (let y = 0; y < height; y++) raw.set(rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
+  const raw = scratch((stride + 1) * height);
+  for (let y = 0; y < height; y++) {
+    raw[y * (stride + 1)] = 0;
+    raw.set(rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
+  }
   const ihdr = new Uint8Array(13);
   const v = new DataView(ihdr.buffer);
   v.setUint32(0, width);

@@ -1,11 +1,20 @@
 // PNG writer: the SVG of a page rasterised by resvg at the requested DPI, system fonts off
-// (loading them costs ~50 ms a render and the SVG has outlines only). Given a deflate function,
-// the pixels are encoded by png-encode.ts (filter 0, the caller's zlib level): about 3x quicker
-// than resvg's own encoder, which compresses harder than a preview needs.
+// (loading them costs ~50 ms a render and the SVG has outlines only). What keeps a caption quick
+// without changing what it looks like: outlines reduced to the detail the resolution can show
+// (simplify.ts) and written out per instance rather than by reference; paper grain blended into
+// the pixels instead of painted as a pattern when the sheet lies flat (grain.ts); the pixels
+// encoded by png-encode.ts with the caller's deflate (filter 0), which compresses less hard than
+// resvg's encoder; and the thread releasing the image's memory after each one
+// (src/app/native-memory.ts).
 import { Resvg } from '@resvg/resvg-js';
 import type { DisplayList, DisplayPage } from './display-list.ts';
+import { blendGrain } from './grain.ts';
 import { encodePng } from './png-encode.ts';
-import { type AssetBytes, pageToSvg } from './svg.ts';
+import { simplifyOutline } from './simplify.ts';
+import { type AssetBytes, type InlineOutlines, pageToSvg } from './svg.ts';
+
+/** How far (in image pixels) a reduced outline may stray from the font's: invisible after anti-aliasing. */
+export const OUTLINE_TOLERANCE_PX = 0.2;
 
 export function pageToPng(
   list: DisplayList,
@@ -13,14 +22,49 @@ export function pageToPng(
   dpi = 144,
   opts: { deflate?: (b: Uint8Array) => Uint8Array; assets?: AssetBytes } = {},
 ): Uint8Array {
-  const svg = pageToSvg(list, page, { assets: opts.assets });
-  const resvg = new Resvg(svg, {
+  const { tilt, shadow, texture, seed } = page.sheet;
+  const grain = tilt === 0 && shadow === 0 ? texture : 0;
+  const drawn = grain > 0 ? { ...page, sheet: { ...page.sheet, texture: 0 } } : page;
+  const svg = pageToSvg(list, drawn, { assets: opts.assets, inline: rasterOutlines(list, page, dpi / 72) });
+  const image = new Resvg(svg, {
     fitTo: { mode: 'width', value: Math.round((page.width / 72) * dpi) },
     font: { loadSystemFonts: false },
-    background: page.background,
-  });
-  const image = resvg.render();
-  if (opts.deflate) return encodePng(image.width, image.height, image.pixels, opts.deflate);
-  // Copied out of the addon's buffer so that it can be transferred between threads.
-  return new Uint8Array(image.asPng());
+    // The sheet (or with a shadow, the desk) covers the image, except the corners a tilt uncovers.
+    ...(tilt !== 0 && shadow === 0 ? { background: page.background } : {}),
+  }).render();
+  const pixels = image.pixels;
+  if (grain > 0) blendGrain(pixels, image.width, image.height, image.width / page.width, seed, grain);
+  return encodePng(image.width, image.height, pixels, opts.deflate);
+}
+
+const reduced = new Map<string, Map<number, Int32Array[]>>();
+
+/** The page's glyph outlines at the detail `pxPerPt` can show, each reduced once per thread and size. */
+function rasterOutlines(list: DisplayList, page: DisplayPage, pxPerPt: number): InlineOutlines {
+  const largest = new Map<string, number>(); // pt per font unit of each outline's largest instance
+  for (const it of page.items) {
+    if (it.kind !== 'glyph') continue;
+    const scale = Math.sqrt(Math.abs(it.m[0] * it.m[3] - it.m[1] * it.m[2]));
+    if (scale > (largest.get(it.ref) ?? 0)) largest.set(it.ref, scale);
+  }
+  const contours = new Map<string, Int32Array[]>();
+  for (const [ref, scale] of largest) {
+    const path = list.glyphs[ref]!.path;
+    // Tolerance in font units, rounded down to a quarter octave so that nearby sizes share one outline.
+    const step = Math.floor(Math.log2(OUTLINE_TOLERANCE_PX / (scale * pxPerPt)) * 4) / 4;
+    let sizes = reduced.get(path);
+    if (!sizes) {
+      if (reduced.size >= 20_000) reduced.clear();
+      sizes = new Map();
+      reduced.set(path, sizes);
+    }
+    let outline = sizes.get(step);
+    if (outline === undefined) {
+      outline = simplifyOutline(path, 2 ** step);
+      sizes.set(step, outline);
+    }
+    contours.set(ref, outline);
+  }
+  // Placed on a grid of 1/8 image pixel: rounding moves no point more than 1/16 of a pixel.
+  return { unitsPerPt: 8 * pxPerPt, contours: (ref) => contours.get(ref)! };
 }

@@ -20,27 +20,24 @@ function hash(label: string): number {
 }
 
 export class Random {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
+  // State in a typed array: 32-bit words kept in object fields would be boxed as heap numbers,
+  // one allocation per draw, and the hand draws several per letter.
+  private readonly s = new Uint32Array(4);
 
   constructor(seed: number, label = '') {
     const mix = splitmix32((seed ^ hash(label)) >>> 0);
-    this.a = mix();
-    this.b = mix();
-    this.c = mix();
-    this.d = mix();
+    for (let i = 0; i < 4; i++) this.s[i] = mix();
   }
 
   /** A uniform float in [0, 1). */
   next(): number {
-    const t = (((this.a + this.b) >>> 0) + this.d) >>> 0;
-    this.d = (this.d + 1) >>> 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) >>> 0;
-    this.c = ((this.c << 21) | (this.c >>> 11)) >>> 0;
-    this.c = (this.c + t) >>> 0;
+    const s = this.s;
+    const [a, b, c, d] = [s[0]!, s[1]!, s[2]!, s[3]!];
+    const t = (((a + b) >>> 0) + d) >>> 0;
+    s[3] = d + 1;
+    s[0] = b ^ (b >>> 9);
+    s[1] = c + (c << 3);
+    s[2] = ((c << 21) | (c >>> 11)) + t;
     return t / 4_294_967_296;
   }
 

@@ -1,32 +1,84 @@
 // SVG writer: each glyph outline (or variant) is a <path> in <defs>, placed by <use> with its
 // matrix. Only numbers, ids we make and colours validated by the template enter the markup; the
 // text of a line is escaped before it goes into the (invisible) selectable layer.
-import type { DisplayList, DisplayPage } from './display-list.ts';
+import type { DisplayList, DisplayPage, Matrix } from './display-list.ts';
 import { encodePng } from './png-encode.ts';
-import { Random } from './prng.ts';
+import { GRAIN_PT, GRAIN_PX, GRAIN_RGB, grainAlpha } from './grain.ts';
 import { RenderError } from './text-layout.ts';
 
 const n = (v: number) => (Math.round(v * 1000) / 1000).toString();
+/** Significant digits for small factors (pt per font unit is about 0.01). */
+const n4 = (v: number) => Number(v.toPrecision(6)).toString();
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const tiles = new Map<string, string>();
 
-/** A 96 x 96 px tile of faint brown specks, as a data URI; the same seed gives the same tile. */
+/** The grain tile as a PNG data URI; the same seed gives the same tile. */
 function grainTile(seed: number, strength: number): string {
   const key = `${seed}/${strength}`;
   let uri = tiles.get(key);
   if (uri) return uri;
-  const size = 96;
-  const r = new Random(seed, 'grain');
-  const px = new Uint8Array(size * size * 4);
-  for (let i = 0; i < size * size; i++) {
-    const v = r.next();
-    px.set([96, 80, 60, Math.round(v * v * 60 * strength)], i * 4);
-  }
-  uri = `data:image/png;base64,${base64(encodePng(size, size, px))}`;
+  const alpha = grainAlpha(seed, strength);
+  const px = new Uint8Array(alpha.length * 4);
+  for (let i = 0; i < alpha.length; i++) px.set([...GRAIN_RGB, alpha[i]!], i * 4);
+  uri = `data:image/png;base64,${base64(encodePng(GRAIN_PX, GRAIN_PX, px))}`;
   if (tiles.size > 100) tiles.clear();
   tiles.set(key, uri);
   return uri;
+}
+
+const relative = new Map<string, string>();
+
+/**
+ * Absolute path data (whole font units, as the variants module writes it) as relative commands:
+ * the same outline in about two thirds of the bytes, remembered per thread.
+ */
+function relativePath(d: string): string {
+  let out = relative.get(d);
+  if (out !== undefined) return out;
+  out = '';
+  let [x, y, sx, sy] = [0, 0, 0, 0];
+  for (const m of d.matchAll(/([MLQCZ])([^MLQCZ]*)/g)) {
+    const cmd = m[1]!;
+    if (cmd === 'Z') {
+      out += 'z';
+      [x, y] = [sx, sy];
+      continue;
+    }
+    const v = m[2]!.trim().split(/[ ,]+/).map(Number);
+    let part = cmd.toLowerCase();
+    for (let i = 0; i < v.length; i += 2) {
+      const [dx, dy] = [v[i]! - x, v[i + 1]! - y];
+      part += `${i && dx >= 0 ? ' ' : ''}${dx}${dy >= 0 ? ' ' : ''}${dy}`;
+    }
+    out += part;
+    // The pen ends on the command's last point; a move also starts the subpath.
+    [x, y] = [v[v.length - 2]!, v[v.length - 1]!];
+    if (cmd === 'M') [sx, sy] = [x, y];
+  }
+  if (relative.size >= 20_000) relative.clear();
+  relative.set(d, out);
+  return out;
+}
+
+/** Path data of one instance: absolute start of each contour, then whole-unit steps. */
+function placedOutline(inline: InlineOutlines, ref: string, m: Matrix): string {
+  const k = inline.unitsPerPt;
+  const [a, b, c, d, e, f] = [m[0] * k, m[1] * k, m[2] * k, m[3] * k, m[4] * k, m[5] * k];
+  let out = '';
+  for (const pts of inline.contours(ref)) {
+    let x = Math.round(a * pts[0]! + c * pts[1]! + e);
+    let y = Math.round(b * pts[0]! + d * pts[1]! + f);
+    out += `M${x} ${y}l`;
+    for (let i = 2; i < pts.length; i += 2) {
+      const nx = Math.round(a * pts[i]! + c * pts[i + 1]! + e);
+      const ny = Math.round(b * pts[i]! + d * pts[i + 1]! + f);
+      out += `${nx - x} ${ny - y} `;
+      [x, y] = [nx, ny];
+    }
+    out += 'z';
+  }
+  return out;
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -42,17 +94,56 @@ function base64(bytes: Uint8Array): string {
 /** Image bytes by asset id, for background and block images (the engine reads no files). */
 export type AssetBytes = Record<string, { type: 'image/png' | 'image/jpeg'; bytes: Uint8Array }>;
 
-export function pageToSvg(list: DisplayList, page: DisplayPage, opts: { textLayer?: boolean; assets?: AssetBytes } = {}): string {
+/**
+ * For an image of known resolution (the PNG writer): each glyph instance written out as its
+ * outline already transformed, on a grid of `unitsPerPt`, consecutive instances of one ink in
+ * one path. resvg parses that in half the time it takes to resolve a <use> per letter.
+ */
+export interface InlineOutlines {
+  unitsPerPt: number;
+  /** Contours of the outline `ref`, each x, y pairs in font units. */
+  contours(ref: string): readonly Int32Array[];
+}
+
+export function pageToSvg(
+  list: DisplayList,
+  page: DisplayPage,
+  opts: { textLayer?: boolean; assets?: AssetBytes; inline?: InlineOutlines } = {},
+): string {
   const used = new Set<string>();
-  for (const it of page.items) if (it.kind === 'glyph') used.add(it.ref);
+  if (!opts.inline) for (const it of page.items) if (it.kind === 'glyph') used.add(it.ref);
   const ids = new Map([...used].map((ref, i) => [ref, `g${i}`]));
-  const defs = [...used].map((ref) => `<path id="${ids.get(ref)}" d="${list.glyphs[ref]!.path}"/>`).join('');
+  // Each outline carries its font-unit scale and flip, so that an instance's matrix is a
+  // near-identity whose rotation and size jitter survive rounding to three decimals.
+  const defs = [...used]
+    .map((ref) => {
+      const g = list.glyphs[ref]!;
+      return `<path id="${ids.get(ref)}" transform="matrix(${n4(g.scale)} 0 0 ${n4(-g.scale)} 0 0)" d="${relativePath(g.path)}"/>`;
+    })
+    .join('');
   let body = '';
+  let ink = ''; // fill attributes of the inline path being gathered
+  let d = '';
+  const flush = () => {
+    if (d) body += `<path transform="scale(${n4(1 / opts.inline!.unitsPerPt)})"${ink} d="${d}"/>`;
+    d = '';
+  };
   for (const it of page.items) {
     if (it.kind === 'glyph') {
-      const op = it.opacity < 1 ? ` fill-opacity="${n(it.opacity)}"` : '';
-      body += `<use href="#${ids.get(it.ref)}" transform="matrix(${it.m.map(n).join(' ')})" fill="${it.color}"${op}/>`;
-    } else if (it.kind === 'rule') {
+      const fill = ` fill="${it.color}"${it.opacity < 1 ? ` fill-opacity="${n(it.opacity)}"` : ''}`;
+      if (opts.inline) {
+        if (fill !== ink) flush();
+        ink = fill;
+        d += placedOutline(opts.inline, it.ref, it.m);
+        continue;
+      }
+      const s = list.glyphs[it.ref]!.scale;
+      const [a, b, c, dd, e, f] = it.m;
+      body += `<use href="#${ids.get(it.ref)}" transform="matrix(${n(a / s)} ${n(b / s)} ${n(-c / s)} ${n(-dd / s)} ${n(e)} ${n(f)})"${fill}/>`;
+      continue;
+    }
+    flush();
+    if (it.kind === 'rule') {
       body += `<line x1="${n(it.x1)}" y1="${n(it.y1)}" x2="${n(it.x2)}" y2="${n(it.y2)}" stroke="${it.color}" stroke-width="${n(it.width)}"/>`;
     } else if (it.kind === 'image') {
       const asset = opts.assets?.[it.assetId];
@@ -63,6 +154,7 @@ export function pageToSvg(list: DisplayList, page: DisplayPage, opts: { textLaye
       body += `<circle cx="${n(it.x)}" cy="${n(it.y)}" r="${n(it.r)}" fill="${it.color}"/>`;
     }
   }
+  flush();
   const text = opts.textLayer
     ? page.lines.map((l) => `<text x="${n(l.x)}" y="${n(l.y)}" font-size="${n(l.size)}" fill-opacity="0">${esc(l.text)}</text>`).join('')
     : '';
@@ -75,7 +167,7 @@ export function pageToSvg(list: DisplayList, page: DisplayPage, opts: { textLaye
   let over = '';
   if (texture > 0) {
     // Paper grain: a small tile of seeded noise, repeated (an SVG noise filter costs 300 ms a page).
-    effects += `<pattern id="grain" width="48" height="48" patternUnits="userSpaceOnUse"><image width="48" height="48" href="${grainTile(seed, texture)}"/></pattern>`;
+    effects += `<pattern id="grain" width="${GRAIN_PT}" height="${GRAIN_PT}" patternUnits="userSpaceOnUse"><image width="${GRAIN_PT}" height="${GRAIN_PT}" href="${grainTile(seed, texture)}"/></pattern>`;
     under += `<rect width="${w}" height="${h}" fill="url(#grain)"/>`;
   }
   if (scanner) {

@@ -11,7 +11,7 @@ const bidi = (bidiFactory as unknown as typeof bidiFactory.default)();
 
 export class RenderError extends Error {
   constructor(
-    readonly code: 'UNSUPPORTED_CHARACTERS' | 'TOO_MANY_PAGES' | 'OUTPUT_TOO_LARGE' | 'MISSING_ASSET' | 'UNSUPPORTED_IMAGE',
+    readonly code: 'UNSUPPORTED_CHARACTERS' | 'TOO_MANY_PAGES' | 'TOO_MANY_LINES' | 'OUTPUT_TOO_LARGE' | 'MISSING_ASSET' | 'UNSUPPORTED_IMAGE',
     message: string,
   ) {
     super(message);
@@ -22,6 +22,8 @@ export class RenderError extends Error {
 export interface LineGlyph {
   font: LoadedFont;
   gid: number;
+  /** The first character of the glyph's cluster. */
+  cp: number;
   /** Pen position on the line (pt, from the line start) and offsets (pt). */
   x: number;
   dx: number;
@@ -212,7 +214,7 @@ export function layoutParagraph(text: string, fonts: LoadedFont[], m: TextMetric
     for (const p of parts) {
       const scale = m.size / p.s.run.font.upem;
       for (const g of p.glyphs) {
-        glyphs.push({ font: p.s.run.font, gid: g.gid, x, dx: g.dx * scale, dy: g.dy * scale, word: wordAt[g.cluster]! });
+        glyphs.push({ font: p.s.run.font, gid: g.gid, cp: text.codePointAt(g.cluster)!, x, dx: g.dx * scale, dy: g.dy * scale, word: wordAt[g.cluster]! });
         x += g.advance * scale + m.letterSpacing + (isSpace(text.charCodeAt(g.cluster)) ? m.wordSpacing : 0);
       }
     }

@@ -5,6 +5,7 @@ import { AssetRepo } from './assets.ts';
 import { BillingRepo } from './billing.ts';
 import { Db, type DatabaseTarget } from './database.ts';
 import { FontRepo } from './fonts.ts';
+import { GenerationRepo } from './generations.ts';
 import { TemplateRepo } from './templates.ts';
 
 export type { Account, ApiKeyRecord } from './accounts.ts';
@@ -12,6 +13,7 @@ export type { BalanceReport, ChargeResult } from './billing.ts';
 export type { DatabaseTarget, Tx } from './database.ts';
 export type { AssetRecord } from './assets.ts';
 export type { FontRecord } from './fonts.ts';
+export type { Completion } from './generations.ts';
 export type { Page } from './paging.ts';
 export type { TemplateRecord } from './templates.ts';
 
@@ -21,6 +23,7 @@ export class Store {
   readonly templates: TemplateRepo;
   readonly fonts: FontRepo;
   readonly assets: AssetRepo;
+  readonly generations: GenerationRepo;
 
   constructor(
     readonly db: Db,
@@ -31,6 +34,7 @@ export class Store {
     this.templates = new TemplateRepo(db);
     this.fonts = new FontRepo(db);
     this.assets = new AssetRepo(db);
+    this.generations = new GenerationRepo(db, this.billing);
   }
 
   /** Opens the database and brings its schema up to date. */

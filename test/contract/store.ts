@@ -123,7 +123,7 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.equal(found?.id, record.id);
     t.equal(found?.account.id, a.id);
     t.equal(found?.mode, 'test');
-    t.equal(await store.accounts.findKey(`${key.slice(0, -1)}x`), null, 'a different key finds nothing');
+    t.equal(await store.accounts.findKey(`${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`), null, 'a different key finds nothing');
     const revoked = await store.accounts.revokeKey(record.id, NOW);
     t.equal(revoked?.revokedAt, NOW.toISOString());
     const again = await store.accounts.revokeKey(record.id, new Date(NOW.getTime() + 1000));
@@ -394,5 +394,94 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.ok(await store.fonts.getVisible(b.id, caveat.id), 'shared fonts are visible to all');
     t.equal((await store.fonts.listVisible(a.id)).length, BUNDLED_FONTS.length + 1);
     t.equal((await store.fonts.listVisible(b.id)).length, BUNDLED_FONTS.length);
+  });
+
+  const job = (id = newId('gen'), kind: 'pdf' | 'preview' = 'pdf') => ({
+    id,
+    kind,
+    templateId: newId('tpl'),
+    templateRevision: 1,
+    template: template(),
+    input: { text: 'Dear friend' },
+    inputHash: 'h',
+  });
+  const LIMITS = { unfinished: 2, queued: 32 };
+
+  t.test('jobs: 25 racing submissions of one account, over two connections, admit exactly 2', async (t) => {
+    const a = await account('pro', 30);
+    const other = await factory.open();
+    const results = await Promise.allSettled(
+      Array.from({ length: 25 }, (_, i) => (i % 2 ? other : store).generations.submit(tenant(a.id), job(), LIMITS, NOW)),
+    );
+    t.equal(results.filter((r) => r.status === 'fulfilled').length, 2, 'two admitted');
+    const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason as ApiError);
+    t.ok(refused.length === 23 && refused.every((e) => e.code === 'RATE_LIMIT_EXCEEDED' && e.retryAfter === 60), '23 refused with 429');
+    t.equal(refused.filter((e) => /2 unfinished jobs/.test(e.message)).length, 23);
+    const free = await account();
+    await rejects(t, store.generations.submit(tenant(free.id), job(), LIMITS, NOW), /no plan sheets or extra balance left/, 'no allowance: 402');
+    await store.generations.submit(tenant(free.id), job(newId('gen'), 'preview'), LIMITS, NOW);
+    t.pass('a preview needs no allowance');
+  });
+
+  t.test('jobs: only the newest attempt finishes a job, and it is charged once', async (t) => {
+    const a = await account('pro', 30);
+    const j = await store.generations.submit(tenant(a.id), job(), LIMITS, NOW);
+    const first = (await store.generations.claim(j.id, NOW))!;
+    const second = (await store.generations.claim(j.id, NOW))!; // taken over after a crash
+    t.same([first.attempt, second.attempt, second.status], [1, 2, 'processing']);
+    const out = { pages: 3, blobKey: 'outputs/x/1.pdf', milliPerPage: A4, expiresAt: '2026-03-17T12:00:00.000Z' };
+    t.equal((await store.generations.complete(j.id, 1, out, NOW)).outcome, 'stale', 'the old attempt cannot complete it');
+    t.equal(await store.generations.fail(j.id, 1, { code: 'GENERATION_FAILED', message: 'x' }, NOW), null, 'nor fail it');
+    const done = await store.generations.complete(j.id, 2, { ...out, blobKey: 'outputs/x/2.pdf' }, NOW);
+    t.equal(done.outcome, 'completed');
+    t.match(done.job, { status: 'completed', pages: 3, creditsMilli: 4500, blobKey: 'outputs/x/2.pdf' });
+    t.equal((await store.generations.complete(j.id, 2, out, NOW)).outcome, 'stale', 'a repeated commit changes nothing');
+    t.equal(await store.generations.claim(j.id, NOW), null, 'a finished job is not claimed');
+    const charges = await store.db.kysely.selectFrom('ledger').selectAll().where('job_id', '=', j.id).execute();
+    t.equal(charges.length, 1, 'one charge');
+  });
+
+  t.test('jobs: cancel racing the completion commit, over two connections: exactly one wins', async (t) => {
+    const a = await account('pro', 30);
+    const other = await factory.open();
+    for (let i = 0; i < 12; i++) {
+      const j = await store.generations.submit(tenant(a.id), job(), LIMITS, NOW);
+      await store.generations.claim(j.id, NOW);
+      const out = { pages: 1, blobKey: `outputs/x/${j.id}.pdf`, milliPerPage: A4, expiresAt: '2026-03-17T12:00:00.000Z' };
+      const [completion, cancel] = await Promise.allSettled([
+        (i % 2 ? other : store).generations.complete(j.id, 1, out, NOW),
+        (i % 2 ? store : other).generations.cancel(tenant(a.id), j.id, NOW),
+      ]);
+      const final = (await store.generations.find(j.id))!;
+      const charges = await store.db.kysely.selectFrom('ledger').selectAll().where('job_id', '=', j.id).execute();
+      if (final.status === 'completed') {
+        t.ok(completion.status === 'fulfilled' && completion.value.outcome === 'completed', 'the commit won');
+        t.ok(cancel.status === 'rejected' && /completed and can no longer be cancelled/.test((cancel.reason as Error).message), 'the cancel was refused');
+        t.equal(charges.length, 1, 'charged once');
+      } else {
+        t.equal(final.status, 'cancelled');
+        t.ok(completion.status === 'fulfilled' && completion.value.outcome === 'stale', 'the commit saw the cancel');
+        t.equal(charges.length, 0, 'nothing charged');
+      }
+    }
+    t.same((await store.generations.unfinished()).filter((u) => u.accountId === a.id), [], 'nothing left unfinished');
+  });
+
+  t.test('jobs: moves never go backwards; the sweeper finds expired outputs', async (t) => {
+    const a = await account('pro', 30);
+    const j = await store.generations.submit(tenant(a.id), job(), LIMITS, NOW);
+    const cancelled = (await store.generations.cancel(tenant(a.id), j.id, NOW))!;
+    t.equal(cancelled.status, 'cancelled');
+    t.equal(await store.generations.claim(j.id, NOW), null, 'a cancelled job is never run');
+    t.equal(await store.generations.cancel(tenant('acc_other'), j.id, NOW), null, 'another account cannot touch it');
+    const k = await store.generations.submit(tenant(a.id), job(), LIMITS, NOW);
+    await store.generations.claim(k.id, NOW);
+    await store.generations.complete(k.id, 1, { pages: 1, blobKey: `outputs/${k.id}.pdf`, milliPerPage: A4, expiresAt: '2026-03-11T12:00:00.000Z' }, NOW);
+    t.same(await store.generations.expired(NOW, 10), [], 'not yet expired');
+    const later = new Date('2026-03-12T00:00:00.000Z');
+    t.same(await store.generations.expired(later, 10), [{ id: k.id, blobKey: `outputs/${k.id}.pdf` }]);
+    await store.generations.clearBlob(k.id, `outputs/${k.id}.pdf`, later);
+    t.same(await store.generations.expired(later, 10), []);
+    t.equal((await store.generations.find(k.id))!.status, 'completed', 'still completed');
   });
 }

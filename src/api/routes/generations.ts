@@ -1,0 +1,107 @@
+// Generations and previews (spec §4; DESIGN §4): submit, list, read, cancel, download the PDF,
+// read the preview images. Downloads stream from the blob store with backpressure.
+import { cancelJob, submitJob } from '../../app/generations.ts';
+import { ApiError, invalid } from '../../domain/errors.ts';
+import { type Job, type JobStatus, jobView } from '../../domain/generation.ts';
+import { isId } from '../../domain/ids.ts';
+import type { ApiDeps } from '../deps.ts';
+import { listParams } from '../query.ts';
+import type { Reply, Route, RouteRequest } from '../types.ts';
+
+const STATUSES: readonly JobStatus[] = ['queued', 'processing', 'completed', 'failed', 'cancelled'];
+
+export function generationRoutes(d: ApiDeps): Route[] {
+  const find = async (req: RouteRequest): Promise<Job> => {
+    const id = req.params.id!;
+    const job = isId('gen', id) ? await d.store.generations.get(req.caller.tenant, id) : null;
+    if (!job) throw new ApiError('GENERATION_NOT_FOUND', `no generation ${id} for this account and key mode`);
+    return job;
+  };
+
+  /** The stored output of a completed, unexpired job, streamed. */
+  const output = async (job: Job, contentType: string, filename: string): Promise<Reply> => {
+    if (job.status !== 'completed') throw new ApiError('GENERATION_NOT_READY', `the job is ${job.status}${job.status === 'failed' || job.status === 'cancelled' ? ' and has no output' : ': poll it until it is completed'}`);
+    // Decided from the stored expiry, whatever the blob store still holds (DESIGN §9).
+    if (!job.expiresAt || Date.parse(job.expiresAt) <= d.now().getTime()) {
+      throw new ApiError('GENERATION_EXPIRED', `the output expired at ${job.expiresAt}; results are kept ${d.config.retentionDays} days`);
+    }
+    const body = job.blobKey ? await d.blobs.open(job.blobKey) : null;
+    if (!body) throw new ApiError('INTERNAL_ERROR', `the output of ${job.id} cannot be found`);
+    return {
+      status: 200,
+      headers: { 'Content-Disposition': `attachment; filename="${filename}"` },
+      stream: { contentType, ...body },
+    };
+  };
+
+  return [
+    {
+      method: 'POST',
+      path: '/generations',
+      body: 'json',
+      handler: async (req) => {
+        const { job } = await submitJob(d, req.caller, req.json, 'pdf');
+        return { status: 202, json: jobView(job) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/generations',
+      body: 'none',
+      handler: async (req) => {
+        const { limit, cursor, rest } = listParams(req, ['status']);
+        const status = rest.status as JobStatus | undefined;
+        if (status !== undefined && !STATUSES.includes(status)) throw invalid('status', `one of ${STATUSES.join(', ')}`, status);
+        const page = await d.store.generations.list(req.caller.tenant, { limit, cursor, status });
+        return { status: 200, json: { ...page, data: page.data.map(jobView) } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/generations/{id}',
+      body: 'none',
+      handler: async (req) => ({ status: 200, json: jobView(await find(req)) }),
+    },
+    {
+      method: 'POST',
+      path: '/generations/{id}/cancel',
+      body: 'none',
+      handler: async (req) => {
+        const id = req.params.id!;
+        if (!isId('gen', id)) throw new ApiError('GENERATION_NOT_FOUND', `no generation ${id} for this account and key mode`);
+        return { status: 200, json: jobView(await cancelJob(d, req.caller, id)) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/generations/{id}/download',
+      body: 'none',
+      handler: async (req) => {
+        const job = await find(req);
+        if (job.kind === 'preview') throw new ApiError('PREVIEW_ONLY', `${job.id} is a preview: it has images (GET /generations/${job.id}/preview), no PDF`);
+        return output(job, 'application/pdf', `${job.id}.pdf`);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/previews',
+      body: 'json',
+      handler: async (req) => {
+        const { job, existing } = await submitJob(d, req.caller, req.json, 'preview');
+        return { status: existing ? 200 : 202, json: jobView(job) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/generations/{id}/preview',
+      body: 'none',
+      handler: async (req) => {
+        const job = await find(req);
+        if (job.kind !== 'preview') {
+          throw new ApiError('INVALID_REQUEST', `${job.id} is a PDF generation: download it with GET /generations/${job.id}/download`, { status: 409 });
+        }
+        return output(job, 'application/json; charset=utf-8', `${job.id}.json`);
+      },
+    },
+  ];
+}

@@ -1,0 +1,18 @@
+// POST /renders (spec §4 Render): the image is the response body, with its exact length.
+import { renderNow } from '../../app/renders.ts';
+import type { ApiDeps } from '../deps.ts';
+import type { Route } from '../types.ts';
+
+export function renderRoutes(d: ApiDeps): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/renders',
+      body: 'json',
+      handler: async (req) => {
+        const image = await renderNow(d, req.caller, req.json, req.id);
+        return { status: 200, raw: { contentType: image.contentType, bytes: image.bytes } };
+      },
+    },
+  ];
+}

@@ -1,0 +1,185 @@
+// Generations and previews (spec §3, §4; DESIGN §3, §9): submitting a job, running it on the
+// render pool, cancelling it, and the sweeper of expired and orphaned outputs.
+//
+// The completion order is the one of DESIGN §9: render → write the output under a key of its
+// own attempt → one transaction (re-check the whole charge, ledger, completed) → done. A crash
+// anywhere leaves the job queued or processing, and the next start runs it again; a commit that
+// loses (cancelled, or another attempt got there) deletes its output; the sweeper removes what
+// a crash left between the two.
+import type { Logger } from 'pino';
+import type { BlobStore } from '../blobs/types.ts';
+import type { Config } from '../config/index.ts';
+import { ApiError } from '../domain/errors.ts';
+import { checkInputForTemplate, type Job, type JobKind, parseJobBody } from '../domain/generation.ts';
+import { milliSheetsPerPage } from '../domain/page-size.ts';
+import { hasSubscription } from '../domain/plans.ts';
+import type { Style } from '../domain/template.ts';
+import { newId, sha256Hex } from '../lib/ids.ts';
+import type { RateLimiter } from '../limits/rate-limit.ts';
+import type { JobQueue, JobRunner } from '../queue/types.ts';
+import type { Store } from '../store/index.ts';
+import type { Caller } from './auth.ts';
+import { checkFontAccess, taskFont } from './render-fonts.ts';
+import { type RenderPool, type RenderTask, RenderTaskError } from './render-pool.ts';
+
+export interface JobDeps {
+  store: Store;
+  blobs: BlobStore;
+  config: Config;
+  now: () => Date;
+  queue: JobQueue;
+  /** New previews per account (spec §8: 3 a minute). */
+  previewLimiter: RateLimiter;
+}
+
+/**
+ * POST /generations and POST /previews. Returns the job and whether it already existed (an
+ * unchanged preview). Bad input, a foreign template, a limit: an error, and nothing created.
+ */
+export async function submitJob(d: JobDeps, caller: Caller, body: unknown, kind: JobKind): Promise<{ job: Job; existing: boolean }> {
+  const parsed = parseJobBody(body, kind);
+  const tenant = caller.tenant;
+  const template = await d.store.templates.get(tenant, parsed.templateId);
+  if (!template) throw new ApiError('TEMPLATE_NOT_FOUND', `no template ${parsed.templateId} for this account and key mode`, { field: 'templateId' });
+  const subscribed = hasSubscription(d.store.plans[caller.account.plan]);
+  checkInputForTemplate(template.model, parsed, { subscribed, textLimit: subscribed ? d.config.textMaxChars : d.config.textMaxCharsFree });
+  if (template.model.version !== 2 || template.model.mode !== 'simple') {
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `template ${template.id} is a ${template.kind} template; this server renders simple-text templates so far, structured and Document v1 layout is not available yet`,
+      { field: 'templateId' },
+    );
+  }
+  await checkFontAccess(d.store, caller, template.model.style.fontId);
+  const inputHash = sha256Hex(JSON.stringify(parsed.input));
+  const now = d.now();
+  if (kind === 'preview') {
+    const existing = await d.store.generations.findPreview(tenant, template.id, template.revision, inputHash, now);
+    if (existing) return { job: existing, existing: true };
+    const rate = await d.previewLimiter.consume(tenant.accountId);
+    if (!rate.allowed) {
+      throw new ApiError('RATE_LIMIT_EXCEEDED', `at most ${d.previewLimiter.points} new previews a minute per account; wait 60 s`, { retryAfter: 60 });
+    }
+  }
+  const job = await d.store.generations
+    .submit(
+      tenant,
+      { id: newId('gen'), kind, templateId: template.id, templateRevision: template.revision, template: template.model, input: parsed.input, inputHash },
+      { unfinished: d.config.maxUnfinishedJobs, queued: d.config.queueMax },
+      now,
+    )
+    .catch(async (err: unknown) => {
+      // A refused preview spends none of the account's previews (a 429 has no side effect).
+      if (kind === 'preview') await d.previewLimiter.refund(tenant.accountId);
+      throw err;
+    });
+  d.queue.enqueue({ id: job.id, accountId: job.accountId });
+  return { job, existing: false };
+}
+
+/** POST /generations/{id}/cancel: no charge; the running task, if any, is stopped. */
+export async function cancelJob(d: JobDeps, caller: Caller, id: string): Promise<Job> {
+  const job = await d.store.generations.cancel(caller.tenant, id, d.now());
+  if (!job) throw new ApiError('GENERATION_NOT_FOUND', `no generation ${id} for this account and key mode`);
+  d.queue.abort(id);
+  return job;
+}
+
+export interface RunnerDeps {
+  store: Store;
+  blobs: BlobStore;
+  config: Config;
+  now: () => Date;
+  pool: RenderPool;
+  log: Logger;
+}
+
+const outputKey = (job: Job) => `${job.kind === 'pdf' ? 'outputs' : 'previews'}/${job.accountId}/${job.id}/${job.attempt}.${job.kind === 'pdf' ? 'pdf' : 'json'}`;
+
+/** The worker side: claim, render, store, commit. */
+export function jobRunner(d: RunnerDeps): JobRunner {
+  const crash = (point: string) => {
+    // Test hook (CRASH_AT): the process dies here as a kill -9 would end it.
+    if (d.config.crashAt === point) process.kill(process.pid, 'SIGKILL');
+  };
+  return async ({ id }, signal) => {
+    const job = await d.store.generations.claim(id, d.now());
+    if (!job) return; // cancelled or finished meanwhile
+    if (signal.aborted) return;
+    let output: { pages: number; bytes: Uint8Array };
+    try {
+      output = await d.pool.run(await taskFor(d, job), { signal });
+    } catch (err) {
+      if (err instanceof RenderTaskError && err.reason === 'cancelled') return; // the cancel already moved the job
+      const message = err instanceof RenderTaskError ? err.message : 'an internal error stopped the rendering';
+      if (!(err instanceof RenderTaskError) || err.reason === 'crash') d.log.error({ err, job: id }, 'render failed');
+      await d.store.generations.fail(id, job.attempt, { code: 'GENERATION_FAILED', message }, d.now());
+      return;
+    }
+    const key = outputKey(job);
+    await d.blobs.put(key, output.bytes, job.kind === 'pdf' ? 'application/pdf' : 'application/json');
+    crash('after-blob');
+    const now = d.now();
+    const style = (job.template as { style: Style }).style;
+    const done = await d.store.generations.complete(
+      id,
+      job.attempt,
+      {
+        pages: output.pages,
+        blobKey: key,
+        milliPerPage: milliSheetsPerPage(style.pageSize),
+        expiresAt: new Date(now.getTime() + d.config.retentionDays * 86_400_000).toISOString(),
+      },
+      now,
+    );
+    crash('after-commit');
+    if (done.outcome !== 'completed') await d.blobs.delete(key);
+  };
+}
+
+async function taskFor(d: RunnerDeps, job: Job): Promise<RenderTask> {
+  const style = (job.template as { style: Style }).style;
+  const text = 'text' in job.input ? job.input.text : '';
+  const font = await taskFont(d.store, d.blobs, job.accountId, style.fontId);
+  return {
+    kind: job.kind,
+    style,
+    text,
+    font,
+    createdAt: job.createdAt,
+    maxPages: d.config.maxPages,
+    maxBytes: d.config.pdfMaxBytes,
+    previewPages: d.config.previewPages,
+    jobId: job.id,
+  };
+}
+
+/**
+ * The sweeper: outputs past their retention are deleted (the job stays completed and answers
+ * 410 from its stored expiry), and outputs no job holds are deleted once their job can no longer
+ * write them (a crash between writing and committing, a commit that lost).
+ */
+export async function sweep(d: { store: Store; blobs: BlobStore; now: () => Date; log: Logger }): Promise<{ expired: number; orphans: number }> {
+  let expired = 0;
+  for (;;) {
+    const batch = await d.store.generations.expired(d.now(), 100);
+    for (const { id, blobKey } of batch) {
+      await d.blobs.delete(blobKey);
+      await d.store.generations.clearBlob(id, blobKey, d.now());
+      expired++;
+    }
+    if (batch.length < 100) break;
+  }
+  let orphans = 0;
+  for (const prefix of ['outputs/', 'previews/']) {
+    for await (const key of d.blobs.list(prefix)) {
+      const jobId = key.split('/')[2];
+      // Live first: a job finishing between the two reads has its output committed before it stops being live.
+      if (!jobId || (await d.store.generations.isLive(jobId)) || (await d.store.generations.ownsBlob(key))) continue;
+      await d.blobs.delete(key);
+      orphans++;
+    }
+  }
+  if (expired || orphans) d.log.info({ expired, orphans }, 'sweeper deleted outputs');
+  return { expired, orphans };
+}

@@ -1,0 +1,99 @@
+// POST /renders (spec §4 Render, §8; DESIGN §6): one page of a simple-text template as SVG or
+// PNG, synchronously, on the render pool. Order: the server's render mode → the body → the
+// template and its font → the image size (before any rasterising) → some allowance (credits
+// mode) → the account's heavy-render slot (PNG) → the minute and day quotas (from here on a
+// failure still spends the quota, as the spec says) → the render, with its 15 s limit → the
+// charge (credits mode) and the counters, in one transaction.
+import { ApiError } from '../domain/errors.ts';
+import { milliSheetsPerPage } from '../domain/page-size.ts';
+import { checkImageSize, parseRenderBody } from '../domain/render-request.ts';
+import type { Style } from '../domain/template.ts';
+import type { RenderQuota } from '../limits/render-quota.ts';
+import { pageSizePt } from '../render/document.ts';
+import type { Caller } from './auth.ts';
+import type { JobDeps } from './generations.ts';
+import { checkFontAccess, taskFont } from './render-fonts.ts';
+import { type RenderPool, RenderTaskError } from './render-pool.ts';
+
+export interface RenderDeps extends Pick<JobDeps, 'store' | 'blobs' | 'config' | 'now'> {
+  pool: RenderPool;
+  quota: RenderQuota;
+}
+
+const CONTENT_TYPES = { svg: 'image/svg+xml; charset=utf-8', png: 'image/png' } as const;
+
+export async function renderNow(d: RenderDeps, caller: Caller, body: unknown, requestId: string): Promise<{ contentType: string; bytes: Uint8Array }> {
+  const c = d.config;
+  if (c.renderMode === 'disabled') throw new ApiError('RENDER_DISABLED', 'synchronous renders are disabled on this server; PDF generations still work');
+  const req = parseRenderBody(body, { textMax: c.renderTextMax });
+  const tenant = caller.tenant;
+  const template = await d.store.templates.get(tenant, req.templateId);
+  if (!template) throw new ApiError('TEMPLATE_NOT_FOUND', `no template ${req.templateId} for this account and key mode`, { field: 'templateId' });
+  if (template.model.version !== 2 || template.model.mode !== 'simple') {
+    throw new ApiError('INVALID_REQUEST', `template ${template.id} is a ${template.kind} template; renders take simple-text templates only (use POST /generations for the others)`, {
+      field: 'templateId',
+    });
+  }
+  const plan = d.store.plans[caller.account.plan];
+  if (c.renderMode === 'subscription' && !plan.renderAccess) {
+    throw new ApiError('RENDER_ACCESS_DENIED', `the ${caller.account.plan} plan does not include renders; renders need a plan with render access`);
+  }
+  const style: Style = { ...template.model.style, ...(req.fontSize !== undefined ? { fontSize: req.fontSize } : {}) };
+  await checkFontAccess(d.store, caller, style.fontId);
+  if (req.format === 'png') {
+    const page = pageSizePt(style);
+    checkImageSize(page.width, page.height, { maxSide: c.renderMaxSide, maxPixels: c.renderMaxPixels });
+  }
+  const now = d.now();
+  if (c.renderMode === 'credits') {
+    const check = await d.store.billing.checkBeforeWork(tenant, now);
+    if (!check.ok) throw new ApiError('INSUFFICIENT_BALANCE', `cannot render: ${check.message}`);
+  }
+  const release = req.format === 'png' ? await d.quota.lease(tenant.accountId) : null;
+  if (req.format === 'png' && !release) {
+    throw new ApiError('RATE_LIMIT_EXCEEDED', 'one PNG render at a time per account: another one is running', { retryAfter: 60 });
+  }
+  try {
+    const admission = await d.quota.admit(tenant.accountId, now);
+    if (!admission.ok) throw new ApiError('RATE_LIMIT_EXCEEDED', admission.message, { retryAfter: admission.retryAfter });
+    let bytes: Uint8Array;
+    try {
+      const font = await taskFont(d.store, d.blobs, tenant.accountId, style.fontId);
+      const out = await d.pool.run(
+        { kind: req.format, style, text: req.text, font, createdAt: now.toISOString(), maxPages: 1, maxLines: c.renderLinesMax, maxBytes: c.renderOutputMaxBytes },
+        { timeoutMs: c.renderSyncTimeoutMs },
+      );
+      bytes = out.bytes;
+    } catch (err) {
+      throw refusal(err, c.renderSyncTimeoutMs);
+    }
+    await d.store.db.write(async (tx) => {
+      if (c.renderMode === 'credits') {
+        const charge = await d.store.billing.chargeIn(tx, tenant, { jobId: requestId, kind: 'render', pages: 1, milliPerPage: milliSheetsPerPage(style.pageSize) }, now);
+        if (!charge.ok) throw new ApiError('INSUFFICIENT_BALANCE', `the render needs sheets the account does not have: ${charge.message}`);
+      }
+      await d.store.billing.count(tx, tenant, now, { renders: 1, [req.format === 'svg' ? 'svg_renders' : 'png_renders']: 1 });
+    });
+    return { contentType: CONTENT_TYPES[req.format], bytes };
+  } finally {
+    await release?.();
+  }
+}
+
+/** A failed render as the client hears it: a limit is a 400 naming it; anything else is ours. */
+function refusal(err: unknown, timeoutMs: number): ApiError {
+  if (err instanceof RenderTaskError) {
+    if (err.reason === 'timeout') return new ApiError('INVALID_REQUEST', `rendering took longer than ${timeoutMs / 1000} s and was stopped; send less text`, { field: 'text' });
+    if (err.reason === 'render') {
+      const why: Record<string, string> = {
+        TOO_MANY_LINES: `${err.message} (a render is at most that many lines, wrapping included)`,
+        TOO_MANY_PAGES: 'the text does not fit on one page of the template; a render is one page',
+        OUTPUT_TOO_LARGE: `${err.message}`,
+        UNSUPPORTED_CHARACTERS: err.message,
+      };
+      const message = why[err.code ?? ''];
+      if (message) return new ApiError('INVALID_REQUEST', message, { field: 'text' });
+    }
+  }
+  return new ApiError('RENDER_FAILED', 'the render failed on the server; quote the request id');
+}

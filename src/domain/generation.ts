@@ -1,0 +1,177 @@
+// Generations and previews (spec §2, §3, §4; DESIGN §4): the request rules, the state machine
+// and the job as clients see it. Pure: the store and the use-cases apply these.
+import { ApiError, invalid, show } from './errors.ts';
+import { isId } from './ids.ts';
+import type { TemplateModel } from './template.ts';
+
+export type JobKind = 'pdf' | 'preview';
+export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+export const UNFINISHED: readonly JobStatus[] = ['queued', 'processing'];
+
+/** Spec §3: queued → processing → completed; failed and cancelled are the other ends. Never back. */
+const NEXT: Record<JobStatus, readonly JobStatus[]> = {
+  queued: ['processing', 'cancelled', 'failed'],
+  processing: ['completed', 'failed', 'cancelled'],
+  completed: [],
+  failed: [],
+  cancelled: [],
+};
+
+export function canMove(from: JobStatus, to: JobStatus): boolean {
+  return NEXT[from].includes(to);
+}
+
+/** What a job renders: exactly one of the three, matching the template (spec §4, §9). */
+export type JobInput = { text: string } | { data: Record<string, unknown> } | { content: unknown[] };
+
+const FIELDS = { pdf: ['templateId', 'text', 'data', 'content', 'overrides'], preview: ['templateId', 'text', 'data'] } as const;
+
+/** The body's shape, before the template is known: an object, a template id, one input field. */
+export function parseJobBody(body: unknown, kind: JobKind): { templateId: string; input: JobInput; overrides?: unknown } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError('INVALID_REQUEST', `the body must be a JSON object, got ${show(body)}`);
+  }
+  const b = body as Record<string, unknown>;
+  const allowed: readonly string[] = FIELDS[kind];
+  const unknown = Object.keys(b).filter((k) => !allowed.includes(k));
+  if (unknown.length) {
+    throw new ApiError('INVALID_REQUEST', `unknown field ${unknown[0]}; a ${kind === 'pdf' ? 'generation' : 'preview'} takes ${allowed.join(', ')}`, {
+      field: unknown[0],
+    });
+  }
+  if (b.templateId === undefined) throw invalid('templateId', 'a template id (tpl_…)', undefined);
+  if (!isId('tpl', b.templateId)) throw invalid('templateId', 'a template id (tpl_…)', b.templateId);
+  const given = (['text', 'data', 'content'] as const).filter((k) => b[k] !== undefined);
+  const choices = kind === 'pdf' ? 'text, data or content' : 'text or data';
+  if (given.length !== 1) {
+    throw new ApiError('INVALID_REQUEST', `send exactly one of ${choices}, got ${given.length ? given.join(' and ') : 'none'}`, {
+      field: given[1] ?? 'text',
+    });
+  }
+  const field = given[0]!;
+  const value = b[field];
+  let input: JobInput;
+  if (field === 'text') {
+    if (typeof value !== 'string') throw invalid('text', 'a string', value);
+    input = { text: value };
+  } else if (field === 'data') {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('data', 'an object of block keys', value);
+    input = { data: value as Record<string, unknown> };
+  } else {
+    if (!Array.isArray(value)) throw invalid('content', 'an array of blocks', value);
+    input = { content: value };
+  }
+  return { templateId: b.templateId, input, ...(b.overrides !== undefined ? { overrides: b.overrides } : {}) };
+}
+
+/**
+ * Text must be text: no control characters but tab and line breaks, no unpaired surrogate
+ * halves (JSON can carry them; no font draws them). Refused naming the first and where it is.
+ */
+export function checkTextCharacters(text: string, field = 'text'): void {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let bad: string | null = null;
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) bad = 'a control character';
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+      else bad = 'an unpaired surrogate';
+    } else if (c >= 0xdc00 && c <= 0xdfff) bad = 'an unpaired surrogate';
+    if (bad) {
+      const hex = `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+      throw new ApiError('INVALID_REQUEST', `${field} must be plain text: it holds ${bad} (${hex}) at position ${i}`, { field });
+    }
+  }
+}
+
+/** Characters as people count them: code points (an emoji is one). */
+export function characters(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** The input against its template: the field the template's mode and version take, within its limit. */
+export function checkInputForTemplate(
+  template: TemplateModel,
+  parsed: { input: JobInput; overrides?: unknown },
+  opts: { textLimit: number; subscribed: boolean },
+): void {
+  const { input } = parsed;
+  if (template.version === 2 && parsed.overrides !== undefined) {
+    throw new ApiError('INVALID_REQUEST', 'overrides cannot be sent for a version 2 template: change its formatting in the builder', {
+      field: 'overrides',
+    });
+  }
+  const wanted = template.version === 1 ? 'content' : template.mode === 'structured' ? 'data' : 'text';
+  const got = Object.keys(input)[0] as 'text' | 'data' | 'content';
+  if (got !== wanted) {
+    const which = template.version === 1 ? 'a legacy Document v1 template' : `a ${template.mode} template`;
+    throw new ApiError('INVALID_REQUEST', `${which} takes ${wanted}, got ${got}`, { field: got });
+  }
+  if ('text' in input) {
+    checkTextCharacters(input.text);
+    const limit = opts.textLimit;
+    const n = characters(input.text);
+    if (n < 1 || n > limit) {
+      const why = opts.subscribed ? '' : ' without a subscription';
+      throw new ApiError('INVALID_REQUEST', `text must be 1-${limit.toLocaleString('en-US')} characters${why}, got ${n.toLocaleString('en-US')} characters`, {
+        field: 'text',
+      });
+    }
+  }
+}
+
+export interface JobError {
+  code: 'GENERATION_FAILED' | 'INSUFFICIENT_BALANCE';
+  message: string;
+}
+
+/** A job as the store keeps it. */
+export interface Job {
+  id: string;
+  accountId: string;
+  mode: 'live' | 'test';
+  kind: JobKind;
+  status: JobStatus;
+  templateId: string;
+  templateRevision: number;
+  template: TemplateModel;
+  input: JobInput;
+  inputHash: string;
+  pages: number | null;
+  creditsMilli: number | null;
+  blobKey: string | null;
+  attempt: number;
+  error: JobError | null;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  cancelledAt: string | null;
+  expiresAt: string | null;
+}
+
+export const downloadPath = (id: string) => `/api/v1/generations/${id}/download`;
+export const previewPath = (id: string) => `/api/v1/generations/${id}/preview`;
+
+/** The job object of the API (DESIGN §4): absent fields are left out, never null. */
+export function jobView(j: Job) {
+  const done = j.status === 'completed';
+  return {
+    id: j.id,
+    kind: j.kind,
+    status: j.status,
+    templateId: j.templateId,
+    createdAt: j.createdAt,
+    ...(j.startedAt ? { startedAt: j.startedAt } : {}),
+    ...(j.completedAt ? { completedAt: j.completedAt } : {}),
+    ...(j.cancelledAt ? { cancelledAt: j.cancelledAt } : {}),
+    ...(done && j.expiresAt ? { expiresAt: j.expiresAt } : {}),
+    ...(done && j.pages !== null ? { pages: j.pages } : {}),
+    ...(done && j.creditsMilli !== null ? { creditsSpent: j.creditsMilli / 1000 } : {}),
+    ...(done ? (j.kind === 'pdf' ? { downloadUrl: downloadPath(j.id) } : { previewUrl: previewPath(j.id) }) : {}),
+    ...(j.status === 'failed' && j.error ? { error: j.error } : {}),
+  };
+}

@@ -1,0 +1,66 @@
+// The embedded queue: jobs wait in memory in arrival order and run in this process, as many at a
+// time as the render pool has threads and at most one per account (spec §8: heavy rendering,
+// at most one per user). Nothing here needs to survive a crash: the jobs table does, and the
+// service hands every unfinished row back to the queue when it starts.
+import type { JobQueue, JobRunner, QueuedJob, QueueStats } from './types.ts';
+
+export class EmbeddedQueue implements JobQueue {
+  private readonly waiting: QueuedJob[] = [];
+  private readonly active = new Map<string, { job: QueuedJob; controller: AbortController; done: Promise<void> }>();
+  private stopped = false;
+
+  constructor(
+    private readonly run: JobRunner,
+    private readonly opts: { concurrency: number; onError: (err: unknown, job: QueuedJob) => void },
+  ) {}
+
+  enqueue(job: QueuedJob): void {
+    if (this.stopped || this.active.has(job.id) || this.waiting.some((w) => w.id === job.id)) return;
+    this.waiting.push(job);
+    this.pump();
+  }
+
+  abort(id: string): void {
+    const at = this.waiting.findIndex((w) => w.id === id);
+    if (at >= 0) this.waiting.splice(at, 1);
+    this.active.get(id)?.controller.abort();
+  }
+
+  stats(): QueueStats {
+    return { waiting: this.waiting.length, active: this.active.size };
+  }
+
+  async stop(graceMs: number): Promise<void> {
+    this.stopped = true;
+    this.waiting.length = 0;
+    const running = [...this.active.values()];
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        for (const r of running) r.controller.abort();
+        resolve();
+      }, graceMs);
+    });
+    await Promise.race([Promise.all(running.map((r) => r.done)), late]);
+    clearTimeout(timer);
+    await Promise.all(running.map((r) => r.done));
+  }
+
+  /** Starts the oldest waiting jobs whose accounts have nothing running, while threads are free. */
+  private pump(): void {
+    while (!this.stopped && this.active.size < this.opts.concurrency) {
+      const busy = new Set([...this.active.values()].map((a) => a.job.accountId));
+      const at = this.waiting.findIndex((w) => !busy.has(w.accountId));
+      if (at < 0) return;
+      const [job] = this.waiting.splice(at, 1) as [QueuedJob];
+      const controller = new AbortController();
+      const done = this.run(job, controller.signal)
+        .catch((err: unknown) => this.opts.onError(err, job))
+        .finally(() => {
+          this.active.delete(job.id);
+          this.pump();
+        });
+      this.active.set(job.id, { job, controller, done });
+    }
+  }
+}

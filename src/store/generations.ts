@@ -1,0 +1,332 @@
+// Generation and preview jobs. The store owns their status: every move is one transaction that
+// locks the row and checks where it stands (and which attempt is writing), so a duplicate run,
+// a crash or a cancel racing a completion can never move a job backwards or charge it twice.
+import { type Selectable, sql } from 'kysely';
+import { checkBeforeWork, type Refusal } from '../domain/billing.ts';
+import { ApiError } from '../domain/errors.ts';
+import { canMove, type Job, type JobError, type JobInput, type JobKind, type JobStatus, UNFINISHED } from '../domain/generation.ts';
+import type { TemplateModel } from '../domain/template.ts';
+import type { Tenant } from '../domain/tenant.ts';
+import type { BillingRepo } from './billing.ts';
+import { type Db, num, type Tx } from './database.ts';
+import { type Page, pageOf } from './paging.ts';
+import type { GenerationsTable } from './schema.ts';
+
+type Row = Selectable<GenerationsTable>;
+
+function toJob(r: Row): Job {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    mode: r.mode as Job['mode'],
+    kind: r.kind as JobKind,
+    status: r.status as JobStatus,
+    templateId: r.template_id,
+    templateRevision: num(r.template_revision),
+    template: JSON.parse(r.template_snapshot) as TemplateModel,
+    input: JSON.parse(r.input) as JobInput,
+    inputHash: r.input_hash,
+    pages: r.pages === null ? null : num(r.pages),
+    creditsMilli: r.credits_milli === null ? null : num(r.credits_milli),
+    blobKey: r.blob_key,
+    attempt: num(r.attempt),
+    error: r.error_code ? { code: r.error_code as JobError['code'], message: r.error_message ?? '' } : null,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    startedAt: r.started_at,
+    completedAt: r.completed_at,
+    cancelledAt: r.cancelled_at,
+    expiresAt: r.expires_at,
+  };
+}
+
+export interface NewJob {
+  id: string;
+  kind: JobKind;
+  templateId: string;
+  templateRevision: number;
+  template: TemplateModel;
+  input: JobInput;
+  inputHash: string;
+}
+
+export interface AdmissionLimits {
+  /** Unfinished jobs per account (spec §8: 2). */
+  unfinished: number;
+  /** Queued jobs on this instance (spec §8: 32). */
+  queued: number;
+}
+
+export type Completion =
+  | { outcome: 'completed'; job: Job }
+  | { outcome: 'refused'; job: Job; refusal: Refusal }
+  /** Not this attempt's to finish: cancelled, finished already, or taken over by a newer attempt. */
+  | { outcome: 'stale'; job: Job | null };
+
+const tenantOf = (j: Job): Tenant => ({ accountId: j.accountId, mode: j.mode });
+
+export class GenerationRepo {
+  constructor(
+    private readonly db: Db,
+    private readonly billing: BillingRepo,
+  ) {}
+
+  /**
+   * Admission and creation in one transaction (spec §3, §8): the account's unfinished jobs, the
+   * instance's queue, and for a PDF some allowance left. Every submission takes the same lock,
+   * so 25 parallel requests of one account admit exactly as many as the limit allows.
+   */
+  async submit(tenant: Tenant, job: NewJob, limits: AdmissionLimits, now: Date): Promise<Job> {
+    return this.db.write(async (tx) => {
+      await this.lockAdmission(tx);
+      const unfinished = num(
+        (
+          await tx
+            .selectFrom('generations')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('account_id', '=', tenant.accountId)
+            .where('status', 'in', UNFINISHED)
+            .executeTakeFirst()
+        )?.n,
+      );
+      if (unfinished >= limits.unfinished) {
+        throw new ApiError('RATE_LIMIT_EXCEEDED', `the account has ${unfinished} unfinished jobs, the most allowed is ${limits.unfinished}: wait for one to finish`, {
+          retryAfter: 60,
+        });
+      }
+      const queued = num(
+        (await tx.selectFrom('generations').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'queued').executeTakeFirst())?.n,
+      );
+      if (queued >= limits.queued) {
+        throw new ApiError('RATE_LIMIT_EXCEEDED', `the queue holds ${queued} jobs, its most: try again shortly`, { retryAfter: 60 });
+      }
+      if (job.kind === 'pdf') {
+        const { state } = await this.billing.load(tx, tenant, now, true);
+        const check = checkBeforeWork(state);
+        if (!check.ok) throw new ApiError('INSUFFICIENT_BALANCE', `cannot start a generation: ${check.message}`);
+      }
+      const at = now.toISOString();
+      const row: Row = {
+        id: job.id,
+        account_id: tenant.accountId,
+        mode: tenant.mode,
+        kind: job.kind,
+        status: 'queued',
+        template_id: job.templateId,
+        template_revision: job.templateRevision,
+        template_snapshot: JSON.stringify(job.template),
+        input: JSON.stringify(job.input),
+        input_hash: job.inputHash,
+        pages: null,
+        credits_milli: null,
+        blob_key: null,
+        attempt: 0,
+        error_code: null,
+        error_message: null,
+        created_at: at,
+        updated_at: at,
+        started_at: null,
+        completed_at: null,
+        cancelled_at: null,
+        expires_at: null,
+      };
+      await tx.insertInto('generations').values(row).execute();
+      await this.billing.count(tx, tenant, now, job.kind === 'pdf' ? { generations: 1 } : { previews: 1 });
+      return toJob(row);
+    });
+  }
+
+  /** One job of this tenant, or null (another account's or mode's reads as missing). */
+  async get(tenant: Tenant, id: string): Promise<Job | null> {
+    const row = await this.db.kysely
+      .selectFrom('generations')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', tenant.accountId)
+      .where('mode', '=', tenant.mode)
+      .executeTakeFirst();
+    return row ? toJob(row) : null;
+  }
+
+  /** Any job, for the workers. */
+  async find(id: string): Promise<Job | null> {
+    const row = await this.db.kysely.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toJob(row) : null;
+  }
+
+  async list(tenant: Tenant, opts: { limit: number; cursor?: string | undefined; status?: JobStatus | undefined }): Promise<Page<Job>> {
+    let q = this.db.kysely
+      .selectFrom('generations')
+      .selectAll()
+      .where('account_id', '=', tenant.accountId)
+      .where('mode', '=', tenant.mode);
+    if (opts.status) q = q.where('status', '=', opts.status);
+    return pageOf(q, opts, toJob);
+  }
+
+  /** The unexpired preview of this template revision and input, if one is queued, running or done. */
+  async findPreview(tenant: Tenant, templateId: string, revision: number, inputHash: string, now: Date): Promise<Job | null> {
+    const row = await this.db.kysely
+      .selectFrom('generations')
+      .selectAll()
+      .where('account_id', '=', tenant.accountId)
+      .where('mode', '=', tenant.mode)
+      .where('input_hash', '=', inputHash)
+      .where('kind', '=', 'preview')
+      .where('template_id', '=', templateId)
+      .where('template_revision', '=', revision)
+      .where((eb) =>
+        eb.or([eb('status', 'in', UNFINISHED), eb.and([eb('status', '=', 'completed'), eb('expires_at', '>', now.toISOString())])]),
+      )
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    return row ? toJob(row) : null;
+  }
+
+  /**
+   * A worker takes the job: queued → processing, or a processing job whose worker is gone taken
+   * over. Either way the attempt number goes up; only that attempt may finish it. Null when the
+   * job is no longer to be run.
+   */
+  async claim(id: string, now: Date): Promise<Job | null> {
+    return this.db.write(async (tx) => {
+      const row = await this.lockRow(tx, id);
+      if (!row || (row.status !== 'queued' && row.status !== 'processing')) return null;
+      const at = now.toISOString();
+      await tx
+        .updateTable('generations')
+        .set({ status: 'processing', attempt: num(row.attempt) + 1, started_at: row.started_at ?? at, updated_at: at })
+        .where('id', '=', id)
+        .execute();
+      return toJob({ ...row, status: 'processing', attempt: num(row.attempt) + 1, started_at: row.started_at ?? at, updated_at: at });
+    });
+  }
+
+  /**
+   * The completion commit (DESIGN §9): with the output already stored under `blobKey`, one
+   * transaction re-checks the whole charge, writes the ledger (plan sheets first, then extra) and
+   * sets the job completed; a shortfall fails the job with nothing charged.
+   */
+  async complete(
+    id: string,
+    attempt: number,
+    out: { pages: number; blobKey: string; milliPerPage: number; expiresAt: string },
+    now: Date,
+  ): Promise<Completion> {
+    return this.db.write(async (tx) => {
+      const row = await this.lockRow(tx, id);
+      if (row?.status !== 'processing' || num(row.attempt) !== attempt) return { outcome: 'stale', job: row ? toJob(row) : null };
+      const job = toJob(row);
+      const at = now.toISOString();
+      let credits: number | null = null;
+      if (job.kind === 'pdf') {
+        const charge = await this.billing.chargeIn(tx, tenantOf(job), { jobId: id, pages: out.pages, milliPerPage: out.milliPerPage }, now);
+        if (!charge.ok) {
+          const error: JobError = { code: 'INSUFFICIENT_BALANCE', message: `not charged and no PDF issued: ${charge.message}` };
+          await this.setFailed(tx, job, error, at);
+          await this.billing.count(tx, tenantOf(job), now, { failed_generations: 1 });
+          return { outcome: 'refused', job: { ...job, status: 'failed', error, updatedAt: at }, refusal: charge };
+        }
+        credits = charge.totalMilli;
+        await this.billing.count(tx, tenantOf(job), now, { successful_generations: 1 });
+      }
+      const done = { status: 'completed', pages: out.pages, credits_milli: credits, blob_key: out.blobKey, completed_at: at, expires_at: out.expiresAt, updated_at: at };
+      await tx.updateTable('generations').set(done).where('id', '=', id).execute();
+      return { outcome: 'completed', job: toJob({ ...row, ...done }) };
+    });
+  }
+
+  /** This attempt failed (render error, timeout, too many pages, too large): nothing charged. */
+  async fail(id: string, attempt: number, error: JobError, now: Date): Promise<Job | null> {
+    return this.db.write(async (tx) => {
+      const row = await this.lockRow(tx, id);
+      if (row?.status !== 'processing' || num(row.attempt) !== attempt) return null;
+      const job = toJob(row);
+      const at = now.toISOString();
+      await this.setFailed(tx, job, error, at);
+      if (job.kind === 'pdf') await this.billing.count(tx, tenantOf(job), now, { failed_generations: 1 });
+      return { ...job, status: 'failed', error, updatedAt: at };
+    });
+  }
+
+  /**
+   * Cancels a queued or processing job without charge (DESIGN §4): again on a cancelled job is
+   * the same answer; a completed or failed job is left as it is and refused.
+   */
+  async cancel(tenant: Tenant, id: string, now: Date): Promise<Job | null> {
+    return this.db.write(async (tx) => {
+      const row = await this.lockRow(tx, id);
+      if (!row || row.account_id !== tenant.accountId || row.mode !== tenant.mode) return null;
+      const job = toJob(row);
+      if (job.status === 'cancelled') return job;
+      if (!canMove(job.status, 'cancelled')) {
+        throw new ApiError('INVALID_REQUEST', `the job is ${job.status} and can no longer be cancelled`, { status: 409 });
+      }
+      const at = now.toISOString();
+      await tx.updateTable('generations').set({ status: 'cancelled', cancelled_at: at, updated_at: at }).where('id', '=', id).execute();
+      if (job.kind === 'pdf') await this.billing.count(tx, tenant, now, { cancelled_generations: 1 });
+      return { ...job, status: 'cancelled', cancelledAt: at, updatedAt: at };
+    });
+  }
+
+  /** Jobs to run after a start: queued ones, and processing ones whose worker is gone, oldest first. */
+  async unfinished(): Promise<{ id: string; accountId: string; status: JobStatus }[]> {
+    const rows = await this.db.kysely
+      .selectFrom('generations')
+      .select(['id', 'account_id', 'status'])
+      .where('status', 'in', UNFINISHED)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({ id: r.id, accountId: r.account_id, status: r.status as JobStatus }));
+  }
+
+  /** Completed jobs past their retention that still hold an output. */
+  async expired(now: Date, limit: number): Promise<{ id: string; blobKey: string }[]> {
+    const rows = await this.db.kysely
+      .selectFrom('generations')
+      .select(['id', 'blob_key'])
+      .where('status', '=', 'completed')
+      .where('expires_at', '<=', now.toISOString())
+      .where('blob_key', 'is not', null)
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: r.id, blobKey: r.blob_key! }));
+  }
+
+  /** Forgets an expired job's output once it is deleted (the job stays completed; downloads say 410). */
+  async clearBlob(id: string, blobKey: string, now: Date): Promise<void> {
+    await this.db.write((tx) =>
+      tx.updateTable('generations').set({ blob_key: null, updated_at: now.toISOString() }).where('id', '=', id).where('blob_key', '=', blobKey).execute(),
+    );
+  }
+
+  /** Whether some job holds this output key (the sweeper's test for an orphan). */
+  async ownsBlob(blobKey: string): Promise<boolean> {
+    const row = await this.db.kysely.selectFrom('generations').select('id').where('blob_key', '=', blobKey).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Whether the job may still write outputs: unfinished. */
+  async isLive(id: string): Promise<boolean> {
+    const row = await this.db.kysely.selectFrom('generations').select('status').where('id', '=', id).executeTakeFirst();
+    return row !== undefined && UNFINISHED.includes(row.status as JobStatus);
+  }
+
+  private async setFailed(tx: Tx, job: Job, error: JobError, at: string): Promise<void> {
+    await tx
+      .updateTable('generations')
+      .set({ status: 'failed', error_code: error.code, error_message: error.message, completed_at: at, updated_at: at })
+      .where('id', '=', job.id)
+      .execute();
+  }
+
+  private lockRow(tx: Tx, id: string): Promise<Row | undefined> {
+    return this.db.forUpdate(tx.selectFrom('generations').selectAll().where('id', '=', id)).executeTakeFirst();
+  }
+
+  /** One admission at a time: PostgreSQL takes a transaction lock; SQLite's write already holds its lock. */
+  private async lockAdmission(tx: Tx): Promise<void> {
+    if (this.db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('scriptorium:admission'))`.execute(tx);
+  }
+}
