@@ -5,7 +5,6 @@
 //   node --import tsx bench/chromium.ts [--runs 3] [--write]
 import { execFileSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -19,6 +18,7 @@ import { Random } from '../src/render/prng.ts';
 import { PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
 import { prose } from './prose.ts';
 import { styleOf } from './render-doc.ts';
+import { machine } from './serve.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, write: { type: 'boolean', default: false } } });
@@ -117,11 +117,11 @@ await browser.close();
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])) as Record<Case, number>;
-const machine = `${cpus().length} x ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ${browser.version ? `Chromium ${browser.version()}` : 'Chromium'}`;
+const machineLine = `${machine()}, ${browser.version ? `Chromium ${browser.version()}` : 'Chromium'}`;
 const table = [
   `### Against headless Chromium, ${new Date().toISOString().slice(0, 10)} (bench/chromium.ts)`,
   '',
-  `${machine}; medians of interleaved runs (${runs} per PDF case, ${runs * 5} per image case) after a warm-up of each; our PDF side runs in its own process (medians of 7 warm renders each time). Chromium gets the same text in Caveat (a data-URL web font), a reused page, and prints with \`page.pdf\` / \`page.screenshot\`.`,
+  `${machineLine}; medians of interleaved runs (${runs} per PDF case, ${runs * 5} per image case) after a warm-up of each; our PDF side runs in its own process (medians of 7 warm renders each time). Chromium gets the same text in Caveat (a data-URL web font), a reused page, and prints with \`page.pdf\` / \`page.screenshot\`.`,
   '',
   '| case | Scriptorium | Chromium | ratio | target |',
   '|---|---:|---:|---:|---|',

@@ -7,12 +7,11 @@
 // --write appends the table to docs/performance.md with the date and the machine.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { machine, ROOT, seedAccount, serve } from './serve.ts';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values: args } = parseArgs({
   options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' }, write: { type: 'boolean', default: false } },
 });
@@ -70,19 +69,6 @@ function start(cmd: string[], env: Record<string, string>, ready: RegExp): Promi
   });
 }
 
-function cli(env: Record<string, string>, ...argv: string[]): Record<string, string> {
-  const out = execFileSync(process.execPath, ['bin/scriptorium.js', ...argv, '--json'], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
-  return JSON.parse(out);
-}
-
-/** A data directory with one account, one test key and the demo letter template. */
-function seed(env: Record<string, string>): { key: string; template: string } {
-  const account = cli(env, 'admin', 'account', 'create', '--name', 'bench', '--plan', 'pro');
-  const key = cli(env, 'admin', 'key', 'create', '--account', account.id!, '--mode', 'test');
-  const tpl = cli(env, 'admin', 'template', 'import', '--account', account.id!, '--mode', 'test', '--file', 'src/app/demo/letter.template.json');
-  return { key: key.key!, template: tpl.id! };
-}
-
 async function measure(label: string, url: string, headers: Record<string, string>): Promise<(Figures & { label: string })[]> {
   const rows = [];
   autocannon(url, headers); // warm-up: JIT and caches, not recorded
@@ -103,21 +89,19 @@ for (const [label, extra] of [
   ['scriptorium, Redis limits', { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `bench-${process.pid}:` }],
 ] as const) {
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-'));
-  const env = { DATA_DIR: dir, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1', ...extra };
-  const { key, template } = seed(env);
-  const server = await start(['bin/scriptorium.js', 'serve', '--no-demo'], env, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
-  const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(server.out())![1];
+  const env = { DATA_DIR: dir, RATE_LIMIT_PER_MINUTE: '10000000', ...extra };
+  const { key, template } = seedAccount(env, 'bench', 'src/app/demo/letter.template.json');
+  const server = await serve(env);
+  const port = server.port;
   rows.push(...(await measure(label, `http://127.0.0.1:${port}/api/v1/templates/${template}`, { Authorization: `Bearer ${key}` })));
-  server.child.kill('SIGTERM');
-  await new Promise((r) => server.child.on('exit', r));
+  await server.stop();
   rmSync(dir, { recursive: true, force: true });
 }
 
-const machine = `${cpus().length} x ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
 const table = [
   `### HTTP front end, ${new Date().toISOString().slice(0, 10)} (bench/http.ts)`,
   '',
-  `${machine}; ${connections} connections, ${duration} s per run, load generator on the same machine.`,
+  `${machine()}; ${connections} connections, ${duration} s per run, load generator on the same machine.`,
   'Request: authenticated `GET /api/v1/templates/{id}` (key check, per-key rate limit, request counting, template read).',
   '',
   '| server | load tool | req/s | p50 ms | p99 ms |',

@@ -4,13 +4,13 @@
 //
 //   node --import tsx bench/pool.ts [--threads 2] [--jobs 12] [--write]
 import { appendFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RenderPool, type RenderTask } from '../src/app/render-pool.ts';
 import { prose } from './prose.ts';
 import { DOC_STYLE, styleOf } from './render-doc.ts';
+import { machine } from './serve.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values: args } = parseArgs({ options: { threads: { type: 'string', default: '2' }, jobs: { type: 'string', default: '12' }, write: { type: 'boolean', default: false } } });
@@ -42,11 +42,10 @@ clearInterval(sampler);
 await pool.close();
 const pages = results.reduce((n, r) => n + r.pages, 0);
 
-const machine = `${cpus().length} x ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
 const table = [
   `### Render pool, ${new Date().toISOString().slice(0, 10)} (bench/pool.ts)`,
   '',
-  `${machine}; ${jobs} documents of 100,000 characters (${pages / jobs} pages each) through ${threads} worker threads, after one warm-up document per thread.`,
+  `${machine()}; ${jobs} documents of 100,000 characters (${pages / jobs} pages each) through ${threads} worker threads, after one warm-up document per thread.`,
   '',
   '| figure | value | target |',
   '|---|---:|---|',

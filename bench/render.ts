@@ -3,7 +3,6 @@
 //
 //   node --import tsx bench/render.ts [--runs 7] [--write] [--out /tmp/doc.pdf]
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -17,6 +16,7 @@ import { pageToSvg } from '../src/render/svg.ts';
 import { prose } from './prose.ts';
 import { DOC_STYLE, styleOf } from './render-doc.ts';
 import { PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
+import { machine } from './serve.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '7' }, write: { type: 'boolean', default: false }, out: { type: 'string' } } });
@@ -77,11 +77,10 @@ for (let i = 0; i < runs * 3 + 1; i++) {
   cap.cleanup.push(t3 - t2);
 }
 
-const machine = `${cpus().length} x ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
 const table = [
   `### Render engine, one thread, ${new Date().toISOString().slice(0, 10)} (bench/render.ts)`,
   '',
-  `${machine}; medians of ${runs} runs after a warm-up run. A render thread keeps its fonts, shaped words, warped outlines and PDF glyph forms between documents, as the pool's workers do.`,
+  `${machine()}; medians of ${runs} runs after a warm-up run. A render thread keeps its fonts, shaped words, warped outlines and PDF glyph forms between documents, as the pool's workers do.`,
   '',
   '| case | median | target |',
   '|---|---:|---|',

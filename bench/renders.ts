@@ -5,16 +5,14 @@
 // queue in front of the pool: throughput).
 //
 //   node --import tsx bench/renders.ts [--duration 10] [--write]
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { prose } from './prose.ts';
+import { machine, ROOT, seedAccount, serve } from './serve.ts';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values: args } = parseArgs({ options: { duration: { type: 'string', default: '10' }, write: { type: 'boolean', default: false } } });
 const duration = Number(args.duration);
 const ACCOUNTS = 16;
@@ -23,17 +21,11 @@ const dir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-renders-'));
 const env = {
   ...process.env,
   DATA_DIR: dir,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
   POOL_THREADS: '2',
   RATE_LIMIT_PER_MINUTE: '10000000',
   RENDERS_PER_MINUTE: '10000000',
   RENDERS_PER_DAY: '100000000',
 };
-const cli = (...argv: string[]) =>
-  JSON.parse(execFileSync(process.execPath, ['bin/scriptorium.js', ...argv, '--json'], { cwd: ROOT, env, encoding: 'utf8' })) as Record<string, string>;
-
 // The caption of bench/render.ts: 20 lines at 14 pt on an 800 x 600 px card (1200 x 900 px at 144 DPI).
 const caption = prose(1200, 3).split('\n').join(' ').replace(/(.{60}\S*) /g, '$1\n').split('\n').slice(0, 20).join('\n');
 const templateFile = join(dir, 'caption.template.json');
@@ -46,23 +38,9 @@ writeFileSync(
     style: { fontId: 'font_76FIvrxbMWVVj6WyJCWgxI', fontSize: 14, pageSize: { name: 'card', width: 800, height: 600, unit: 'px' }, margins: { top: 5, right: 5, bottom: 5, left: 5 } },
   }),
 );
-const users = Array.from({ length: ACCOUNTS }, (_, i) => {
-  const account = cli('admin', 'account', 'create', '--name', `bench ${i}`, '--plan', 'pro');
-  const key = cli('admin', 'key', 'create', '--account', account.id!, '--mode', 'test');
-  const tpl = cli('admin', 'template', 'import', '--account', account.id!, '--mode', 'test', '--file', templateFile);
-  return { key: key.key!, template: tpl.id! };
-});
-
-const server: ChildProcess = spawn(process.execPath, [...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/sprof'] : []), 'bin/scriptorium.js', 'serve', '--no-demo'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
-const port = await new Promise<number>((resolve, reject) => {
-  let out = '';
-  server.stdout!.on('data', (d) => {
-    out += d;
-    const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-    if (m) resolve(Number(m[1]));
-  });
-  server.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-});
+const users = Array.from({ length: ACCOUNTS }, (_, i) => seedAccount(env, `bench ${i}`, templateFile));
+const server = await serve(env, process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/sprof'] : []);
+const port = server.port;
 
 interface Row {
   format: string;
@@ -109,16 +87,14 @@ for (const format of (process.env.FORMATS ?? 'svg,png').split(',') as ('svg' | '
     rows.push(row);
   }
 }
-server.kill('SIGTERM');
-await new Promise((r) => server.on('exit', r));
+await server.stop();
 rmSync(dir, { recursive: true, force: true });
 
-const machine = `${cpus().length} x ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
 const target = (r: Row) => (r.connections === 2 ? (r.format === 'svg' ? 'p50 ≤ 10 ms' : 'p50 ≤ 60 ms') : '');
 const table = [
   `### Synchronous renders, ${new Date().toISOString().slice(0, 10)} (bench/renders.ts)`,
   '',
-  `${machine}; \`scriptorium serve\` in embedded mode with 2 pool threads, autocannon in this process, ${duration} s per row after a warm-up. Request: \`POST /api/v1/renders\` of a 20-line caption (${caption.length} characters, 14 pt on an 800 x 600 px card: 1200 x 900 px PNG at 144 DPI), each connection with its own account's key.`,
+  `${machine()}; \`scriptorium serve\` in embedded mode with 2 pool threads, autocannon in this process, ${duration} s per row after a warm-up. Request: \`POST /api/v1/renders\` of a 20-line caption (${caption.length} characters, 14 pt on an 800 x 600 px card: 1200 x 900 px PNG at 144 DPI), each connection with its own account's key.`,
   '',
   '| format | connections | req/s | p50 ms | p99 ms | bytes per answer | target |',
   '|---|---:|---:|---:|---:|---:|---|',

@@ -62,7 +62,12 @@ export async function startService(ctx: Context, opts: { log?: Logger } = {}): P
   }
 
   const counter = new RequestCounter(ctx.store);
-  const pool = new RenderPool({ threads: config.poolThreads, timeoutMs: config.renderTimeoutMs, memoryMb: config.renderMemoryMb });
+  const pool = new RenderPool({
+    threads: config.poolThreads,
+    timeoutMs: config.renderTimeoutMs,
+    memoryMb: config.renderMemoryMb,
+    onWorkerError: (err) => log.warn({ err: err.message }, 'render worker failed outside a task'),
+  });
   const runner = jobRunner({ store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, pool, log });
   const queue = new EmbeddedQueue(runner, {
     concurrency: config.poolThreads,

@@ -1,7 +1,10 @@
 // The render pool: tasks in worker threads return PDF bytes; a task over its time or memory
 // limit is stopped and reported, and the pool serves the next task.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
-import { RenderPool, type RenderTask, RenderTaskError } from '../src/app/render-pool.ts';
+import { type RenderOutput, RenderPool, type RenderTask, RenderTaskError } from '../src/app/render-pool.ts';
 import { parseTemplate, type Style } from '../src/domain/template.ts';
 import { bundledFontId } from '../src/store/bundled-fonts.ts';
 
@@ -49,16 +52,42 @@ t.test('a task past its time limit is stopped; the pool carries on', async (t) =
 });
 
 t.test('a task past its memory limit is stopped; the pool carries on', async (t) => {
-  const pool = new RenderPool({ threads: 1, timeoutMs: 60_000, memoryMb: 48 });
-  // While the pool replaces the dead worker no handle keeps this test process alive (a server
-  // has its listening socket); without this it could end with the test unfinished.
-  const alive = setInterval(() => {}, 1000);
-  t.teardown(() => {
-    clearInterval(alive);
-    return pool.close();
-  });
+  const pool = new RenderPool({ threads: 1, timeoutMs: 60_000, memoryMb: 48, onWorkerError: (e) => t.comment(`worker error: ${e.message}`) });
+  t.teardown(() => pool.close());
   // Far past the limit at once: a task that only just exceeds it can spend a minute in V8's last GCs.
   const err = await pool.run(task(LONG.repeat(40), { maxPages: 100_000, maxBytes: 1e9 })).catch((e: unknown) => e);
   t.ok(err instanceof RenderTaskError && (err.reason === 'memory' || err.reason === 'crash'), String(err));
   t.equal((await pool.run(task('small'))).pages, 1, 'a fresh worker serves the next task');
+});
+
+t.test('a replacement worker that dies while starting does not leave tasks waiting', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-pool-'));
+  const counter = join(dir, 'count');
+  writeFileSync(counter, '0');
+  // Workers take their environment from the process when they start.
+  process.env.FLAKY_COUNTER = counter;
+  process.env.FLAKY_FAIL_AT = '2';
+  const errors: string[] = [];
+  const pool = new RenderPool({
+    threads: 1,
+    timeoutMs: 20_000,
+    memoryMb: 256,
+    filename: new URL('./fixtures/flaky-worker.mjs', import.meta.url).href,
+    onWorkerError: (e) => errors.push(e.message),
+  });
+  t.teardown(async () => {
+    await pool.close();
+    delete process.env.FLAKY_COUNTER;
+    delete process.env.FLAKY_FAIL_AT;
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const first = await pool.run({ exit: true } as unknown as RenderTask).catch((e: unknown) => e);
+  t.ok(first instanceof RenderTaskError && first.reason === 'crash', `the first task ends its worker: ${first}`);
+  // Queued at once, while worker 2 starts and dies: without the watchdog it would wait until its
+  // time limit.
+  const next = await pool.run({} as RenderTask).catch((e: unknown) => e);
+  t.equal((next as RenderOutput).pages, 1, `the next task runs on a fresh pool: ${next}`);
+  t.ok((next as RenderOutput & { worker: number }).worker >= 3, 'on a worker started after the one that failed');
+  t.match(errors.join('\n'), /worker 2 fails while starting/, 'the failed start is reported');
+  t.match(errors.join('\n'), /replaced/, 'and the replacement of the pool');
 });

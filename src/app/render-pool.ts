@@ -26,22 +26,52 @@ export interface RenderPoolOptions {
   timeoutMs: number;
   /** Old-generation heap per worker, MiB. */
   memoryMb: number;
+  /** The worker module; the render task by default. */
+  filename?: string;
+  /** Told of a worker failure no task reports (one dying as it starts, or idle). */
+  onWorkerError?: (err: Error) => void;
 }
 
 export class RenderPool {
-  private readonly pool: Piscina;
+  private pool: Piscina;
+  private readonly watchdog: NodeJS.Timeout;
+  private starved = false;
+  private running = 0;
 
   constructor(private readonly opts: RenderPoolOptions) {
-    this.pool = new Piscina({
-      filename: new URL('../../workers/render.mjs', import.meta.url).href,
-      minThreads: opts.threads,
-      maxThreads: opts.threads,
+    this.pool = this.create();
+    // Piscina stops replacing workers once a replacement fails while starting (for example a
+    // fresh worker meeting the heap limit as it loads), and tasks then wait in its queue for
+    // ever. A pool found twice in a row with queued tasks and no worker at all is replaced; its
+    // tasks run again on the new one (see run()). While tasks run it also keeps the process
+    // alive: a worker being replaced holds no handle of its own.
+    this.watchdog = setInterval(() => {
+      const stuck = this.pool.queueSize > 0 && this.pool.threads.length === 0;
+      if (stuck && this.starved) this.replace();
+      this.starved = stuck;
+    }, 1000).unref();
+  }
+
+  private create(): Piscina {
+    const pool = new Piscina({
+      filename: this.opts.filename ?? new URL('../../workers/render.mjs', import.meta.url).href,
+      minThreads: this.opts.threads,
+      maxThreads: this.opts.threads,
       idleTimeout: 60_000,
-      resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb },
+      resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb },
     });
-    // A worker that dies (a task past its heap limit) is reported through its task; without a
-    // listener the pool's own error event would end the process.
-    this.pool.on('error', () => {});
+    // A worker that dies with a task is reported through that task; one that dies without (while
+    // starting, or idle) comes here, where an unheard error event would end the process.
+    pool.on('error', (err: Error) => this.opts.onWorkerError?.(err));
+    return pool;
+  }
+
+  private replace(): void {
+    const old = this.pool;
+    this.pool = this.create();
+    this.starved = false;
+    this.opts.onWorkerError?.(new Error('the render pool had tasks waiting and no worker: replaced'));
+    void old.destroy();
   }
 
   get threads(): number {
@@ -54,12 +84,17 @@ export class RenderPool {
    */
   async run(task: RenderTask, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<RenderOutput> {
     const limit = opts.timeoutMs ?? this.opts.timeoutMs;
-    const result = await this.attempt(task, limit, opts.signal).catch(async (err: unknown) => {
-      // A task that met a worker already being torn down (after another task's failure) is not
-      // at fault: it runs once more on a fresh worker.
-      if (err instanceof RenderTaskError && err.reason === 'crash' && /Terminating worker thread/.test(err.message)) return this.attempt(task, limit, opts.signal);
-      throw err;
-    });
+    if (this.running++ === 0) this.watchdog.ref();
+    const result = await this.attempt(task, limit, opts.signal)
+      .catch(async (err: unknown) => {
+        // A task that met a worker already being torn down (after another task's failure), or
+        // that waited in a pool being replaced, is not at fault: it runs once more on a fresh worker.
+        if (err instanceof RenderTaskError && err.reason === 'crash' && /Terminating worker thread/.test(err.message)) return this.attempt(task, limit, opts.signal);
+        throw err;
+      })
+      .finally(() => {
+        if (--this.running === 0) this.watchdog.unref();
+      });
     if (!result.ok) throw new RenderTaskError('render', result.message, result.code);
     return result;
   }
@@ -82,6 +117,7 @@ export class RenderPool {
   }
 
   close(): Promise<void> {
+    clearInterval(this.watchdog);
     return this.pool.destroy();
   }
 }

@@ -1,0 +1,109 @@
+// End-to-end PDF generations: from `POST /generations` to the last byte of the download, against
+// a live `scriptorium serve` (embedded mode, 2 pool threads), for documents of 1, 10 and 200
+// pages. The client polls the job every 10 ms, as an eager integrator would; the figures split
+// the time into queued + rendered + committed (until the job reads `completed`) and downloaded.
+//
+//   node --import tsx bench/generations.ts [--runs 5] [--write]
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { prose } from './prose.ts';
+import { DOC_STYLE } from './render-doc.ts';
+import { machine, ROOT, seedAccount, serve } from './serve.ts';
+
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' }, write: { type: 'boolean', default: false } } });
+const runs = Number(args.runs);
+const TARGETS = [1, 10, 200];
+
+const dir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-generations-'));
+const unlimited = 1_000_000;
+const env = {
+  DATA_DIR: dir,
+  POOL_THREADS: '2',
+  RATE_LIMIT_PER_MINUTE: '10000000',
+  PLAN_CATALOG: JSON.stringify({ pro: { sheetsPerPeriod: { 7: unlimited, 30: unlimited }, pagesPerDay: unlimited } }),
+};
+// The style of the render benchmark's document at 36 pt, so that 200 full pages fit in the
+// 100,000 characters a job may hold.
+const STYLE = { ...DOC_STYLE, fontSize: 36 };
+const templateFile = join(dir, 'letter.template.json');
+writeFileSync(templateFile, JSON.stringify({ version: 2, name: 'Bench letter', mode: 'simple', style: { fontId: 'font_76FIvrxbMWVVj6WyJCWgxI', ...STYLE } }));
+const user = seedAccount(env, 'bench', templateFile, { mode: 'live' });
+const server = await serve(env);
+const base = `http://127.0.0.1:${server.port}/api/v1`;
+const headers = { authorization: `Bearer ${user.key}`, 'content-type': 'application/json' };
+const text = prose(100_000, 11);
+
+interface Run {
+  pages: number;
+  completedMs: number;
+  totalMs: number;
+  bytes: number;
+}
+
+async function generate(chars: number): Promise<Run> {
+  const t0 = performance.now();
+  const posted = await fetch(`${base}/generations`, { method: 'POST', headers, body: JSON.stringify({ templateId: user.template, text: text.slice(0, chars) }) });
+  if (posted.status !== 202) throw new Error(`POST /generations: ${posted.status} ${await posted.text()}`);
+  const { id } = (await posted.json()) as { id: string };
+  let job: { status: string; pages?: number; error?: unknown };
+  for (;;) {
+    job = (await (await fetch(`${base}/generations/${id}`, { headers })).json()) as typeof job;
+    if (job.status !== 'queued' && job.status !== 'processing') break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  // The search below also tries texts past the 200-page cap: they fail, as they must.
+  if (job.status === 'failed' && /the most allowed is 200/.test(JSON.stringify(job.error))) return { pages: Number.POSITIVE_INFINITY, completedMs: 0, totalMs: 0, bytes: 0 };
+  if (job.status !== 'completed') throw new Error(`job ${id} ended ${job.status}: ${JSON.stringify(job.error)}`);
+  const completedMs = performance.now() - t0;
+  const pdf = new Uint8Array(await (await fetch(`${base}/generations/${id}/download`, { headers })).arrayBuffer());
+  const totalMs = performance.now() - t0;
+  if (String.fromCharCode(...pdf.subarray(0, 5)) !== '%PDF-') throw new Error(`job ${id}: the download is not a PDF`);
+  return { pages: job.pages!, completedMs, totalMs, bytes: pdf.length };
+}
+
+/** The most characters of the text that make `pages` full pages (the search warms the workers up). */
+async function charsFor(pages: number): Promise<number> {
+  let lo = 1; // makes at most `pages` pages
+  let hi = text.length; // makes more
+  if ((await generate(hi)).pages <= pages) throw new Error(`the whole text makes ${pages} pages or fewer`);
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if ((await generate(mid)).pages > pages) hi = mid;
+    else lo = mid;
+  }
+  return lo;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const rows = [];
+for (const target of TARGETS) {
+  const chars = await charsFor(target);
+  const results: Run[] = [];
+  for (let i = 0; i < runs; i++) results.push(await generate(chars));
+  const row = {
+    pages: results[0]!.pages,
+    chars,
+    completed: median(results.map((r) => r.completedMs)),
+    total: median(results.map((r) => r.totalMs)),
+    bytes: results[0]!.bytes,
+  };
+  console.error(`${row.pages} pages (${chars} characters): completed ${row.completed.toFixed(0)} ms, downloaded ${row.total.toFixed(0)} ms`);
+  rows.push(row);
+}
+await server.stop();
+rmSync(dir, { recursive: true, force: true });
+
+const table = [
+  `### PDF generations end to end, ${new Date().toISOString().slice(0, 10)} (bench/generations.ts)`,
+  '',
+  `${machine()}; \`scriptorium serve\` in embedded mode (SQLite, in-process queue, local files) with 2 pool threads; one client posting a job, polling it every 10 ms and downloading the PDF; medians of ${runs} runs after the runs that found each page count. Template: the render benchmark's (A4, lined, line height 2) at 36 pt, every letter effect at its default; each document fills its last page.`,
+  '',
+  '| pages | characters | POST to `completed` | POST to last byte of the PDF | PDF size |',
+  '|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.pages} | ${r.chars.toLocaleString('en-US')} | ${r.completed.toFixed(0)} ms | ${r.total.toFixed(0)} ms | ${(r.bytes / 1e6).toFixed(2)} MB |`),
+  '',
+].join('\n');
+console.log(table);
+if (args.write) appendFileSync(join(ROOT, 'docs', 'performance.md'), `\n${table}`);
