@@ -2,6 +2,7 @@
 // and the job as clients see it. Pure: the store and the use-cases apply these.
 import { ApiError, invalid, show } from './errors.ts';
 import { isId } from './ids.ts';
+import { badCharacter } from './validation.ts';
 import type { TemplateModel } from './template.ts';
 
 export type JobKind = 'pdf' | 'preview';
@@ -64,25 +65,10 @@ export function parseJobBody(body: unknown, kind: JobKind): { templateId: string
   return { templateId: b.templateId, input, ...(b.overrides !== undefined ? { overrides: b.overrides } : {}) };
 }
 
-/**
- * Text must be text: no control characters but tab and line breaks, no unpaired surrogate
- * halves (JSON can carry them; no font draws them). Refused naming the first and where it is.
- */
+/** Text must be text (see badCharacter): refused naming the first offender and where it is. */
 export function checkTextCharacters(text: string, field = 'text'): void {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    let bad: string | null = null;
-    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) bad = 'a control character';
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-      else bad = 'an unpaired surrogate';
-    } else if (c >= 0xdc00 && c <= 0xdfff) bad = 'an unpaired surrogate';
-    if (bad) {
-      const hex = `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
-      throw new ApiError('INVALID_REQUEST', `${field} must be plain text: it holds ${bad} (${hex}) at position ${i}`, { field });
-    }
-  }
+  const bad = badCharacter(text);
+  if (bad) throw new ApiError('INVALID_REQUEST', `${field} must be plain text: it holds ${bad.what}`, { field });
 }
 
 /** Characters as people count them: code points (an emoji is one). */

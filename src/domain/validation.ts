@@ -69,3 +69,22 @@ export function formatIssue(issue: z.core.$ZodIssue, pathStyle: (p: Path) => str
   const field = pathStyle(issue.path) || '(body)';
   return { field, message: `${field} ${issue.message}` };
 }
+
+/**
+ * The first character that is not text: a control character (but tab and line breaks) or an
+ * unpaired surrogate half (JSON can carry them; no font draws them).
+ */
+export function badCharacter(text: string): { index: number; what: string } | null {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let bad: string | null = null;
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) bad = 'a control character';
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+      else bad = 'an unpaired surrogate';
+    } else if (c >= 0xdc00 && c <= 0xdfff) bad = 'an unpaired surrogate';
+    if (bad) return { index: i, what: `${bad} (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at position ${i}` };
+  }
+  return null;
+}

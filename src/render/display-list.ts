@@ -19,6 +19,8 @@ export type Item =
   | { kind: 'glyph'; ref: string; m: Matrix; color: string; opacity: number }
   | { kind: 'rule'; x1: number; y1: number; x2: number; y2: number; width: number; color: string }
   | { kind: 'dot'; x: number; y: number; r: number; color: string }
+  /** A line drawn by hand (dividers, table rules): a polyline x0 y0 x1 y1 …, round caps and joins. */
+  | { kind: 'stroke'; points: number[]; width: number; color: string; opacity: number }
   | { kind: 'image'; assetId: string; x: number; y: number; width: number; height: number };
 
 export interface TextLine {

@@ -3,12 +3,12 @@
 // under it. Pure: fonts, seed and limits come in as arguments.
 import type { Style } from '../domain/template.ts';
 import { pageDimensionsMm } from '../domain/page-size.ts';
-import { type DisplayList, type DisplayPage, MM, type Matrix } from './display-list.ts';
-import { type Alternate, type FontSource, type LoadedFont, loadFont } from './fonts.ts';
-import { Handwriting, VARIANTS } from './handwriting.ts';
+import { type DisplayList, type DisplayPage, MM } from './display-list.ts';
+import { type FontSource, type LoadedFont, loadFont } from './fonts.ts';
+import { Handwriting } from './handwriting.ts';
 import { drawPaper } from './paper.ts';
+import { Pen } from './pen.ts';
 import { type Line, layoutParagraph, RenderError } from './text-layout.ts';
-import { variantPath } from './variants.ts';
 
 export interface TextDocument {
   style: Style;
@@ -86,87 +86,39 @@ export function renderText(doc: TextDocument): DisplayList {
   if (pageCount > maxPages) throw new RenderError('TOO_MANY_PAGES', `the document needs ${pageCount} pages, the most allowed is ${maxPages}`);
 
   const hand = new Handwriting(style.modifiers, style.color, lines.reduce((n, l) => n + l.glyphs.length, 0));
-  const glyphs: DisplayList['glyphs'] = {};
-  const fontIndex = new Map(fonts.map((f, i) => [f, i]));
-  /** Reference keys by number, so the hot loop does not build a string per glyph. */
-  const refs = new Map<number, string>();
-  const lastDrawing = new Map<number, number>(); // character → gid of its latest instance
+  const pen = new Pen(fonts, style, hand);
   const pages: DisplayPage[] = [];
   const drawn = Math.min(pageCount, doc.limits?.firstPages ?? pageCount);
   for (let p = 0; p < drawn; p++) {
-    const page: DisplayPage = {
-      width,
-      height,
-      background: style.background?.color ?? style.paper.background,
-      sheet: hand.sheet(),
-      items: [],
-      lines: [],
-    };
     const baselines: number[] = [];
     for (let b = firstBaseline; b <= height - margin.bottom + 0.01; b += pitch) baselines.push(b);
-    drawPaper(page, style.paper, { baselines, spacing, margin });
-    if (style.background?.assetId) page.items.unshift({ kind: 'image', assetId: style.background.assetId, x: 0, y: 0, width, height });
-
+    const page = blankPage(style, hand, { width, height }, { baselines, spacing, margin });
     for (let i = 0; i < perPage; i++) {
       const line = lines[p * perPage + i];
       if (!line) break;
-      const baseline = firstBaseline + i * pitch;
-      const lineHand = hand.line();
-      const x0 = margin.left + line.offset + lineHand.wobble;
-      let extra = 0;
-      for (const g of line.glyphs) {
-        if (g.word < 0) {
-          extra += line.justify + hand.space(size);
-          continue;
-        }
-        const gh = hand.glyph(g.word);
-        const x = x0 + g.x + extra + g.dx + gh.dx;
-        const y = baseline + lineHand.drift - g.dy + gh.dy + (x - margin.left) * lineHand.slope;
-        const s = (size / g.font.upem) * gh.scale;
-        const [cos, sin] = [Math.cos(gh.rotation + lineHand.angle), Math.sin(gh.rotation + lineHand.angle)];
-        // One of the letter's drawings (the font's alternates), never the one its previous
-        // instance got; with several drawings, fewer warps of each (variety enough, fewer forms).
-        let [gid, shift, variant] = [g.gid, 0, gh.variant];
-        const alts = hand.alternates ? g.font.alternates(g.cp, g.gid) : NO_ALTERNATES;
-        if (alts.length) {
-          const last = lastDrawing.get(g.cp);
-          const repeat = last === g.gid || alts.some((d) => d.gid === last);
-          const d = nthDrawing(g.gid, alts, last, hand.alternate(alts.length + (repeat ? 0 : 1)));
-          [gid, shift] = [d.gid, d.shift * s];
-          lastDrawing.set(g.cp, gid);
-          if (variant > 0) variant = 1 + ((variant - 1) % Math.ceil(VARIANTS / (alts.length + 1)));
-        }
-        // Font units (y up) → page (y down): scale, flip, rotate, move to the pen position.
-        const m: Matrix = [s * cos, s * sin, s * sin, -s * cos, x + shift * cos, y + shift * sin];
-        const fi = fontIndex.get(g.font)!;
-        const refKey = fi * 0x1000000 + gid * 16 + variant;
-        let ref = refs.get(refKey);
-        if (ref === undefined) {
-          ref = `${fi}:${gid}:${variant}`;
-          refs.set(refKey, ref);
-        }
-        glyphs[ref] ??= {
-          font: g.font.id,
-          gid,
-          variant,
-          scale: size / g.font.upem,
-          path: variantPath(g.font.outline(gid), g.font.upem, variant, style.modifiers.letters.warp, style.modifiers.seed, `${g.font.id}:${gid}`),
-        };
-        page.items.push({ kind: 'glyph', ref, m, color: gh.color, opacity: gh.opacity });
-      }
-      if (line.text) page.lines.push({ x: x0, y: baseline, width: line.width, size, text: line.text, visual: line.visual });
+      pen.write(page, line, { left: margin.left, baseline: firstBaseline + i * pitch, size });
     }
     pages.push(page);
   }
-  return { pages, glyphs };
+  return { pages, glyphs: pen.glyphs };
 }
 
-const NO_ALTERNATES: readonly Alternate[] = [];
-
-/** The k-th of a letter's drawings (its usual one first) other than `skip`. */
-function nthDrawing(usual: number, alts: readonly Alternate[], skip: number | undefined, k: number): Alternate {
-  let left = k;
-  if (usual !== skip && left-- === 0) return { gid: usual, shift: 0 };
-  for (const d of alts) if (d.gid !== skip && left-- === 0) return d;
-  return { gid: usual, shift: 0 };
+/** A sheet of the template's paper: background, sheet effects, rules, background image. */
+export function blankPage(
+  style: Style,
+  hand: Handwriting,
+  size: { width: number; height: number },
+  rules: { baselines: number[]; spacing: number; margin: { top: number; left: number } },
+): DisplayPage {
+  const page: DisplayPage = {
+    width: size.width,
+    height: size.height,
+    background: style.background?.color ?? style.paper.background,
+    sheet: hand.sheet(),
+    items: [],
+    lines: [],
+  };
+  drawPaper(page, style.paper, rules);
+  if (style.background?.assetId) page.items.unshift({ kind: 'image', assetId: style.background.assetId, x: 0, y: 0, width: size.width, height: size.height });
+  return page;
 }

@@ -41,7 +41,7 @@ export class Handwriting {
 
   constructor(
     private readonly m: Modifiers,
-    private readonly color: string,
+    private color: string,
     private readonly total: number,
   ) {
     this.letters = new Random(m.seed, 'letters');
@@ -83,6 +83,18 @@ export class Handwriting {
       opacity: this.word.opacity,
     };
     return hand;
+  }
+
+  /** Writes on in another colour (a block's own); the next word takes it. */
+  useInk(color: string): void {
+    if (color === this.color) return;
+    this.color = color;
+    this.word.n = -2;
+  }
+
+  /** The ink of the current word, for lines drawn with the same pen. */
+  get inkColor(): string {
+    return this.color;
   }
 
   /** Whether letters take the font's alternate drawings (letter effects and alternates on). */

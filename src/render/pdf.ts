@@ -333,6 +333,12 @@ function pageContent(
       out.push(`q ${f2(it.x)} ${f2(it.y)} ${f2(it.width)} ${f2(it.height)} re W n ${f4(w)} 0 0 ${f4(-h)} ${f2(x)} ${f2(y + h)} cm /${img.name} Do Q`);
     } else if (it.kind === 'rule') {
       out.push(`${rgb(it.color)} RG ${f2(it.width)} w ${f2(it.x1)} ${f2(it.y1)} m ${f2(it.x2)} ${f2(it.y2)} l S`);
+    } else if (it.kind === 'stroke') {
+      const p = it.points;
+      let path = `${f2(p[0]!)} ${f2(p[1]!)} m`;
+      for (let i = 2; i < p.length; i += 2) path += ` ${f2(p[i]!)} ${f2(p[i + 1]!)} l`;
+      const alpha = it.opacity < 1 ? ` /${gs.get(Math.round(it.opacity * 100))} gs` : '';
+      out.push(`q ${rgb(it.color)} RG${alpha} ${f2(it.width)} w 1 J 1 j ${path} S Q`);
     } else if (it.kind === 'dot') {
       const k = it.r * 0.5523;
       const [x, y, r] = [it.x, it.y, it.r];
@@ -388,7 +394,7 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
   const refs = Object.keys(list.glyphs).sort();
   const glyphNames = new Map(refs.map((r, i) => [r, `G${i}`]));
   const opacities = new Set<number>();
-  for (const p of list.pages) for (const it of p.items) if (it.kind === 'glyph' && it.opacity < 1) opacities.add(Math.round(it.opacity * 100));
+  for (const p of list.pages) for (const it of p.items) if ((it.kind === 'glyph' || it.kind === 'stroke') && it.opacity < 1) opacities.add(Math.round(it.opacity * 100));
   const gs = new Map([...opacities].sort((a, b) => a - b).map((o) => [o, `A${o}`]));
   const codes = new TextCodes();
   const forms = new Map(refs.map((r) => [r, { name: glyphNames.get(r)!, k: 1000 / list.glyphs[r]!.scale }]));
@@ -411,7 +417,7 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
     ...[...images].map(([id, img]) => `/${img.name} ${imageObj.get(id)} 0 R`),
   ].join(' ');
   const fonts = fontObjs.map((f, i) => `/T${i} ${f.font} 0 R`).join(' ');
-  const states = [...gs].map(([o, name]) => `/${name} << /ca ${f2(o / 100)} >>`).join(' ');
+  const states = [...gs].map(([o, name]) => `/${name} << /ca ${f2(o / 100)} /CA ${f2(o / 100)} >>`).join(' ');
   w.object(4, `<< /XObject << ${xobjects} >> /Font << ${fonts} >> /ExtGState << ${states} >> /ProcSet [/PDF /Text] >>`);
   for (const r of refs) {
     const def = list.glyphs[r]!;

@@ -150,6 +150,12 @@ export function pageToSvg(
       if (!asset) throw new RenderError('MISSING_ASSET', `image ${it.assetId} was not supplied to the writer`);
       // Covers its box like a photo in a frame; the data URI holds only validated PNG or JPEG bytes.
       body += `<image x="${n(it.x)}" y="${n(it.y)}" width="${n(it.width)}" height="${n(it.height)}" preserveAspectRatio="xMidYMid slice" href="data:${asset.type};base64,${base64(asset.bytes)}"/>`;
+    } else if (it.kind === 'stroke') {
+      const p = it.points;
+      let d = `M${n(p[0]!)} ${n(p[1]!)}`;
+      for (let i = 2; i < p.length; i += 2) d += `L${n(p[i]!)} ${n(p[i + 1]!)}`;
+      const alpha = it.opacity < 1 ? ` stroke-opacity="${n(it.opacity)}"` : '';
+      body += `<path d="${d}" fill="none" stroke="${it.color}" stroke-width="${n(it.width)}" stroke-linecap="round" stroke-linejoin="round"${alpha}/>`;
     } else if (it.kind === 'dot') {
       body += `<circle cx="${n(it.x)}" cy="${n(it.y)}" r="${n(it.r)}" fill="${it.color}"/>`;
     }

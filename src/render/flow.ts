@@ -1,0 +1,391 @@
+// Structured documents → display list: the blocks of a structured template or of Document v1
+// content (src/domain/document.ts) flowed down the pages in the template's hand. Headings are
+// larger and written in the font's bold cut (or gone over twice when it has none); list markers
+// and numbers are written like the text; tables, dividers and their rules are drawn by hand;
+// images are placed from their assets; columns run side by side, each a flow of its own. On
+// lined and grid paper every baseline sits on a rule. Pure: fonts, image sizes, seed and limits
+// come in as arguments.
+import type { DocBlock } from '../domain/document.ts';
+import type { Style } from '../domain/template.ts';
+import { type DisplayList, type DisplayPage, MM } from './display-list.ts';
+import { blankPage, pageSizePt } from './document.ts';
+import { type FontSource, type LoadedFont, loadFont } from './fonts.ts';
+import { Handwriting } from './handwriting.ts';
+import { Pen } from './pen.ts';
+import { Random } from './prng.ts';
+import { handLine } from './strokes.ts';
+import { type Line, layoutParagraph, RenderError, type TextMetrics } from './text-layout.ts';
+
+export interface BlockDocument {
+  style: Style;
+  blocks: DocBlock[];
+  /** The template's font first, then the fallback chain. */
+  fonts: FontSource[];
+  /** Headings: the bold cut of the template's font and the chain; `overstrike` when there is no bold cut. */
+  headings: { fonts: FontSource[]; overstrike: boolean };
+  /** Pixel size of every image asset the blocks place. */
+  images: Record<string, { width: number; height: number }>;
+  /** As for simple text: `maxPages` (TOO_MANY_PAGES past it) and `firstPages` (a preview). */
+  limits?: { maxPages?: number; firstPages?: number };
+}
+
+const HEADING_SCALE = { 1: 1.7, 2: 1.4, 3: 1.18 } as const;
+const OVERSTRIKE = 0.035;
+
+interface Cursor {
+  page: number;
+  /** Top of the free space on the page. */
+  y: number;
+  /** Baseline of the last line written in this flow, while text runs on; null after anything else. */
+  last: number | null;
+  left: number;
+  width: number;
+}
+
+export function renderBlocks(doc: BlockDocument): DisplayList {
+  return new Flow(doc).run();
+}
+
+class Flow {
+  private readonly style: Style;
+  private readonly fonts: LoadedFont[];
+  private readonly headingFonts: LoadedFont[];
+  private readonly pen: Pen;
+  private readonly hand: Handwriting;
+  private readonly strokes: Random;
+  private readonly pages: DisplayPage[] = [];
+  /** Pages past a preview's first ones are laid out but drawn nowhere. */
+  private readonly scratch: DisplayPage;
+  private readonly width: number;
+  private readonly height: number;
+  private readonly top: number;
+  private readonly bottom: number;
+  private readonly margin: { top: number; right: number; bottom: number; left: number };
+  private readonly size: number;
+  private readonly ruled: boolean;
+  private readonly spacing: number;
+  private readonly maxPages: number;
+  private readonly drawnPages: number;
+  private readonly missing = new Set<string>();
+  private words = 0;
+  private pageCount = 0;
+
+  constructor(private readonly doc: BlockDocument) {
+    const { style } = doc;
+    this.style = style;
+    this.fonts = doc.fonts.map(loadFont);
+    this.headingFonts = doc.headings.fonts.map(loadFont);
+    const { width, height } = pageSizePt(style);
+    this.width = width;
+    this.height = height;
+    this.margin = { top: style.margins.top * MM, right: style.margins.right * MM, bottom: style.margins.bottom * MM, left: style.margins.left * MM };
+    this.top = this.margin.top;
+    this.bottom = height - this.margin.bottom;
+    this.size = style.fontSize;
+    this.ruled = style.paper.type === 'lined' || style.paper.type === 'grid';
+    this.spacing = style.paper.spacing * MM;
+    this.maxPages = doc.limits?.maxPages ?? 200;
+    this.drawnPages = doc.limits?.firstPages ?? Number.POSITIVE_INFINITY;
+    // Fatigue grows over the document's letters; its length in letters is known before layout.
+    let letters = 0;
+    const count = (bs: DocBlock[]) => {
+      for (const b of bs) {
+        if (b.type === 'paragraph' || b.type === 'heading') letters += b.text.length;
+        else if (b.type === 'list') for (const i of b.items) letters += i.length + 2;
+        else if (b.type === 'table') for (const r of [...(b.header ? [b.header] : []), ...b.rows]) for (const c of r) letters += c.length;
+        else if (b.type === 'columns') for (const c of b.columns) count(c);
+      }
+    };
+    count(doc.blocks);
+    this.hand = new Handwriting(style.modifiers, style.color, letters);
+    this.pen = new Pen([...this.fonts, ...this.headingFonts.filter((f) => !this.fonts.includes(f))], style, this.hand);
+    this.strokes = new Random(style.modifiers.seed, 'strokes');
+    this.scratch = { width, height, background: '', sheet: { tilt: 0, shadow: 0, texture: 0, scanner: false, seed: 0 }, items: [], lines: [] };
+  }
+
+  run(): DisplayList {
+    const cur: Cursor = { page: 0, y: this.top, last: null, left: this.margin.left, width: Math.max(this.size, this.width - this.margin.left - this.margin.right) };
+    this.at(0);
+    this.flow(this.doc.blocks, cur);
+    if (this.missing.size > 0) {
+      const list = [...this.missing].slice(0, 10).join(', ');
+      throw new RenderError('UNSUPPORTED_CHARACTERS', `no bundled font has ${this.missing.size > 10 ? `${this.missing.size} characters, among them ` : ''}${list}`);
+    }
+    return { pages: this.pages, glyphs: this.pen.glyphs };
+  }
+
+  // ----- geometry
+
+  /** Baseline-to-baseline distance for a size: on ruled paper a whole number of rules. */
+  private pitch(size: number): number {
+    const natural = size * this.style.lineHeight;
+    return this.ruled ? this.spacing * Math.max(1, Math.round(natural / this.spacing)) : natural;
+  }
+
+  /** The first rule at or below y (ruled paper), or y itself. */
+  private snap(y: number): number {
+    return this.ruled ? Math.ceil((y - 0.01) / this.spacing) * this.spacing : y;
+  }
+
+  /** The page, created with its paper when first reached; past the page cap the document is refused. */
+  private at(index: number): DisplayPage {
+    if (index >= this.maxPages) throw new RenderError('TOO_MANY_PAGES', `the document needs more than ${this.maxPages} pages, the most allowed is ${this.maxPages}`);
+    while (this.pageCount <= index) {
+      const n = this.pageCount++;
+      if (n >= this.drawnPages) continue;
+      const baselines: number[] = [];
+      for (let b = this.snap(this.top + this.size * 0.8); b <= this.bottom + 0.01; b += this.ruled ? this.spacing : this.pitch(this.size)) baselines.push(b);
+      this.pages.push(blankPage(this.style, this.hand, { width: this.width, height: this.height }, { baselines, spacing: this.spacing, margin: this.margin }));
+    }
+    return index < this.drawnPages ? this.pages[index]! : this.scratch;
+  }
+
+  private nextPage(cur: Cursor): void {
+    cur.page++;
+    cur.y = this.top;
+    cur.last = null;
+    this.at(cur.page);
+  }
+
+  // ----- text
+
+  private metrics(size: number, width: number, align: TextMetrics['align'], indent = 0): TextMetrics {
+    return { size, width, letterSpacing: this.style.letterSpacing * MM, wordSpacing: this.style.wordSpacing * MM, firstLineIndent: indent, align };
+  }
+
+  /** Lines of a text that may hold line breaks (each a paragraph of its own). */
+  private lines(text: string, fonts: LoadedFont[], m: TextMetrics): Line[] {
+    const out: Line[] = [];
+    for (const para of text.replace(/\r\n?/g, '\n').split('\n')) {
+      const laid = layoutParagraph(para, fonts, m, this.words, this.missing);
+      this.words += laid.words;
+      out.push(...laid.lines);
+    }
+    return out;
+  }
+
+  /**
+   * The baseline of the next line of `size` in this flow: one pitch under the last line while
+   * text runs on (plus `gap`), else under the free space's top; on the next page if it does not fit.
+   */
+  private baseline(cur: Cursor, size: number, gap = 0): number {
+    let b = cur.last !== null ? this.snap(cur.last + this.pitch(size) + gap) : this.snap(cur.y + gap + size * 0.8);
+    if (b > this.bottom + 0.01) {
+      this.nextPage(cur);
+      b = this.snap(this.top + size * 0.8);
+    }
+    return b;
+  }
+
+  private writeLines(cur: Cursor, lines: Line[], size: number, opts: { gap?: number; indent?: number; overstrike?: number; marker?: Line } = {}): void {
+    lines.forEach((line, i) => {
+      const b = this.baseline(cur, size, i === 0 ? (opts.gap ?? 0) : 0);
+      const page = this.at(cur.page);
+      if (i === 0 && opts.marker) this.pen.write(page, opts.marker, { left: cur.left, baseline: b, size });
+      this.pen.write(page, line, { left: cur.left + (opts.indent ?? 0), baseline: b, size, overstrike: opts.overstrike });
+      cur.last = b;
+      cur.y = b + size * 0.35;
+    });
+  }
+
+  /** Space between blocks of text: the next rule on ruled paper, a little air on blank paper. */
+  private get paragraphGap(): number {
+    return this.ruled ? 0 : this.size * 0.35;
+  }
+
+  // ----- blocks
+
+  private flow(blocks: DocBlock[], cur: Cursor): void {
+    for (const b of blocks) this.block(b, cur);
+  }
+
+  private block(b: DocBlock, cur: Cursor): void {
+    const ink = this.style.color;
+    switch (b.type) {
+      case 'paragraph': {
+        const size = b.size ?? this.size;
+        this.hand.useInk(b.color ?? ink);
+        const lines = this.lines(b.text, this.fonts, this.metrics(size, cur.width, b.align ?? this.style.align, this.style.firstLineIndent * MM));
+        this.writeLines(cur, lines, size, { gap: cur.last !== null ? this.paragraphGap : 0 });
+        return;
+      }
+      case 'heading': {
+        const size = b.size ?? this.size * HEADING_SCALE[b.level];
+        this.hand.useInk(b.color ?? ink);
+        const lines = this.lines(b.text, this.headingFonts, this.metrics(size, cur.width, b.align ?? (this.style.align === 'justify' ? 'left' : this.style.align)));
+        // Air above (unless at the top of the page), and never alone at the foot of a page.
+        const atTop = cur.last === null && cur.y <= this.top + 0.01;
+        const gap = atTop ? 0 : this.ruled ? this.spacing * 0.5 : this.size * 0.6;
+        const first = cur.last !== null ? this.snap(cur.last + this.pitch(size) + gap) : this.snap(cur.y + gap + size * 0.8);
+        if (!atTop && first + (lines.length - 1) * this.pitch(size) + this.pitch(this.size) > this.bottom + 0.01) this.nextPage(cur);
+        this.writeLines(cur, lines, size, { gap: cur.last !== null || cur.y > this.top + 0.01 ? gap : 0, overstrike: this.doc.headings.overstrike ? OVERSTRIKE : 0 });
+        return;
+      }
+      case 'list': {
+        const size = b.size ?? this.size;
+        this.hand.useInk(b.color ?? ink);
+        const indent = size * (b.ordered ? 1.9 : 1.3);
+        b.items.forEach((item, i) => {
+          const label = b.ordered ? `${b.start + i}.` : '\u2022';
+          const [marker] = this.lines(label, this.fonts, this.metrics(size, indent - size * 0.35, 'right'));
+          const lines = this.lines(item, this.fonts, this.metrics(size, Math.max(size, cur.width - indent), 'left'));
+          this.writeLines(cur, lines, size, { indent, marker, gap: i === 0 && cur.last !== null ? this.paragraphGap : 0 });
+        });
+        return;
+      }
+      case 'image':
+        this.image(b, cur);
+        return;
+      case 'table':
+        this.table(b, cur);
+        return;
+      case 'columns':
+        this.columns(b, cur);
+        return;
+      case 'divider': {
+        this.hand.useInk(ink);
+        const y = this.ruled ? this.snap(this.after(cur)) + this.spacing / 2 : this.after(cur) + this.size * 0.5;
+        if (y > this.bottom) {
+          this.nextPage(cur);
+          return;
+        }
+        this.line(cur.page, cur.left, y, cur.left + cur.width, y, 1);
+        cur.y = y + (this.ruled ? this.spacing / 2 : this.size * 0.5);
+        cur.last = null;
+        return;
+      }
+      case 'spacer': {
+        cur.y = this.after(cur) + b.height;
+        cur.last = null;
+        if (cur.y > this.bottom) this.nextPage(cur);
+        return;
+      }
+      case 'pageBreak':
+        this.nextPage(cur);
+        return;
+    }
+  }
+
+  /** Top of the free space under whatever came last. */
+  private after(cur: Cursor): number {
+    return cur.last !== null ? cur.last + this.size * 0.35 : cur.y;
+  }
+
+  /** A hand-drawn line in the ink of the text, a little lighter. */
+  private line(page: number, x1: number, y1: number, x2: number, y2: number, weight: number): void {
+    this.at(page).items.push(handLine(this.strokes, x1, y1, x2, y2, { width: 0.7 * weight * Math.max(0.6, this.size / 16), color: this.hand.inkColor, opacity: 0.9, wobble: 1 }));
+  }
+
+  private image(b: Extract<DocBlock, { type: 'image' }>, cur: Cursor): void {
+    const px = this.doc.images[b.assetId];
+    if (!px) throw new RenderError('MISSING_ASSET', `image ${b.assetId} was not supplied`);
+    let w = cur.width * b.width;
+    let h = (w * px.height) / px.width;
+    const room = this.bottom - this.top;
+    if (h > room) [w, h] = [(w * room) / h, room];
+    let y = this.after(cur) + (cur.last !== null || cur.y > this.top + 0.01 ? this.size * 0.3 : 0);
+    if (y + h > this.bottom + 0.01) {
+      this.nextPage(cur);
+      y = this.top;
+    }
+    const x = b.align === 'center' ? cur.left + (cur.width - w) / 2 : b.align === 'right' ? cur.left + cur.width - w : cur.left;
+    this.at(cur.page).items.push({ kind: 'image', assetId: b.assetId, x, y, width: w, height: h });
+    cur.y = y + h + this.size * 0.3;
+    cur.last = null;
+  }
+
+  private columns(b: Extract<DocBlock, { type: 'columns' }>, cur: Cursor): void {
+    const gaps = b.gap * (b.columns.length - 1);
+    const usable = Math.max(this.size * b.columns.length, cur.width - gaps);
+    const start = { page: cur.page, y: this.after(cur) };
+    let x = cur.left;
+    let end = { page: cur.page, y: start.y };
+    b.columns.forEach((blocks, i) => {
+      const width = usable * b.widths[i]!;
+      const col: Cursor = { page: start.page, y: start.y, last: null, left: x, width };
+      this.flow(blocks, col);
+      const bottom = col.last !== null ? col.last + this.size * 0.35 : col.y;
+      if (col.page > end.page || (col.page === end.page && bottom > end.y)) end = { page: col.page, y: bottom };
+      x += width + b.gap;
+    });
+    cur.page = end.page;
+    cur.y = end.y;
+    cur.last = null;
+  }
+
+  private table(b: Extract<DocBlock, { type: 'table' }>, cur: Cursor): void {
+    const size = this.size;
+    const pad = size * 0.3;
+    const p = this.pitch(size);
+    const lead = this.ruled ? this.spacing * Math.ceil((pad + size * 0.8) / this.spacing) : pad + size * 0.8;
+    const tail = this.ruled ? this.spacing * Math.ceil((pad + size * 0.3) / this.spacing) : pad + size * 0.3;
+    const need = (lines: number) => lead + (Math.max(1, lines) - 1) * p + tail;
+    const xs = [cur.left];
+    for (const w of b.widths) xs.push(xs[xs.length - 1]! + cur.width * w);
+    const cellWidth = (i: number) => Math.max(size, xs[i + 1]! - xs[i]! - 2 * pad);
+    const layoutRow = (cells: string[], fonts: LoadedFont[]) => cells.map((c, i) => this.lines(c, fonts, this.metrics(size, cellWidth(i), 'left')));
+    this.hand.useInk(this.style.color);
+    const header = b.header ? layoutRow(b.header, this.headingFonts) : null;
+    const headerHeight = header ? need(Math.max(...header.map((c) => c.length))) : 0;
+
+    let top = this.snap(this.after(cur) + (cur.last !== null ? size * 0.3 : 0));
+    let segment = { top, rows: [top] };
+    const closeSegment = () => {
+      const bottom = segment.rows[segment.rows.length - 1]!;
+      if (bottom <= segment.top) return;
+      for (const y of segment.rows) this.line(cur.page, xs[0]!, y, xs[xs.length - 1]!, y, 1);
+      for (const x of xs) this.line(cur.page, x, segment.top, x, bottom, 1);
+    };
+    /** Writes lines from..from+count of each cell in a row starting at `top`. */
+    const writeRow = (cells: Line[][], from: number, count: number, bold: boolean) => {
+      const page = this.at(cur.page);
+      cells.forEach((lines, i) => {
+        for (let j = 0; j < count && from + j < lines.length; j++) {
+          this.pen.write(page, lines[from + j]!, { left: xs[i]! + pad, baseline: top + lead + j * p, size, overstrike: bold && this.doc.headings.overstrike ? OVERSTRIKE : 0 });
+        }
+      });
+      top += need(count);
+      segment.rows.push(top);
+    };
+    const newSegment = () => {
+      closeSegment();
+      this.nextPage(cur);
+      top = this.snap(this.top);
+      segment = { top, rows: [top] };
+      if (header) writeRow(header, 0, Math.max(...header.map((c) => c.length)), true);
+    };
+    if (header) {
+      if (top + headerHeight + need(1) > this.bottom + 0.01) newSegment();
+      else writeRow(header, 0, Math.max(...header.map((c) => c.length)), true);
+    }
+    const fresh = () => top <= segment.top + headerHeight + 0.01;
+    for (const row of b.rows) {
+      const cells = layoutRow(row, this.fonts);
+      const total = Math.max(1, ...cells.map((c) => c.length));
+      let done = 0;
+      while (done < total) {
+        const left = total - done;
+        if (top + need(left) <= this.bottom + 0.01) {
+          writeRow(cells, done, left, false);
+          done = total;
+          break;
+        }
+        // Keep a row whole when a fresh page would hold it; split it only when none would.
+        if (!fresh() && this.snap(this.top) + headerHeight + need(left) <= this.bottom + 0.01) {
+          newSegment();
+          continue;
+        }
+        let fit = 0;
+        while (fit < left && top + need(fit + 1) <= this.bottom + 0.01) fit++;
+        if (fit > 0) {
+          writeRow(cells, done, fit, false);
+          done += fit;
+        }
+        if (done < total) newSegment();
+      }
+    }
+    closeSegment();
+    cur.y = top + size * 0.3;
+    cur.last = null;
+  }
+}
