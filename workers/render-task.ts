@@ -3,14 +3,18 @@
 // are read once per thread and stay loaded.
 import { deflateSync } from 'node:zlib';
 import { Piscina } from 'piscina';
-import { bundledChain, bundledFontSource } from '../src/app/font-files.ts';
+import { boldCut, bundledChain, bundledFontSource } from '../src/app/font-files.ts';
 import { releaseImageMemory } from '../src/app/native-memory.ts';
+import { decodePng } from '../src/app/png-decode.ts';
+import type { DocBlock } from '../src/domain/document.ts';
 import type { Style } from '../src/domain/template.ts';
+import type { DisplayList } from '../src/render/display-list.ts';
 import { renderText } from '../src/render/document.ts';
+import { renderBlocks } from '../src/render/flow.ts';
 import { displayListToPdf } from '../src/render/pdf.ts';
 import type { FontSource } from '../src/render/fonts.ts';
 import { pageToPng } from '../src/render/png.ts';
-import { pageToSvg } from '../src/render/svg.ts';
+import { type AssetBytes, pageToSvg } from '../src/render/svg.ts';
 import { RenderError } from '../src/render/text-layout.ts';
 import { addWatermark } from '../src/render/watermark.ts';
 
@@ -26,7 +30,16 @@ export interface RenderTask {
   style: Style;
   text: string;
   /** The template's font: a bundled slug, or the bytes of a personal font. */
-  font: { slug: string } | FontSource;
+  font: FontRef;
+  /** Structured documents: the blocks to lay out instead of `text`. */
+  blocks?: DocBlock[];
+  /** Headings' font (a legacy template's second font); else the bold cut of `font`, or `font` gone over twice. */
+  headingFont?: FontRef;
+  /** Further fonts tried before the bundled fallback chain (a legacy template's third and later). */
+  fallbackFonts?: FontRef[];
+  /** Pixel sizes and bytes of the images the document places (blocks and background). */
+  images?: Record<string, { width: number; height: number }>;
+  assets?: AssetBytes;
   createdAt: string;
   maxPages: number;
   maxBytes: number;
@@ -38,6 +51,8 @@ export interface RenderTask {
   /** Preview: the job id, written into the JSON body. */
   jobId?: string;
 }
+
+export type FontRef = { slug: string } | FontSource;
 
 export type RenderResult =
   | { ok: true; pages: number; bytes: Uint8Array }
@@ -56,11 +71,13 @@ export default function run(task: RenderTask): RenderResult | Promise<RenderResu
   return new Promise((resolve) => setImmediate(() => resolve(result)));
 }
 
+const source = (f: FontRef): FontSource => ('slug' in f ? bundledFontSource(f.slug) : f);
+
 function render(task: RenderTask): RenderResult {
-  const primary = 'slug' in task.font ? bundledFontSource(task.font.slug) : task.font;
+  const primary = source(task.font);
   let result: Done;
   try {
-    result = task.kind === 'pdf' ? pdf(task, primary) : task.kind === 'preview' ? preview(task, primary) : image(task, primary);
+    result = task.kind === 'pdf' ? pdf(task) : task.kind === 'preview' ? preview(task) : image(task, primary);
   } catch (err) {
     // Errors lose their class crossing threads: refusals come back as values.
     if (err instanceof RenderError) return { ok: false, code: err.code, message: err.message };
@@ -70,9 +87,24 @@ function render(task: RenderTask): RenderResult {
   return Piscina.move({ [Piscina.transferableSymbol]: result.bytes.buffer, [Piscina.valueSymbol]: result } as never) as unknown as RenderResult;
 }
 
-function pdf(task: RenderTask, primary: FontSource): Done {
-  const list = renderText({ style: task.style, text: task.text, fonts: bundledChain(primary), limits: { maxPages: task.maxPages } });
-  const bytes = displayListToPdf(list, { deflate, createdAt: task.createdAt, maxBytes: task.maxBytes });
+/** The document's pages: simple text, or the blocks of a structured one. */
+function layout(task: RenderTask, limits: { maxPages: number; firstPages?: number }): DisplayList {
+  const fonts = bundledChain(source(task.font), ...(task.fallbackFonts ?? []).map(source));
+  if (!task.blocks) return renderText({ style: task.style, text: task.text, fonts, limits });
+  const bold = task.headingFont ? source(task.headingFont) : 'slug' in task.font ? boldCut(task.font.slug) : null;
+  return renderBlocks({
+    style: task.style,
+    blocks: task.blocks,
+    fonts,
+    headings: bold ? { fonts: bundledChain(bold, ...fonts), overstrike: false } : { fonts, overstrike: true },
+    images: task.images ?? {},
+    limits,
+  });
+}
+
+function pdf(task: RenderTask): Done {
+  const list = layout(task, { maxPages: task.maxPages });
+  const bytes = displayListToPdf(list, { deflate, createdAt: task.createdAt, maxBytes: task.maxBytes, assets: task.assets, decodePng });
   return { ok: true, pages: list.pages.length, bytes };
 }
 
@@ -91,17 +123,12 @@ function image(task: RenderTask, primary: FontSource): Done {
 }
 
 /** The preview body of GET /generations/{id}/preview (DESIGN §4), made here so the API only streams it. */
-function preview(task: RenderTask, primary: FontSource): Done {
+function preview(task: RenderTask): Done {
   const dpi = task.previewDpi ?? 96;
-  const list = renderText({
-    style: task.style,
-    text: task.text,
-    fonts: bundledChain(primary),
-    limits: { maxPages: Number.POSITIVE_INFINITY, firstPages: task.previewPages ?? 4 },
-  });
+  const list = layout(task, { maxPages: Number.POSITIVE_INFINITY, firstPages: task.previewPages ?? 4 });
   addWatermark(list, bundledFontSource('caveat-bold'));
   const pages = list.pages.map((page, i) => {
-    const png = pageToPng(list, page, dpi, { deflate });
+    const png = pageToPng(list, page, dpi, { deflate, assets: task.assets });
     const view = new DataView(png.buffer, png.byteOffset);
     return { page: i + 1, width: view.getUint32(16), height: view.getUint32(20), contentType: 'image/png', data: Buffer.from(png).toString('base64') };
   });

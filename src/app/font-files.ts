@@ -18,8 +18,14 @@ export function bundledFontSource(slug: string): FontSource {
   return source;
 }
 
-/** The template's font first (when bundled), then the fallback chain without repeats. */
-export function bundledChain(primary: FontSource): FontSource[] {
-  const rest = FALLBACK_CHAIN.map(bundledFontSource).filter((f) => f.id !== primary.id);
-  return [primary, ...rest];
+/** The template's font(s) first, then the fallback chain, without repeats. */
+export function bundledChain(...first: FontSource[]): FontSource[] {
+  const out: FontSource[] = [];
+  for (const f of [...first, ...FALLBACK_CHAIN.map(bundledFontSource)]) if (!out.some((o) => o.id === f.id)) out.push(f);
+  return out;
+}
+
+/** The bold cut of a bundled font (`caveat` → `caveat-bold`), when one ships. */
+export function boldCut(slug: string): FontSource | null {
+  return BUNDLED_FONTS.some((f) => f.slug === `${slug}-bold`) ? bundledFontSource(`${slug}-bold`) : null;
 }

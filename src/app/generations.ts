@@ -10,10 +10,12 @@ import type { Logger } from 'pino';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
 import { ApiError } from '../domain/errors.ts';
-import { checkInputForTemplate, type Job, type JobKind, parseJobBody } from '../domain/generation.ts';
+import { checkInputForTemplate, type Job, type JobInput, type JobKind, parseJobBody } from '../domain/generation.ts';
 import { milliSheetsPerPage } from '../domain/page-size.ts';
 import { hasSubscription } from '../domain/plans.ts';
-import type { Style } from '../domain/template.ts';
+import { templateFontIds, templateFonts, templateStyle, withOverrides } from '../domain/template.ts';
+import { assetIds, type DocBlock, jobBlocks } from '../domain/document.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import type { JobQueue, JobRunner } from '../queue/types.ts';
@@ -42,15 +44,15 @@ export async function submitJob(d: JobDeps, caller: Caller, body: unknown, kind:
   const template = await d.store.templates.get(tenant, parsed.templateId);
   if (!template) throw new ApiError('TEMPLATE_NOT_FOUND', `no template ${parsed.templateId} for this account and key mode`, { field: 'templateId' });
   const subscribed = hasSubscription(d.store.plans[caller.account.plan]);
-  checkInputForTemplate(template.model, parsed, { subscribed, textLimit: subscribed ? d.config.textMaxChars : d.config.textMaxCharsFree });
-  if (template.model.version !== 2 || template.model.mode !== 'simple') {
-    throw new ApiError(
-      'INVALID_REQUEST',
-      `template ${template.id} is a ${template.kind} template; this server renders simple-text templates so far, structured and Document v1 layout is not available yet`,
-      { field: 'templateId' },
-    );
+  let model = template.model;
+  if (model.version === 1 && parsed.overrides !== undefined) {
+    const applied = withOverrides(model, parsed.overrides);
+    if (!applied.ok) throw new ApiError('INVALID_REQUEST', applied.message, { field: applied.field });
+    model = applied.template;
   }
-  await checkFontAccess(d.store, caller, template.model.style.fontId);
+  const blocks = checkInputForTemplate(model, parsed, { subscribed, textLimit: subscribed ? d.config.textMaxChars : d.config.textMaxCharsFree });
+  for (const fontId of templateFontIds(model)) await checkFontAccess(d.store, caller, fontId);
+  if (blocks) await checkAssets(d.store, tenant, blocks, parsed.input);
   const inputHash = sha256Hex(JSON.stringify(parsed.input));
   const now = d.now();
   if (kind === 'preview') {
@@ -64,7 +66,7 @@ export async function submitJob(d: JobDeps, caller: Caller, body: unknown, kind:
   const job = await d.store.generations
     .submit(
       tenant,
-      { id: newId('gen'), kind, templateId: template.id, templateRevision: template.revision, template: template.model, input: parsed.input, inputHash },
+      { id: newId('gen'), kind, templateId: template.id, templateRevision: template.revision, template: model, input: parsed.input, inputHash },
       { unfinished: d.config.maxUnfinishedJobs, queued: d.config.queueMax },
       now,
     )
@@ -75,6 +77,40 @@ export async function submitJob(d: JobDeps, caller: Caller, body: unknown, kind:
     });
   d.queue.enqueue({ id: job.id, accountId: job.accountId });
   return { job, existing: false };
+}
+
+/**
+ * Every image the blocks place must be an asset of the caller's account and key mode. A missing
+ * one sent in `data` is INVALID_TEMPLATE_DATA at its path; in `content`, INVALID_REQUEST at its block.
+ */
+async function checkAssets(store: Store, tenant: Tenant, blocks: DocBlock[], input: JobInput): Promise<void> {
+  for (const id of new Set(assetIds(blocks))) {
+    if (await store.assets.exists(tenant, id)) continue;
+    const what = `names no image of this account and key mode: ${id} (upload it with POST /assets)`;
+    if ('data' in input) {
+      const key = Object.keys(input.data).find((k) => (input.data[k] as { assetId?: unknown } | null)?.assetId === id);
+      if (key) throw new ApiError('INVALID_TEMPLATE_DATA', `${key}/assetId ${what}`, { field: `${key}/assetId` });
+      throw new ApiError('INVALID_REQUEST', `the template's image ${id} no longer exists`, { field: 'templateId' });
+    }
+    const field = contentPathOf(input as { content: unknown[] }, id);
+    throw new ApiError('INVALID_REQUEST', `${field} ${what}`, { field });
+  }
+}
+
+/** `content[3].assetId` or `content[1].columns[0].content[2].assetId`: where v1 content places an image. */
+function contentPathOf(input: { content: unknown[] }, id: string): string {
+  const walk = (blocks: unknown[], path: string): string | null => {
+    for (const [i, b] of blocks.entries()) {
+      const o = b as { assetId?: unknown; columns?: { content?: unknown[] }[] };
+      if (o.assetId === id) return `${path}[${i}].assetId`;
+      for (const [ci, c] of (o.columns ?? []).entries()) {
+        const found = walk(c.content ?? [], `${path}[${i}].columns[${ci}].content`);
+        if (found) return found;
+      }
+    }
+    return null;
+  };
+  return walk(input.content, 'content') ?? 'content';
 }
 
 /** POST /generations/{id}/cancel: no charge; the running task, if any, is stopped. */
@@ -120,7 +156,7 @@ export function jobRunner(d: RunnerDeps): JobRunner {
     await d.blobs.put(key, output.bytes, job.kind === 'pdf' ? 'application/pdf' : 'application/json');
     crash('after-blob');
     const now = d.now();
-    const style = (job.template as { style: Style }).style;
+    const style = templateStyle(job.template);
     const done = await d.store.generations.complete(
       id,
       job.attempt,
@@ -138,14 +174,30 @@ export function jobRunner(d: RunnerDeps): JobRunner {
 }
 
 async function taskFor(d: RunnerDeps, job: Job): Promise<RenderTask> {
-  const style = (job.template as { style: Style }).style;
-  const text = 'text' in job.input ? job.input.text : '';
-  const font = await taskFont(d.store, d.blobs, job.accountId, style.fontId);
+  const style = templateStyle(job.template);
+  const fonts = templateFonts(job.template);
+  const font = (id: string) => taskFont(d.store, d.blobs, job.accountId, id);
+  const blocks = 'text' in job.input ? null : jobBlocks(job.template, job.input);
+  const tenant = { accountId: job.accountId, mode: job.mode };
+  const images: NonNullable<RenderTask['images']> = {};
+  const assets: NonNullable<RenderTask['assets']> = {};
+  for (const id of new Set([...(blocks ? assetIds(blocks) : []), ...(style.background?.assetId ? [style.background.assetId] : [])])) {
+    const record = await d.store.assets.get(tenant, id);
+    const bytes = record && (await d.blobs.get(record.blobKey));
+    if (!record || !bytes) throw new RenderTaskError('render', `image ${id} no longer exists`);
+    images[id] = { width: record.width, height: record.height };
+    assets[id] = { type: record.type, bytes };
+  }
   return {
     kind: job.kind,
     style,
-    text,
-    font,
+    text: 'text' in job.input ? job.input.text : '',
+    font: await font(fonts.body),
+    ...(fonts.heading ? { headingFont: await font(fonts.heading) } : {}),
+    ...(fonts.fallbacks.length ? { fallbackFonts: await Promise.all(fonts.fallbacks.map(font)) } : {}),
+    ...(blocks ? { blocks } : {}),
+    images,
+    assets,
     createdAt: job.createdAt,
     maxPages: d.config.maxPages,
     maxBytes: d.config.pdfMaxBytes,

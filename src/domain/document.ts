@@ -7,7 +7,7 @@
 // Pure: asset existence is checked by the caller against the store (assetIds() lists them).
 import { z } from 'zod';
 import { ApiError, show } from './errors.ts';
-import type { StructuredTemplate } from './template.ts';
+import type { StructuredTemplate, TemplateModel } from './template.ts';
 import { array, badCharacter, dottedPath, formatIssue, object, oneOf, range, slashPath, string } from './validation.ts';
 
 export type Align = 'left' | 'right' | 'center' | 'justify';
@@ -37,6 +37,16 @@ export const DOCUMENT_V1_LIMITS = {
   spacer: [1, 500],
 } as const;
 const L = DOCUMENT_V1_LIMITS;
+
+/**
+ * The blocks a job lays out: a structured template with its `data`, or v1 `content`; null for
+ * simple text. Throws the API error that names the bad field.
+ */
+export function jobBlocks(template: TemplateModel, input: { text: string } | { data: Record<string, unknown> } | { content: unknown[] }): DocBlock[] | null {
+  if ('data' in input && template.version === 2 && template.mode === 'structured') return resolveStructured(template, input.data);
+  if ('content' in input && template.version === 1) return parseContent(input.content, template.settings.columnGap);
+  return null;
+}
 
 /** Every asset the blocks place, in order (for the existence check and the render task). */
 export function assetIds(blocks: DocBlock[]): string[] {

@@ -3,6 +3,7 @@
 import { ApiError, invalid, show } from './errors.ts';
 import { isId } from './ids.ts';
 import { badCharacter } from './validation.ts';
+import { type DocBlock, jobBlocks, textOf } from './document.ts';
 import type { TemplateModel } from './template.ts';
 
 export type JobKind = 'pdf' | 'preview';
@@ -25,7 +26,7 @@ export function canMove(from: JobStatus, to: JobStatus): boolean {
 /** What a job renders: exactly one of the three, matching the template (spec §4, §9). */
 export type JobInput = { text: string } | { data: Record<string, unknown> } | { content: unknown[] };
 
-const FIELDS = { pdf: ['templateId', 'text', 'data', 'content', 'overrides'], preview: ['templateId', 'text', 'data'] } as const;
+const FIELDS = { pdf: ['templateId', 'text', 'data', 'content', 'overrides'], preview: ['templateId', 'text', 'data', 'content'] } as const;
 
 /** The body's shape, before the template is known: an object, a template id, one input field. */
 export function parseJobBody(body: unknown, kind: JobKind): { templateId: string; input: JobInput; overrides?: unknown } {
@@ -43,7 +44,7 @@ export function parseJobBody(body: unknown, kind: JobKind): { templateId: string
   if (b.templateId === undefined) throw invalid('templateId', 'a template id (tpl_…)', undefined);
   if (!isId('tpl', b.templateId)) throw invalid('templateId', 'a template id (tpl_…)', b.templateId);
   const given = (['text', 'data', 'content'] as const).filter((k) => b[k] !== undefined);
-  const choices = kind === 'pdf' ? 'text, data or content' : 'text or data';
+  const choices = 'text, data or content';
   if (given.length !== 1) {
     throw new ApiError('INVALID_REQUEST', `send exactly one of ${choices}, got ${given.length ? given.join(' and ') : 'none'}`, {
       field: given[1] ?? 'text',
@@ -78,12 +79,15 @@ export function characters(text: string): number {
   return n;
 }
 
-/** The input against its template: the field the template's mode and version take, within its limit. */
+/**
+ * The input against its template: the field the template's mode and version take, every value
+ * valid, the text within its limit. Returns the blocks of structured input (null for text).
+ */
 export function checkInputForTemplate(
   template: TemplateModel,
   parsed: { input: JobInput; overrides?: unknown },
   opts: { textLimit: number; subscribed: boolean },
-): void {
+): DocBlock[] | null {
   const { input } = parsed;
   if (template.version === 2 && parsed.overrides !== undefined) {
     throw new ApiError('INVALID_REQUEST', 'overrides cannot be sent for a version 2 template: change its formatting in the builder', {
@@ -96,17 +100,27 @@ export function checkInputForTemplate(
     const which = template.version === 1 ? 'a legacy Document v1 template' : `a ${template.mode} template`;
     throw new ApiError('INVALID_REQUEST', `${which} takes ${wanted}, got ${got}`, { field: got });
   }
+  const limit = opts.textLimit;
+  const why = opts.subscribed ? '' : ' without a subscription';
   if ('text' in input) {
     checkTextCharacters(input.text);
-    const limit = opts.textLimit;
     const n = characters(input.text);
     if (n < 1 || n > limit) {
-      const why = opts.subscribed ? '' : ' without a subscription';
       throw new ApiError('INVALID_REQUEST', `text must be 1-${limit.toLocaleString('en-US')} characters${why}, got ${n.toLocaleString('en-US')} characters`, {
         field: 'text',
       });
     }
+    return null;
   }
+  const blocks = jobBlocks(template, input)!;
+  // Overall text limits apply to structured input as to simple text (spec §8).
+  const n = textOf(blocks).reduce((sum, t) => sum + characters(t), 0);
+  if (n > limit) {
+    throw new ApiError('INVALID_REQUEST', `the text of ${got} must be at most ${limit.toLocaleString('en-US')} characters${why}, got ${n.toLocaleString('en-US')} characters`, {
+      field: got,
+    });
+  }
+  return blocks;
 }
 
 export interface JobError {

@@ -206,6 +206,23 @@ const v1Legacy = object({
   fontIds: array(fontId, 1, 5, 'fonts'),
 });
 
+// A legacy job may override its template's settings for itself (the v1 contract): any settings
+// field but the page (size, orientation, paper, background), within the same ranges.
+const v1Overrides = object({ ...styleShape, columnGap: range(0, 100, 'pt') })
+  .omit({ pageSize: true, orientation: true, paper: true, background: true })
+  .partial();
+
+/** A v1 template with a job's `overrides` applied; throws naming the offending field. */
+export function withOverrides(t: LegacyTemplate, overrides: unknown): { ok: true; template: LegacyTemplate } | { ok: false; field: string; message: string } {
+  const parsed = v1Overrides.safeParse(overrides);
+  if (!parsed.success) return { ok: false, ...formatIssue(parsed.error.issues[0]!, (p) => dottedPath(['overrides', ...p])) };
+  // Only the fields sent: the schema's defaults must not reset the template's own values. An
+  // object sent (margins, modifiers) replaces the template's whole.
+  const given = overrides as Record<string, unknown>;
+  const o = Object.fromEntries(Object.entries(parsed.data).filter(([k]) => k in given));
+  return { ok: true, template: { ...t, settings: { ...t.settings, ...o } } };
+}
+
 export type SimpleTemplate = z.output<typeof v2Simple>;
 export type StructuredTemplate = z.output<typeof v2Structured>;
 export type LegacyTemplate = z.output<typeof v1Legacy>;
@@ -307,6 +324,23 @@ function checkBlocks(blocks: Block[]): Problem | null {
     if (p) return p;
   }
   return null;
+}
+
+/**
+ * The style a template writes in. A legacy v1 template's settings take its first font; its
+ * second, when given, writes the headings (templateFonts).
+ */
+export function templateStyle(t: TemplateModel): Style {
+  if (t.version === 2) return t.style;
+  const { columnGap: _, ...settings } = t.settings;
+  return { ...settings, fontId: t.fontIds[0]! };
+}
+
+/** Fonts by role: the body's, the headings' (v1's second font), then any further v1 fonts as fallbacks. */
+export function templateFonts(t: TemplateModel): { body: string; heading?: string; fallbacks: string[] } {
+  if (t.version === 2) return { body: t.style.fontId, fallbacks: [] };
+  const [body, heading, ...fallbacks] = t.fontIds;
+  return { body: body!, ...(heading ? { heading } : {}), fallbacks };
 }
 
 /** Every font a template names, for existence and premium checks. */
