@@ -1,6 +1,6 @@
 // Document v1 content and structured data, pure: every limit of spec §8 at its edge (accepted at
 // the limit, refused one past it, with the block named), and the blocks each resolves to.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { type DocBlock, DOCUMENT_V1_LIMITS as L, parseContent, resolveStructured } from '../src/domain/document.ts';
 import { ApiError } from '../src/domain/errors.ts';
 import { checkInputForTemplate } from '../src/domain/generation.ts';
@@ -28,7 +28,6 @@ function edge(t: Test, what: string, at: unknown[], past: unknown[], field: stri
   t.equal(r?.field, field, `${what}: names ${field}`);
   t.match(r?.message, message, `${what}: says why`);
 }
-type Test = Parameters<Parameters<typeof t.test>[1]>[0];
 
 t.test('Document v1 limits at their edges', async (t) => {
   edge(t, 'blocks', Array(L.blocks).fill(para()), Array(L.blocks + 1).fill(para()), 'content[200]', /at most 200 blocks/);
