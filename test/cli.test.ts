@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { type ExampleName, readExample } from '../src/app/demo.ts';
 import { parseApiKey } from '../src/domain/api-keys.ts';
 import { DEFAULT_PLANS } from '../src/domain/plans.ts';
 import { Store } from '../src/store/index.ts';
@@ -170,7 +171,7 @@ t.test('at most 10 active keys per account', async (t) => {
 });
 
 t.test('the start command creates the demo once on an empty embedded store and serves it', async (t) => {
-  const demoEnv = { DATA_DIR: join(dir, 'demo') };
+  const demoEnv = { DATA_DIR: join(dir, 'demo'), RATE_LIMIT_PER_MINUTE: '1000' };
   const first = await startServe(demoEnv);
   const out = first.stdout();
   const key = /API key\s+(hw_test_\S+)/.exec(out)?.[1];
@@ -181,15 +182,32 @@ t.test('the start command creates the demo once on an empty embedded store and s
   t.match(out, new RegExp(`curl -s -X POST http://127\\.0\\.0\\.1:${first.port}/api/v1/generations[\\s\\S]*Bearer ${key}`), 'a ready curl line');
   const res = await fetch(`http://127.0.0.1:${first.port}/api/v1/templates`, { headers: { authorization: `Bearer ${key}` } });
   t.equal(res.status, 200, 'the demo key works against the running server');
-  t.equal(((await res.json()) as { data: unknown[] }).data.length, 3, 'three test-mode templates');
+  t.equal(((await res.json()) as { data: unknown[] }).data.length, 4, 'four test-mode templates');
+  // Each example template renders its example input on the running server.
+  const meadow = /image\s+(asset_\S+)\s+meadow\.png/.exec(out)?.[1];
+  t.ok(meadow, 'the example image was uploaded');
+  let charged = 0;
+  for (const [, id, name] of out.matchAll(/template\s+(tpl_\S+)\s+\S+\s+.*\(input: src\/app\/demo\/(\w+)\.example\.json\)/g)) {
+    const { input } = readExample(name as ExampleName, { 'meadow.png': meadow! });
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`http://127.0.0.1:${first.port}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then((r) => r.json() as Promise<{ id: string; status: string; pages?: number; error?: unknown }>);
+    const job = await api('/generations', { method: 'POST', body: JSON.stringify({ templateId: id, ...input }) });
+    let state = job;
+    for (let i = 0; i < 300 && (state.status === 'queued' || state.status === 'processing'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      state = await api(`/generations/${job.id}`);
+    }
+    t.equal(state.status, 'completed', `the ${name} example renders (${JSON.stringify(state.error ?? state.pages)})`);
+    charged += (state as { creditsSpent?: number }).creditsSpent ?? 0;
+  }
   t.equal(await first.stop('SIGINT'), 0, 'SIGINT stops it with exit code 0');
 
   const store = await Store.open({ dialect: 'sqlite', file: join(demoEnv.DATA_DIR, 'scriptorium.db') }, DEFAULT_PLANS);
   const found = await store.accounts.findKey(key!);
   t.equal(found?.mode, 'test');
   const tenant = { accountId: found!.accountId, mode: 'test' as const };
-  t.equal((await store.billing.report(tenant, new Date())).extraSheets, 1000, 'a test balance');
-  t.equal((await store.billing.usageBetween(tenant, '2000-01-01', '2999-01-01')).requests, 1, 'the request was counted before exit');
+  t.equal((await store.billing.report(tenant, new Date())).extraSheets, 1000 - charged, 'a test balance of 1,000 sheets, less the examples');
+  t.ok((await store.billing.usageBetween(tenant, '2000-01-01', '2999-01-01')).requests > 1, 'the requests were counted before exit');
   await store.close();
 
   const second = await startServe(demoEnv);

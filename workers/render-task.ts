@@ -88,15 +88,18 @@ function render(task: RenderTask): RenderResult {
 }
 
 /** The document's pages: simple text, or the blocks of a structured one. */
-function layout(task: RenderTask, limits: { maxPages: number; firstPages?: number }): DisplayList {
+export function layout(task: RenderTask, limits: { maxPages: number; firstPages?: number }): DisplayList {
   const fonts = bundledChain(source(task.font), ...(task.fallbackFonts ?? []).map(source));
   if (!task.blocks) return renderText({ style: task.style, text: task.text, fonts, limits });
-  const bold = task.headingFont ? source(task.headingFont) : 'slug' in task.font ? boldCut(task.font.slug) : null;
+  // Headings: the bold cut of their font when one ships, else that font gone over twice.
+  const heading = task.headingFont ?? task.font;
+  const bold = 'slug' in heading ? boldCut(heading.slug) : null;
+  const headingFonts = bundledChain(bold ?? source(heading), ...fonts);
   return renderBlocks({
     style: task.style,
     blocks: task.blocks,
     fonts,
-    headings: bold ? { fonts: bundledChain(bold, ...fonts), overstrike: false } : { fonts, overstrike: true },
+    headings: { fonts: headingFonts, overstrike: !bold },
     images: task.images ?? {},
     limits,
   });

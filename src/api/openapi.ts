@@ -2,6 +2,7 @@
 // The HTTP tests validate every response they receive against this document, so it cannot drift.
 import { errorCatalog } from '../domain/errors.ts';
 import { IMAGE_TYPES } from '../domain/images.ts';
+import { contentBlockJsonSchema } from '../domain/document.ts';
 import { templateJsonSchemas } from '../domain/template.ts';
 
 type Schema = Record<string, unknown>;
@@ -185,15 +186,27 @@ function schemas(): Record<string, unknown> {
         data: { type: 'object', description: 'Structured templates: values of the dynamic blocks by key.' },
         content: {
           type: 'array',
-          items: { type: 'object' },
-          description: 'Legacy Document v1 templates only.',
+          items: ref('ContentBlock'),
+          maxItems: 200,
+          description: 'Legacy Document v1 templates only: blocks (spec §2) within the limits of spec §8.',
+        },
+        overrides: {
+          type: 'object',
+          description: "Legacy Document v1 templates only: settings of the template to change for this job (not the page: size, orientation, paper, background). Version 2 templates refuse it.",
         },
       },
       ['templateId'],
     ),
-    PreviewRequest: obj({ templateId: id('tpl'), text: { type: 'string' }, data: { type: 'object' } }, [
-      'templateId',
-    ]),
+    PreviewRequest: obj(
+      {
+        templateId: id('tpl'),
+        text: { type: 'string' },
+        data: { type: 'object' },
+        content: { type: 'array', items: ref('ContentBlock'), maxItems: 200 },
+      },
+      ['templateId'],
+    ),
+    ContentBlock: contentBlockJsonSchema(),
     Preview: obj({
       id: id('gen'),
       pages: {

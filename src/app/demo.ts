@@ -2,13 +2,39 @@
 // one template of each kind, so a newcomer can send a request a minute after cloning.
 import { readFileSync } from 'node:fs';
 import { type AdminDeps, createAccount, createKey, importTemplate, topUp } from './admin.ts';
+import { uploadAsset } from './assets.ts';
 
-const DEMO_TEMPLATES = ['letter', 'notes', 'document'] as const;
+/**
+ * The example templates (src/app/demo): a handwritten letter (simple text), lecture notes with a
+ * list and a table (structured), a greeting card with a picture in a column (structured), and a
+ * legacy Document v1 template. Each has a request input beside it (`<name>.example.json`).
+ */
+export const EXAMPLES = ['letter', 'notes', 'card', 'document'] as const;
+export type ExampleName = (typeof EXAMPLES)[number];
+/** Images the examples place, by file name in src/app/demo; the JSON says `"asset:<file>"`. */
+export const EXAMPLE_IMAGES = ['meadow.png'] as const;
+
+const demoFile = (name: string) => new URL(`./demo/${name}`, import.meta.url);
+
+/** An example's template JSON and input, with `"asset:<file>"` turned into the given asset ids. */
+export function readExample(name: ExampleName, assetIds: Record<string, string>): { template: string; input: Record<string, unknown> } {
+  const resolve = (json: string) => json.replace(/"asset:([\w.-]+)"/g, (_, file: string) => JSON.stringify(assetIds[file] ?? `asset:${file}`));
+  return {
+    template: resolve(readFileSync(demoFile(`${name}.template.json`), 'utf8')),
+    input: JSON.parse(resolve(readFileSync(demoFile(`${name}.example.json`), 'utf8'))),
+  };
+}
+
+export function exampleImage(file: string): Buffer {
+  return readFileSync(demoFile(file));
+}
 
 export interface Demo {
   accountId: string;
   key: string;
-  templates: { id: string; name: string; kind: string }[];
+  templates: { id: string; name: string; kind: string; example: ExampleName }[];
+  /** Uploaded example images: file name → asset id. */
+  assets: Record<string, string>;
 }
 
 /** Creates the demo unless the store already has an account; returns null when it did nothing. */
@@ -17,13 +43,15 @@ export async function seedDemo(d: AdminDeps): Promise<Demo | null> {
   const account = await createAccount(d, { name: 'Demo', plan: 'pro', period: 30 });
   const { key } = await createKey(d, { account: account.id, mode: 'test', name: 'demo key' });
   await topUp(d, { account: account.id, sheets: 1000, mode: 'test' });
+  const tenant = { accountId: account.id, mode: 'test' as const };
+  const assetIds: Record<string, string> = {};
+  for (const file of EXAMPLE_IMAGES) assetIds[file] = (await uploadAsset(d, tenant, exampleImage(file), 'image/png')).id;
   const templates = [];
-  for (const name of DEMO_TEMPLATES) {
-    const json = readFileSync(new URL(`./demo/${name}.template.json`, import.meta.url), 'utf8');
-    const t = await importTemplate(d, { account: account.id, mode: 'test', json, source: `${name}.template.json` });
-    templates.push({ id: t.id, name: t.name, kind: t.kind });
+  for (const name of EXAMPLES) {
+    const t = await importTemplate(d, { account: account.id, mode: 'test', json: readExample(name, assetIds).template, source: `${name}.template.json` });
+    templates.push({ id: t.id, name: t.name, kind: t.kind, example: name });
   }
-  return { accountId: account.id, key, templates };
+  return { accountId: account.id, key, templates, assets: assetIds };
 }
 
 /** What the start command prints: the key (shown once) and a request ready to paste. */
@@ -33,11 +61,15 @@ export function demoBanner(demo: Demo, baseUrl: string): string {
     'Created a demo account (test mode: nothing is billed for real).',
     `  account   ${demo.accountId}`,
     `  API key   ${demo.key}   (shown once; keep it)`,
-    ...demo.templates.map((t) => `  template  ${t.id}  ${t.kind.padEnd(10)} ${t.name}`),
+    ...demo.templates.map((t) => `  template  ${t.id}  ${t.kind.padEnd(10)} ${t.name} (input: src/app/demo/${t.example}.example.json)`),
+    ...Object.entries(demo.assets).map(([file, id]) => `  image     ${id}  ${file}`),
     '',
     'Try it:',
     `  curl -s -X POST ${baseUrl}/api/v1/generations \\`,
     `    -H 'Authorization: Bearer ${demo.key}' -H 'Content-Type: application/json' \\`,
     `    -d '{"templateId":"${simple.id}","text":"Dear friend, this letter was written by hand."}'`,
+    '',
+    'Structured templates take `data`, the Document v1 template `content`; each example input is a body',
+    'for POST /generations with its templateId added ("asset:meadow.png" stands for the image above).',
   ].join('\n');
 }

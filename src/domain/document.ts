@@ -362,3 +362,9 @@ function resolveBlock(b: TemplateBlock, data: Record<string, unknown>): DocBlock
     }
   }
 }
+
+/** JSON Schema (2020-12) of one Document v1 content block, for the OpenAPI document. */
+export function contentBlockJsonSchema(): Record<string, unknown> {
+  const { $schema: _, ...rest } = z.toJSONSchema(v1Block, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}

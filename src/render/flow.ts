@@ -181,8 +181,9 @@ class Flow {
     lines.forEach((line, i) => {
       const b = this.baseline(cur, size, i === 0 ? (opts.gap ?? 0) : 0);
       const page = this.at(cur.page);
-      if (i === 0 && opts.marker) this.pen.write(page, opts.marker, { left: cur.left, baseline: b, size });
-      this.pen.write(page, line, { left: cur.left + (opts.indent ?? 0), baseline: b, size, overstrike: opts.overstrike });
+      const lineHand = this.pen.write(page, line, { left: cur.left + (opts.indent ?? 0), baseline: b, size, overstrike: opts.overstrike });
+      // The marker of a list item is written in the same movement as its first line.
+      if (i === 0 && opts.marker) this.pen.write(page, opts.marker, { left: cur.left, baseline: b, size }, lineHand);
       cur.last = b;
       cur.y = b + size * 0.35;
     });

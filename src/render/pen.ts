@@ -36,10 +36,10 @@ export class Pen {
     for (const f of fonts) this.fontIndex.set(f, this.fontIndex.size);
   }
 
-  write(page: DisplayPage, line: Line, at: LinePlacement): void {
+  /** Writes a line; `lineHand` (the line's slope, drift, wobble) is drawn afresh unless given, and returned. */
+  write(page: DisplayPage, line: Line, at: LinePlacement, lineHand: LineHand = this.hand.line()): LineHand {
     const { hand } = this;
     const { size, baseline, left } = at;
-    const lineHand = hand.line();
     const x0 = left + line.offset + lineHand.wobble;
     let extra = 0;
     for (const g of line.glyphs) {
@@ -91,8 +91,11 @@ export class Pen {
       }
     }
     if (line.text) page.lines.push({ x: x0, y: baseline, width: line.width, size, text: line.text, visual: line.visual });
+    return lineHand;
   }
 }
+
+type LineHand = ReturnType<Handwriting['line']>;
 
 const NO_ALTERNATES: readonly Alternate[] = [];
 
