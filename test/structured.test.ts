@@ -2,7 +2,7 @@
 // jobs and previews complete with every block laid out, bad values are refused with the field
 // named and nothing created, images come from the account's own assets.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
@@ -133,6 +133,8 @@ t.test('images: an asset of the same account and key mode, in a column beside te
 t.test('legacy Document v1 content: every block, billed by its pages', async (t) => {
   const a = await server.tenant();
   const photo = await upload(t, a.live, 200, 100);
+  const jpeg = await call(t, server, 'POST', '/assets', { key: a.live, raw: readFileSync(new URL('./fixtures/gradient-64x48.jpg', import.meta.url)), headers: { 'content-type': 'image/jpeg' } });
+  t.equal(jpeg.status, 201, 'a JPEG asset uploaded');
   const content = [
     { type: 'heading', level: 1, text: 'Minutes of the meeting' },
     { type: 'paragraph', text: 'Present: Ann, Bob and Carol. The meeting opened at ten.' },
@@ -144,6 +146,7 @@ t.test('legacy Document v1 content: every block, billed by its pages', async (t)
     { type: 'columns', columns: [{ content: [{ type: 'image', assetId: photo, width: '80%', align: 'center' }] }, { content: [{ type: 'paragraph', text: 'The hall as it looks today.' }] }] },
     { type: 'pageBreak' },
     { type: 'heading', level: 2, text: 'Appendix' },
+    { type: 'image', assetId: jpeg.body.id, width: '30%', align: 'right' },
     { type: 'paragraph', text: 'Nothing further.' },
   ];
   const post = await call(t, server, 'POST', '/generations', { key: a.live, body: { templateId: a.templates.live.legacy, content } });
@@ -152,8 +155,11 @@ t.test('legacy Document v1 content: every block, billed by its pages', async (t)
   t.equal(done.body.status, 'completed', JSON.stringify(done.body.error));
   t.equal(done.body.pages, 2, 'the page break starts a second page');
   t.equal(done.body.creditsSpent, 2, 'two A5 pages, one sheet each');
-  const { text, pages } = await pdfText(t, server, a.live, post.body.id);
+  const { text, pages, file } = await pdfText(t, server, a.live, post.body.id);
   t.equal(pages, 2);
+  const images = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' });
+  t.match(images, /image\s+200\s+100\s+rgb/, 'the PNG is in the PDF');
+  t.match(images, /image\s+64\s+48\s+\w+\s+\d+\s+\d+\s+jpeg/, 'the JPEG is in the PDF as it is');
   for (const s of ['Minutes of the meeting', 'Budget approved', '1.', '2.', 'Book the hall', 'Carol', 'Report', 'The hall as it looks today.', 'Appendix']) t.match(text, s, `the PDF holds "${s}"`);
 
   const over = await call(t, server, 'POST', '/generations', { key: a.live, body: { templateId: a.templates.live.legacy, content: [{ type: 'paragraph', text: 'x' }], overrides: { fontSize: 120 } } });
