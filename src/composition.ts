@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { AdminDeps } from './app/admin.ts';
 import { FsBlobStore } from './blobs/fs-blob-store.ts';
+import { S3BlobStore } from './blobs/s3-blob-store.ts';
 import type { BlobStore } from './blobs/types.ts';
 import { type Config, databaseTarget, isFarm, loadConfig } from './config/index.ts';
 import { planCatalog } from './domain/plans.ts';
@@ -17,13 +18,19 @@ export function configFromEnv(overrides: Partial<Config> = {}): Config {
 }
 
 export function blobStore(config: Config): BlobStore {
-  if (config.s3Endpoint) throw new Error('S3 blob storage (S3_ENDPOINT) is not available in this version');
+  if (config.s3Endpoint) {
+    return new S3BlobStore({ endpoint: config.s3Endpoint, bucket: config.s3Bucket, accessKey: config.s3AccessKey, secretKey: config.s3SecretKey, region: config.s3Region });
+  }
   return new FsBlobStore(join(config.dataDir, 'blobs'));
 }
 
 export async function openContext(config: Config): Promise<Context> {
   const plans = planCatalog(config.planCatalog);
   const blobs = blobStore(config);
+  // Fails fast, naming the service, when S3 does not answer; creates the bucket when missing.
+  if (blobs instanceof S3BlobStore) {
+    await blobs.prepare({ outputDays: config.retentionDays, warn: (m) => process.stderr.write(`scriptorium: ${m}\n`) });
+  }
   const store = await Store.open(databaseTarget(config), plans);
   return { config, store, blobs, now: () => new Date(), farm: isFarm(config), close: () => store.close() };
 }

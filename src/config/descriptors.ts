@@ -130,6 +130,12 @@ export const descriptors = {
     parse: text({ nonEmpty: true }),
     doc: 'S3 bucket.',
   }),
+  s3Region: describe({
+    env: 'S3_REGION',
+    default: 'us-east-1',
+    parse: text({ nonEmpty: true }),
+    doc: 'S3 region (MinIO answers to any).',
+  }),
   s3AccessKey: describe({
     env: 'S3_ACCESS_KEY',
     default: '',
