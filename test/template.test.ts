@@ -1,7 +1,9 @@
 // The template model of DESIGN §5: what is accepted, the defaults filled, and the first
 // offending field named with what was allowed and what was received.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import t from 'tap';
+import { EXAMPLE_IMAGES, EXAMPLES, readExample } from '../src/app/demo.ts';
+import { checkInputForTemplate, type JobInput } from '../src/domain/generation.ts';
 import { parseTemplate, templateAssetIds, templateFontIds } from '../src/domain/template.ts';
 
 const FONT = 'font_76FIvrxbMWVVj6WyJCWgxI';
@@ -15,17 +17,21 @@ const simple = (style: Record<string, unknown> = {}, extra: Record<string, unkno
 });
 const structured = (blocks: unknown[]) => ({ version: 2, name: 'S', mode: 'structured', style: { fontId: FONT }, blocks });
 
-t.test('the shipped demo templates parse', async (t) => {
+t.test('the shipped example templates parse, and each of their inputs fits', async (t) => {
   const dir = new URL('../src/app/demo/', import.meta.url);
   const files = readdirSync(dir).filter((f) => f.endsWith('.template.json'));
-  t.equal(files.length, 3);
+  t.same(files.map((f) => f.replace('.template.json', '')).sort(), [...EXAMPLES].sort(), 'every template file is an example');
   const kinds = new Set<string>();
-  for (const f of files) {
-    const r = parseTemplate(JSON.parse(readFileSync(new URL(f, dir), 'utf8')));
-    t.ok(r.ok, `${f} parses${r.ok ? '' : `: ${r.message}`}`);
-    if (r.ok) kinds.add(r.template.version === 1 ? 'legacy' : r.template.mode);
+  const images = Object.fromEntries(EXAMPLE_IMAGES.map((f) => [f, ASSET]));
+  for (const name of EXAMPLES) {
+    const { template, input } = readExample(name, images);
+    const r = parseTemplate(JSON.parse(template));
+    t.ok(r.ok, `${name} parses${r.ok ? '' : `: ${r.message}`}`);
+    if (!r.ok) continue;
+    kinds.add(r.template.version === 1 ? 'legacy' : r.template.mode);
+    t.doesNotThrow(() => checkInputForTemplate(r.template, { input: input as JobInput }, { textLimit: 100_000, subscribed: true }), `${name}: its example input is valid`);
   }
-  t.same([...kinds].sort(), ['legacy', 'simple', 'structured'], 'one of each kind');
+  t.same([...kinds].sort(), ['legacy', 'simple', 'structured'], 'every kind');
 });
 
 t.test('defaults are filled so a snapshot is complete', async (t) => {

@@ -1,0 +1,165 @@
+// The farm queue: BullMQ on Redis. The SQL store owns a job's status; BullMQ only carries "run
+// generation X" to some worker, with job id = generation id so a job is never queued twice.
+// BullMQ is at-least-once (a stalled job runs again): the store lets only the newest attempt
+// complete, and charges once. One heavy task per account across all workers: a Redis lease
+// (SET NX PX, renewed while the job runs, released by compare-and-delete); a job whose account
+// holds the lease goes back to the delayed set (moveToDelayed + DelayedError) and tries later.
+// Cancel reaches the process running the job through Redis pub/sub.
+import { randomBytes } from 'node:crypto';
+import { DelayedError, type Job, Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { JobQueue, JobRunner, QueuedJob, QueueStats } from './types.ts';
+
+export interface BullQueueOptions {
+  url: string;
+  /** Every key under this prefix (REDIS_PREFIX), so deployments and test runs can share a Redis. */
+  prefix: string;
+  /** Consumes jobs here with this many at a time (a worker role); 0 = produce only (an API role). */
+  concurrency: number;
+  onError: (err: unknown, job: QueuedJob | null) => void;
+  /** How long an account's lease lives without renewal, ms (a dead worker frees it after this). */
+  leaseMs?: number;
+  /** Delay before a job whose account is busy is tried again, ms. */
+  retryMs?: number;
+  /** BullMQ lock: a worker that stops renewing it (killed) has its job run elsewhere after this, ms. */
+  lockMs?: number;
+}
+
+const QUEUE = 'generations';
+/** Releases the lease only if it still holds our token. */
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+/** Extends the lease only if it still holds our token. */
+const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+
+export class BullQueue implements JobQueue {
+  private readonly queue: Queue;
+  private worker: Worker | null = null;
+  private readonly redis: Redis;
+  private readonly subscriber: Redis | null;
+  private readonly running = new Map<string, AbortController>();
+  /** Connections this queue opened, closed by stop(). */
+  private readonly connections: Redis[] = [];
+  private counts: QueueStats = { waiting: 0, active: 0 };
+  private readonly timer: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    private readonly run: JobRunner,
+    private readonly opts: BullQueueOptions,
+  ) {
+    const connection = () => {
+      const c = new Redis(opts.url, { maxRetriesPerRequest: null });
+      c.on('error', () => {}); // reconnects on its own; BullMQ reports what matters
+      this.connections.push(c);
+      return c;
+    };
+    this.connect = connection;
+    this.redis = connection();
+    this.queue = new Queue(QUEUE, { connection: this.redis, prefix: this.bullPrefix });
+    this.queue.on('error', (err) => opts.onError(err, null));
+    this.subscriber = opts.concurrency > 0 ? connection() : null;
+    if (this.subscriber) {
+      void this.subscriber.subscribe(this.cancelChannel);
+      this.subscriber.on('message', (_channel, id: string) => this.running.get(id)?.abort());
+      this.worker = this.startWorker();
+    }
+    this.timer = setInterval(() => void this.refresh(), 1000).unref();
+  }
+
+  private readonly connect: () => Redis;
+
+  private get bullPrefix(): string {
+    return `${this.opts.prefix}bull`;
+  }
+
+  private get cancelChannel(): string {
+    return `${this.opts.prefix}cancel`;
+  }
+
+  private startWorker(): Worker {
+    const worker = new Worker(QUEUE, (job, token) => this.process(job, token), {
+      connection: this.connect(),
+      prefix: this.bullPrefix,
+      concurrency: this.opts.concurrency,
+      lockDuration: this.opts.lockMs ?? 30_000,
+      // A job whose worker died goes back to waiting when its lock lapses; runs again, not failed.
+      maxStalledCount: 1_000,
+      autorun: true,
+    });
+    worker.on('error', (err) => this.opts.onError(err, null));
+    return worker;
+  }
+
+  enqueue(job: QueuedJob): void {
+    if (this.stopped) return;
+    this.queue
+      .add('render', job, { jobId: job.id, removeOnComplete: true, removeOnFail: true })
+      .catch((err: unknown) => this.opts.onError(err, job));
+  }
+
+  abort(id: string): void {
+    // Waiting or delayed: out of the queue. Running somewhere: its process hears the channel.
+    void this.queue.remove(id).catch(() => {});
+    void this.redis.publish(this.cancelChannel, id).catch(() => {});
+    this.running.get(id)?.abort();
+  }
+
+  stats(): QueueStats {
+    return this.counts;
+  }
+
+  private async refresh(): Promise<void> {
+    try {
+      const c = await this.queue.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
+      this.counts = { waiting: (c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0 };
+    } catch {
+      // Redis away: the figures wait for it.
+    }
+  }
+
+  /** Ids of jobs BullMQ holds in any live state, for the reconciler. */
+  async heldIds(): Promise<Set<string>> {
+    const jobs = await this.queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
+    return new Set(jobs.filter(Boolean).map((j) => j.id!));
+  }
+
+  private async process(job: Job<QueuedJob>, token?: string): Promise<void> {
+    const { id, accountId } = job.data;
+    const lease = `${this.opts.prefix}lease:${accountId}`;
+    const mine = randomBytes(12).toString('hex');
+    const leaseMs = this.opts.leaseMs ?? 30_000;
+    if ((await this.redis.set(lease, mine, 'PX', leaseMs, 'NX')) !== 'OK') {
+      await job.moveToDelayed(Date.now() + (this.opts.retryMs ?? 500), token);
+      throw new DelayedError();
+    }
+    const controller = new AbortController();
+    this.running.set(id, controller);
+    const renew = setInterval(() => void this.redis.eval(RENEW, 1, lease, mine, String(leaseMs)).catch(() => {}), leaseMs / 3);
+    try {
+      await this.run({ id, accountId }, controller.signal);
+    } catch (err) {
+      this.opts.onError(err, { id, accountId });
+    } finally {
+      clearInterval(renew);
+      this.running.delete(id);
+      await this.redis.eval(RELEASE, 1, lease, mine).catch(() => {});
+    }
+  }
+
+  async stop(graceMs: number): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    if (this.worker) {
+      // No new jobs; the running ones get the grace period, then are aborted (their jobs stay
+      // processing in the store and run again elsewhere).
+      const closing = this.worker.close();
+      const late = setTimeout(() => {
+        for (const c of this.running.values()) c.abort();
+      }, graceMs);
+      await closing;
+      clearTimeout(late);
+    }
+    await this.queue.close();
+    await Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect())));
+  }
+}

@@ -1,0 +1,87 @@
+// One contract for both job queue adapters (in process, BullMQ on Redis): a function of a
+// factory that builds a queue around a runner.
+import type { Test } from 'tap';
+import type { JobQueue, JobRunner } from '../../src/queue/types.ts';
+
+export type QueueFactory = (run: JobRunner, concurrency: number) => Promise<JobQueue>;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(cond: () => boolean, ms = 15_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await sleep(20);
+  return cond();
+}
+
+export function queueContract(t: Test, name: string, make: QueueFactory): void {
+  t.test(`${name}: every job runs once, at most one per account, within the concurrency`, async (t) => {
+    const runs: string[] = [];
+    let active = 0;
+    let most = 0;
+    const perAccount = new Map<string, number>();
+    let overlap = false;
+    const q = await make(async (job) => {
+      active++;
+      most = Math.max(most, active);
+      const n = (perAccount.get(job.accountId) ?? 0) + 1;
+      perAccount.set(job.accountId, n);
+      if (n > 1) overlap = true;
+      await sleep(30);
+      runs.push(job.id);
+      perAccount.set(job.accountId, n - 1);
+      active--;
+    }, 2);
+    t.teardown(() => q.stop(1000));
+    const jobs = Array.from({ length: 12 }, (_, i) => ({ id: `gen_${name}_${i}`, accountId: `acc_${i % 3}` }));
+    for (const j of jobs) q.enqueue(j);
+    q.enqueue(jobs[0]!); // a job already queued is not added twice
+    t.ok(await until(() => runs.length >= 12), `all ran (${runs.length})`);
+    await sleep(300);
+    t.same([...runs].sort(), jobs.map((j) => j.id).sort(), 'each exactly once');
+    t.notOk(overlap, 'never two jobs of one account at once');
+    t.ok(most <= 2, `never more than the concurrency (${most})`);
+  });
+
+  t.test(`${name}: abort takes a waiting job out and stops a running one`, async (t) => {
+    const started: string[] = [];
+    const aborted: string[] = [];
+    const q = await make(
+      (job, signal) =>
+        new Promise<void>((resolve) => {
+          started.push(job.id);
+          const timer = setTimeout(resolve, 10_000);
+          signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            aborted.push(job.id);
+            resolve();
+          });
+        }),
+      1,
+    );
+    t.teardown(() => q.stop(1000));
+    q.enqueue({ id: `gen_${name}_run`, accountId: 'acc_a' });
+    t.ok(await until(() => started.length === 1), 'the first job runs');
+    q.enqueue({ id: `gen_${name}_wait`, accountId: 'acc_b' });
+    await sleep(200);
+    q.abort(`gen_${name}_wait`);
+    q.abort(`gen_${name}_run`);
+    t.ok(await until(() => aborted.length === 1), 'the running job was told to stop');
+    await sleep(800);
+    t.same(started, [`gen_${name}_run`], 'the aborted waiting job never ran');
+  });
+
+  t.test(`${name}: stop lets running jobs finish within the grace period`, async (t) => {
+    let finished = 0;
+    let started = 0;
+    const q = await make(async () => {
+      started++;
+      await sleep(400);
+      finished++;
+    }, 2);
+    q.enqueue({ id: `gen_${name}_s1`, accountId: 'acc_1' });
+    q.enqueue({ id: `gen_${name}_s2`, accountId: 'acc_2' });
+    t.ok(await until(() => started === 2), 'both started');
+    await q.stop(5000);
+    t.equal(finished, 2, 'both finished before stop returned');
+  });
+}
