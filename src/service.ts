@@ -11,12 +11,17 @@ import { RequestCounter } from './app/request-counter.ts';
 import type { Context } from './composition.ts';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './limits/rate-limit.ts';
 import { MemoryRenderQuota, type RenderQuota, RedisRenderQuota } from './limits/render-quota.ts';
+import { BullQueue } from './queue/bullmq.ts';
 import { EmbeddedQueue } from './queue/embedded.ts';
 import type { JobQueue } from './queue/types.ts';
 
+export type Role = 'all' | 'api' | 'worker';
+
 export interface Service {
+  role: Role;
   api: Api;
-  http: HttpServer;
+  /** The HTTP front end; a worker role has none. */
+  http: HttpServer | null;
   queue: JobQueue;
   pool: RenderPool;
   /** Runs the sweeper once now (it also runs every SWEEP_INTERVAL_MS). */
@@ -31,9 +36,13 @@ export function createLogger(level: string): Logger {
   return pino({ level, base: { service: 'scriptorium' } }, pino.destination(2));
 }
 
-export async function startService(ctx: Context, opts: { log?: Logger } = {}): Promise<Service> {
+export async function startService(ctx: Context, opts: { log?: Logger; role?: Role } = {}): Promise<Service> {
   const { config } = ctx;
+  const role = opts.role ?? 'all';
   const log = opts.log ?? createLogger(config.logLevel);
+  if (role !== 'all' && !config.redisUrl) {
+    throw new Error(`--role ${role} needs the farm queue: set REDIS_URL (and DATABASE_URL to PostgreSQL, S3_ENDPOINT for blobs)`);
+  }
   let redis: Redis | null = null;
   let limiter: RateLimiter;
   let previewLimiter: RateLimiter;
@@ -51,7 +60,11 @@ export async function startService(ctx: Context, opts: { log?: Logger } = {}): P
     redis.on('error', (err) =>
       log.warn({ err: err.message }, 'redis unavailable; rate limits fall back to memory'),
     );
-    await redis.connect().catch((err: Error) => log.warn({ err: err.message }, 'redis unavailable at start'));
+    // At start Redis must answer (the queue lives there); later outages are ridden out.
+    await redis.connect().catch((err: Error) => {
+      redis?.disconnect();
+      throw new Error(`Redis at ${config.redisUrl} does not answer: ${err.message}`);
+    });
     limiter = new RedisRateLimiter({ ...rate, client: redis, keyPrefix: `${config.redisPrefix}rl` });
     previewLimiter = new RedisRateLimiter({ ...previews, client: redis, keyPrefix: `${config.redisPrefix}previews` });
     quota = new RedisRenderQuota(redis, config.redisPrefix, renders);
@@ -69,13 +82,33 @@ export async function startService(ctx: Context, opts: { log?: Logger } = {}): P
     onWorkerError: (err) => log.warn({ err: err.message }, 'render worker failed outside a task'),
   });
   const runner = jobRunner({ store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, pool, log });
-  const queue = new EmbeddedQueue(runner, {
-    concurrency: config.poolThreads,
-    onError: (err, job) => log.error({ err, job: job.id }, 'job run failed; it is run again at the next start'),
-  });
-  // Whatever a previous run left unfinished (a crash, a restart) is run again: queued jobs from
-  // the start, processing ones as a new attempt.
-  for (const job of await ctx.store.generations.unfinished()) queue.enqueue(job);
+  const onError = (err: unknown, job: { id: string } | null) => log.error({ err, job: job?.id }, 'job run failed; it is run again');
+  const queue: EmbeddedQueue | BullQueue = config.redisUrl
+    ? new BullQueue(runner, {
+        url: config.redisUrl,
+        prefix: config.redisPrefix,
+        concurrency: role === 'api' ? 0 : config.poolThreads,
+        lockMs: config.queueLockMs,
+        leaseMs: config.queueLockMs,
+        onError,
+      })
+    : new EmbeddedQueue(runner, { concurrency: config.poolThreads, onError });
+  // Whatever is unfinished in the store and not in the queue (a crash, a restart, Redis lost)
+  // is queued again: queued jobs from the start, processing ones as a new attempt. Embedded:
+  // once at start. Farm: the workers reconcile now and then, since Redis may lose its jobs.
+  const reconcile = async () => {
+    const held = queue instanceof BullQueue ? await queue.heldIds() : new Set<string>();
+    let requeued = 0;
+    for (const job of await ctx.store.generations.unfinished()) {
+      if (held.has(job.id)) continue;
+      queue.enqueue(job);
+      requeued++;
+    }
+    if (requeued && queue instanceof BullQueue) log.warn({ requeued }, 'reconciler queued jobs the queue did not hold');
+  };
+  if (role !== 'api') await reconcile();
+  const reconciler = role !== 'api' && queue instanceof BullQueue ? setInterval(() => void reconcile().catch((err: unknown) => log.error({ err }, 'reconcile failed')), config.reconcileIntervalMs) : null;
+  reconciler?.unref();
   const sweepOnce = () => sweep({ store: ctx.store, blobs: ctx.blobs, now: ctx.now, log });
   let sweeping: Promise<unknown> = sweepOnce().catch((err: unknown) => log.error({ err }, 'sweep failed'));
   const sweeper = setInterval(() => {
@@ -84,13 +117,14 @@ export async function startService(ctx: Context, opts: { log?: Logger } = {}): P
   sweeper.unref();
 
   const api = createApi({ store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, limiter, counter, queue, previewLimiter, pool, quota }, log);
-  const http = await listen(api, { host: config.host, port: config.port });
+  const http = role === 'worker' ? null : await listen(api, { host: config.host, port: config.port });
 
   let stopping: Promise<void> | null = null;
   const stop = (graceMs = 10_000) =>
     (stopping ??= (async () => {
       clearInterval(sweeper);
-      await http.close(graceMs);
+      if (reconciler) clearInterval(reconciler);
+      await http?.close(graceMs);
       // Running jobs finish if they can within the grace; the rest are run again at the next start.
       await queue.stop(graceMs);
       await sweeping;
@@ -99,5 +133,5 @@ export async function startService(ctx: Context, opts: { log?: Logger } = {}): P
       if (redis) await redis.quit().catch(() => redis?.disconnect());
       await ctx.close();
     })());
-  return { api, http, counter, log, queue, pool, sweep: sweepOnce, stop };
+  return { role, api, http, counter, log, queue, pool, sweep: sweepOnce, stop };
 }

@@ -213,7 +213,7 @@ t.test('clients that abort mid-body or mid-request do not hurt the process', asy
   await new Promise((r) => setTimeout(r, 300));
   const after = await call(t, server, 'GET', '/templates', { key: a.live });
   t.equal(after.status, 200, 'the next request is served');
-  t.equal(server.service.http.inFlight(), 0, 'nothing is left in flight');
+  t.equal(server.service.http!.inFlight(), 0, 'nothing is left in flight');
 });
 
 t.test('the docs list every error code of the catalogue with its status', async (t) => {

@@ -20,7 +20,7 @@ import { ConfigError } from '../config/index.ts';
 import { KEY_MODES } from '../domain/api-keys.ts';
 import { type IdPrefix, isId } from '../domain/ids.ts';
 import { PERIODS, PLAN_IDS } from '../domain/plans.ts';
-import { type Service, startService } from '../service.ts';
+import { type Role, type Service, startService } from '../service.ts';
 import { formatAccount } from './format.ts';
 
 function id(prefix: IdPrefix, what: string) {
@@ -89,19 +89,22 @@ export function buildProgram(): Command {
     )
     .option('--port <port>', 'HTTP port (default: PORT or 8080)', wholeNumber)
     .option('--no-demo', 'do not create the demo account on an empty store')
-    .action(async (opts: { role: string; port?: number; demo: boolean }) => {
+    .action(async (opts: { role: Role; port?: number; demo: boolean }) => {
       const config = configFromEnv(opts.port !== undefined ? { port: opts.port } : {});
       const ctx = await openContext(config);
       let service: Service;
       try {
         const demo = !ctx.farm && opts.demo && config.demo ? await seedDemo(ctx) : null;
-        service = await startService(ctx);
-        const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-        const base = `http://${host}:${service.http.port}`;
-        if (demo) process.stdout.write(`${demoBanner(demo, base)}\n\n`);
-        process.stdout.write(
-          `scriptorium: listening on ${base}/api/v1 (${ctx.farm ? 'farm' : 'embedded'} mode)\n`,
-        );
+        service = await startService(ctx, { role: opts.role });
+        const mode = ctx.farm ? 'farm' : 'embedded';
+        if (service.http) {
+          const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+          const base = `http://${host}:${service.http.port}`;
+          if (demo) process.stdout.write(`${demoBanner(demo, base)}\n\n`);
+          process.stdout.write(`scriptorium: listening on ${base}/api/v1 (${mode} mode, role ${opts.role})\n`);
+        } else {
+          process.stdout.write(`scriptorium: worker ready, ${config.poolThreads} render threads (${mode} mode)\n`);
+        }
       } catch (err) {
         await ctx.close();
         throw err;

@@ -260,6 +260,18 @@ export const descriptors = {
     parse: integer(1_000, 86_400_000, 'ms'),
     doc: 'How often expired outputs and orphaned blobs are deleted.',
   }),
+  queueLockMs: describe({
+    env: 'QUEUE_LOCK_MS',
+    default: 30_000,
+    parse: integer(1_000, 600_000, 'ms'),
+    doc: 'Farm workers: a job whose worker stopped answering (killed) runs elsewhere after this long; also the life of an account\'s lease.',
+  }),
+  reconcileIntervalMs: describe({
+    env: 'RECONCILE_INTERVAL_MS',
+    default: 30_000,
+    parse: integer(500, 3_600_000, 'ms'),
+    doc: 'Farm workers: how often jobs unfinished in the store but missing from Redis are queued again.',
+  }),
   retentionDays: describe({
     env: 'RETENTION_DAYS',
     default: 7,

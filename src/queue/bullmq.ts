@@ -82,6 +82,7 @@ export class BullQueue implements JobQueue {
       prefix: this.bullPrefix,
       concurrency: this.opts.concurrency,
       lockDuration: this.opts.lockMs ?? 30_000,
+      stalledInterval: this.opts.lockMs ?? 30_000,
       // A job whose worker died goes back to waiting when its lock lapses; runs again, not failed.
       maxStalledCount: 1_000,
       autorun: true,

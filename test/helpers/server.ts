@@ -49,8 +49,8 @@ export async function startTestServer(t: Test, overrides: Partial<Config> = {}):
   };
   t.teardown(stop);
   return {
-    base: `http://127.0.0.1:${service.http.port}`,
-    port: service.http.port,
+    base: `http://127.0.0.1:${service.http!.port}`,
+    port: service.http!.port,
     ctx,
     service,
     dir,

@@ -24,7 +24,7 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `scriptorium serve` (PORT=0 unless given) and resolves once it listens. */
+/** Starts `scriptorium serve` (PORT=0 unless given) and resolves once it listens (port 0: a worker, ready). */
 export async function startServe(env: Record<string, string>, args: string[] = []): Promise<ServeProcess> {
   const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, ['bin/scriptorium.js', 'serve', ...args], {
@@ -43,6 +43,7 @@ export async function startServe(env: Record<string, string>, args: string[] = [
       out += d;
       const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
       if (m) resolve(Number(m[1]));
+      else if (/worker ready/.test(out)) resolve(0); // a worker role listens on nothing
     });
     void exited.then((code) => reject(new Error(`serve exited with ${code}: ${err}`)));
   });

@@ -1,0 +1,151 @@
+// Farm mode with real processes: API and worker roles of `scriptorium serve` against PostgreSQL
+// (a database of its own), Redis (a key prefix of its own) and S3 (s3rver). Jobs from several
+// accounts all complete, each charged once, never two of one account rendering at once; a
+// worker killed with -9 mid-render has its job finished by another worker, charged once.
+import { Redis } from 'ioredis';
+import t from 'tap';
+import { createAccount, createKey, importTemplate, topUp } from '../src/app/admin.ts';
+import { openContext } from '../src/composition.ts';
+import { loadConfig } from '../src/config/index.ts';
+import { startS3 } from './helpers/s3.ts';
+import { type ServeProcess, startServe } from './helpers/spawn.ts';
+import { postgresAnswers, postgresFactory } from './helpers/stores.ts';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const pgUp = await postgresAnswers();
+if (!pgUp && process.env.CI) throw new Error('PostgreSQL does not answer');
+if (!pgUp) {
+  t.comment('farm: skipped, no PostgreSQL server here');
+  process.exit(0);
+}
+
+const pg = await postgresFactory();
+t.teardown(() => pg.cleanup());
+const s3 = await startS3(t);
+const prefix = `test-farm-${process.pid}:`;
+const env: Record<string, string> = {
+  DATABASE_URL: pg.target.dialect === 'postgres' ? pg.target.url : '',
+  REDIS_URL,
+  REDIS_PREFIX: prefix,
+  S3_ENDPOINT: s3.endpoint,
+  S3_ACCESS_KEY: s3.accessKey,
+  S3_SECRET_KEY: s3.secretKey,
+  S3_BUCKET: 'farm',
+  RATE_LIMIT_PER_MINUTE: '100000',
+  QUEUE_LOCK_MS: '3000',
+  RECONCILE_INTERVAL_MS: '1000',
+  POOL_THREADS: '2',
+};
+const redis = new Redis(REDIS_URL);
+t.teardown(async () => {
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length) await redis.del(...keys);
+  await redis.quit();
+});
+
+// Accounts, keys and templates written straight into the farm's store.
+const ctx = await openContext(loadConfig({ ...process.env, ...env, DATA_DIR: '/nonexistent' }, { logLevel: 'silent' }));
+t.teardown(() => ctx.close());
+const accounts: { id: string; key: string; template: string }[] = [];
+for (let i = 0; i < 5; i++) {
+  const account = await createAccount(ctx, { name: `Farm ${i}`, plan: 'pro', period: 30 });
+  const { key } = await createKey(ctx, { account: account.id, mode: 'test' });
+  await topUp(ctx, { account: account.id, sheets: 1000, mode: 'test' });
+  const json = JSON.stringify({ version: 2, name: 'Farm letter', mode: 'simple', style: { fontId: 'font_76FIvrxbMWVVj6WyJCWgxI', pageSize: 'A5' } });
+  const tpl = await importTemplate(ctx, { account: account.id, mode: 'test', json, source: 'farm' });
+  accounts.push({ id: account.id, key, template: tpl.id });
+}
+
+const processes: ServeProcess[] = [];
+t.teardown(async () => {
+  for (const p of processes) if (p.child.exitCode === null) await p.stop('SIGKILL');
+});
+const start = async (role: 'api' | 'worker') => {
+  const p = await startServe(env, ['--role', role, '--no-demo']);
+  processes.push(p);
+  return p;
+};
+
+async function api(port: number, key: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function settle(port: number, key: string, id: string, ms = 60_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const r = await api(port, key, 'GET', `/generations/${id}`);
+    if (!['queued', 'processing'].includes(r.body.status as string) || Date.now() > end) return r.body;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const text = (n: number) => `Letter number ${n}. `.repeat(40);
+
+t.test('2 API and 2 worker processes: every job completes once, one per account at a time', async (t) => {
+  const [a1, a2] = [await start('api'), await start('api')];
+  await Promise.all([start('worker'), start('worker')]);
+  t.match(a1.stdout(), /listening on .*\(farm mode, role api\)/);
+  const ids: { id: string; key: string }[] = [];
+  for (let round = 0; round < 2; round++) {
+    for (const [i, acc] of accounts.entries()) {
+      const port = (i + round) % 2 === 0 ? a1.port : a2.port;
+      const r = await api(port, acc.key, 'POST', '/generations', { templateId: acc.template, text: text(i) });
+      t.equal(r.status, 202, JSON.stringify(r.body));
+      ids.push({ id: r.body.id as string, key: acc.key });
+    }
+  }
+  const third = await api(a2.port, accounts[0]!.key, 'POST', '/generations', { templateId: accounts[0]!.template, text: 'x' });
+  t.ok(third.status === 429 || third.status === 202, 'a third unfinished job of one account is refused while two wait (or admitted if one ended)');
+  if (third.status === 202) ids.push({ id: third.body.id as string, key: accounts[0]!.key });
+  for (const { id, key } of ids) {
+    const job = await settle(a1.port, key, id);
+    t.equal(job.status, 'completed', `${id} completed (${JSON.stringify(job.error ?? '')})`);
+  }
+  const rows = await ctx.store.db.kysely.selectFrom('generations').selectAll().execute();
+  const ledger = await ctx.store.db.kysely.selectFrom('ledger').selectAll().where('kind', '=', 'charge').execute();
+  t.equal(ledger.length, ids.length, 'one charge per job');
+  t.equal(new Set(ledger.map((l) => l.job_id)).size, ids.length, 'no job charged twice');
+  // Per account, no two jobs' render spans (claimed → completed) overlap.
+  const byAccount = new Map<string, { s: number; e: number }[]>();
+  for (const r of rows) {
+    const spans = byAccount.get(r.account_id) ?? [];
+    spans.push({ s: Date.parse(r.started_at!), e: Date.parse(r.completed_at!) });
+    byAccount.set(r.account_id, spans);
+  }
+  let overlap = false;
+  for (const spans of byAccount.values()) {
+    spans.sort((x, y) => x.s - y.s);
+    for (let i = 1; i < spans.length; i++) if (spans[i]!.s < spans[i - 1]!.e) overlap = true;
+  }
+  t.notOk(overlap, 'no account ever had two jobs rendering at once');
+  for (const p of processes.splice(0)) t.equal(await p.stop('SIGTERM'), 0, 'SIGTERM: a clean exit');
+});
+
+t.test('kill -9 of the worker rendering a job: another worker finishes it, charged once', async (t) => {
+  const apiProcess = await start('api');
+  const doomed = await start('worker');
+  const acc = accounts[1]!;
+  const long = 'The quick brown fox jumps over the lazy dog, again and again. '.repeat(1500);
+  const r = await api(apiProcess.port, acc.key, 'POST', '/generations', { templateId: acc.template, text: long });
+  t.equal(r.status, 202);
+  const id = r.body.id as string;
+  for (let i = 0; i < 200; i++) {
+    if ((await api(apiProcess.port, acc.key, 'GET', `/generations/${id}`)).body.status === 'processing') break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  await doomed.stop('SIGKILL');
+  t.pass('the worker was killed while the job was processing');
+  await start('worker');
+  const job = await settle(apiProcess.port, acc.key, id, 90_000);
+  t.equal(job.status, 'completed', JSON.stringify(job.error ?? ''));
+  const charges = await ctx.store.db.kysely.selectFrom('ledger').selectAll().where('job_id', '=', id).where('kind', '=', 'charge').execute();
+  t.equal(charges.length, 1, 'charged once');
+  const dl = await fetch(`http://127.0.0.1:${apiProcess.port}/api/v1/generations/${id}/download`, { headers: { authorization: `Bearer ${acc.key}` } });
+  t.equal(dl.status, 200);
+  t.equal(Buffer.from(await dl.arrayBuffer()).subarray(0, 5).toString(), '%PDF-', 'the PDF streams from S3 through the API process');
+});
