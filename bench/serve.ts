@@ -39,9 +39,9 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** Starts `scriptorium serve --no-demo` (PORT=0) and resolves once it listens. */
-export function serve(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<Served> {
-  const child = spawn(process.execPath, [...nodeArgs, 'bin/scriptorium.js', 'serve', '--no-demo'], {
+/** Starts `scriptorium serve --no-demo` (PORT=0) and resolves once it listens (a worker role: once ready, port 0). */
+export function serve(env: NodeJS.ProcessEnv, nodeArgs: string[] = [], serveArgs: string[] = []): Promise<Served> {
+  const child = spawn(process.execPath, [...nodeArgs, 'bin/scriptorium.js', 'serve', '--no-demo', ...serveArgs], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -53,7 +53,7 @@ export function serve(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<
     let out = '';
     child.stdout!.on('data', (d) => {
       out += d;
-      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out) ?? (/worker ready/.test(out) ? ['', '0'] : null);
       if (m) {
         const stop = async () => {
           if (child.exitCode !== null) return;
