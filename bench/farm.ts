@@ -5,13 +5,16 @@
 // accounts at once; each job a 10-page A5 letter.
 //
 //   node --import tsx bench/farm.ts [--write]
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import S3rver from 's3rver';
+import { createAccount, createKey, importTemplate } from '../src/app/admin.ts';
+import { openContext } from '../src/composition.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { prose } from './prose.ts';
 import { machine, ROOT, type Served, seedAccount, serve } from './serve.ts';
 
@@ -44,7 +47,9 @@ async function drive(ports: number[], users: { key: string; template: string }[]
         const post = await fetch(`${base}/generations`, { method: 'POST', headers, body: JSON.stringify({ templateId: u.template, text }) });
         if (post.status !== 202) throw new Error(`POST: ${post.status} ${await post.text()}`);
         const { id } = (await post.json()) as { id: string };
+        const give = Date.now() + 120_000;
         for (;;) {
+          if (Date.now() > give) throw new Error(`job ${id} did not finish in 2 minutes`);
           const job = (await (await fetch(`${base}/generations/${id}`, { headers })).json()) as { status: string; pages?: number; error?: unknown };
           if (job.status === 'completed') {
             pages += job.pages!;
@@ -92,10 +97,22 @@ const farmEnv = {
   S3_ACCESS_KEY: 'S3RVER',
   S3_SECRET_KEY: 'S3RVER',
 };
-const farmUsers = seed(farmEnv);
+// In process, not through the CLI: s3rver runs in this process and a blocking child would
+// leave it unable to answer.
+const ctx = await openContext(loadConfig({ ...process.env, ...farmEnv }, { logLevel: 'silent' }));
+const farmUsers = [];
+for (let i = 0; i < ACCOUNTS; i++) {
+  const account = await createAccount(ctx, { name: `bench ${i}`, plan: 'pro', period: 30 });
+  const { key } = await createKey(ctx, { account: account.id, mode: 'live' });
+  const tpl = await importTemplate(ctx, { account: account.id, mode: 'live', json: readFileSync(templateFile, 'utf8'), source: 'bench' });
+  farmUsers.push({ key, template: tpl.id });
+}
+await ctx.close();
+console.error('farm: accounts ready');
 const processes: Served[] = [];
 for (const role of ['api', 'api', 'worker', 'worker']) processes.push(await serve(farmEnv, [], ['--role', role]));
 const apiPorts = processes.filter((p) => p.port > 0).map((p) => p.port);
+console.error(`farm: processes ready, API ports ${apiPorts.join(', ')}`);
 await drive(apiPorts, farmUsers.slice(0, 2)); // warm-up
 const farm = await drive(apiPorts, farmUsers);
 console.error(`farm: ${farm.jobs} jobs in ${farm.seconds.toFixed(1)} s`);
