@@ -44,6 +44,23 @@ t.test('headings: larger than the text and in the bold cut, largest at level 1',
   t.ok(Math.abs(drawn - 18 * 1.7) < 18 * 1.7 * 0.35, `a level-1 heading is drawn about 1.7 times the 18 pt text (${drawn.toFixed(1)} pt)`);
 });
 
+t.test('a heading is never left alone at the foot of a page; on the next page it starts at the top', async (t) => {
+  const top = render([{ type: 'heading', level: 1, text: 'Late heading' }]).pages[0]!.lines[0]!.y;
+  let moved = 0;
+  for (let n = 8; n <= 24; n++) {
+    const list = render([...Array.from({ length: n }, () => para('line')), { type: 'heading', level: 1, text: 'Late heading' }, para('its text')]);
+    const at = list.pages.findIndex((p) => p.lines.some((l) => l.text === 'Late heading'));
+    const lines = list.pages[at]!.lines;
+    const i = lines.findIndex((l) => l.text === 'Late heading');
+    t.equal(lines[i + 1]?.text, 'its text', `${n} lines before: its text follows it on the same page`);
+    if (at > 0 && i === 0) {
+      moved++;
+      t.equal(lines[0]!.y, top, `${n} lines before: moved over, it sits where a heading at the top of a page sits`);
+    }
+  }
+  t.ok(moved > 0, `some of these headings had to move to the next page (${moved})`);
+});
+
 t.test('headings go over their letters twice when the font has no bold cut', async (t) => {
   const list = renderBlocks({ style: style(), blocks: [{ type: 'heading', level: 1, text: 'Hi' }], fonts, headings: { fonts, overstrike: true }, images: {} });
   t.equal(glyphs(list.pages[0]!).length, 4, 'two letters, each written twice');

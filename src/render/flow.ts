@@ -216,10 +216,13 @@ class Flow {
         const lines = this.lines(b.text, this.headingFonts, this.metrics(size, cur.width, b.align ?? (this.style.align === 'justify' ? 'left' : this.style.align)));
         // Air above (unless at the top of the page), and never alone at the foot of a page.
         const atTop = cur.last === null && cur.y <= this.top + 0.01;
-        const gap = atTop ? 0 : this.ruled ? this.spacing * 0.5 : this.size * 0.6;
+        let gap = atTop ? 0 : this.ruled ? this.spacing * 0.5 : this.size * 0.6;
         const first = cur.last !== null ? this.snap(cur.last + this.pitch(size) + gap) : this.snap(cur.y + gap + size * 0.8);
-        if (!atTop && first + (lines.length - 1) * this.pitch(size) + this.pitch(this.size) > this.bottom + 0.01) this.nextPage(cur);
-        this.writeLines(cur, lines, size, { gap: cur.last !== null || cur.y > this.top + 0.01 ? gap : 0, overstrike: this.doc.headings.overstrike ? OVERSTRIKE : 0 });
+        if (!atTop && first + (lines.length - 1) * this.pitch(size) + this.pitch(this.size) > this.bottom + 0.01) {
+          this.nextPage(cur);
+          gap = 0;
+        }
+        this.writeLines(cur, lines, size, { gap, overstrike: this.doc.headings.overstrike ? OVERSTRIKE : 0 });
         return;
       }
       case 'list': {
