@@ -164,3 +164,53 @@ t.test('a configured service that does not answer stops the start, named', async
     t.match(err?.message, message, `${name}: refused with a message naming it`);
   }
 });
+
+t.test('Redis restarted mid-run (a private redis-server): every job still reaches its end, charged once', async (t) => {
+  const { spawn } = await import('node:child_process');
+  const { createServer } = await import('node:net');
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const p = (probe.address() as { port: number }).port;
+      probe.close(() => resolve(p));
+    });
+  });
+  const redisServer = () => {
+    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    return child;
+  };
+  let server = redisServer();
+  t.teardown(() => {
+    server.kill('SIGKILL');
+  });
+  const ping = new Redis(`redis://127.0.0.1:${port}`, { lazyConnect: true, retryStrategy: () => 100, maxRetriesPerRequest: 1 });
+  ping.on('error', () => {});
+  t.teardown(() => ping.disconnect());
+  for (let i = 0; i < 50 && (await ping.ping().catch(() => '')) !== 'PONG'; i++) await new Promise((r) => setTimeout(r, 100));
+  const privateEnv = { ...env, REDIS_URL: `redis://127.0.0.1:${port}` };
+  const apiP = await startServe(privateEnv, ['--role', 'api', '--no-demo']);
+  const worker = await startServe(privateEnv, ['--role', 'worker', '--no-demo']);
+  processes.push(apiP, worker);
+  const ids: { id: string; key: string }[] = [];
+  for (const acc of accounts.slice(0, 3)) {
+    for (let n = 0; n < 2; n++) {
+      const r = await api(apiP.port, acc.key, 'POST', '/generations', { templateId: acc.template, text: text(n).repeat(20) });
+      t.equal(r.status, 202, JSON.stringify(r.body));
+      ids.push({ id: r.body.id as string, key: acc.key });
+    }
+  }
+  // Redis goes away with everything it held (no persistence), and comes back empty.
+  server.kill('SIGKILL');
+  await new Promise((r) => setTimeout(r, 1500));
+  server = redisServer();
+  for (const { id, key } of ids) {
+    const job = await settle(apiP.port, key, id, 90_000);
+    t.equal(job.status, 'completed', `${id} completed after the restart (${JSON.stringify(job.error ?? '')})`);
+  }
+  const charges = await ctx.store.db.kysely
+    .selectFrom('ledger')
+    .selectAll()
+    .where('kind', '=', 'charge')
+    .where('job_id', 'in', ids.map((i) => i.id))
+    .execute();
+  t.equal(charges.length, ids.length, 'each charged once');
+});

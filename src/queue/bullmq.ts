@@ -40,6 +40,8 @@ export class BullQueue implements JobQueue {
   /** Connections this queue opened, closed by stop(). */
   private readonly connections: Redis[] = [];
   private counts: QueueStats = { waiting: 0, active: 0 };
+  /** Seconds in a row this worker sat idle while jobs waited. */
+  private idleWhileWaiting = 0;
   private readonly timer: NodeJS.Timeout;
   private stopped = false;
 
@@ -110,11 +112,25 @@ export class BullQueue implements JobQueue {
   }
 
   private async refresh(): Promise<void> {
+    let waiting: number;
     try {
-      const c = await this.queue.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
-      this.counts = { waiting: (c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0 };
+      const c = await this.queue.getJobCounts('waiting', 'prioritized');
+      const d = await this.queue.getJobCounts('delayed', 'active');
+      waiting = (c.waiting ?? 0) + (c.prioritized ?? 0);
+      this.counts = { waiting: waiting + (d.delayed ?? 0), active: d.active ?? 0 };
     } catch {
-      // Redis away: the figures wait for it.
+      return; // Redis away: the figures wait for it.
+    }
+    // A BullMQ worker can stop taking jobs after its connection comes back. Jobs ready to run,
+    // this worker idle, five seconds in a row: it is replaced by a fresh one.
+    if (!this.worker || this.stopped) return;
+    this.idleWhileWaiting = waiting > 0 && this.running.size === 0 ? this.idleWhileWaiting + 1 : 0;
+    if (this.idleWhileWaiting >= 5) {
+      this.idleWhileWaiting = 0;
+      const stale = this.worker;
+      this.worker = this.startWorker();
+      this.opts.onError(new Error('the queue worker took no jobs while jobs waited; replaced'), null);
+      void stale.close(true).catch(() => {});
     }
   }
 
