@@ -1,6 +1,8 @@
 // A running process: context, limiters, request counter, HTTP server, the job queue on the render
 // pool with the sweeper, and the orderly stop (stop accepting → drain in-flight requests → let
 // running jobs finish → flush counters → close the pool, Redis and the store).
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { type Api, createApi } from './api/pipeline.ts';
@@ -17,8 +19,13 @@ import type { JobQueue } from './queue/types.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 
+/** A name of this process unique across the farm: host, pid and a random tail (pids are reused). */
+export const instanceName = () => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+
 export interface Service {
   role: Role;
+  /** This process's name in a farm; none when it runs alone. */
+  instance?: string;
   api: Api;
   /** The HTTP front end; a worker role has none. */
   http: HttpServer | null;
@@ -74,6 +81,8 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
     quota = new MemoryRenderQuota(renders);
   }
 
+  // Several processes share a farm's queue; each API instance admits up to QUEUE_MAX of its own.
+  const instance = config.redisUrl ? instanceName() : undefined;
   const counter = new RequestCounter(ctx.store);
   const pool = new RenderPool({
     threads: config.poolThreads,
@@ -116,7 +125,7 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
   }, config.sweepIntervalMs);
   sweeper.unref();
 
-  const api = createApi({ store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, limiter, counter, queue, previewLimiter, pool, quota }, log);
+  const api = createApi({ store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, limiter, counter, queue, previewLimiter, pool, quota, instance }, log);
   const http = role === 'worker' ? null : await listen(api, { host: config.host, port: config.port });
 
   let stopping: Promise<void> | null = null;
@@ -133,5 +142,5 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
       if (redis) await redis.quit().catch(() => redis?.disconnect());
       await ctx.close();
     })());
-  return { role, api, http, counter, log, queue, pool, sweep: sweepOnce, stop };
+  return { role, instance, api, http, counter, log, queue, pool, sweep: sweepOnce, stop };
 }

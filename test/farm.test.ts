@@ -1,7 +1,9 @@
 // Farm mode with real processes: API and worker roles of `scriptorium serve` against PostgreSQL
 // (a database of its own), Redis (a key prefix of its own) and S3 (s3rver). Jobs from several
-// accounts all complete, each charged once, never two of one account rendering at once; a
-// worker killed with -9 mid-render has its job finished by another worker, charged once.
+// accounts all complete, each charged once, never two of one account rendering at once and never
+// more than two unfinished; limits hold across API processes; SIGTERM drains; Redis restarted
+// mid-run loses nothing; a worker killed with -9 mid-render has its job finished by another
+// worker, charged once.
 import { Redis } from 'ioredis';
 import t from 'tap';
 import { createAccount, createKey, importTemplate, topUp } from '../src/app/admin.ts';
@@ -72,7 +74,7 @@ async function api(port: number, key: string, method: string, path: string, body
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
 }
 
 async function settle(port: number, key: string, id: string, ms = 60_000) {
@@ -86,23 +88,57 @@ async function settle(port: number, key: string, id: string, ms = 60_000) {
 
 const text = (n: number) => `Letter number ${n}. `.repeat(40);
 
-t.test('2 API and 2 worker processes: every job completes once, one per account at a time', async (t) => {
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const errorOf = (body: Record<string, unknown>) => body.error as { code: string; message: string };
+
+t.test('2 API and 2 worker processes: 50 jobs of 5 accounts complete once, never two of one account rendering, never three unfinished', async (t) => {
   const [a1, a2] = [await start('api'), await start('api')];
   await Promise.all([start('worker'), start('worker')]);
   t.match(a1.stdout(), /listening on .*\(farm mode, role api\)/);
   const ids: { id: string; key: string }[] = [];
-  for (let round = 0; round < 2; round++) {
-    for (const [i, acc] of accounts.entries()) {
-      const port = (i + round) % 2 === 0 ? a1.port : a2.port;
-      const r = await api(port, acc.key, 'POST', '/generations', { templateId: acc.template, text: text(i) });
-      t.equal(r.status, 202, JSON.stringify(r.body));
-      ids.push({ id: r.body.id as string, key: acc.key });
+  let refusals = 0;
+  const otherRefusals: string[] = [];
+  // Watches the store while the jobs run: the most unfinished jobs any account had at once.
+  let mostUnfinished = 0;
+  let watching = true;
+  const watcher = (async () => {
+    while (watching) {
+      const counts = await ctx.store.db.kysely
+        .selectFrom('generations')
+        .select(['account_id', (eb) => eb.fn.countAll<string>().as('n')])
+        .where('status', 'in', ['queued', 'processing'])
+        .groupBy('account_id')
+        .execute();
+      for (const c of counts) mostUnfinished = Math.max(mostUnfinished, Number(c.n));
+      await sleep(20);
     }
-  }
+  })();
+  // Each account sends its 10 jobs as fast as admission lets it, turn about to both API processes.
+  await Promise.all(
+    accounts.map(async (acc, i) => {
+      for (let n = 0; n < 10; ) {
+        const r = await api((i + n) % 2 === 0 ? a1.port : a2.port, acc.key, 'POST', '/generations', { templateId: acc.template, text: text(i * 10 + n) });
+        if (r.status === 429) {
+          if (/unfinished jobs, the most allowed is 2/.test(errorOf(r.body).message)) refusals++;
+          else otherRefusals.push(errorOf(r.body).message);
+          await sleep(100);
+          continue;
+        }
+        t.equal(r.status, 202, JSON.stringify(r.body));
+        ids.push({ id: r.body.id as string, key: acc.key });
+        n++;
+      }
+    }),
+  );
+  t.equal(ids.length, 50, '50 jobs admitted');
+  t.ok(refusals > 0, `the unfinished-jobs limit was reached and answered 429 (${refusals} times)`);
+  t.same(otherRefusals, [], 'no other refusal');
   for (const { id, key } of ids) {
     const job = await settle(a1.port, key, id);
     t.equal(job.status, 'completed', `${id} completed (${JSON.stringify(job.error ?? '')})`);
   }
+  watching = false;
+  await watcher;
   const rows = await ctx.store.db.kysely.selectFrom('generations').selectAll().execute();
   const ledger = await ctx.store.db.kysely.selectFrom('ledger').selectAll().where('kind', '=', 'charge').execute();
   t.equal(ledger.length, ids.length, 'one charge per job');
@@ -120,7 +156,57 @@ t.test('2 API and 2 worker processes: every job completes once, one per account 
     for (let i = 1; i < spans.length; i++) if (spans[i]!.s < spans[i - 1]!.e) overlap = true;
   }
   t.notOk(overlap, 'no account ever had two jobs rendering at once');
+  t.equal(mostUnfinished, 2, 'no account was ever seen with more than 2 unfinished jobs (and some had 2)');
   for (const p of processes.splice(0)) t.equal(await p.stop('SIGTERM'), 0, 'SIGTERM: a clean exit');
+});
+
+t.test('limits hold across both API processes: per-key rate, renders per account, queued jobs per instance', async (t) => {
+  const limited = { ...env, RATE_LIMIT_PER_MINUTE: '10', QUEUE_MAX: '1' };
+  const [a1, a2] = [await startServe(limited, ['--role', 'api', '--no-demo']), await startServe(limited, ['--role', 'api', '--no-demo'])];
+  processes.push(a1, a2);
+  const ports = [a1.port, a2.port];
+  // Per key: 10 a minute, wherever the requests land.
+  const { key } = await createKey(ctx, { account: accounts[0]!.id, mode: 'test' });
+  const statuses: number[] = [];
+  for (let i = 0; i < 14; i++) {
+    const r = await api(ports[i % 2]!, key, 'GET', '/usage');
+    statuses.push(r.status);
+    if (r.status === 429) {
+      t.equal(errorOf(r.body).code, 'RATE_LIMIT_EXCEEDED');
+      t.equal(r.headers.get('retry-after'), '60');
+    }
+  }
+  t.same(statuses, [...Array(10).fill(200), ...Array(4).fill(429)], 'the 11th request is refused, on either process');
+  // Renders: 5 accepted a minute per account, wherever they land.
+  const acc = accounts[1]!;
+  const { key: renderKey } = await createKey(ctx, { account: acc.id, mode: 'test' });
+  const renders: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const res = await fetch(`http://127.0.0.1:${ports[i % 2]}/api/v1/renders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${renderKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ templateId: acc.template, text: `Render ${i}`, format: 'svg' }),
+    });
+    await res.arrayBuffer();
+    renders.push(res.status);
+  }
+  t.same(renders, [200, 200, 200, 200, 200, 429, 429], 'the sixth render of the minute is refused, on either process');
+  // Queue: each API process admits QUEUE_MAX queued jobs of its own (no worker is running now).
+  // Fresh keys: the ones above spent their minute under a higher limit.
+  const fresh = async (a: (typeof accounts)[number]) => ({ ...a, key: (await createKey(ctx, { account: a.id, mode: 'test' })).key });
+  const [acc2, acc3] = [await fresh(accounts[2]!), await fresh(accounts[3]!)];
+  const submit = (port: number, a: (typeof accounts)[number]) => api(port, a.key, 'POST', '/generations', { templateId: a.template, text: 'Queued.' });
+  const first = await submit(a1.port, acc2);
+  t.equal(first.status, 202, 'the first process admits one');
+  const full = await submit(a1.port, acc3);
+  t.equal(full.status, 429, 'then its queue is full');
+  t.match(errorOf(full.body).message, /the queue holds 1 jobs, the most allowed is 1/);
+  const second = await submit(a2.port, acc3);
+  t.equal(second.status, 202, 'the second process still admits: its queue is its own');
+  for (const [r, a] of [[first, acc2], [second, acc3]] as const) {
+    t.equal((await api(a1.port, a.key, 'POST', `/generations/${r.body.id}/cancel`)).body.status, 'cancelled');
+  }
+  for (const p of [a1, a2]) t.equal(await p.stop('SIGTERM'), 0);
 });
 
 t.test('kill -9 of the worker rendering a job: another worker finishes it, charged once', async (t) => {
@@ -145,6 +231,28 @@ t.test('kill -9 of the worker rendering a job: another worker finishes it, charg
   const dl = await fetch(`http://127.0.0.1:${apiProcess.port}/api/v1/generations/${id}/download`, { headers: { authorization: `Bearer ${acc.key}` } });
   t.equal(dl.status, 200);
   t.equal(Buffer.from(await dl.arrayBuffer()).subarray(0, 5).toString(), '%PDF-', 'the PDF streams from S3 through the API process');
+  for (const p of processes.splice(0)) if (p.child.exitCode === null) await p.stop('SIGTERM');
+});
+
+t.test('SIGTERM drains: a worker finishes the job it is rendering, then exits 0; so does the API', async (t) => {
+  const apiProcess = await start('api');
+  const worker = await start('worker');
+  const acc = accounts[4]!;
+  const long = 'Slow and steady, a letter written with care. '.repeat(1200);
+  const r = await api(apiProcess.port, acc.key, 'POST', '/generations', { templateId: acc.template, text: long });
+  t.equal(r.status, 202);
+  const id = r.body.id as string;
+  for (let i = 0; i < 400; i++) {
+    if ((await api(apiProcess.port, acc.key, 'GET', `/generations/${id}`)).body.status === 'processing') break;
+    await sleep(10);
+  }
+  const exit = worker.stop('SIGTERM');
+  t.equal(await exit, 0, 'the worker exits 0');
+  const job = await api(apiProcess.port, acc.key, 'GET', `/generations/${id}`);
+  t.equal(job.body.status, 'completed', `the job it was rendering completed before it left (${JSON.stringify(job.body)})`);
+  const row = await ctx.store.db.kysely.selectFrom('generations').select('attempt').where('id', '=', id).executeTakeFirstOrThrow();
+  t.equal(Number(row.attempt), 1, 'in its first attempt: drained, not abandoned');
+  t.equal(await apiProcess.stop('SIGTERM'), 0, 'the API exits 0');
 });
 
 t.test('a configured service that does not answer stops the start, named', async (t) => {

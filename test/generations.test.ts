@@ -422,7 +422,7 @@ t.test('the queue: 32 queued per instance by default, fewer when configured; 2 r
   for (const x of tenants) posts.push(await call(t, small, 'POST', '/generations', { key: x.live, body: { templateId: x.templates.live.simple, text: LONG } }));
   // Two run at once (the pool's threads) and two wait in the queue; then it is full.
   t.same(posts.map((p) => p.status), [202, 202, 202, 202, 429, 429], 'four admitted: two running, two queued');
-  t.match(posts[4]!.body.error.message, /the queue holds 2 jobs, its most/);
+  t.match(posts[4]!.body.error.message, /the queue holds 2 jobs, the most allowed is 2/);
   t.equal(posts[4]!.headers.get('retry-after'), '60');
   let most = 0;
   for (let i = 0; i < 300; i++) {

@@ -22,4 +22,6 @@ export interface ApiDeps {
   /** Synchronous renders run on the same pool as jobs, under their own quotas. */
   pool: RenderPool;
   quota: RenderQuota;
+  /** This instance's name in a farm (jobs it admitted, its metrics); none when it runs alone. */
+  instance?: string;
 }

@@ -32,6 +32,8 @@ export interface JobDeps {
   queue: JobQueue;
   /** New previews per account (spec §8: 3 a minute). */
   previewLimiter: RateLimiter;
+  /** This instance's name where several share one queue (farm): its own 32 queued jobs. */
+  instance?: string;
 }
 
 /**
@@ -67,7 +69,7 @@ export async function submitJob(d: JobDeps, caller: Caller, body: unknown, kind:
     .submit(
       tenant,
       { id: newId('gen'), kind, templateId: template.id, templateRevision: template.revision, template: model, input: parsed.input, inputHash },
-      { unfinished: d.config.maxUnfinishedJobs, queued: d.config.queueMax },
+      { unfinished: d.config.maxUnfinishedJobs, queued: d.config.queueMax, instance: d.instance },
       now,
     )
     .catch(async (err: unknown) => {

@@ -9,6 +9,7 @@ import pg from 'pg';
 import * as m0001 from './migrations/0001-initial.ts';
 import * as m0002 from './migrations/0002-bundled-fonts.ts';
 import * as m0003 from './migrations/0003-arabic-font.ts';
+import * as m0004 from './migrations/0004-admitted-by.ts';
 import type { Database } from './schema.ts';
 
 export type DatabaseTarget = { dialect: 'postgres'; url: string } | { dialect: 'sqlite'; file: string };
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-bundled-fonts': m0002,
   '0003-arabic-font': m0003,
+  '0004-admitted-by': m0004,
 };
 
 /**

@@ -55,6 +55,11 @@ export interface AdmissionLimits {
   unfinished: number;
   /** Queued jobs on this instance (spec §8: 32). */
   queued: number;
+  /**
+   * The admitting instance, where several share one queue (farm): only the jobs it admitted
+   * count toward its `queued`. Without one, every queued job counts (one process owns them all).
+   */
+  instance?: string;
 }
 
 export type Completion =
@@ -94,11 +99,11 @@ export class GenerationRepo {
           retryAfter: 60,
         });
       }
-      const queued = num(
-        (await tx.selectFrom('generations').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'queued').executeTakeFirst())?.n,
-      );
+      let queuedQuery = tx.selectFrom('generations').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'queued');
+      if (limits.instance !== undefined) queuedQuery = queuedQuery.where('admitted_by', '=', limits.instance);
+      const queued = num((await queuedQuery.executeTakeFirst())?.n);
       if (queued >= limits.queued) {
-        throw new ApiError('RATE_LIMIT_EXCEEDED', `the queue holds ${queued} jobs, its most: try again shortly`, { retryAfter: 60 });
+        throw new ApiError('RATE_LIMIT_EXCEEDED', `the queue holds ${queued} jobs, the most allowed is ${limits.queued}: try again shortly`, { retryAfter: 60 });
       }
       if (job.kind === 'pdf') {
         const { state } = await this.billing.load(tx, tenant, now, true);
@@ -129,6 +134,7 @@ export class GenerationRepo {
         completed_at: null,
         cancelled_at: null,
         expires_at: null,
+        admitted_by: limits.instance ?? null,
       };
       await tx.insertInto('generations').values(row).execute();
       await this.billing.count(tx, tenant, now, job.kind === 'pdf' ? { generations: 1 } : { previews: 1 });

@@ -90,6 +90,8 @@ export interface GenerationsTable {
   completed_at: string | null;
   cancelled_at: string | null;
   expires_at: string | null;
+  /** The API instance that admitted the job (farm mode), or null. */
+  admitted_by: string | null;
 }
 
 export interface BalancesTable {

@@ -423,6 +423,21 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.pass('a preview needs no allowance');
   });
 
+  t.test('jobs: where instances share a queue, each admits up to its own queued limit', async (t) => {
+    const limits = (instance: string) => ({ unfinished: 2, queued: 2, instance });
+    const accounts = await Promise.all([1, 2, 3, 4].map(() => account('pro', 30)));
+    await store.generations.submit(tenant(accounts[0]!.id), job(), limits('api-a'), NOW);
+    await store.generations.submit(tenant(accounts[1]!.id), job(), limits('api-a'), NOW);
+    await rejects(t, store.generations.submit(tenant(accounts[2]!.id), job(), limits('api-a'), NOW), /the queue holds 2 jobs, the most allowed is 2/, 'api-a is full');
+    const b = await store.generations.submit(tenant(accounts[2]!.id), job(), limits('api-b'), NOW);
+    t.equal(b.status, 'queued', 'api-b still admits: the jobs of api-a are not its own');
+    const row = await store.db.kysely.selectFrom('generations').select('admitted_by').where('id', '=', b.id).executeTakeFirstOrThrow();
+    t.equal(row.admitted_by, 'api-b', 'the job records who admitted it');
+    await store.generations.claim(b.id, NOW);
+    await store.generations.submit(tenant(accounts[3]!.id), job(), limits('api-b'), NOW);
+    t.pass('a claimed job no longer counts as queued on its instance');
+  });
+
   t.test('jobs: only the newest attempt finishes a job, and it is charged once', async (t) => {
     const a = await account('pro', 30);
     const j = await store.generations.submit(tenant(a.id), job(), LIMITS, NOW);
