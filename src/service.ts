@@ -6,8 +6,11 @@ import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { type Api, createApi } from './api/pipeline.ts';
-import { type HttpServer, listen } from './api/uws-server.ts';
+import { adminAuthorized, LIVE_PATH } from './api/admin.ts';
+import { type HttpServer, type LiveFeed, listen } from './api/uws-server.ts';
 import { jobRunner, sweep } from './app/generations.ts';
+import { combine, Metrics, SampleBoard, type Snapshot } from './app/metrics.ts';
+import { todayRange } from './domain/usage-range.ts';
 import { RenderPool } from './app/render-pool.ts';
 import { RequestCounter } from './app/request-counter.ts';
 import type { Context } from './composition.ts';
@@ -35,6 +38,9 @@ export interface Service {
   sweep(): Promise<{ expired: number; orphans: number }>;
   counter: RequestCounter;
   log: Logger;
+  metrics: Metrics;
+  /** The service-wide figures now. */
+  snapshot(): Promise<Snapshot>;
   /** Idempotent; resolves when everything is closed. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -90,7 +96,9 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
     memoryMb: config.renderMemoryMb,
     onWorkerError: (err) => log.warn({ err: err.message }, 'render worker failed outside a task'),
   });
-  const runner = jobRunner({ store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, pool, log });
+  const metrics = new Metrics(instance ?? instanceName(), role, () => ({ threads: pool.threads, busy: pool.busy }));
+  const board = new SampleBoard(metrics, redis, config.redisPrefix);
+  const runner = jobRunner({ store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, pool, log, onFinished: (kind, outcome, pages) => metrics.job(kind, outcome, pages) });
   const onError = (err: unknown, job: { id: string } | null) => log.error({ err, job: job?.id }, 'job run failed; it is run again');
   const queue: EmbeddedQueue | BullQueue = config.redisUrl
     ? new BullQueue(runner, {
@@ -125,8 +133,35 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
   }, config.sweepIntervalMs);
   sweeper.unref();
 
-  const api = createApi({ store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, limiter, counter, queue, previewLimiter, pool, quota, instance }, log);
-  const http = role === 'worker' ? null : await listen(api, { host: config.host, port: config.port });
+  const snapshot = async (): Promise<Snapshot> => {
+    const now = ctx.now();
+    const today = todayRange(now);
+    const [samples, counts, usage] = await Promise.all([
+      board.samples(),
+      ctx.store.generations.unfinishedCounts(),
+      ctx.store.billing.usageBetween(null, today.from, today.to),
+    ]);
+    const figures = {
+      waiting: counts.queued,
+      active: counts.processing,
+      delayed: queue.stats().delayed,
+      completedToday: usage.successful_generations,
+      failedToday: usage.failed_generations,
+    };
+    return combine(samples, figures, config.redisUrl ? 'farm' : 'embedded', now);
+  };
+  const api = createApi(
+    { store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, limiter, counter, queue, previewLimiter, pool, quota, instance, metrics, snapshot },
+    log,
+  );
+  const live: LiveFeed = {
+    path: LIVE_PATH,
+    authorize: (authorization) => (config.adminToken ? adminAuthorized(config.adminToken, authorization) : 'off'),
+    message: async () => JSON.stringify({ type: 'snapshot', snapshot: await snapshot() }),
+    everyMs: 1000,
+    onError: (err) => log.warn({ err }, 'live figures could not be gathered'),
+  };
+  const http = role === 'worker' ? null : await listen(api, { host: config.host, port: config.port, live });
 
   let stopping: Promise<void> | null = null;
   const stop = (graceMs = 10_000) =>
@@ -139,8 +174,9 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
       await sweeping;
       await pool.close();
       await counter.flush().catch((err: unknown) => log.error({ err }, 'could not flush request counts'));
+      await board.stop();
       if (redis) await redis.quit().catch(() => redis?.disconnect());
       await ctx.close();
     })());
-  return { role, instance, api, http, counter, log, queue, pool, sweep: sweepOnce, stop };
+  return { role, instance, metrics, snapshot, api, http, counter, log, queue, pool, sweep: sweepOnce, stop };
 }

@@ -37,6 +37,7 @@ const env: Record<string, string> = {
   QUEUE_LOCK_MS: '3000',
   RECONCILE_INTERVAL_MS: '1000',
   POOL_THREADS: '2',
+  ADMIN_TOKEN: 'farm-admin-token-0123456789',
 };
 const redis = new Redis(REDIS_URL);
 t.teardown(async () => {
@@ -139,6 +140,18 @@ t.test('2 API and 2 worker processes: 50 jobs of 5 accounts complete once, never
   }
   watching = false;
   await watcher;
+  // The operator's snapshot, asked of one API process, covers the whole farm: four instances, and
+  // the jobs the workers finished (published through Redis).
+  const snap = (await (await fetch(`http://127.0.0.1:${a2.port}/admin/v1/snapshot`, { headers: { authorization: 'Bearer farm-admin-token-0123456789' } })).json()) as {
+    mode: string;
+    instances: { role: string }[];
+    perMinute: { generations: number; pages: number };
+    pool: { threads: number };
+  };
+  t.equal(snap.mode, 'farm');
+  t.same(snap.instances.map((i) => i.role), ['api', 'api', 'worker', 'worker'], 'every instance of the farm');
+  t.ok(snap.perMinute.generations > 0 && snap.perMinute.pages >= snap.perMinute.generations, `the workers' jobs reach it (${snap.perMinute.generations} jobs, ${snap.perMinute.pages} pages)`);
+  t.equal(snap.pool.threads, 8, 'the render threads of all four');
   const rows = await ctx.store.db.kysely.selectFrom('generations').selectAll().execute();
   const ledger = await ctx.store.db.kysely.selectFrom('ledger').selectAll().where('kind', '=', 'charge').execute();
   t.equal(ledger.length, ids.length, 'one charge per job');

@@ -2,6 +2,7 @@
 import type { RequestCounter } from '../app/request-counter.ts';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
+import type { Metrics, Snapshot } from '../app/metrics.ts';
 import type { RenderPool } from '../app/render-pool.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import type { RenderQuota } from '../limits/render-quota.ts';
@@ -24,4 +25,8 @@ export interface ApiDeps {
   quota: RenderQuota;
   /** This instance's name in a farm (jobs it admitted, its metrics); none when it runs alone. */
   instance?: string;
+  /** This process's figures (renders, errors, 429s), for the admin API and GET /metrics. */
+  metrics: Metrics;
+  /** The service-wide figures now (every instance of a farm). */
+  snapshot(): Promise<Snapshot>;
 }

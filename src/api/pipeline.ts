@@ -3,6 +3,7 @@
 // become `{ error: { code, message, requestId } }` with the catalogue's status.
 import type { Logger } from 'pino';
 import { Authenticator, type Caller } from '../app/auth.ts';
+import { createAdminApi } from './admin.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { RateDecision } from '../limits/rate-limit.ts';
 import type { ApiDeps } from './deps.ts';
@@ -19,6 +20,7 @@ import { type ApiRequest, header, type Reply, type Route } from './types.ts';
 
 export const API_PREFIX = '/api/v1';
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+const RENDERS_PATH = `${API_PREFIX}/renders`;
 
 export interface Api {
   /** Largest body the route of this method and path accepts (the transport enforces it). */
@@ -40,6 +42,18 @@ export function createApi(d: ApiDeps, log: Logger): Api {
   const auth = new Authenticator(d.store);
   const policy = `"per-key";q=${d.limiter.points};w=${d.limiter.windowSeconds}`;
   const openapi = JSON.stringify(openApiDocument());
+  const admin = createAdminApi(d, log);
+
+  /** Every answer passes here: errors by code (429s among them) and render latency for the figures. */
+  function observe(req: ApiRequest, reply: Reply): Reply {
+    if (reply.status >= 400) {
+      const code = (reply.json as { error?: { code?: string } } | undefined)?.error?.code;
+      if (code) d.metrics.error(code, reply.status);
+    } else if (req.method === 'POST' && req.path === RENDERS_PATH && reply.raw) {
+      d.metrics.render(reply.raw.contentType.startsWith('image/png') ? 'png' : 'svg', Date.now() - req.receivedAt.getTime());
+    }
+    return reply;
+  }
 
   function baseHeaders(req: ApiRequest, rate?: RateDecision): Record<string, string> {
     const h: Record<string, string> = { 'X-Request-ID': req.id, 'RateLimit-Policy': policy };
@@ -62,6 +76,7 @@ export function createApi(d: ApiDeps, log: Logger): Api {
   }
 
   async function handle(req: ApiRequest): Promise<Reply> {
+    if (admin.owns(req.path)) return admin.handle(req);
     if (req.path === OPENAPI_PATH && req.method === 'GET') {
       return {
         status: 200,
@@ -125,7 +140,10 @@ export function createApi(d: ApiDeps, log: Logger): Api {
         router.bodyKind(method, path.slice(API_PREFIX.length)) === 'image';
       return image ? d.config.assetMaxBytes : d.config.bodyLimitBytes;
     },
-    handle: (req) => handle(req).catch((err: unknown) => errorReply(req, err)),
+    handle: (req) =>
+      handle(req)
+        .catch((err: unknown) => errorReply(req, err))
+        .then((reply) => observe(req, reply)),
     refuse: (req, err) => errorReply(req, err),
     countLater(req) {
       if (!header(req, 'authorization')) return;

@@ -1,22 +1,27 @@
 // Matches a method and path to a route through a tree of path segments (`{name}` segments
 // capture). A path that exists under another method is still ENDPOINT_NOT_FOUND (the spec has no
 // 405), with a message that names the methods it does take.
-import type { Route } from './types.ts';
-
-interface Node {
-  fixed: Map<string, Node>;
-  param: { name: string; node: Node } | null;
-  routes: Map<string, Route>;
+/** What the router needs of a route: the handler's type is the caller's business. */
+export interface RouteShape {
+  method: string;
+  path: string;
+  body: 'none' | 'json' | 'image';
 }
 
-const node = (): Node => ({ fixed: new Map(), param: null, routes: new Map() });
+interface Node<R> {
+  fixed: Map<string, Node<R>>;
+  param: { name: string; node: Node<R> } | null;
+  routes: Map<string, R>;
+}
 
-export type Match = { route: Route; params: Record<string, string> } | { route: null; allowed: string[] };
+const node = <R>(): Node<R> => ({ fixed: new Map(), param: null, routes: new Map() });
 
-export class Router {
-  private readonly root = node();
+export type Match<R> = { route: R; params: Record<string, string> } | { route: null; allowed: string[] };
 
-  constructor(routes: readonly Route[]) {
+export class Router<R extends RouteShape> {
+  private readonly root = node<R>();
+
+  constructor(routes: readonly R[]) {
     for (const r of routes) {
       let at = this.root;
       for (const seg of r.path.split('/').slice(1)) {
@@ -24,10 +29,10 @@ export class Router {
           const name = seg.slice(1, -1);
           if (at.param && at.param.name !== name)
             throw new Error(`route ${r.path}: {${name}} clashes with {${at.param.name}}`);
-          at.param ??= { name, node: node() };
+          at.param ??= { name, node: node<R>() };
           at = at.param.node;
         } else {
-          const next = at.fixed.get(seg) ?? node();
+          const next = at.fixed.get(seg) ?? node<R>();
           at.fixed.set(seg, next);
           at = next;
         }
@@ -38,8 +43,8 @@ export class Router {
   }
 
   /** The node of `path` (which starts with `/`), filling `params`; fixed segments win. */
-  private find(path: string, params: Record<string, string> | null): Node | null {
-    let at: Node = this.root;
+  private find(path: string, params: Record<string, string> | null): Node<R> | null {
+    let at: Node<R> = this.root;
     let start = 1;
     while (start <= path.length) {
       let end = path.indexOf('/', start);
@@ -57,12 +62,12 @@ export class Router {
   }
 
   /** What a body on this method and path would be, without capturing parameters. */
-  bodyKind(method: string, path: string): Route['body'] | undefined {
+  bodyKind(method: string, path: string): RouteShape['body'] | undefined {
     return this.find(path, null)?.routes.get(method)?.body;
   }
 
   /** HEAD is answered by the GET route (the server sends its headers without the body). */
-  match(method: string, path: string): Match {
+  match(method: string, path: string): Match<R> {
     const params: Record<string, string> = {};
     const at = this.find(path, params);
     const route = at?.routes.get(method === 'HEAD' ? 'GET' : method);

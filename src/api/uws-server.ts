@@ -4,7 +4,7 @@
 // body chunks (their memory is reused after the callback); count bytes and answer 413 yourself;
 // write only inside cork; answer every path (unmatched routes get their connection dropped).
 import { createRequire } from 'node:module';
-import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import type { HttpResponse, TemplatedApp, us_listen_socket, WebSocket } from 'uWebSockets.js';
 import { ApiError } from '../domain/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { Api } from './pipeline.ts';
@@ -60,9 +60,72 @@ interface Exchange {
   onAbort?: () => void;
 }
 
-export function listen(api: Api, opts: { host: string; port: number }): Promise<HttpServer> {
+/** A WebSocket path that pushes a JSON message to every listener each `everyMs` (the live figures). */
+export interface LiveFeed {
+  path: string;
+  /** Whether an upgrade with this Authorization header may listen; `off` when the feed is disabled. */
+  authorize(authorization: string): boolean | 'off';
+  /** The message of this moment, sent at once to a new listener and to all every `everyMs`. */
+  message(): Promise<string>;
+  everyMs: number;
+  onError(err: unknown): void;
+}
+
+const TOPIC = 'live';
+
+export function listen(api: Api, opts: { host: string; port: number; live?: LiveFeed }): Promise<HttpServer> {
   assertNativeUws();
   const app: TemplatedApp = uWS.App();
+  const sockets = new Set<WebSocket<unknown>>();
+  let ticker: NodeJS.Timeout | null = null;
+  const live = opts.live;
+  if (live) {
+    let sending = false;
+    ticker = setInterval(() => {
+      if (sockets.size === 0 || sending) return;
+      sending = true;
+      live
+        .message()
+        .then((m) => app.publish(TOPIC, m))
+        .catch(live.onError)
+        .finally(() => {
+          sending = false;
+        });
+    }, live.everyMs);
+    ticker.unref();
+    app.ws(live.path, {
+      compression: uWS.DISABLED,
+      maxPayloadLength: 4096,
+      idleTimeout: 120,
+      upgrade: (res, req, context) => {
+        const allowed = live.authorize(req.getHeader('authorization'));
+        if (allowed !== true) {
+          const [status, code, message] =
+            allowed === 'off'
+              ? ['404 Not Found', 'ENDPOINT_NOT_FOUND', `${live.path} is off: the server has no ADMIN_TOKEN`]
+              : ['401 Unauthorized', 'UNAUTHORIZED', 'the live feed needs Authorization: Bearer <ADMIN_TOKEN>; the token is missing or wrong'];
+          res.cork(() => {
+            res.writeStatus(status).writeHeader('Content-Type', JSON_TYPE).end(JSON.stringify({ error: { code, message } }));
+          });
+          return;
+        }
+        res.upgrade({}, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
+      },
+      open: (ws) => {
+        sockets.add(ws);
+        ws.subscribe(TOPIC);
+        live
+          .message()
+          .then((m) => {
+            if (sockets.has(ws)) ws.send(m);
+          })
+          .catch(live.onError);
+      },
+      close: (ws) => {
+        sockets.delete(ws);
+      },
+    });
+  }
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | null = null;
@@ -243,6 +306,9 @@ export function listen(api: Api, opts: { host: string; port: number }): Promise<
           if (!closing) {
             closing = true;
             uWS.us_listen_socket_close(socket);
+            if (ticker) clearInterval(ticker);
+            for (const ws of sockets) ws.end(1001, 'server stopping');
+            sockets.clear();
           }
           if (inFlight === 0) return Promise.resolve();
           return new Promise<void>((done) => {

@@ -7,7 +7,11 @@ import { ApiError } from '../domain/errors.ts';
 import { parseTemplate, templateAssetIds, templateFontIds } from '../domain/template.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
 import { inspectFont, NotAFontError } from '../render/font-info.ts';
+import type { Job } from '../domain/generation.ts';
+import { todayRange } from '../domain/usage-range.ts';
 import type { Account, ApiKeyRecord, BalanceReport, FontRecord, Store, TemplateRecord } from '../store/index.ts';
+import type { Page } from '../store/paging.ts';
+import type { UsageCounter } from '../store/schema.ts';
 
 export interface AdminDeps {
   store: Store;
@@ -16,9 +20,12 @@ export interface AdminDeps {
   now: () => Date;
 }
 
-/** A refusal of an operator command: one line, nothing written. */
+/** A refusal of an operator command: one line, nothing written. `missing`: what it names does not exist. */
 export class AdminError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly missing = false,
+  ) {
     super(message);
     this.name = 'AdminError';
   }
@@ -39,7 +46,7 @@ export function createAccount(d: AdminDeps, input: { name: string; plan?: string
 
 async function requireAccount(d: AdminDeps, id: string): Promise<Account> {
   const account = await d.store.accounts.get(id);
-  if (!account) throw new AdminError(`account ${JSON.stringify(id)} does not exist`);
+  if (!account) throw new AdminError(`account ${JSON.stringify(id)} does not exist`, true);
   return account;
 }
 
@@ -71,7 +78,7 @@ export function createKey(
 
 export async function revokeKey(d: AdminDeps, keyId: string): Promise<ApiKeyRecord> {
   const key = await d.store.accounts.revokeKey(keyId, d.now());
-  if (!key) throw new AdminError(`key ${JSON.stringify(keyId)} does not exist`);
+  if (!key) throw new AdminError(`key ${JSON.stringify(keyId)} does not exist`, true);
   return key;
 }
 
@@ -142,6 +149,56 @@ export async function addFont(
     await d.blobs.delete(key);
     throw err;
   }
+}
+
+export interface AccountSummary {
+  account: Account;
+  /** Sheets available now, per key mode. */
+  balances: { live: BalanceReport; test: BalanceReport };
+  /** Today's usage counters (UTC day), per key mode. */
+  usageToday: { live: Record<UsageCounter, number>; test: Record<UsageCounter, number> };
+}
+
+/** A page of accounts with their plan, balances and today's usage: the operator's overview. */
+export async function listAccounts(d: AdminDeps, opts: { limit: number; cursor?: string }): Promise<Page<AccountSummary>> {
+  const page = await d.store.accounts.page(opts);
+  const now = d.now();
+  const { from: day, to: next } = todayRange(now);
+  const data = await Promise.all(
+    page.data.map(async (account) => {
+      const [live, test, usedLive, usedTest] = await Promise.all([
+        d.store.billing.report({ accountId: account.id, mode: 'live' }, now),
+        d.store.billing.report({ accountId: account.id, mode: 'test' }, now),
+        d.store.billing.usageBetween({ accountId: account.id, mode: 'live' }, day, next),
+        d.store.billing.usageBetween({ accountId: account.id, mode: 'test' }, day, next),
+      ]);
+      return { account, balances: { live, test }, usageToday: { live: usedLive, test: usedTest } };
+    }),
+  );
+  return { ...page, data };
+}
+
+export function listKeys(d: AdminDeps, account: string): Promise<ApiKeyRecord[]> {
+  return requireAccount(d, account).then(() => d.store.accounts.listKeys(account));
+}
+
+export type JobFilter = Parameters<Store['generations']['listAll']>[0];
+
+export function listJobs(d: AdminDeps, filter: JobFilter): Promise<Page<Job>> {
+  return d.store.generations.listAll(filter);
+}
+
+/**
+ * Cancels any account's queued or processing job without charge; `abort` stops its render where
+ * it runs. A finished job is refused and unchanged.
+ */
+export async function cancelAnyJob(d: AdminDeps, id: string, abort: (id: string) => void): Promise<Job> {
+  const job = await d.store.generations.find(id);
+  if (!job) throw new AdminError(`job ${JSON.stringify(id)} does not exist`, true);
+  const cancelled = await d.store.generations.cancel({ accountId: job.accountId, mode: job.mode }, id, d.now());
+  if (!cancelled) throw new AdminError(`job ${JSON.stringify(id)} does not exist`, true);
+  abort(id);
+  return cancelled;
 }
 
 export function listFonts(d: AdminDeps, account?: string): Promise<FontRecord[]> {

@@ -130,6 +130,8 @@ export interface RunnerDeps {
   now: () => Date;
   pool: RenderPool;
   log: Logger;
+  /** Told of each job this process finishes. */
+  onFinished?: (kind: JobKind, outcome: 'completed' | 'failed', pages: number) => void;
 }
 
 const outputKey = (job: Job) => `${job.kind === 'pdf' ? 'outputs' : 'previews'}/${job.accountId}/${job.id}/${job.attempt}.${job.kind === 'pdf' ? 'pdf' : 'json'}`;
@@ -151,7 +153,7 @@ export function jobRunner(d: RunnerDeps): JobRunner {
       if (err instanceof RenderTaskError && err.reason === 'cancelled') return; // the cancel already moved the job
       const message = err instanceof RenderTaskError ? err.message : 'an internal error stopped the rendering';
       if (!(err instanceof RenderTaskError) || err.reason === 'crash') d.log.error({ err, job: id }, 'render failed');
-      await d.store.generations.fail(id, job.attempt, { code: 'GENERATION_FAILED', message }, d.now());
+      if (await d.store.generations.fail(id, job.attempt, { code: 'GENERATION_FAILED', message }, d.now())) d.onFinished?.(job.kind, 'failed', 0);
       return;
     }
     const key = outputKey(job);
@@ -172,6 +174,7 @@ export function jobRunner(d: RunnerDeps): JobRunner {
     );
     crash('after-commit');
     if (done.outcome !== 'completed') await d.blobs.delete(key);
+    if (done.outcome !== 'stale') d.onFinished?.(job.kind, done.outcome === 'completed' ? 'completed' : 'failed', done.outcome === 'completed' ? output.pages : 0);
   };
 }
 

@@ -74,6 +74,11 @@ export class RenderPool {
     void old.destroy();
   }
 
+  /** Tasks running or waiting for a thread in this process. */
+  get busy(): number {
+    return this.running;
+  }
+
   get threads(): number {
     return this.pool.threads.length;
   }

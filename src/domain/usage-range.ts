@@ -31,6 +31,12 @@ function parseDay(field: string, raw: string): number {
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/** Today (UTC) as a range of one day. */
+export function todayRange(now: Date): UsageRange {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return { from: day(today), to: day(today + DAY_MS), days: 1 };
+}
+
 export function usageRange(query: { from?: string; to?: string }, now: Date, maxDays: number): UsageRange {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const to = query.to !== undefined ? parseDay('to', query.to) : today + DAY_MS;

@@ -39,7 +39,7 @@ export class BullQueue implements JobQueue {
   private readonly running = new Map<string, AbortController>();
   /** Connections this queue opened, closed by stop(). */
   private readonly connections: Redis[] = [];
-  private counts: QueueStats = { waiting: 0, active: 0 };
+  private counts: QueueStats = { waiting: 0, active: 0, delayed: 0 };
   /** Seconds in a row this worker sat idle while jobs waited. */
   private idleWhileWaiting = 0;
   private readonly timer: NodeJS.Timeout;
@@ -117,7 +117,7 @@ export class BullQueue implements JobQueue {
       const c = await this.queue.getJobCounts('waiting', 'prioritized');
       const d = await this.queue.getJobCounts('delayed', 'active');
       waiting = (c.waiting ?? 0) + (c.prioritized ?? 0);
-      this.counts = { waiting: waiting + (d.delayed ?? 0), active: d.active ?? 0 };
+      this.counts = { waiting: waiting + (d.delayed ?? 0), active: d.active ?? 0, delayed: d.delayed ?? 0 };
     } catch {
       return; // Redis away: the figures wait for it.
     }

@@ -27,7 +27,8 @@ export class EmbeddedQueue implements JobQueue {
   }
 
   stats(): QueueStats {
-    return { waiting: this.waiting.length, active: this.active.size };
+    const busy = new Set([...this.active.values()].map((a) => a.job.accountId));
+    return { waiting: this.waiting.length, active: this.active.size, delayed: this.waiting.filter((w) => busy.has(w.accountId)).length };
   }
 
   async stop(graceMs: number): Promise<void> {

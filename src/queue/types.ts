@@ -13,6 +13,8 @@ export type JobRunner = (job: QueuedJob, signal: AbortSignal) => Promise<void>;
 export interface QueueStats {
   waiting: number;
   active: number;
+  /** Of the waiting: jobs held back because their account already has one running. */
+  delayed: number;
 }
 
 export interface JobQueue {

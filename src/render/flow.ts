@@ -205,14 +205,14 @@ class Flow {
     switch (b.type) {
       case 'paragraph': {
         const size = b.size ?? this.size;
-        this.hand.useInk(b.color ?? ink);
+        this.hand.setInk(b.color ?? ink);
         const lines = this.lines(b.text, this.fonts, this.metrics(size, cur.width, b.align ?? this.style.align, this.style.firstLineIndent * MM));
         this.writeLines(cur, lines, size, { gap: cur.last !== null ? this.paragraphGap : 0 });
         return;
       }
       case 'heading': {
         const size = b.size ?? this.size * HEADING_SCALE[b.level];
-        this.hand.useInk(b.color ?? ink);
+        this.hand.setInk(b.color ?? ink);
         const lines = this.lines(b.text, this.headingFonts, this.metrics(size, cur.width, b.align ?? (this.style.align === 'justify' ? 'left' : this.style.align)));
         // Air above (unless at the top of the page), and never alone at the foot of a page.
         const atTop = cur.last === null && cur.y <= this.top + 0.01;
@@ -227,7 +227,7 @@ class Flow {
       }
       case 'list': {
         const size = b.size ?? this.size;
-        this.hand.useInk(b.color ?? ink);
+        this.hand.setInk(b.color ?? ink);
         const indent = size * (b.ordered ? 1.9 : 1.3);
         b.items.forEach((item, i) => {
           const label = b.ordered ? `${b.start + i}.` : '\u2022';
@@ -247,7 +247,7 @@ class Flow {
         this.columns(b, cur);
         return;
       case 'divider': {
-        this.hand.useInk(ink);
+        this.hand.setInk(ink);
         const y = this.ruled ? this.snap(this.after(cur)) + this.spacing / 2 : this.after(cur) + this.size * 0.5;
         if (y > this.bottom) {
           this.nextPage(cur);
@@ -328,7 +328,7 @@ class Flow {
     for (const w of b.widths) xs.push(xs[xs.length - 1]! + cur.width * w);
     const cellWidth = (i: number) => Math.max(size, xs[i + 1]! - xs[i]! - 2 * pad);
     const layoutRow = (cells: string[], fonts: LoadedFont[]) => cells.map((c, i) => this.lines(c, fonts, this.metrics(size, cellWidth(i), 'left')));
-    this.hand.useInk(this.style.color);
+    this.hand.setInk(this.style.color);
     const header = b.header ? layoutRow(b.header, this.headingFonts) : null;
     const headerHeight = header ? need(Math.max(...header.map((c) => c.length))) : 0;
 

@@ -86,7 +86,7 @@ export class Handwriting {
   }
 
   /** Writes on in another colour (a block's own); the next word takes it. */
-  useInk(color: string): void {
+  setInk(color: string): void {
     if (color === this.color) return;
     this.color = color;
     this.word.n = -2;

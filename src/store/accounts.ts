@@ -1,4 +1,5 @@
 // Accounts and their API keys. Keys are stored only as SHA-256 with a display prefix.
+import { type Page, pageOf } from './paging.ts';
 import { displayPrefix, type KeyMode } from '../domain/api-keys.ts';
 import { ApiError } from '../domain/errors.ts';
 import { type PeriodDays, type PlanCatalog, type PlanId, planPeriods } from '../domain/plans.ts';
@@ -139,6 +140,11 @@ export class AccountRepo {
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
     return num(r.n);
+  }
+
+  /** One page of accounts, newest first (the admin API). */
+  page(opts: { limit: number; cursor?: string | undefined }): Promise<Page<Account>> {
+    return pageOf(this.db.kysely.selectFrom('accounts').selectAll(), opts, toAccount);
   }
 
   async list(): Promise<Account[]> {

@@ -237,16 +237,15 @@ export class BillingRepo {
       .execute();
   }
 
-  /** Sums of the daily usage counters over [from, to), days as YYYY-MM-DD. */
-  async usageBetween(tenant: Tenant, from: string, to: string): Promise<Record<UsageCounter, number>> {
-    const row = await this.db.kysely
+  /** Sums of the daily usage counters over [from, to), days as YYYY-MM-DD; of one tenant, or of all (null). */
+  async usageBetween(tenant: Tenant | null, from: string, to: string): Promise<Record<UsageCounter, number>> {
+    let q = this.db.kysely
       .selectFrom('usage_daily')
       .select((eb) => USAGE_COUNTERS.map((c) => eb.fn.sum<number>(c).as(c)))
-      .where('account_id', '=', tenant.accountId)
-      .where('mode', '=', tenant.mode)
       .where('day', '>=', from)
-      .where('day', '<', to)
-      .executeTakeFirst();
+      .where('day', '<', to);
+    if (tenant) q = q.where('account_id', '=', tenant.accountId).where('mode', '=', tenant.mode);
+    const row = await q.executeTakeFirst();
     return Object.fromEntries(USAGE_COUNTERS.map((c) => [c, num(row?.[c])])) as Record<UsageCounter, number>;
   }
 

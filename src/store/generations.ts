@@ -170,6 +170,35 @@ export class GenerationRepo {
     return pageOf(q, opts, toJob);
   }
 
+  /** Jobs of every account (the admin API), newest first, narrowed by any of the filters. */
+  async listAll(opts: {
+    limit: number;
+    cursor?: string | undefined;
+    status?: JobStatus | undefined;
+    accountId?: string | undefined;
+    mode?: Tenant['mode'] | undefined;
+    kind?: JobKind | undefined;
+  }): Promise<Page<Job>> {
+    let q = this.db.kysely.selectFrom('generations').selectAll();
+    if (opts.status) q = q.where('status', '=', opts.status);
+    if (opts.accountId) q = q.where('account_id', '=', opts.accountId);
+    if (opts.mode) q = q.where('mode', '=', opts.mode);
+    if (opts.kind) q = q.where('kind', '=', opts.kind);
+    return pageOf(q, opts, toJob);
+  }
+
+  /** Unfinished jobs of the whole service by status: the farm-wide queue figures. */
+  async unfinishedCounts(): Promise<{ queued: number; processing: number }> {
+    const rows = await this.db.kysely
+      .selectFrom('generations')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('status', 'in', UNFINISHED)
+      .groupBy('status')
+      .execute();
+    const of = (s: string) => num(rows.find((r) => r.status === s)?.n);
+    return { queued: of('queued'), processing: of('processing') };
+  }
+
   /** The unexpired preview of this template revision and input, if one is queued, running or done. */
   async findPreview(tenant: Tenant, templateId: string, revision: number, inputHash: string, now: Date): Promise<Job | null> {
     const row = await this.db.kysely

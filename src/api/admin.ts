@@ -1,0 +1,275 @@
+// The admin API (/admin/v1, DESIGN §8) and GET /metrics: the operator's operations over HTTP,
+// the same functions the CLI calls, behind `Authorization: Bearer $ADMIN_TOKEN` (compared in
+// constant time). Without a configured token both are off and answer 404.
+//
+// Errors keep the public shape `{ error: { code, message, requestId } }`: the public codes where
+// they fit (INVALID_REQUEST, GENERATION_NOT_FOUND, 409 for a finished job), and NOT_FOUND for a
+// missing account or key, UNAUTHORIZED for a missing or wrong token.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Logger } from 'pino';
+import {
+  AdminError,
+  cancelAnyJob,
+  createAccount,
+  createKey,
+  listAccounts,
+  listJobs,
+  listKeys,
+  revokeKey,
+  setPlan,
+  showAccount,
+  topUp,
+} from '../app/admin.ts';
+import { ApiError, invalid } from '../domain/errors.ts';
+import { type Job, type JobKind, type JobStatus, jobView } from '../domain/generation.ts';
+import { PACK_MAX_SHEETS, PACK_MIN_SHEETS } from '../domain/plans.ts';
+import type { ApiDeps } from './deps.ts';
+import { parseJsonBody } from './json-body.ts';
+import { listParams, queryParams } from './query.ts';
+import { Router } from './router.ts';
+import { type ApiRequest, header, type Reply } from './types.ts';
+
+export const ADMIN_PREFIX = '/admin/v1';
+export const METRICS_PATH = '/metrics';
+export const LIVE_PATH = `${ADMIN_PREFIX}/live`;
+
+export type AdminDepsHttp = ApiDeps;
+
+interface AdminRequest extends ApiRequest {
+  params: Readonly<Record<string, string>>;
+  json: unknown;
+}
+
+interface AdminRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  body: 'none' | 'json';
+  handler: (req: AdminRequest) => Promise<Reply>;
+}
+
+/** An admin failure outside the public catalogue: its own status and code. */
+class AdminReplyError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** Whether an Authorization header carries the admin token (constant time; never with no token set). */
+export function adminAuthorized(token: string | undefined, authorization: string | undefined): boolean {
+  if (!token || !authorization?.startsWith('Bearer ')) return false;
+  return timingSafeEqual(digest(authorization.slice(7)), digest(token));
+}
+
+const ok = (json: unknown, status = 200): Reply => ({ status, json });
+
+const STATUSES: readonly JobStatus[] = ['queued', 'processing', 'completed', 'failed', 'cancelled'];
+const KINDS: readonly JobKind[] = ['pdf', 'preview'];
+const MODES = ['live', 'test'] as const;
+
+function objectBody(json: unknown): Record<string, unknown> {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw invalid('body', 'a JSON object', json);
+  return json as Record<string, unknown>;
+}
+
+function allowOnly(body: Record<string, unknown>, keys: readonly string[]): void {
+  for (const k of Object.keys(body)) {
+    if (!keys.includes(k)) throw new ApiError('INVALID_REQUEST', `${k.slice(0, 40)} is not a field of this request (fields: ${keys.join(', ')})`, { field: k });
+  }
+}
+
+function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[], fallback?: T): T {
+  if (value === undefined && fallback !== undefined) return fallback;
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) throw invalid(field, `one of ${allowed.join(', ')}`, value);
+  return value as T;
+}
+
+function wholeNumber(field: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw invalid(field, `a whole number ${min}-${max}`, value);
+  return value;
+}
+
+const adminJobView = (j: Job) => ({ ...jobView(j), accountId: j.accountId, mode: j.mode, attempt: j.attempt, ...(j.error ? { error: j.error } : {}) });
+
+function adminRoutes(d: AdminDepsHttp): AdminRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/accounts',
+      body: 'none',
+      handler: async (req) => {
+        const { limit, cursor } = listParams(req);
+        return ok(await listAccounts(d, { limit, ...(cursor ? { cursor } : {}) }));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts',
+      body: 'json',
+      handler: async (req) => {
+        const b = objectBody(req.json);
+        allowOnly(b, ['name', 'plan', 'period']);
+        if (typeof b.name !== 'string') throw invalid('name', 'a string of 1-120 characters', b.name);
+        if (b.plan !== undefined && typeof b.plan !== 'string') throw invalid('plan', 'a plan name', b.plan);
+        const period = b.period === undefined ? undefined : wholeNumber('period', b.period, 7, 30);
+        return ok(await createAccount(d, { name: b.name, ...(b.plan ? { plan: b.plan } : {}), ...(period ? { period } : {}) }), 201);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/accounts/{id}',
+      body: 'none',
+      handler: async (req) => ok(await showAccount(d, req.params.id!)),
+    },
+    {
+      method: 'GET',
+      path: '/accounts/{id}/keys',
+      body: 'none',
+      handler: async (req) => ok({ data: await listKeys(d, req.params.id!) }),
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{id}/keys',
+      body: 'json',
+      handler: async (req) => {
+        const b = objectBody(req.json);
+        allowOnly(b, ['mode', 'name']);
+        const mode = oneOf('mode', b.mode, MODES, 'live');
+        if (b.name !== undefined && typeof b.name !== 'string') throw invalid('name', 'a string', b.name);
+        const { key, record } = await createKey(d, { account: req.params.id!, mode, ...(b.name ? { name: b.name } : {}) });
+        return ok({ ...record, key }, 201);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{id}/topups',
+      body: 'json',
+      handler: async (req) => {
+        const b = objectBody(req.json);
+        allowOnly(b, ['sheets', 'mode']);
+        const sheets = wholeNumber('sheets', b.sheets, PACK_MIN_SHEETS, PACK_MAX_SHEETS);
+        const mode = oneOf('mode', b.mode, MODES, 'live');
+        await showAccount(d, req.params.id!); // a missing account is a 404
+        return ok(await topUp(d, { account: req.params.id!, sheets, mode }));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{id}/plan',
+      body: 'json',
+      handler: async (req) => {
+        const b = objectBody(req.json);
+        allowOnly(b, ['plan', 'period']);
+        const plan = oneOf('plan', b.plan, Object.keys(d.store.plans));
+        const period = b.period === undefined ? undefined : wholeNumber('period', b.period, 7, 30);
+        await showAccount(d, req.params.id!);
+        return ok(await setPlan(d, { account: req.params.id!, plan, ...(period ? { period } : {}) }));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/keys/{id}/revoke',
+      body: 'none',
+      handler: async (req) => ok(await revokeKey(d, req.params.id!)),
+    },
+    {
+      method: 'GET',
+      path: '/jobs',
+      body: 'none',
+      handler: async (req) => {
+        const { limit, cursor, rest } = listParams(req, ['status', 'account', 'mode', 'kind']);
+        const page = await listJobs(d, {
+          limit,
+          cursor,
+          status: rest.status === undefined ? undefined : oneOf('status', rest.status, STATUSES),
+          accountId: rest.account,
+          mode: rest.mode === undefined ? undefined : oneOf('mode', rest.mode, MODES),
+          kind: rest.kind === undefined ? undefined : oneOf('kind', rest.kind, KINDS),
+        });
+        return ok({ ...page, data: page.data.map(adminJobView) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/jobs/{id}/cancel',
+      body: 'none',
+      handler: async (req) => ok(adminJobView(await cancelAnyJob(d, req.params.id!, (id) => d.queue.abort(id)))),
+    },
+    {
+      method: 'GET',
+      path: '/snapshot',
+      body: 'none',
+      handler: async (req) => {
+        queryParams(req, []);
+        return ok(await d.snapshot());
+      },
+    },
+  ];
+}
+
+export interface AdminApi {
+  /** Whether this request is the admin API's (or /metrics). */
+  owns(path: string): boolean;
+  handle(req: ApiRequest): Promise<Reply>;
+}
+
+export function createAdminApi(d: AdminDepsHttp, log: Logger): AdminApi {
+  const router = new Router(adminRoutes(d));
+  const token = d.config.adminToken;
+
+  async function route(req: ApiRequest): Promise<Reply> {
+    if (!token) throw new AdminReplyError(404, 'ENDPOINT_NOT_FOUND', `${req.path.slice(0, 100)} is off: the server has no ADMIN_TOKEN`);
+    if (!adminAuthorized(token, header(req, 'authorization'))) {
+      throw new AdminReplyError(401, 'UNAUTHORIZED', 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>; the token is missing or wrong');
+    }
+    if (req.path === METRICS_PATH) {
+      if (req.method !== 'GET') throw new AdminReplyError(404, 'ENDPOINT_NOT_FOUND', `${req.method} is not accepted on ${METRICS_PATH}; it takes GET`);
+      const { contentType, text } = await d.metrics.prometheus(await d.snapshot());
+      return { status: 200, raw: { contentType, bytes: text } };
+    }
+    const m = router.match(req.method, req.path.slice(ADMIN_PREFIX.length));
+    if (!m.route) {
+      throw new AdminReplyError(
+        404,
+        'ENDPOINT_NOT_FOUND',
+        m.allowed.length ? `${req.method} is not accepted on ${req.path}; it takes ${m.allowed.join(', ')}` : `${req.method} ${req.path.slice(0, 100)} is not an admin endpoint`,
+      );
+    }
+    const json = m.route.body === 'json' ? parseJsonBody(req.body) : undefined;
+    return m.route.handler({ ...req, params: m.params, json });
+  }
+
+  function failure(req: ApiRequest, err: unknown): Reply {
+    let status: number;
+    let code: string;
+    let message: string;
+    let field: string | undefined;
+    if (err instanceof AdminReplyError) ({ status, code, message } = err);
+    else if (err instanceof ApiError) ({ status, code, message, field } = err);
+    else if (err instanceof AdminError) {
+      status = err.missing ? 404 : 400;
+      code = err.missing ? 'NOT_FOUND' : 'INVALID_REQUEST';
+      message = err.message;
+    } else {
+      log.error({ err, requestId: req.id, method: req.method, path: req.path }, 'admin request failed');
+      status = 500;
+      code = 'INTERNAL_ERROR';
+      message = `an unexpected error; quote request id ${req.id}`;
+    }
+    return { status, json: { error: { code, message, requestId: req.id, ...(field !== undefined ? { field } : {}) } } };
+  }
+
+  return {
+    owns: (path) => path === METRICS_PATH || path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`),
+    async handle(req) {
+      const reply = await route(req).catch((err: unknown) => failure(req, err));
+      reply.headers = { ...reply.headers, 'X-Request-ID': req.id };
+      return reply;
+    },
+  };
+}

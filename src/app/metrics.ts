@@ -1,0 +1,315 @@
+// Live figures of the service for operators (DESIGN §8): what each process did in the last
+// minute, kept in one-second slots, and the snapshot the admin socket pushes every second.
+//
+// Each process records its own events (renders with their latency, finished jobs and their
+// pages, 429s, errors by code). A snapshot adds the queue (from the store, so it is the whole
+// farm's) and, in a farm, every instance's sample: each one publishes its sample to Redis every
+// second under a key that lapses after five, and any API instance sums them. Percentiles are
+// read from the summed histogram, never averaged.
+import type { Redis } from 'ioredis';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Render latency buckets, in milliseconds (the last one is everything slower). */
+export const LATENCY_BUCKETS_MS = [2, 5, 10, 20, 35, 50, 75, 100, 150, 250, 400, 600, 1000, 1500, 2500, 5000, 10_000, 15_000] as const;
+
+const WINDOW_S = 60;
+
+/** One process's last minute. */
+export interface InstanceSample {
+  instance: string;
+  role: string;
+  startedAt: string;
+  uptimeSeconds: number;
+  pool: { threads: number; busy: number };
+  /** Counts over the last 60 s. */
+  minute: {
+    renders: number;
+    generations: number;
+    previews: number;
+    pages: number;
+    rejected: number;
+    errors: Record<string, number>;
+    /** Render latency histogram: counts per LATENCY_BUCKETS_MS bucket, plus one for slower. */
+    renderLatency: number[];
+  };
+}
+
+export interface QueueFigures {
+  /** Jobs queued (admitted, not yet taken by a worker). */
+  waiting: number;
+  /** Jobs a worker is rendering. */
+  active: number;
+  /** Jobs put back for a while because their account already has one rendering. */
+  delayed: number;
+  /** Jobs completed and failed today (UTC). */
+  completedToday: number;
+  failedToday: number;
+}
+
+export interface Snapshot {
+  at: string;
+  mode: 'embedded' | 'farm';
+  instances: Omit<InstanceSample, 'minute'>[];
+  queue: QueueFigures;
+  pool: { threads: number; busy: number };
+  perMinute: { renders: number; generations: number; previews: number; pages: number; rejected: number };
+  renderLatencyMs: { p50: number | null; p99: number | null; count: number };
+  errors: Record<string, number>;
+}
+
+interface Slot {
+  second: number;
+  renders: number;
+  generations: number;
+  previews: number;
+  pages: number;
+  rejected: number;
+  errors: Map<string, number>;
+  latency: number[];
+}
+
+const emptySlot = (second: number): Slot => ({
+  second,
+  renders: 0,
+  generations: 0,
+  previews: 0,
+  pages: 0,
+  rejected: 0,
+  errors: new Map(),
+  latency: new Array(LATENCY_BUCKETS_MS.length + 1).fill(0),
+});
+
+const bucketOf = (ms: number) => {
+  const i = LATENCY_BUCKETS_MS.findIndex((b) => ms <= b);
+  return i === -1 ? LATENCY_BUCKETS_MS.length : i;
+};
+
+/**
+ * The q-quantile of a bucketed histogram, interpolated within its bucket (as Prometheus'
+ * histogram_quantile does); the open last bucket answers its lower bound. Null when empty.
+ */
+export function quantile(counts: readonly number[], q: number): number | null {
+  const total = counts.reduce((a, b) => a + b, 0);
+  if (total === 0) return null;
+  const rank = q * total;
+  let seen = 0;
+  for (let i = 0; i < counts.length; i++) {
+    const c = counts[i]!;
+    if (c > 0 && seen + c >= rank) {
+      const lower = i === 0 ? 0 : LATENCY_BUCKETS_MS[i - 1]!;
+      if (i === LATENCY_BUCKETS_MS.length) return lower;
+      const upper = LATENCY_BUCKETS_MS[i]!;
+      return Math.round((lower + ((upper - lower) * (rank - seen)) / c) * 10) / 10;
+    }
+    seen += c;
+  }
+  return LATENCY_BUCKETS_MS[LATENCY_BUCKETS_MS.length - 1]!;
+}
+
+export class Metrics {
+  private readonly slots: Slot[] = [];
+  readonly registry = new Registry();
+  private readonly prom;
+  private readonly started: number;
+
+  constructor(
+    readonly instance: string,
+    readonly role: string,
+    private readonly pool: () => { threads: number; busy: number },
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.started = clock();
+    const labels = { instance, role };
+    this.registry.setDefaultLabels(labels);
+    const r = [this.registry];
+    this.prom = {
+      renders: new Counter({ name: 'scriptorium_renders_total', help: 'Synchronous renders answered 200, by format', labelNames: ['format'], registers: r }),
+      renderSeconds: new Histogram({
+        name: 'scriptorium_render_duration_seconds',
+        help: 'Time to answer a successful synchronous render',
+        buckets: LATENCY_BUCKETS_MS.map((b) => b / 1000),
+        registers: r,
+      }),
+      jobs: new Counter({ name: 'scriptorium_jobs_finished_total', help: 'Jobs this process finished, by kind and outcome', labelNames: ['kind', 'outcome'], registers: r }),
+      pages: new Counter({ name: 'scriptorium_pages_total', help: 'PDF pages of completed generations', registers: r }),
+      rejected: new Counter({ name: 'scriptorium_rejected_total', help: 'Requests answered 429', registers: r }),
+      errors: new Counter({ name: 'scriptorium_errors_total', help: 'Error replies by code', labelNames: ['code'], registers: r }),
+      uptime: new Gauge({ name: 'scriptorium_uptime_seconds', help: 'Seconds since this process started', registers: r }),
+      poolThreads: new Gauge({ name: 'scriptorium_pool_threads', help: 'Render threads of this process', registers: r }),
+      poolBusy: new Gauge({ name: 'scriptorium_pool_busy', help: 'Render tasks running in this process', registers: r }),
+      queue: new Gauge({ name: 'scriptorium_queue_jobs', help: 'Jobs of the whole service by queue state (completed and failed: today, UTC)', labelNames: ['state'], registers: r }),
+      perMinute: new Gauge({ name: 'scriptorium_per_minute', help: 'Events of the whole service in the last 60 s', labelNames: ['figure'], registers: r }),
+      latency: new Gauge({ name: 'scriptorium_render_latency_ms', help: 'Render latency of the whole service over the last 60 s', labelNames: ['quantile'], registers: r }),
+    };
+  }
+
+  private slot(): Slot {
+    const second = Math.floor(this.clock() / 1000);
+    const last = this.slots[this.slots.length - 1];
+    if (last?.second === second) return last;
+    const s = emptySlot(second);
+    this.slots.push(s);
+    while (this.slots.length > 0 && this.slots[0]!.second <= second - WINDOW_S) this.slots.shift();
+    return s;
+  }
+
+  /** A synchronous render answered 200 after `ms`. */
+  render(format: string, ms: number): void {
+    const s = this.slot();
+    s.renders++;
+    s.latency[bucketOf(ms)]!++;
+    this.prom.renders.inc({ format });
+    this.prom.renderSeconds.observe(ms / 1000);
+  }
+
+  /** A job this process finished: completed (with its pages) or failed. */
+  job(kind: 'pdf' | 'preview', outcome: 'completed' | 'failed', pages: number): void {
+    const s = this.slot();
+    if (outcome === 'completed') {
+      if (kind === 'pdf') {
+        s.generations++;
+        s.pages += pages;
+        this.prom.pages.inc(pages);
+      } else s.previews++;
+    }
+    this.prom.jobs.inc({ kind, outcome });
+  }
+
+  /** An error reply; 429s are also counted on their own. */
+  error(code: string, status: number): void {
+    const s = this.slot();
+    s.errors.set(code, (s.errors.get(code) ?? 0) + 1);
+    this.prom.errors.inc({ code });
+    if (status === 429) {
+      s.rejected++;
+      this.prom.rejected.inc();
+    }
+  }
+
+  /** This process's last minute. */
+  sample(): InstanceSample {
+    const now = this.clock();
+    const from = Math.floor(now / 1000) - WINDOW_S;
+    const minute: InstanceSample['minute'] = {
+      renders: 0,
+      generations: 0,
+      previews: 0,
+      pages: 0,
+      rejected: 0,
+      errors: {},
+      renderLatency: new Array(LATENCY_BUCKETS_MS.length + 1).fill(0),
+    };
+    for (const s of this.slots) {
+      if (s.second <= from) continue;
+      minute.renders += s.renders;
+      minute.generations += s.generations;
+      minute.previews += s.previews;
+      minute.pages += s.pages;
+      minute.rejected += s.rejected;
+      for (const [code, n] of s.errors) minute.errors[code] = (minute.errors[code] ?? 0) + n;
+      s.latency.forEach((n, i) => {
+        minute.renderLatency[i]! += n;
+      });
+    }
+    return {
+      instance: this.instance,
+      role: this.role,
+      startedAt: new Date(this.started).toISOString(),
+      uptimeSeconds: Math.floor((now - this.started) / 1000),
+      pool: this.pool(),
+      minute,
+    };
+  }
+
+  /** Prometheus text of this process, with the service-wide figures of `snap` as gauges. */
+  async prometheus(snap: Snapshot): Promise<{ contentType: string; text: string }> {
+    const p = this.prom;
+    const own = this.sample();
+    p.uptime.set(own.uptimeSeconds);
+    p.poolThreads.set(own.pool.threads);
+    p.poolBusy.set(own.pool.busy);
+    for (const [state, n] of Object.entries(snap.queue)) p.queue.set({ state }, n);
+    for (const [figure, n] of Object.entries(snap.perMinute)) p.perMinute.set({ figure }, n);
+    p.latency.set({ quantile: '0.5' }, snap.renderLatencyMs.p50 ?? 0);
+    p.latency.set({ quantile: '0.99' }, snap.renderLatencyMs.p99 ?? 0);
+    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+}
+
+/** Sums instance samples and queue figures into the snapshot operators see. */
+export function combine(samples: InstanceSample[], queue: QueueFigures, mode: Snapshot['mode'], at: Date): Snapshot {
+  const latency = new Array(LATENCY_BUCKETS_MS.length + 1).fill(0) as number[];
+  const perMinute = { renders: 0, generations: 0, previews: 0, pages: 0, rejected: 0 };
+  const errors: Record<string, number> = {};
+  const pool = { threads: 0, busy: 0 };
+  for (const s of samples) {
+    for (const k of Object.keys(perMinute) as (keyof typeof perMinute)[]) perMinute[k] += s.minute[k];
+    for (const [code, n] of Object.entries(s.minute.errors)) errors[code] = (errors[code] ?? 0) + n;
+    s.minute.renderLatency.forEach((n, i) => {
+      latency[i]! += n;
+    });
+    pool.threads += s.pool.threads;
+    pool.busy += s.pool.busy;
+  }
+  return {
+    at: at.toISOString(),
+    mode,
+    instances: samples.map(({ minute: _, ...rest }) => rest).sort((a, b) => a.role.localeCompare(b.role) || a.instance.localeCompare(b.instance)),
+    queue,
+    pool,
+    perMinute,
+    renderLatencyMs: { p50: quantile(latency, 0.5), p99: quantile(latency, 0.99), count: latency.reduce((a, b) => a + b, 0) },
+    errors,
+  };
+}
+
+/**
+ * Where instance samples meet. Alone: only this process. In a farm: each process writes its
+ * sample to Redis every second (`<prefix>metrics:<instance>`, lapsing after 5 s, so a dead
+ * process drops out), and reads everyone's.
+ */
+export class SampleBoard {
+  private readonly timer: NodeJS.Timeout | null;
+
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly redis: Redis | null,
+    private readonly prefix: string,
+  ) {
+    this.timer = redis ? setInterval(() => void this.publish(), 1000).unref() : null;
+    if (redis) void this.publish();
+  }
+
+  private key(instance: string) {
+    return `${this.prefix}metrics:${instance}`;
+  }
+
+  private async publish(): Promise<void> {
+    await this.redis?.set(this.key(this.metrics.instance), JSON.stringify(this.metrics.sample()), 'PX', 5000).catch(() => {});
+  }
+
+  /** Every live instance's sample (this one's fresh); only this one's when Redis is away. */
+  async samples(): Promise<InstanceSample[]> {
+    const own = this.metrics.sample();
+    if (!this.redis) return [own];
+    try {
+      const keys: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, found] = await this.redis.scan(cursor, 'MATCH', `${this.key('*')}`, 'COUNT', 200);
+        cursor = next;
+        keys.push(...found);
+      } while (cursor !== '0');
+      const others = keys.filter((k) => k !== this.key(own.instance));
+      const values = others.length ? await this.redis.mget(...others) : [];
+      return [own, ...values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as InstanceSample)];
+    } catch {
+      return [own];
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.redis?.del(this.key(this.metrics.instance)).catch(() => {});
+  }
+}
