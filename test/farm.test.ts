@@ -102,6 +102,9 @@ t.test('2 API and 2 worker processes: 50 jobs of 5 accounts complete once, never
   // Watches the store while the jobs run: the most unfinished jobs any account had at once.
   let mostUnfinished = 0;
   let watching = true;
+  t.teardown(() => {
+    watching = false;
+  });
   const watcher = (async () => {
     while (watching) {
       const counts = await ctx.store.db.kysely
@@ -109,7 +112,9 @@ t.test('2 API and 2 worker processes: 50 jobs of 5 accounts complete once, never
         .select(['account_id', (eb) => eb.fn.countAll<string>().as('n')])
         .where('status', 'in', ['queued', 'processing'])
         .groupBy('account_id')
-        .execute();
+        .execute()
+        .catch(() => null); // the store closed: the test is over
+      if (!counts) break;
       for (const c of counts) mostUnfinished = Math.max(mostUnfinished, Number(c.n));
       await sleep(20);
     }

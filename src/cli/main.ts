@@ -287,8 +287,13 @@ export function buildProgram(): Command {
     .description('operator console')
     .option('--url <url>', 'server', 'http://127.0.0.1:8080')
     .option('--token <token>', 'admin token (default: ADMIN_TOKEN)')
-    .action(() => {
-      throw new AdminError('the operator console is not part of this version yet');
+    .action(async (opts: { url: string; token?: string }) => {
+      const token = opts.token ?? process.env.ADMIN_TOKEN;
+      if (!token) throw new AdminError('the console needs the admin token: --token TOKEN or ADMIN_TOKEN');
+      if (!/^https?:\/\/[^/]+/.test(opts.url)) throw new AdminError(`--url must be an http:// or https:// address, got ${JSON.stringify(opts.url)}`);
+      if (!process.stdin.isTTY) throw new AdminError('the console needs a terminal (stdin is not a TTY)');
+      const { runTui } = await import('../../tui/main.tsx');
+      await runTui({ url: opts.url, token });
     });
 
   return program;

@@ -1,0 +1,41 @@
+// Small text helpers of the console: sparklines, counts, durations, fixed-width cells.
+
+const BARS = '▁▂▃▄▅▆▇█';
+
+/** The last `width` values as bars scaled to their own maximum (all zeros: the lowest bar). */
+export function sparkline(values: readonly number[], width: number): string {
+  const shown = values.slice(-width);
+  const max = Math.max(0, ...shown);
+  const bars = shown.map((v) => (max === 0 ? BARS[0] : BARS[Math.min(BARS.length - 1, Math.round((v / max) * (BARS.length - 1)))]));
+  return bars.join('').padStart(width, ' ');
+}
+
+/** 1234567 → "1,234,567"; a fraction keeps up to one decimal. */
+export function count(n: number): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: 1 });
+}
+
+/** 3725 s → "1h02m"; 59 s → "59s"; days beyond. */
+export function uptime(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  const m = Math.floor(seconds / 60);
+  if (m < 60) return `${m}m${String(seconds % 60).padStart(2, '0')}s`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h${String(m % 60).padStart(2, '0')}m`;
+  return `${Math.floor(h / 24)}d${String(h % 24).padStart(2, '0')}h`;
+}
+
+/**
+ * A cell of exactly `width` characters: cut with an ellipsis, or padded. A left-aligned cell
+ * keeps its last character blank, so it never runs into the next column.
+ */
+export function cell(text: string, width: number, align: 'left' | 'right' = 'left'): string {
+  const room = align === 'left' ? width - 1 : width;
+  const s = text.length > room ? `${text.slice(0, Math.max(0, room - 1))}…` : text;
+  return align === 'left' ? s.padEnd(width) : s.padStart(width);
+}
+
+/** "2026-11-22T12:03:04.000Z" → "12:03:04" (UTC). */
+export function clock(iso: string): string {
+  return iso.slice(11, 19);
+}
