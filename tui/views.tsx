@@ -82,7 +82,8 @@ export function Dashboard(props: { snapshot: Snapshot | null; history: Snapshot[
   if (!s) return <Text dimColor>Waiting for the first figures…</Text>;
   const h = props.history;
   const series = (f: (x: Snapshot) => number) => h.map(f);
-  const roles = s.instances.reduce<Record<string, number>>((a, i) => ({ ...a, [i.role]: (a[i.role] ?? 0) + 1 }), {});
+  const roles: Record<string, number> = {};
+  for (const i of s.instances) roles[i.role] = (roles[i.role] ?? 0) + 1;
   const errors = Object.entries(s.errors).sort((a, b) => b[1] - a[1]);
   const shownInstances = s.instances.slice(0, 4);
   return (

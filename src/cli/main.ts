@@ -292,6 +292,9 @@ export function buildProgram(): Command {
       if (!token) throw new AdminError('the console needs the admin token: --token TOKEN or ADMIN_TOKEN');
       if (!/^https?:\/\/[^/]+/.test(opts.url)) throw new AdminError(`--url must be an http:// or https:// address, got ${JSON.stringify(opts.url)}`);
       if (!process.stdin.isTTY) throw new AdminError('the console needs a terminal (stdin is not a TTY)');
+      // Ink writes only its last frame when it believes it runs in CI; the console is interactive
+      // (a TTY is required above), so that belief is dropped before Ink is loaded.
+      delete process.env.CI;
       const { runTui } = await import('../../tui/main.tsx');
       await runTui({ url: opts.url, token });
     });
