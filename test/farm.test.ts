@@ -87,6 +87,17 @@ async function settle(port: number, key: string, id: string, ms = 60_000) {
   }
 }
 
+/** Polls a job until a worker has taken it; answers the status it ended on. */
+async function untilProcessing(port: number, key: string, id: string): Promise<string> {
+  let status = '';
+  for (let i = 0; i < 400 && status !== 'processing'; i++) {
+    status = (await api(port, key, 'GET', `/generations/${id}`)).body.status as string;
+    if (status !== 'queued') break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return status;
+}
+
 const text = (n: number) => `Letter number ${n}. `.repeat(40);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -235,10 +246,7 @@ t.test('kill -9 of the worker rendering a job: another worker finishes it, charg
   const r = await api(apiProcess.port, acc.key, 'POST', '/generations', { templateId: acc.template, text: long });
   t.equal(r.status, 202);
   const id = r.body.id as string;
-  for (let i = 0; i < 200; i++) {
-    if ((await api(apiProcess.port, acc.key, 'GET', `/generations/${id}`)).body.status === 'processing') break;
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  t.equal(await untilProcessing(apiProcess.port, acc.key, id), 'processing');
   await doomed.stop('SIGKILL');
   t.pass('the worker was killed while the job was processing');
   await start('worker');
@@ -260,10 +268,7 @@ t.test('SIGTERM drains: a worker finishes the job it is rendering, then exits 0;
   const r = await api(apiProcess.port, acc.key, 'POST', '/generations', { templateId: acc.template, text: long });
   t.equal(r.status, 202);
   const id = r.body.id as string;
-  for (let i = 0; i < 400; i++) {
-    if ((await api(apiProcess.port, acc.key, 'GET', `/generations/${id}`)).body.status === 'processing') break;
-    await sleep(10);
-  }
+  t.equal(await untilProcessing(apiProcess.port, acc.key, id), 'processing');
   const exit = worker.stop('SIGTERM');
   t.equal(await exit, 0, 'the worker exits 0');
   const job = await api(apiProcess.port, acc.key, 'GET', `/generations/${id}`);

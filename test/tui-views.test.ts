@@ -63,18 +63,20 @@ t.test('dashboard, frame by frame as the figures arrive', async (t) => {
   frame(t, 'dashboard-seven-instances', h(Dashboard, { snapshot: many, history: [many] }));
 });
 
-const balance = (available: number) => ({ availableSheets: available }) as AccountRow['balances']['live'];
+const balance = (available: number, used = 0, granted = 0) =>
+  ({ availableSheets: available, subscription: { sheetsUsed: used, sheetsPerPeriod: granted } }) as AccountRow['balances']['live'];
 const usage = (pages: number, requests: number) => ({ pages, requests }) as AccountRow['usageToday']['live'];
 const accounts: AccountRow[] = ['Atelier Nord', 'Bureau des lettres et des cartes postales', 'Calligraphy Co'].map((name, n) => ({
   account: { id: `acc_${n}`, name, plan: n === 1 ? 'none' : 'pro', periodDays: null, planAnchor: null, createdAt: '2026-11-01T00:00:00.000Z' } as AccountRow['account'],
-  balances: { live: balance(1000 + n * 250), test: balance(20 - n) },
+  balances: { live: balance(1000 + n * 250, n === 1 ? 0 : 120 * (n + 1), n === 1 ? 0 : 1000), test: balance(20 - n) },
   usageToday: { live: usage(12 * n, 300 + n), test: usage(n, 4) },
 }));
 
 t.test('accounts, keys and jobs lists with their selection', async (t) => {
   const first = frame(t, 'accounts-0', h(Accounts, { accounts, selected: 0 }));
   const second = frame(t, 'accounts-1', h(Accounts, { accounts, selected: 1 }));
-  t.match(second, /› Bureau des lettres e… none/, 'the selection moves, long names cut');
+  t.match(second, /› Bureau des lettre… none\s+–/, 'the selection moves, long names cut, no plan grant shown as –');
+  t.match(first, /› Atelier Nord\s+pro\s+120\/1,000/, 'plan sheets used of those granted');
   t.not(first, second);
   frame(t, 'accounts-empty', h(Accounts, { accounts: [], selected: 0 }));
   const keys = [

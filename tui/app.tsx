@@ -27,7 +27,8 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
   const [help, setHelp] = useState(false);
   const [accounts, setAccounts] = useState<AccountRow[]>([]);
   const [accountAt, setAccountAt] = useState(0);
-  const [keysOf, setKeysOf] = useState<{ account: AccountRow; keys: ApiKeyRecord[] } | null>(null);
+  const [keysOf, setKeysOf] = useState<AccountRow | null>(null);
+  const [keys, setKeys] = useState<ApiKeyRecord[]>([]);
   const [keyAt, setKeyAt] = useState(0);
   const [jobs, setJobs] = useState<JobRow[]>([]);
   const [jobAt, setJobAt] = useState(0);
@@ -60,8 +61,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
         setJobs(page.data);
       }
       if (view === 'accounts' && keysOf) {
-        const { data } = await client.call<{ data: ApiKeyRecord[] }>('GET', `/accounts/${keysOf.account.account.id}/keys`);
-        setKeysOf((k) => (k ? { ...k, keys: data } : k));
+        setKeys((await client.call<{ data: ApiKeyRecord[] }>('GET', `/accounts/${keysOf.account.id}/keys`)).data);
       }
     } catch {
       // The header already says the server is away; the lists keep their last state.
@@ -129,11 +129,11 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
       const down = key.downArrow || input === 'j';
       if (view === 'accounts' && keysOf) {
         if (key.escape) return setKeysOf(null);
-        if (up || down) return setKeyAt((i) => clamp(i + (down ? 1 : -1), keysOf.keys.length));
-        const k = keysOf.keys[keyAt];
+        if (up || down) return setKeyAt((i) => clamp(i + (down ? 1 : -1), keys.length));
+        const k = keys[keyAt];
         if (input === 'r' && k) {
           if (k.revokedAt) return setMessage({ text: `${k.id} is already revoked`, error: true });
-          act(`Revoke key ${k.id} (${k.mode}, ${k.name || k.displayPrefix}) of ${keysOf.account.account.name}? (y/n)`, async () => {
+          act(`Revoke key ${k.id} (${k.mode}, ${k.name || k.displayPrefix}) of ${keysOf.account.name}? (y/n)`, async () => {
             await client.call('POST', `/keys/${k.id}/revoke`);
             return `Revoked ${k.id}: requests with it are refused from now on`;
           });
@@ -146,7 +146,8 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
         if (input === 't' && a) return setPending({ kind: 'topup-sheets', account: a, input: '', mode: 'live' });
         if (key.return && a) {
           setKeyAt(0);
-          setKeysOf({ account: a, keys: [] });
+          setKeys([]);
+          setKeysOf(a);
         }
         return;
       }
@@ -186,7 +187,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
           <Dashboard snapshot={snapshot} history={history} />
         ) : view === 'accounts' ? (
           keysOf ? (
-            <Keys account={keysOf.account} keys={keysOf.keys} selected={keyAt} />
+            <Keys account={keysOf} keys={keys} selected={keyAt} />
           ) : (
             <Accounts accounts={accounts} selected={accountAt} />
           )

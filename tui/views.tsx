@@ -133,6 +133,10 @@ export function windowOf<T>(items: readonly T[], selected: number, rows: number)
 
 const LIST_ROWS = 14;
 
+/** Live plan sheets used this period of those granted: "120/1,000"; "–" without a plan grant. */
+const planUse = (p: { sheetsUsed: number; sheetsPerPeriod: number }) =>
+  p.sheetsPerPeriod > 0 ? `${count(p.sheetsUsed)}/${count(p.sheetsPerPeriod)}` : '–';
+
 /** The selected row is marked in text as well as in reverse video (a monochrome terminal still shows it). */
 const mark = (selected: boolean) => (selected ? '› ' : '  ');
 
@@ -140,23 +144,24 @@ export function Accounts(props: { accounts: AccountRow[]; selected: number }) {
   const { start, shown } = windowOf(props.accounts, props.selected, LIST_ROWS);
   return (
     <Box flexDirection="column">
-      <Text bold>{`  ${cell('Account', 22)}${cell('Plan', 9)}${cell('Live', 9, 'right')}${cell('Test', 9, 'right')}${cell('Pages today', 13, 'right')}${cell('Requests', 10, 'right')}`}</Text>
+      <Text bold>{`  ${cell('Account', 19)}${cell('Plan', 6)}${cell('Plan used', 13, 'right')}${cell('Live', 8, 'right')}${cell('Test', 7, 'right')}${cell('Pages today', 12, 'right')}${cell('Requests', 10, 'right')}`}</Text>
       {props.accounts.length === 0 ? <Text dimColor>No accounts yet.</Text> : null}
       {shown.map((a, i) => {
         const u = a.usageToday;
         return (
           <Text key={a.account.id} inverse={start + i === props.selected}>
             {mark(start + i === props.selected)}
-            {cell(a.account.name, 22)}
-            {cell(a.account.plan, 9)}
-            {cell(count(a.balances.live.availableSheets), 9, 'right')}
-            {cell(count(a.balances.test.availableSheets), 9, 'right')}
-            {cell(count(u.live.pages + u.test.pages), 13, 'right')}
+            {cell(a.account.name, 19)}
+            {cell(a.account.plan, 6)}
+            {cell(planUse(a.balances.live.subscription), 13, 'right')}
+            {cell(count(a.balances.live.availableSheets), 8, 'right')}
+            {cell(count(a.balances.test.availableSheets), 7, 'right')}
+            {cell(count(u.live.pages + u.test.pages), 12, 'right')}
             {cell(count(u.live.requests + u.test.requests), 10, 'right')}
           </Text>
         );
       })}
-      <Text dimColor>{props.accounts.length > 0 ? `${props.selected + 1} of ${props.accounts.length} · balances in sheets available` : ''}</Text>
+      <Text dimColor>{props.accounts.length > 0 ? `${props.selected + 1} of ${props.accounts.length} · plan used: live sheets this period · live, test: sheets available` : ''}</Text>
     </Box>
   );
 }

@@ -33,7 +33,6 @@ export const ADMIN_PREFIX = '/admin/v1';
 export const METRICS_PATH = '/metrics';
 export const LIVE_PATH = `${ADMIN_PREFIX}/live`;
 
-export type AdminDepsHttp = ApiDeps;
 
 interface AdminRequest extends ApiRequest {
   params: Readonly<Record<string, string>>;
@@ -96,7 +95,7 @@ function wholeNumber(field: string, value: unknown, min: number, max: number): n
 
 const adminJobView = (j: Job) => ({ ...jobView(j), accountId: j.accountId, mode: j.mode, attempt: j.attempt, ...(j.error ? { error: j.error } : {}) });
 
-function adminRoutes(d: AdminDepsHttp): AdminRoute[] {
+function adminRoutes(d: ApiDeps): AdminRoute[] {
   return [
     {
       method: 'GET',
@@ -154,7 +153,6 @@ function adminRoutes(d: AdminDepsHttp): AdminRoute[] {
         allowOnly(b, ['sheets', 'mode']);
         const sheets = wholeNumber('sheets', b.sheets, PACK_MIN_SHEETS, PACK_MAX_SHEETS);
         const mode = oneOf('mode', b.mode, MODES, 'live');
-        await showAccount(d, req.params.id!); // a missing account is a 404
         return ok(await topUp(d, { account: req.params.id!, sheets, mode }));
       },
     },
@@ -167,7 +165,6 @@ function adminRoutes(d: AdminDepsHttp): AdminRoute[] {
         allowOnly(b, ['plan', 'period']);
         const plan = oneOf('plan', b.plan, Object.keys(d.store.plans));
         const period = b.period === undefined ? undefined : wholeNumber('period', b.period, 7, 30);
-        await showAccount(d, req.params.id!);
         return ok(await setPlan(d, { account: req.params.id!, plan, ...(period ? { period } : {}) }));
       },
     },
@@ -218,7 +215,7 @@ export interface AdminApi {
   handle(req: ApiRequest): Promise<Reply>;
 }
 
-export function createAdminApi(d: AdminDepsHttp, log: Logger): AdminApi {
+export function createAdminApi(d: ApiDeps, log: Logger): AdminApi {
   const router = new Router(adminRoutes(d));
   const token = d.config.adminToken;
 

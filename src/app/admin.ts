@@ -205,12 +205,14 @@ export function listFonts(d: AdminDeps, account?: string): Promise<FontRecord[]>
   return d.store.fonts.listVisible(account ?? null);
 }
 
-export function topUp(d: AdminDeps, input: { account: string; sheets: number; mode: KeyMode }): Promise<BalanceReport> {
+export async function topUp(d: AdminDeps, input: { account: string; sheets: number; mode: KeyMode }): Promise<BalanceReport> {
+  await requireAccount(d, input.account);
   return refuseApiErrors(
     d.store.billing.topUp({ accountId: input.account, mode: input.mode }, input.sheets, d.now(), `${input.mode} top-up`),
   );
 }
 
-export function setPlan(d: AdminDeps, input: { account: string; plan: string; period?: number }): Promise<Account> {
+export async function setPlan(d: AdminDeps, input: { account: string; plan: string; period?: number }): Promise<Account> {
+  await requireAccount(d, input.account);
   return refuseApiErrors(d.store.accounts.setPlan(input.account, input.plan, input.period, d.now()));
 }

@@ -114,10 +114,9 @@ export class BullQueue implements JobQueue {
   private async refresh(): Promise<void> {
     let waiting: number;
     try {
-      const c = await this.queue.getJobCounts('waiting', 'prioritized');
-      const d = await this.queue.getJobCounts('delayed', 'active');
+      const c = await this.queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active');
       waiting = (c.waiting ?? 0) + (c.prioritized ?? 0);
-      this.counts = { waiting: waiting + (d.delayed ?? 0), active: d.active ?? 0, delayed: d.delayed ?? 0 };
+      this.counts = { waiting: waiting + (c.delayed ?? 0), active: c.active ?? 0, delayed: c.delayed ?? 0 };
     } catch {
       return; // Redis away: the figures wait for it.
     }
