@@ -10,10 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { deflateSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { bundledChain, bundledFontSource } from '../src/app/font-files.ts';
-import { releaseImageMemory } from '../src/app/native-memory.ts';
+import { bundledChain, bundledFontSource } from '../test/helpers/fonts.ts';
+// Before resvg loads: its allocator's settings (workers/native-memory.ts).
+import '../workers/image-allocator.ts';
+import { releaseImageMemory } from '../workers/native-memory.ts';
 import { renderText } from '../src/render/document.ts';
-import { pageToPng } from '../src/render/png.ts';
+import { writePng } from '../src/render/index.ts';
+import { resvgRasterizer as raster } from '../workers/resvg.ts';
 import { Random } from '../src/render/prng.ts';
 import { PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
 import { prose } from './prose.ts';
@@ -87,7 +90,7 @@ const chromiumPdf = async (html: string) => {
 };
 const oursPng = () => {
   const list = renderText({ style: capStyle, text: caption, fonts });
-  return pageToPng(list, list.pages[0]!, 144, { deflate: (b) => deflateSync(b, { level: PDF_DEFLATE_LEVEL }) });
+  return writePng(list, list.pages[0]!, 144, { raster, deflate: (b) => deflateSync(b, { level: PDF_DEFLATE_LEVEL }) });
 };
 const chromiumPng = async () => {
   await tab.setContent(capHtml, { waitUntil: 'load' });

@@ -7,7 +7,9 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { RenderPool, type RenderTask } from '../src/app/render-pool.ts';
+import type { RenderRequest } from '../src/app/ports/renderer.ts';
+import { textSpec } from '../test/helpers/specs.ts';
+import { PiscinaRenderer } from '../workers/piscina-renderer.ts';
 import { prose } from './prose.ts';
 import { DOC_STYLE, styleOf } from './render-doc.ts';
 import { machine } from './serve.ts';
@@ -18,18 +20,17 @@ const threads = Number(args.threads);
 const jobs = Number(args.jobs);
 
 const style = styleOf(DOC_STYLE);
-const task = (i: number): RenderTask => ({
-  kind: 'pdf',
-  style: { ...style, modifiers: { ...style.modifiers, seed: i + 1 } },
-  text: prose(100_000, i + 1),
-  font: { slug: 'caveat' },
+const task = (i: number): RenderRequest => ({
+  output: 'pdf',
+  spec: textSpec({ ...style, modifiers: { ...style.modifiers, seed: i + 1 } }, prose(100_000, i + 1)),
+  fonts: {},
+  images: {},
   createdAt: '2026-11-22T00:00:00Z',
-  maxPages: 200,
-  maxBytes: 55_000_000,
+  limits: { maxPages: 200, maxBytes: 55_000_000 },
 });
 
 const before = process.memoryUsage().rss;
-const pool = new RenderPool({ threads, timeoutMs: 60_000, memoryMb: 512 });
+const pool = new PiscinaRenderer({ threads, timeoutMs: 60_000, memoryMb: 512 });
 let peak = before;
 const sampler = setInterval(() => {
   peak = Math.max(peak, process.memoryUsage().rss);

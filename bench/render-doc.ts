@@ -2,11 +2,11 @@
 // a warm-up render, then `--runs` timed ones; prints the median in ms.
 import { parseArgs } from 'node:util';
 import { deflateSync } from 'node:zlib';
-import { bundledChain, bundledFontSource } from '../src/app/font-files.ts';
+import { bundledChain, bundledFontSource } from '../test/helpers/fonts.ts';
 import { parseTemplate, type Style } from '../src/domain/template.ts';
 import { renderText } from '../src/render/document.ts';
 import { displayListToPdf } from '../src/render/pdf.ts';
-import { bundledFontId } from '../src/store/bundled-fonts.ts';
+import { bundledFontId } from '../src/domain/fonts.ts';
 import { PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
 import { prose } from './prose.ts';
 

@@ -7,11 +7,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { deflateSync } from 'node:zlib';
-import { bundledChain, bundledFontSource } from '../src/app/font-files.ts';
-import { releaseImageMemory } from '../src/app/native-memory.ts';
+import { bundledChain, bundledFontSource } from '../test/helpers/fonts.ts';
+// Before resvg loads: its allocator's settings (workers/native-memory.ts).
+import '../workers/image-allocator.ts';
+import { releaseImageMemory } from '../workers/native-memory.ts';
 import { renderText } from '../src/render/document.ts';
 import { displayListToPdf } from '../src/render/pdf.ts';
-import { pageToPng } from '../src/render/png.ts';
+import { writePng } from '../src/render/index.ts';
+import { resvgRasterizer as raster } from '../workers/resvg.ts';
 import { pageToSvg } from '../src/render/svg.ts';
 import { prose } from './prose.ts';
 import { DOC_STYLE, styleOf } from './render-doc.ts';
@@ -58,7 +61,7 @@ const captionSvg = () => {
 };
 const captionPng = () => {
   const list = renderText({ style: capStyle, text: caption, fonts });
-  return pageToPng(list, list.pages[0]!, 144, { deflate });
+  return writePng(list, list.pages[0]!, 144, { raster, deflate });
 };
 for (let i = 0; i < runs * 3 + 1; i++) {
   const t0 = performance.now();
@@ -67,7 +70,7 @@ for (let i = 0; i < runs * 3 + 1; i++) {
   captionPng();
   const t2 = performance.now();
   // What a render thread does after replying: collect the image's wrappers so that their native
-  // memory is reused (src/app/native-memory.ts).
+  // memory is reused (workers/native-memory.ts).
   releaseImageMemory();
   await new Promise((resolve) => setImmediate(resolve));
   const t3 = performance.now();

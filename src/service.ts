@@ -11,9 +11,10 @@ import { type HttpServer, type LiveFeed, listen } from './api/uws-server.ts';
 import { jobRunner, sweep } from './app/generations.ts';
 import { combine, Metrics, SampleBoard, type Snapshot } from './app/metrics.ts';
 import { todayRange } from './domain/usage-range.ts';
-import { RenderPool } from './app/render-pool.ts';
+import { PiscinaRenderer } from '../workers/piscina-renderer.ts';
 import { RequestCounter } from './app/request-counter.ts';
 import type { Context } from './composition.ts';
+import type { Renderer } from './app/ports/renderer.ts';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './limits/rate-limit.ts';
 import { MemoryRenderQuota, type RenderQuota, RedisRenderQuota } from './limits/render-quota.ts';
 import { BullQueue } from './queue/bullmq.ts';
@@ -33,7 +34,7 @@ export interface Service {
   /** The HTTP front end; a worker role has none. */
   http: HttpServer | null;
   queue: JobQueue;
-  pool: RenderPool;
+  renderer: Renderer;
   /** Runs the sweeper once now (it also runs every SWEEP_INTERVAL_MS). */
   sweep(): Promise<{ expired: number; orphans: number }>;
   counter: RequestCounter;
@@ -90,15 +91,15 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
   // Several processes share a farm's queue; each API instance admits up to QUEUE_MAX of its own.
   const instance = config.redisUrl ? instanceName() : undefined;
   const counter = new RequestCounter(ctx.store);
-  const pool = new RenderPool({
+  const renderer = new PiscinaRenderer({
     threads: config.poolThreads,
     timeoutMs: config.renderTimeoutMs,
     memoryMb: config.renderMemoryMb,
     onWorkerError: (err) => log.warn({ err: err.message }, 'render worker failed outside a task'),
   });
-  const metrics = new Metrics(instance ?? instanceName(), role, () => ({ threads: pool.threads, busy: pool.busy }));
+  const metrics = new Metrics(instance ?? instanceName(), role, () => ({ threads: renderer.threads, busy: renderer.busy }));
   const board = new SampleBoard(metrics, redis, config.redisPrefix);
-  const runner = jobRunner({ store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, pool, log, onFinished: (kind, outcome, pages) => metrics.job(kind, outcome, pages) });
+  const runner = jobRunner({ store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, renderer, log, onFinished: (kind, outcome, pages) => metrics.job(kind, outcome, pages) });
   const onError = (err: unknown, job: { id: string } | null) => log.error({ err, job: job?.id }, 'job run failed; it is run again');
   const queue: EmbeddedQueue | BullQueue = config.redisUrl
     ? new BullQueue(runner, {
@@ -151,7 +152,7 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
     return combine(samples, figures, config.redisUrl ? 'farm' : 'embedded', now);
   };
   const api = createApi(
-    { store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, limiter, counter, queue, previewLimiter, pool, quota, instance, metrics, snapshot },
+    { store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, limiter, counter, queue, previewLimiter, renderer, quota, instance, metrics, snapshot },
     log,
   );
   const live: LiveFeed = {
@@ -172,11 +173,11 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
       // Running jobs finish if they can within the grace; the rest are run again at the next start.
       await queue.stop(graceMs);
       await sweeping;
-      await pool.close();
+      await renderer.close();
       await counter.flush().catch((err: unknown) => log.error({ err }, 'could not flush request counts'));
       await board.stop();
       if (redis) await redis.quit().catch(() => redis?.disconnect());
       await ctx.close();
     })());
-  return { role, instance, metrics, snapshot, api, http, counter, log, queue, pool, sweep: sweepOnce, stop };
+  return { role, instance, metrics, snapshot, api, http, counter, log, queue, renderer, sweep: sweepOnce, stop };
 }

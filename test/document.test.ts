@@ -5,7 +5,7 @@ import { type DocBlock, DOCUMENT_V1_LIMITS as L, parseContent, resolveStructured
 import { ApiError } from '../src/domain/errors.ts';
 import { checkInputForTemplate } from '../src/domain/generation.ts';
 import { parseTemplate, type StructuredTemplate, type TemplateModel } from '../src/domain/template.ts';
-import { bundledFontId } from '../src/store/bundled-fonts.ts';
+import { bundledFontId } from '../src/domain/fonts.ts';
 
 const A = (n: number) => `asset_${String(n).padStart(22, '0')}`;
 const para = (text = 'x') => ({ type: 'paragraph', text });

@@ -2,7 +2,7 @@
 // where things land, what is drawn by hand, how pages break, and that the output is repeatable.
 import { deflateSync } from 'node:zlib';
 import t from 'tap';
-import { boldCut, bundledChain, bundledFontSource } from '../src/app/font-files.ts';
+import { boldCut, bundledChain, bundledFontSource } from './helpers/fonts.ts';
 import type { DocBlock } from '../src/domain/document.ts';
 import { parseTemplate, type Style } from '../src/domain/template.ts';
 import { type DisplayList, type DisplayPage, MM } from '../src/render/display-list.ts';
@@ -10,7 +10,7 @@ import { renderBlocks } from '../src/render/flow.ts';
 import { displayListToPdf } from '../src/render/pdf.ts';
 import { pageToSvg } from '../src/render/svg.ts';
 import { RenderError } from '../src/render/text-layout.ts';
-import { bundledFontId } from '../src/store/bundled-fonts.ts';
+import { bundledFontId } from '../src/domain/fonts.ts';
 
 const IMG = 'asset_0000000000000000000001';
 function style(extra: Record<string, unknown> = {}): Style {

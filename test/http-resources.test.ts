@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { addFont, importTemplate } from '../src/app/admin.ts';
-import { bundledFontId } from '../src/store/bundled-fonts.ts';
+import { bundledFontId } from '../src/domain/fonts.ts';
 import { giantBomb, gif, jpeg, png, progressiveJpeg, svg, webp, zlibBomb } from './helpers/images.ts';
 import { call, startTestServer } from './helpers/server.ts';
 

@@ -4,22 +4,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { type RenderOutput, RenderPool, type RenderTask, RenderTaskError } from '../src/app/render-pool.ts';
-import { parseTemplate, type Style } from '../src/domain/template.ts';
-import { bundledFontId } from '../src/store/bundled-fonts.ts';
+import { type Rendered, type RenderRequest, RenderTaskError } from '../src/app/ports/renderer.ts';
+import { PiscinaRenderer as RenderPool } from '../workers/piscina-renderer.ts';
+import { textSpec } from './helpers/specs.ts';
 
-const parsed = parseTemplate({ version: 2, name: 't', mode: 'simple', style: { fontId: bundledFontId('caveat') } });
-if (!parsed.ok) throw new Error(parsed.message);
-const style = (parsed.template as { style: Style }).style;
-const task = (text: string, extra: Partial<RenderTask> = {}): RenderTask => ({
-  kind: 'pdf',
-  style,
-  text,
-  font: { slug: 'caveat' },
+const task = (text: string, limits: Partial<RenderRequest['limits']> = {}): RenderRequest => ({
+  output: 'pdf',
+  spec: textSpec({}, text),
+  fonts: {},
+  images: {},
   createdAt: '2026-11-22T00:00:00Z',
-  maxPages: 200,
-  maxBytes: 55_000_000,
-  ...extra,
+  limits: { maxPages: 200, maxBytes: 55_000_000, ...limits },
 });
 const LONG = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(1500);
 
@@ -81,13 +76,13 @@ t.test('a replacement worker that dies while starting does not leave tasks waiti
     delete process.env.FLAKY_FAIL_AT;
     rmSync(dir, { recursive: true, force: true });
   });
-  const first = await pool.run({ exit: true } as unknown as RenderTask).catch((e: unknown) => e);
+  const first = await pool.run({ exit: true } as unknown as RenderRequest).catch((e: unknown) => e);
   t.ok(first instanceof RenderTaskError && first.reason === 'crash', `the first task ends its worker: ${first}`);
   // Queued at once, while worker 2 starts and dies: without the watchdog it would wait until its
   // time limit.
-  const next = await pool.run({} as RenderTask).catch((e: unknown) => e);
-  t.equal((next as RenderOutput).pages, 1, `the next task runs on a fresh pool: ${next}`);
-  t.ok((next as RenderOutput & { worker: number }).worker >= 3, 'on a worker started after the one that failed');
+  const next = await pool.run({} as RenderRequest).catch((e: unknown) => e);
+  t.equal((next as Rendered).pages, 1, `the next task runs on a fresh pool: ${next}`);
+  t.ok((next as Rendered & { worker: number }).worker >= 3, 'on a worker started after the one that failed');
   t.match(errors.join('\n'), /worker 2 fails while starting/, 'the failed start is reported');
   t.match(errors.join('\n'), /replaced/, 'and the replacement of the pool');
 });

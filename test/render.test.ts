@@ -1,15 +1,16 @@
 // The render engine as a library: determinism, every effect's off switch, fallback, bidi and
-// complex scripts, page geometry, ruled paper, writers, and its purity.
-import { readdirSync, readFileSync } from 'node:fs';
+// complex scripts, page geometry, ruled paper and writers (its purity: test/unit/render-purity.test.ts).
+import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { bundledChain, bundledFontSource } from '../src/app/font-files.ts';
+import { bundledChain, bundledFontSource } from './helpers/fonts.ts';
 import { parseTemplate, type Style } from '../src/domain/template.ts';
 import { MM } from '../src/render/display-list.ts';
-import { pageSizePt, renderText } from '../src/render/document.ts';
-import { pageToPng } from '../src/render/png.ts';
+import { renderText } from '../src/render/document.ts';
+import { pageSizePt, writePng } from '../src/render/index.ts';
+import { resvgRasterizer as raster } from '../workers/resvg.ts';
 import { pageToSvg } from '../src/render/svg.ts';
 import type { RenderError } from '../src/render/text-layout.ts';
-import { bundledFontId } from '../src/store/bundled-fonts.ts';
+import { bundledFontId } from '../src/domain/fonts.ts';
 
 function style(overrides: Record<string, unknown> = {}): Style {
   const parsed = parseTemplate({ version: 2, name: 't', mode: 'simple', style: { fontId: bundledFontId('caveat'), ...overrides } });
@@ -139,24 +140,9 @@ t.test('writers: SVG escapes text and defines each outline once; PNG at 144 DPI'
   t.match(svg, /a &#60;b&#62;&#38;&#34;c&#39; a a/);
   const defs = svg.match(/<path id=/g)?.length ?? 0;
   t.equal(defs, new Set(list.pages[0]!.items.filter((i) => i.kind === 'glyph').map((g) => (g as { ref: string }).ref)).size, 'one <path> per distinct glyph');
-  const png = pageToPng(list, list.pages[0]!);
+  const png = writePng(list, list.pages[0]!, 144, { raster });
   t.same([...png.subarray(1, 4)], [0x50, 0x4e, 0x47], 'a PNG');
   t.equal(Buffer.from(png).readUInt32BE(16), Math.round((210 / 25.4) * 144), 'width at 144 DPI');
-});
-
-t.test('src/render is pure: no node: modules, environment, clock or Math.random', async (t) => {
-  const dir = new URL('../src/render/', import.meta.url);
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
-    const code = readFileSync(new URL(file, dir), 'utf8').replace(/\/\/.*$/gm, '');
-    for (const [what, re] of [
-      ['a node: module', /from ['"]node:|require\(/],
-      ['the environment', /process\./],
-      ['the clock', /Date\.now|new Date|performance\.now/],
-      ['Math.random', /Math\.random/],
-    ] as const) {
-      t.notOk(re.test(code), `${file} uses no ${what}`);
-    }
-  }
 });
 
 t.test('PDF: outlines once, text extractable, valid, deterministic, size capped while writing', async (t) => {
@@ -227,7 +213,7 @@ t.test('PNG: reduced outlines, blended grain and our encoder give what resvg dra
   for (const texture of [0, 1]) {
     const list = renderText({ style: style({ fontSize: 14, pageSize: size, modifiers: { paper: { texture } } }), text: LETTER, fonts });
     const page = list.pages[0]!;
-    const png = PNG.sync.read(Buffer.from(pageToPng(list, page, 144, { deflate: (b) => deflateSync(b, { level: 1 }) })));
+    const png = PNG.sync.read(Buffer.from(writePng(list, page, 144, { raster, deflate: (b) => deflateSync(b, { level: 1 }) })));
     const svg = new Resvg(pageToSvg(list, page), { fitTo: { mode: 'width', value: png.width } }).render();
     t.same([png.width, png.height], [svg.width, svg.height], `texture ${texture}: same size`);
     const diff = compare(png.data, svg.pixels);
@@ -238,7 +224,7 @@ t.test('PNG: reduced outlines, blended grain and our encoder give what resvg dra
   // The grain is there: a blank sheet with grain is not one colour, and the same seed gives the same grain.
   const blank = (seed: number) => {
     const list = renderText({ style: style({ pageSize: size, modifiers: { seed, paper: { texture: 1 } } }), text: '', fonts });
-    return PNG.sync.read(Buffer.from(pageToPng(list, list.pages[0]!, 144))).data;
+    return PNG.sync.read(Buffer.from(writePng(list, list.pages[0]!, 144, { raster }))).data;
   };
   t.ok(new Set(blank(1)).size > 20, 'grain varies the paper');
   t.ok(Buffer.compare(blank(1), blank(1)) === 0, 'the same seed, the same grain');
@@ -266,7 +252,7 @@ t.test('a background image asset is drawn in SVG, PNG and PDF', async (t) => {
   const svg = pageToSvg(list, list.pages[0]!, { assets });
   t.match(svg, /<image [^>]*href="data:image\/png;base64,iVBORw0KGgo/, 'embedded as a data URI');
   t.ok(svg.indexOf('<image') < svg.indexOf('<use'), 'under the writing');
-  t.same([...pageToPng(list, list.pages[0]!, 72, { assets }).subarray(1, 4)], [0x50, 0x4e, 0x47]);
+  t.same([...writePng(list, list.pages[0]!, 72, { raster, assets }).subarray(1, 4)], [0x50, 0x4e, 0x47]);
   t.throws(() => pageToSvg(list, list.pages[0]!), { code: 'MISSING_ASSET' });
   t.throws(() => displayListToPdf(list), { code: 'MISSING_ASSET' });
   const { execFileSync } = await import('node:child_process');
@@ -305,7 +291,7 @@ t.test('PDF: PNGs with transparency, a palette, 16 bits or interlacing are decod
   const { deflateSync } = await import('node:zlib');
   const { PNG } = await import('pngjs');
   const { displayListToPdf } = await import('../src/render/pdf.ts');
-  const { decodePng } = await import('../src/app/png-decode.ts');
+  const { decodePng } = await import('../workers/png-decode.ts');
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-png-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const assetId = 'asset_0000000000000000000002';

@@ -5,7 +5,7 @@ import { Resvg } from '@resvg/resvg-js';
 import { PNG } from 'pngjs';
 import t from 'tap';
 import { addFont, importTemplate, topUp } from '../src/app/admin.ts';
-import { bundledFontId } from '../src/store/bundled-fonts.ts';
+import { bundledFontId } from '../src/domain/fonts.ts';
 import { call, startTestServer, type TestServer } from './helpers/server.ts';
 
 const server = await startTestServer(t, { rendersPerMinute: 10_000, rendersPerDay: 10_000 });

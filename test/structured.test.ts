@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { importTemplate } from '../src/app/admin.ts';
-import { bundledFontId } from '../src/store/bundled-fonts.ts';
+import { bundledFontId } from '../src/domain/fonts.ts';
 import { png } from './helpers/images.ts';
 import { type Answer, call, startTestServer, type TestServer } from './helpers/server.ts';
 

@@ -3,12 +3,13 @@
 import { execFileSync } from 'node:child_process';
 import { PNG } from 'pngjs';
 import t from 'tap';
-import { bundledChain, bundledFontSource } from '../src/app/font-files.ts';
+import { bundledChain, bundledFontSource } from './helpers/fonts.ts';
 import { parseTemplate, type Style } from '../src/domain/template.ts';
 import { renderText } from '../src/render/document.ts';
-import { pageToPng } from '../src/render/png.ts';
+import { writePng } from '../src/render/index.ts';
+import { resvgRasterizer as raster } from '../workers/resvg.ts';
 import { pageToSvg } from '../src/render/svg.ts';
-import { bundledFontId } from '../src/store/bundled-fonts.ts';
+import { bundledFontId } from '../src/domain/fonts.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let available = false;
@@ -34,7 +35,7 @@ t.test('resvg and Chromium draw the same page', { skip: !available && !process.e
   const style = (parsed.template as { style: Style }).style;
   const list = renderText({ style, text: 'Dear friend,\nthe same letters, the same rules, in a browser and on the server. नमस्ते', fonts: bundledChain(bundledFontSource('caveat')) });
   const page = list.pages[0]!;
-  const ours = PNG.sync.read(Buffer.from(pageToPng(list, page, 96)));
+  const ours = PNG.sync.read(Buffer.from(writePng(list, page, 96, { raster })));
 
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
   t.teardown(() => browser.close());

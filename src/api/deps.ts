@@ -3,7 +3,7 @@ import type { RequestCounter } from '../app/request-counter.ts';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
 import type { Metrics, Snapshot } from '../app/metrics.ts';
-import type { RenderPool } from '../app/render-pool.ts';
+import type { Renderer } from '../app/ports/renderer.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import type { RenderQuota } from '../limits/render-quota.ts';
 import type { JobQueue } from '../queue/types.ts';
@@ -21,7 +21,7 @@ export interface ApiDeps {
   /** New previews per account (spec §8). */
   previewLimiter: RateLimiter;
   /** Synchronous renders run on the same pool as jobs, under their own quotas. */
-  pool: RenderPool;
+  renderer: Renderer;
   quota: RenderQuota;
   /** This instance's name in a farm (jobs it admitted, its metrics); none when it runs alone. */
   instance?: string;

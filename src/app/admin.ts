@@ -6,7 +6,7 @@ import type { KeyMode } from '../domain/api-keys.ts';
 import { ApiError } from '../domain/errors.ts';
 import { parseTemplate, templateAssetIds, templateFontIds } from '../domain/template.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
-import { inspectFont, NotAFontError } from '../render/font-info.ts';
+import { inspectFont, NotAFontError } from '../render/index.ts';
 import type { Job } from '../domain/generation.ts';
 import { todayRange } from '../domain/usage-range.ts';
 import type { Account, ApiKeyRecord, BalanceReport, FontRecord, Store, TemplateRecord } from '../store/index.ts';

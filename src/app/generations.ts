@@ -10,19 +10,22 @@ import type { Logger } from 'pino';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
 import { ApiError } from '../domain/errors.ts';
-import { checkInputForTemplate, type Job, type JobInput, type JobKind, parseJobBody } from '../domain/generation.ts';
+import { assetIds, type DocBlock, jobBlocks } from '../domain/document.ts';
+import type { Job, JobInput, JobKind } from '../domain/generation.ts';
+import { parseJobBody } from '../domain/generation.ts';
 import { milliSheetsPerPage } from '../domain/page-size.ts';
 import { hasSubscription } from '../domain/plans.ts';
-import { templateFontIds, templateFonts, templateStyle, withOverrides } from '../domain/template.ts';
-import { assetIds, type DocBlock, jobBlocks } from '../domain/document.ts';
+import { specOf, toRenderSpec } from '../domain/render-spec.ts';
+import { templateFontIds } from '../domain/template.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import type { JobQueue, JobRunner } from '../queue/types.ts';
+import type { RenderSpec } from '../render/index.ts';
 import type { Store } from '../store/index.ts';
 import type { Caller } from './auth.ts';
-import { checkFontAccess, taskFont } from './render-fonts.ts';
-import { type RenderPool, type RenderTask, RenderTaskError } from './render-pool.ts';
+import { type Renderer, type RenderRequest, RenderTaskError } from './ports/renderer.ts';
+import { checkFontAccess, renderResources } from './render-resources.ts';
 
 export interface JobDeps {
   store: Store;
@@ -46,15 +49,9 @@ export async function submitJob(d: JobDeps, caller: Caller, body: unknown, kind:
   const template = await d.store.templates.get(tenant, parsed.templateId);
   if (!template) throw new ApiError('TEMPLATE_NOT_FOUND', `no template ${parsed.templateId} for this account and key mode`, { field: 'templateId' });
   const subscribed = hasSubscription(d.store.plans[caller.account.plan]);
-  let model = template.model;
-  if (model.version === 1 && parsed.overrides !== undefined) {
-    const applied = withOverrides(model, parsed.overrides);
-    if (!applied.ok) throw new ApiError('INVALID_REQUEST', applied.message, { field: applied.field });
-    model = applied.template;
-  }
-  const blocks = checkInputForTemplate(model, parsed, { subscribed, textLimit: subscribed ? d.config.textMaxChars : d.config.textMaxCharsFree });
+  const { template: model, spec } = toRenderSpec(template.model, parsed, { subscribed, textLimit: subscribed ? d.config.textMaxChars : d.config.textMaxCharsFree });
   for (const fontId of templateFontIds(model)) await checkFontAccess(d.store, caller, fontId);
-  if (blocks) await checkAssets(d.store, tenant, blocks, parsed.input);
+  if ('blocks' in spec.content) await checkAssets(d.store, tenant, spec.content.blocks, parsed.input);
   const inputHash = sha256Hex(JSON.stringify(parsed.input));
   const now = d.now();
   if (kind === 'preview') {
@@ -68,7 +65,7 @@ export async function submitJob(d: JobDeps, caller: Caller, body: unknown, kind:
   const job = await d.store.generations
     .submit(
       tenant,
-      { id: newId('gen'), kind, templateId: template.id, templateRevision: template.revision, template: model, input: parsed.input, inputHash },
+      { id: newId('gen'), kind, templateId: template.id, templateRevision: template.revision, template: model, input: parsed.input, inputHash, spec },
       { unfinished: d.config.maxUnfinishedJobs, queued: d.config.queueMax, instance: d.instance },
       now,
     )
@@ -128,7 +125,7 @@ export interface RunnerDeps {
   blobs: BlobStore;
   config: Config;
   now: () => Date;
-  pool: RenderPool;
+  renderer: Renderer;
   log: Logger;
   /** Told of each job this process finishes. */
   onFinished?: (kind: JobKind, outcome: 'completed' | 'failed', pages: number) => void;
@@ -147,8 +144,10 @@ export function jobRunner(d: RunnerDeps): JobRunner {
     if (!job) return; // cancelled or finished meanwhile
     if (signal.aborted) return;
     let output: { pages: number; bytes: Uint8Array };
+    let spec: RenderSpec;
     try {
-      output = await d.pool.run(await taskFor(d, job), { signal });
+      spec = await jobSpec(d.store, job);
+      output = await d.renderer.run(await requestFor(d, job, spec), { signal });
     } catch (err) {
       if (err instanceof RenderTaskError && err.reason === 'cancelled') return; // the cancel already moved the job
       const message = err instanceof RenderTaskError ? err.message : 'an internal error stopped the rendering';
@@ -160,14 +159,13 @@ export function jobRunner(d: RunnerDeps): JobRunner {
     await d.blobs.put(key, output.bytes, job.kind === 'pdf' ? 'application/pdf' : 'application/json');
     crash('after-blob');
     const now = d.now();
-    const style = templateStyle(job.template);
     const done = await d.store.generations.complete(
       id,
       job.attempt,
       {
         pages: output.pages,
         blobKey: key,
-        milliPerPage: milliSheetsPerPage(style.pageSize),
+        milliPerPage: milliSheetsPerPage(spec.style.pageSize),
         expiresAt: new Date(now.getTime() + d.config.retentionDays * 86_400_000).toISOString(),
       },
       now,
@@ -178,35 +176,24 @@ export function jobRunner(d: RunnerDeps): JobRunner {
   };
 }
 
-async function taskFor(d: RunnerDeps, job: Job): Promise<RenderTask> {
-  const style = templateStyle(job.template);
-  const fonts = templateFonts(job.template);
-  const font = (id: string) => taskFont(d.store, d.blobs, job.accountId, id);
+/**
+ * The specification stored at submission, rendered as it is; a job admitted before specs were
+ * stored is mapped from its snapshot and input, which were checked when it was admitted.
+ */
+async function jobSpec(store: Store, job: Job): Promise<RenderSpec> {
+  const stored = await store.generations.renderSpec(job.id);
+  if (stored) return stored;
   const blocks = 'text' in job.input ? null : jobBlocks(job.template, job.input);
-  const tenant = { accountId: job.accountId, mode: job.mode };
-  const images: NonNullable<RenderTask['images']> = {};
-  const assets: NonNullable<RenderTask['assets']> = {};
-  for (const id of new Set([...(blocks ? assetIds(blocks) : []), ...(style.background?.assetId ? [style.background.assetId] : [])])) {
-    const record = await d.store.assets.get(tenant, id);
-    const bytes = record && (await d.blobs.get(record.blobKey));
-    if (!record || !bytes) throw new RenderTaskError('render', `image ${id} no longer exists`);
-    images[id] = { width: record.width, height: record.height };
-    assets[id] = { type: record.type, bytes };
-  }
+  return specOf(job.template, blocks ? { blocks } : { text: (job.input as { text: string }).text });
+}
+
+async function requestFor(d: RunnerDeps, job: Job, spec: RenderSpec): Promise<RenderRequest> {
   return {
-    kind: job.kind,
-    style,
-    text: 'text' in job.input ? job.input.text : '',
-    font: await font(fonts.body),
-    ...(fonts.heading ? { headingFont: await font(fonts.heading) } : {}),
-    ...(fonts.fallbacks.length ? { fallbackFonts: await Promise.all(fonts.fallbacks.map(font)) } : {}),
-    ...(blocks ? { blocks } : {}),
-    images,
-    assets,
+    output: job.kind,
+    spec,
+    ...(await renderResources(d.store, d.blobs, { accountId: job.accountId, mode: job.mode }, spec)),
     createdAt: job.createdAt,
-    maxPages: d.config.maxPages,
-    maxBytes: d.config.pdfMaxBytes,
-    previewPages: d.config.previewPages,
+    limits: { maxPages: d.config.maxPages, maxBytes: d.config.pdfMaxBytes, previewPages: d.config.previewPages },
     jobId: job.id,
   };
 }

@@ -7,16 +7,16 @@
 import { ApiError } from '../domain/errors.ts';
 import { milliSheetsPerPage } from '../domain/page-size.ts';
 import { checkImageSize, parseRenderBody } from '../domain/render-request.ts';
-import type { Style } from '../domain/template.ts';
+import { toRenderSpec } from '../domain/render-spec.ts';
 import type { RenderQuota } from '../limits/render-quota.ts';
-import { pageSizePt } from '../render/document.ts';
+import { pageSizePt } from '../render/index.ts';
 import type { Caller } from './auth.ts';
 import type { JobDeps } from './generations.ts';
-import { checkFontAccess, taskFont } from './render-fonts.ts';
-import { type RenderPool, RenderTaskError } from './render-pool.ts';
+import { type Renderer, RenderTaskError } from './ports/renderer.ts';
+import { checkFontAccess, renderResources } from './render-resources.ts';
 
 export interface RenderDeps extends Pick<JobDeps, 'store' | 'blobs' | 'config' | 'now'> {
-  pool: RenderPool;
+  renderer: Renderer;
   quota: RenderQuota;
 }
 
@@ -38,8 +38,9 @@ export async function renderNow(d: RenderDeps, caller: Caller, body: unknown, re
   if (c.renderMode === 'subscription' && !plan.renderAccess) {
     throw new ApiError('RENDER_ACCESS_DENIED', `the ${caller.account.plan} plan does not include renders; renders need a plan with render access`);
   }
-  const style: Style = { ...template.model.style, ...(req.fontSize !== undefined ? { fontSize: req.fontSize } : {}) };
-  await checkFontAccess(d.store, caller, style.fontId);
+  const { spec } = toRenderSpec(template.model, { input: { text: req.text }, fontSize: req.fontSize }, { textLimit: c.renderTextMax, subscribed: true });
+  const style = spec.style;
+  await checkFontAccess(d.store, caller, template.model.style.fontId);
   if (req.format === 'png') {
     const page = pageSizePt(style);
     checkImageSize(page.width, page.height, { maxSide: c.renderMaxSide, maxPixels: c.renderMaxPixels });
@@ -58,9 +59,9 @@ export async function renderNow(d: RenderDeps, caller: Caller, body: unknown, re
     if (!admission.ok) throw new ApiError('RATE_LIMIT_EXCEEDED', admission.message, { retryAfter: admission.retryAfter });
     let bytes: Uint8Array;
     try {
-      const font = await taskFont(d.store, d.blobs, tenant.accountId, style.fontId);
-      const out = await d.pool.run(
-        { kind: req.format, style, text: req.text, font, createdAt: now.toISOString(), maxPages: 1, maxLines: c.renderLinesMax, maxBytes: c.renderOutputMaxBytes },
+      const resources = await renderResources(d.store, d.blobs, tenant, spec);
+      const out = await d.renderer.run(
+        { output: req.format, spec, ...resources, createdAt: now.toISOString(), limits: { maxPages: 1, maxLines: c.renderLinesMax, maxBytes: c.renderOutputMaxBytes } },
         { timeoutMs: c.renderSyncTimeoutMs },
       );
       bytes = out.bytes;

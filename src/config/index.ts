@@ -60,3 +60,12 @@ export function configTable(): string {
   });
   return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
 }
+
+/**
+ * The image renderer's allocator (mimalloc inside resvg) keeps freed pages for a second instead
+ * of 10 ms (workers/native-memory.ts). It reads the process's environment when the addon first
+ * loads, so the process calls this before any render thread starts.
+ */
+export function tuneImageAllocator(env: Record<string, string | undefined> = process.env): void {
+  env.MIMALLOC_PURGE_DELAY ??= '1000';
+}

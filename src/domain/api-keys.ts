@@ -1,6 +1,6 @@
 // API keys (DESIGN §4): `hw_live_` or `hw_test_`, 32 base62 characters, then a 6-character
 // CRC-32 checksum, so a mistyped or truncated key is refused before any store lookup.
-import { crc32 } from './crc32.ts';
+import { crc32 } from 'node:zlib';
 import { base62, base62Chars } from './ids.ts';
 
 export const KEY_MODES = ['live', 'test'] as const;
@@ -14,6 +14,7 @@ export const DISPLAY_CHARS = 8;
 
 export { crc32 };
 
+/** CRC-32 of the key's ASCII characters (zlib's, as for PNG chunks). */
 function checksum(body: string): string {
   const n = crc32(body);
   return base62(new Uint8Array([n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]), CHECK_CHARS);

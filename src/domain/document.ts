@@ -6,23 +6,13 @@
 //   (`content[3].items`).
 // Pure: asset existence is checked by the caller against the store (assetIds() lists them).
 import { z } from 'zod';
+import type { Block } from '../render/index.ts';
 import { ApiError, show } from './errors.ts';
 import type { StructuredTemplate, TemplateModel } from './template.ts';
 import { array, badCharacter, dottedPath, formatIssue, object, oneOf, range, slashPath, string } from './validation.ts';
 
-export type Align = 'left' | 'right' | 'center' | 'justify';
-
 /** What the engine lays out: every value resolved, lengths in pt, widths as fractions. */
-export type DocBlock =
-  | { type: 'paragraph'; text: string; size?: number; color?: string; align?: Align }
-  | { type: 'heading'; level: 1 | 2 | 3; text: string; size?: number; color?: string; align?: Align }
-  | { type: 'list'; ordered: boolean; start: number; items: string[]; size?: number; color?: string }
-  | { type: 'image'; assetId: string; width: number; align: 'left' | 'center' | 'right' }
-  | { type: 'table'; header: string[] | null; widths: number[]; rows: string[][] }
-  | { type: 'columns'; gap: number; widths: number[]; columns: DocBlock[][] }
-  | { type: 'divider' }
-  | { type: 'spacer'; height: number }
-  | { type: 'pageBreak' };
+export type DocBlock = Block;
 
 /** Spec §8, Document v1. */
 export const DOCUMENT_V1_LIMITS = {

@@ -1,19 +1,9 @@
 // Page sizes and what a page bills (spec §4 billing rule 1, DESIGN §6). Sizes are compared in
 // whole micrometres so that a custom size given in px is judged exactly, not by float luck.
+// The geometry itself is the render engine's.
+import { type PageSize, pageDimensionsMm, STANDARD_SIZES } from '../render/index.ts';
 
-export const STANDARD_SIZES = {
-  A5: { width: 148, height: 210 },
-  A4: { width: 210, height: 297 },
-  A3: { width: 297, height: 420 },
-  Letter: { width: 215.9, height: 279.4 },
-} as const;
-export type StandardSize = keyof typeof STANDARD_SIZES;
-
-/** CSS px: 96 per inch. */
-export const MM_PER_PX = 25.4 / 96;
-
-export type CustomSize = { name: string; width: number; height: number; unit: 'mm' | 'px' };
-export type PageSize = StandardSize | CustomSize;
+export { type CustomSize, MM_PER_PX, type PageSize, pageDimensionsMm, STANDARD_SIZES, type StandardSize } from '../render/index.ts';
 
 /** Billing tiers, smallest first: milli-sheets per page (A5 1, A4 1.5, A3 2). */
 export const BILLING_TIERS = [
@@ -24,13 +14,6 @@ export const BILLING_TIERS = [
 export type BillingTier = (typeof BILLING_TIERS)[number]['size'];
 
 const um = (mm: number) => Math.round(mm * 1000);
-
-/** Width and height in mm, portrait as given (orientation is applied by the layout). */
-export function pageDimensionsMm(size: PageSize): { width: number; height: number } {
-  if (typeof size === 'string') return { ...STANDARD_SIZES[size] };
-  const f = size.unit === 'px' ? MM_PER_PX : 1;
-  return { width: size.width * f, height: size.height * f };
-}
 
 function fits(page: { width: number; height: number }, box: { width: number; height: number }): boolean {
   const [w, h, bw, bh] = [um(page.width), um(page.height), um(box.width), um(box.height)];

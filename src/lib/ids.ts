@@ -1,7 +1,7 @@
 // Fresh identifiers and keys from the CSPRNG (the formats live in src/domain).
-import { createHash, hash, randomBytes, randomFillSync } from 'node:crypto';
+import { hash, randomBytes, randomFillSync } from 'node:crypto';
 import { formatApiKey, type KeyMode } from '../domain/api-keys.ts';
-import { base62, type IdPrefix, ID_RANDOM_CHARS, makeId } from '../domain/ids.ts';
+import { type IdPrefix, makeId } from '../domain/ids.ts';
 
 // Ids are made on every request: draw CSPRNG bytes 4 KiB at a time, never reusing any.
 const pool = Buffer.alloc(4096);
@@ -17,11 +17,6 @@ function nextByte(): number {
 
 export function newId(prefix: IdPrefix): string {
   return makeId(prefix, nextByte);
-}
-
-/** A stable id for a thing known by name (bundled fonts): same name, same id, everywhere. */
-export function stableId(prefix: IdPrefix, name: string): string {
-  return `${prefix}_${base62(createHash('sha256').update(name).digest().subarray(0, 16), ID_RANDOM_CHARS)}`;
 }
 
 export function newApiKey(mode: KeyMode): string {

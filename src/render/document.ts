@@ -1,13 +1,13 @@
 // A simple-text document → display list: page geometry from the template style, lines from
 // text-layout.ts placed on the paper's rules, the handwriting applied to every glyph, paper drawn
 // under it. Pure: fonts, seed and limits come in as arguments.
-import type { Style } from '../domain/template.ts';
-import { pageDimensionsMm } from '../domain/page-size.ts';
 import { type DisplayList, type DisplayPage, MM } from './display-list.ts';
 import { type FontSource, type LoadedFont, loadFont } from './fonts.ts';
 import { Handwriting } from './handwriting.ts';
+import { pageSizePt } from './page-size.ts';
 import { drawPaper } from './paper.ts';
 import { Pen } from './pen.ts';
+import type { LayoutLimits, Style } from './spec.ts';
 import { type Line, layoutParagraph, RenderError } from './text-layout.ts';
 
 export interface TextDocument {
@@ -15,26 +15,7 @@ export interface TextDocument {
   text: string;
   /** The template's font first, then the fallback chain; bytes of each. */
   fonts: FontSource[];
-  /**
-   * `maxPages`: more is an error (TOO_MANY_PAGES); `maxLines` likewise, lines after wrapping,
-   * empty ones included (TOO_MANY_LINES). `firstPages`: only that many pages are drawn, laid
-   * out as in the whole document (a preview).
-   */
-  limits?: { maxPages?: number; maxLines?: number; firstPages?: number };
-}
-
-/**
- * Page width and height in pt. Standard sizes are turned to the orientation; a custom size is
- * taken as its width and height say, and `landscape` swaps them.
- */
-export function pageSizePt(style: Pick<Style, 'pageSize' | 'orientation'>): { width: number; height: number } {
-  const mm = pageDimensionsMm(style.pageSize);
-  const landscape = style.orientation === 'landscape';
-  if (typeof style.pageSize === 'object') {
-    return landscape ? { width: mm.height * MM, height: mm.width * MM } : { width: mm.width * MM, height: mm.height * MM };
-  }
-  const [short, long] = mm.width <= mm.height ? [mm.width, mm.height] : [mm.height, mm.width];
-  return landscape ? { width: long * MM, height: short * MM } : { width: short * MM, height: long * MM };
+  limits?: LayoutLimits;
 }
 
 export function renderText(doc: TextDocument): DisplayList {

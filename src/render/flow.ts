@@ -5,20 +5,20 @@
 // images are placed from their assets; columns run side by side, each a flow of its own. On
 // lined and grid paper every baseline sits on a rule. Pure: fonts, image sizes, seed and limits
 // come in as arguments.
-import type { DocBlock } from '../domain/document.ts';
-import type { Style } from '../domain/template.ts';
 import { type DisplayList, type DisplayPage, MM } from './display-list.ts';
-import { blankPage, pageSizePt } from './document.ts';
+import { blankPage } from './document.ts';
 import { type FontSource, type LoadedFont, loadFont } from './fonts.ts';
 import { Handwriting } from './handwriting.ts';
+import { pageSizePt } from './page-size.ts';
 import { Pen } from './pen.ts';
 import { Random } from './prng.ts';
+import type { Block, LayoutLimits, Style } from './spec.ts';
 import { handLine } from './strokes.ts';
 import { type Line, layoutParagraph, RenderError, type TextMetrics } from './text-layout.ts';
 
 export interface BlockDocument {
   style: Style;
-  blocks: DocBlock[];
+  blocks: Block[];
   /** The template's font first, then the fallback chain. */
   fonts: FontSource[];
   /** Headings: the bold cut of the template's font and the chain; `overstrike` when there is no bold cut. */
@@ -26,7 +26,7 @@ export interface BlockDocument {
   /** Pixel size of every image asset the blocks place. */
   images: Record<string, { width: number; height: number }>;
   /** As for simple text: `maxPages` (TOO_MANY_PAGES past it) and `firstPages` (a preview). */
-  limits?: { maxPages?: number; firstPages?: number };
+  limits?: LayoutLimits;
 }
 
 const HEADING_SCALE = { 1: 1.7, 2: 1.4, 3: 1.18 } as const;
@@ -88,7 +88,7 @@ class Flow {
     this.drawnPages = doc.limits?.firstPages ?? Number.POSITIVE_INFINITY;
     // Fatigue grows over the document's letters; its length in letters is known before layout.
     let letters = 0;
-    const count = (bs: DocBlock[]) => {
+    const count = (bs: Block[]) => {
       for (const b of bs) {
         if (b.type === 'paragraph' || b.type === 'heading') letters += b.text.length;
         else if (b.type === 'list') for (const i of b.items) letters += i.length + 2;
@@ -196,11 +196,11 @@ class Flow {
 
   // ----- blocks
 
-  private flow(blocks: DocBlock[], cur: Cursor): void {
+  private flow(blocks: Block[], cur: Cursor): void {
     for (const b of blocks) this.block(b, cur);
   }
 
-  private block(b: DocBlock, cur: Cursor): void {
+  private block(b: Block, cur: Cursor): void {
     const ink = this.style.color;
     switch (b.type) {
       case 'paragraph': {
@@ -280,7 +280,7 @@ class Flow {
     this.at(page).items.push(handLine(this.strokes, x1, y1, x2, y2, { width: 0.7 * weight * Math.max(0.6, this.size / 16), color: this.hand.inkColor, opacity: 0.9, wobble: 1 }));
   }
 
-  private image(b: Extract<DocBlock, { type: 'image' }>, cur: Cursor): void {
+  private image(b: Extract<Block, { type: 'image' }>, cur: Cursor): void {
     const px = this.doc.images[b.assetId];
     if (!px) throw new RenderError('MISSING_ASSET', `image ${b.assetId} was not supplied`);
     let w = cur.width * b.width;
@@ -298,7 +298,7 @@ class Flow {
     cur.last = null;
   }
 
-  private columns(b: Extract<DocBlock, { type: 'columns' }>, cur: Cursor): void {
+  private columns(b: Extract<Block, { type: 'columns' }>, cur: Cursor): void {
     const gaps = b.gap * (b.columns.length - 1);
     const usable = Math.max(this.size * b.columns.length, cur.width - gaps);
     const start = { page: cur.page, y: this.after(cur) };
@@ -317,7 +317,7 @@ class Flow {
     cur.last = null;
   }
 
-  private table(b: Extract<DocBlock, { type: 'table' }>, cur: Cursor): void {
+  private table(b: Extract<Block, { type: 'table' }>, cur: Cursor): void {
     const size = this.size;
     const pad = size * 0.3;
     const p = this.pitch(size);

@@ -2,7 +2,7 @@
 // slowly through a long document. Every effect reads its template setting and has an off switch
 // (`enabled: false`); the streams are drawn in document order, so the same seed and the same
 // input give the same positions, hence the same bytes.
-import type { Style } from '../domain/template.ts';
+import type { Style } from './spec.ts';
 import { hexRgb } from './color.ts';
 import { Random } from './prng.ts';
 

@@ -1,7 +1,7 @@
 // The pen: writes laid-out lines onto a page with the hand's variation on every glyph, and keeps
 // the document's glyph outlines (each distinct outline or variant once). Shared by simple text
 // (document.ts) and structured documents (flow.ts).
-import type { Style } from '../domain/template.ts';
+import type { Style } from './spec.ts';
 import type { DisplayList, DisplayPage, Matrix } from './display-list.ts';
 import type { Alternate, LoadedFont } from './fonts.ts';
 import { type Handwriting, VARIANTS } from './handwriting.ts';

@@ -1,6 +1,6 @@
 // A small PNG encoder (ISO/IEC 15948): 8-bit RGBA, filter 0, with the caller's deflate, or with
 // stored (uncompressed) deflate blocks when none is given, for tiny images made in the engine.
-import { crc32 } from '../domain/crc32.ts';
+import { crc32 } from './crc32.ts';
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);

@@ -4,9 +4,8 @@
 // (simplify.ts) and written out per instance rather than by reference; paper grain blended into
 // the pixels instead of painted as a pattern when the sheet lies flat (grain.ts); the pixels
 // encoded by png-encode.ts with the caller's deflate (filter 0), which compresses less hard than
-// resvg's encoder; and the thread releasing the image's memory after each one
-// (src/app/native-memory.ts).
-import { Resvg } from '@resvg/resvg-js';
+// resvg's encoder. The rasteriser itself is native code and comes in as an argument
+// (workers/resvg.ts), so that the engine stays pure and loads nothing native.
 import type { DisplayList, DisplayPage } from './display-list.ts';
 import { blendGrain } from './grain.ts';
 import { encodePng } from './png-encode.ts';
@@ -16,22 +15,28 @@ import { type AssetBytes, type InlineOutlines, pageToSvg } from './svg.ts';
 /** How far (in image pixels) a reduced outline may stray from the font's: invisible after anti-aliasing. */
 export const OUTLINE_TOLERANCE_PX = 0.2;
 
-export function pageToPng(
-  list: DisplayList,
-  page: DisplayPage,
-  dpi = 144,
-  opts: { deflate?: (b: Uint8Array) => Uint8Array; assets?: AssetBytes } = {},
-): Uint8Array {
+/**
+ * Draws an SVG at `width` pixels (its height follows), system fonts off; `background` fills what
+ * the drawing leaves bare. RGBA pixels, premultiplied as resvg gives them.
+ */
+export type Rasterizer = (svg: string, opts: { width: number; background?: string }) => { width: number; height: number; pixels: Uint8Array };
+
+export interface PngOptions {
+  raster: Rasterizer;
+  deflate?: (b: Uint8Array) => Uint8Array;
+  assets?: AssetBytes;
+}
+
+export function pageToPng(list: DisplayList, page: DisplayPage, dpi: number, opts: PngOptions): Uint8Array {
   const { tilt, shadow, texture, seed } = page.sheet;
   const grain = tilt === 0 && shadow === 0 ? texture : 0;
   const drawn = grain > 0 ? { ...page, sheet: { ...page.sheet, texture: 0 } } : page;
   const svg = pageToSvg(list, drawn, { assets: opts.assets, inline: rasterOutlines(list, page, dpi / 72) });
-  const image = new Resvg(svg, {
-    fitTo: { mode: 'width', value: Math.round((page.width / 72) * dpi) },
-    font: { loadSystemFonts: false },
+  const image = opts.raster(svg, {
+    width: Math.round((page.width / 72) * dpi),
     // The sheet (or with a shadow, the desk) covers the image, except the corners a tilt uncovers.
     ...(tilt !== 0 && shadow === 0 ? { background: page.background } : {}),
-  }).render();
+  });
   const pixels = image.pixels;
   if (grain > 0) blendGrain(pixels, image.width, image.height, image.width / page.width, seed, grain);
   return encodePng(image.width, image.height, pixels, opts.deflate);

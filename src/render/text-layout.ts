@@ -9,9 +9,12 @@ import { type LoadedFont, shapeWords } from './fonts.ts';
 // The package is CommonJS whose module.exports is the factory; its types describe an ES default.
 const bidi = (bidiFactory as unknown as typeof bidiFactory.default)();
 
+export type RenderErrorCode = 'UNSUPPORTED_CHARACTERS' | 'TOO_MANY_PAGES' | 'TOO_MANY_LINES' | 'OUTPUT_TOO_LARGE' | 'MISSING_ASSET' | 'UNSUPPORTED_IMAGE';
+
+/** A refusal of the input (characters no font has, too many pages, too large): not a crash. */
 export class RenderError extends Error {
   constructor(
-    readonly code: 'UNSUPPORTED_CHARACTERS' | 'TOO_MANY_PAGES' | 'TOO_MANY_LINES' | 'OUTPUT_TOO_LARGE' | 'MISSING_ASSET' | 'UNSUPPORTED_IMAGE',
+    readonly code: RenderErrorCode,
     message: string,
   ) {
     super(message);

@@ -10,6 +10,7 @@ import * as m0001 from './migrations/0001-initial.ts';
 import * as m0002 from './migrations/0002-bundled-fonts.ts';
 import * as m0003 from './migrations/0003-arabic-font.ts';
 import * as m0004 from './migrations/0004-admitted-by.ts';
+import * as m0005 from './migrations/0005-render-spec.ts';
 import type { Database } from './schema.ts';
 
 export type DatabaseTarget = { dialect: 'postgres'; url: string } | { dialect: 'sqlite'; file: string };
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-bundled-fonts': m0002,
   '0003-arabic-font': m0003,
   '0004-admitted-by': m0004,
+  '0005-render-spec': m0005,
 };
 
 /**

@@ -1,6 +1,6 @@
 // Font metadata: bundled shared fonts (registered by migration), fonts an operator adds to
 // everyone, and personal fonts of one account. The files themselves live in blobs or packages.
-import type { FontInfo } from '../render/font-info.ts';
+import type { FontInfo } from '../render/index.ts';
 import { newId } from '../lib/ids.ts';
 import { type Db, num } from './database.ts';
 import { type Page, pageOf } from './paging.ts';

@@ -6,6 +6,7 @@ import { checkBeforeWork, type Refusal } from '../domain/billing.ts';
 import { ApiError } from '../domain/errors.ts';
 import { canMove, type Job, type JobError, type JobInput, type JobKind, type JobStatus, UNFINISHED } from '../domain/generation.ts';
 import type { TemplateModel } from '../domain/template.ts';
+import type { RenderSpec } from '../render/index.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { BillingRepo } from './billing.ts';
 import { type Db, num, type Tx } from './database.ts';
@@ -48,6 +49,7 @@ export interface NewJob {
   template: TemplateModel;
   input: JobInput;
   inputHash: string;
+  spec: RenderSpec;
 }
 
 export interface AdmissionLimits {
@@ -135,6 +137,7 @@ export class GenerationRepo {
         cancelled_at: null,
         expires_at: null,
         admitted_by: limits.instance ?? null,
+        render_spec: JSON.stringify(job.spec),
       };
       await tx.insertInto('generations').values(row).execute();
       await this.billing.count(tx, tenant, now, job.kind === 'pdf' ? { generations: 1 } : { previews: 1 });
@@ -152,6 +155,12 @@ export class GenerationRepo {
       .where('mode', '=', tenant.mode)
       .executeTakeFirst();
     return row ? toJob(row) : null;
+  }
+
+  /** The render specification stored at submission; null for a job admitted before specs were stored. */
+  async renderSpec(id: string): Promise<RenderSpec | null> {
+    const row = await this.db.kysely.selectFrom('generations').select('render_spec').where('id', '=', id).executeTakeFirst();
+    return row?.render_spec ? (JSON.parse(row.render_spec) as RenderSpec) : null;
   }
 
   /** Any job, for the workers. */

@@ -92,6 +92,8 @@ export interface GenerationsTable {
   expires_at: string | null;
   /** The API instance that admitted the job (farm mode), or null. */
   admitted_by: string | null;
+  /** The render specification as JSON; null for a job admitted before specs were stored. */
+  render_spec: string | null;
 }
 
 export interface BalancesTable {

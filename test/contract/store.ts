@@ -5,8 +5,9 @@ import { parseApiKey } from '../../src/domain/api-keys.ts';
 import { ApiError } from '../../src/domain/errors.ts';
 import { parseTemplate, type TemplateModel } from '../../src/domain/template.ts';
 import type { Tenant } from '../../src/domain/tenant.ts';
+import { specOf } from '../../src/domain/render-spec.ts';
 import { newId } from '../../src/lib/ids.ts';
-import { BUNDLED_FONTS, bundledFontId } from '../../src/store/bundled-fonts.ts';
+import { BUNDLED_FONTS, bundledFontId } from '../../src/domain/fonts.ts';
 import type { Store } from '../../src/store/index.ts';
 import { runTs } from '../helpers/spawn.ts';
 import type { StoreFactory } from '../helpers/stores.ts';
@@ -404,6 +405,7 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     template: template(),
     input: { text: 'Dear friend' },
     inputHash: 'h',
+    spec: specOf(template(), { text: 'Dear friend' }),
   });
   const LIMITS = { unfinished: 2, queued: 32 };
 
@@ -436,6 +438,15 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     await store.generations.claim(b.id, NOW);
     await store.generations.submit(tenant(accounts[3]!.id), job(), limits('api-b'), NOW);
     t.pass('a claimed job no longer counts as queued on its instance');
+  });
+
+  t.test('jobs: the render specification is stored with the job, as submitted', async (t) => {
+    const a = await account('pro', 30);
+    const submitted = job();
+    await store.generations.submit(tenant(a.id), submitted, LIMITS, NOW);
+    t.same(await store.generations.renderSpec(submitted.id), submitted.spec, 'read back whole');
+    await store.db.kysely.updateTable('generations').set({ render_spec: null }).where('id', '=', submitted.id).execute();
+    t.equal(await store.generations.renderSpec(submitted.id), null, 'a job admitted before specs were stored has none');
   });
 
   t.test('jobs: only the newest attempt finishes a job, and it is charged once', async (t) => {

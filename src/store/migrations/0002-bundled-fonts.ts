@@ -1,8 +1,9 @@
 // Registers the bundled handwriting fonts: metadata and the scripts computed from each cmap.
 import type { Kysely } from 'kysely';
 import { sha256Hex } from '../../lib/ids.ts';
-import { inspectFont } from '../../render/font-info.ts';
-import { BUNDLED_FONTS, bundledFontId, readBundledFont } from '../bundled-fonts.ts';
+import { BUNDLED_FONTS, bundledFontId } from '../../domain/fonts.ts';
+import { readBundledFont } from '../../lib/font-files.ts';
+import { inspectFont } from '../../render/index.ts';
 import type { Database } from '../schema.ts';
 
 export function up(db: Kysely<Database>): Promise<void> {

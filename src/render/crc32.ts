@@ -1,5 +1,5 @@
-// CRC-32 (ISO 3309, as in zlib and PNG), pure: over bytes (four at a time, "slicing by 4"), or
-// over a string's char codes (the API key checksum, whose keys are ASCII).
+// CRC-32 (ISO 3309, as in zlib and PNG) of the PNG writer's chunks, pure: over bytes four at a
+// time ("slicing by 4").
 
 /** Four tables of 256: entry k·256 + n is the CRC of byte n followed by k zero bytes. */
 const TABLES = (() => {
@@ -13,17 +13,7 @@ const TABLES = (() => {
   return t;
 })();
 
-export function crc32(data: Uint8Array | string): number {
-  return (typeof data === 'string' ? crcOfString(data) : crcOfBytes(data)) >>> 0;
-}
-
-function crcOfString(s: string): number {
-  let crc = 0xffffffff;
-  for (let i = 0; i < s.length; i++) crc = TABLES[(crc ^ s.charCodeAt(i)) & 0xff]! ^ (crc >>> 8);
-  return crc ^ 0xffffffff;
-}
-
-function crcOfBytes(d: Uint8Array): number {
+export function crc32(d: Uint8Array): number {
   let crc = 0xffffffff;
   let i = 0;
   for (const end = d.length - 3; i < end; i += 4) {
@@ -31,5 +21,5 @@ function crcOfBytes(d: Uint8Array): number {
     crc = TABLES[768 + (crc & 0xff)]! ^ TABLES[512 + ((crc >>> 8) & 0xff)]! ^ TABLES[256 + ((crc >>> 16) & 0xff)]! ^ TABLES[crc >>> 24]!;
   }
   for (; i < d.length; i++) crc = TABLES[(crc ^ d[i]!) & 0xff]! ^ (crc >>> 8);
-  return crc ^ 0xffffffff;
+  return (crc ^ 0xffffffff) >>> 0;
 }

@@ -1,27 +1,12 @@
-// The render pool: piscina worker threads (POOL_THREADS, default 2) running workers/render.mjs.
-// Each task has a time limit (RENDER_TIMEOUT_MS, default 60 s) and the workers a heap limit; a
-// task past either is ended with its worker, reported as a failure, and the pool carries on with
-// a fresh worker.
+// The renderer of the service: piscina worker threads (POOL_THREADS, default 2) running
+// workers/render.mjs. Each task has a time limit (RENDER_TIMEOUT_MS, default 60 s) and the
+// workers a heap limit; a task past either is ended with its worker, reported as a failure, and
+// the pool carries on with a fresh worker.
 import { Piscina } from 'piscina';
-import type { RenderResult, RenderTask } from '../../workers/render-task.ts';
-// For its effect: the image renderer's allocator settings, which only the main thread can set.
-import './native-memory.ts';
+import { type Rendered, type Renderer, type RenderRequest, type RenderResult, RenderTaskError } from '../src/app/ports/renderer.ts';
+import { tuneImageAllocator } from '../src/config/index.ts';
 
-export type { RenderTask };
-export type RenderOutput = Extract<RenderResult, { ok: true }>;
-
-export class RenderTaskError extends Error {
-  constructor(
-    readonly reason: 'timeout' | 'memory' | 'render' | 'crash' | 'cancelled',
-    message: string,
-    readonly code?: string,
-  ) {
-    super(message);
-    this.name = 'RenderTaskError';
-  }
-}
-
-export interface RenderPoolOptions {
+export interface PiscinaRendererOptions {
   threads: number;
   timeoutMs: number;
   /** Old-generation heap per worker, MiB. */
@@ -32,13 +17,15 @@ export interface RenderPoolOptions {
   onWorkerError?: (err: Error) => void;
 }
 
-export class RenderPool {
+export class PiscinaRenderer implements Renderer {
   private pool: Piscina;
   private readonly watchdog: NodeJS.Timeout;
   private starved = false;
   private running = 0;
 
-  constructor(private readonly opts: RenderPoolOptions) {
+  constructor(private readonly opts: PiscinaRendererOptions) {
+    // Before any worker loads the image renderer (workers/native-memory.ts says why).
+    tuneImageAllocator();
     this.pool = this.create();
     // Piscina stops replacing workers once a replacement fails while starting (for example a
     // fresh worker meeting the heap limit as it loads), and tasks then wait in its queue for
@@ -54,7 +41,7 @@ export class RenderPool {
 
   private create(): Piscina {
     const pool = new Piscina({
-      filename: this.opts.filename ?? new URL('../../workers/render.mjs', import.meta.url).href,
+      filename: this.opts.filename ?? new URL('./render.mjs', import.meta.url).href,
       minThreads: this.opts.threads,
       maxThreads: this.opts.threads,
       idleTimeout: 60_000,
@@ -83,11 +70,8 @@ export class RenderPool {
     return this.pool.threads.length;
   }
 
-  /**
-   * Runs a task; `signal` stops it early (a cancelled job), which ends its worker; `timeoutMs`
-   * replaces the pool's time limit (a synchronous render has 15 s).
-   */
-  async run(task: RenderTask, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<RenderOutput> {
+  /** Runs a task; `signal` stops it early (a cancelled job), which ends its worker. */
+  async run(task: RenderRequest, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<Rendered> {
     const limit = opts.timeoutMs ?? this.opts.timeoutMs;
     if (this.running++ === 0) this.watchdog.ref();
     const result = await this.attempt(task, limit, opts.signal)
@@ -104,7 +88,7 @@ export class RenderPool {
     return result;
   }
 
-  private async attempt(task: RenderTask, limit: number, cancel?: AbortSignal): Promise<RenderResult> {
+  private async attempt(task: RenderRequest, limit: number, cancel?: AbortSignal): Promise<RenderResult> {
     const timeout = AbortSignal.timeout(limit);
     try {
       return (await this.pool.run(task, { signal: cancel ? AbortSignal.any([timeout, cancel]) : timeout })) as RenderResult;

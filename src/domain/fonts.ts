@@ -1,8 +1,8 @@
-// The shared handwriting fonts that ship with the service (npm packages with the TTF files).
-// Their ids are stable (derived from the slug) so templates stay portable between installs.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { stableId } from '../lib/ids.ts';
+// The shared handwriting fonts that ship with the service (npm packages with the TTF files), and
+// which of them a document falls back to. Their ids are stable (derived from the slug) so
+// templates stay portable between installs. The files are read by src/lib/font-files.ts.
+import { createHash } from 'node:crypto';
+import { base62, ID_RANDOM_CHARS } from './ids.ts';
 
 export interface BundledFont {
   slug: string;
@@ -43,11 +43,31 @@ export const BUNDLED_FONTS: BundledFont[] = [
   },
 ];
 
+/** A stable id for a bundled font: same slug, same id, on every install. */
 export function bundledFontId(slug: string): string {
-  return stableId('font', `bundled:${slug}`);
+  return `font_${base62(createHash('sha256').update(`bundled:${slug}`).digest().subarray(0, 16), ID_RANDOM_CHARS)}`;
 }
 
-/** The font file of a bundled font, from its package. */
-export function readBundledFont(font: BundledFont): Uint8Array {
-  return new Uint8Array(readFileSync(fileURLToPath(import.meta.resolve(font.module))));
+const byId = new Map(BUNDLED_FONTS.map((f) => [bundledFontId(f.slug), f]));
+
+/** The bundled font of this id; undefined for a personal or unknown font. */
+export function bundledFont(id: string): BundledFont | undefined {
+  return byId.get(id);
+}
+
+/** Tried in order after a template's own fonts: Latin, Devanagari, Hangul, Arabic hands. */
+export const FALLBACK_CHAIN = ['caveat', 'kalam', 'nanum-pen-script', 'aref-ruqaa'] as const;
+
+/** Written across previews. */
+export const WATERMARK_FONT = 'caveat-bold';
+
+/** The bold cut of a bundled font (`caveat` → `caveat-bold`) when one ships. */
+export function boldCutId(id: string): string | null {
+  const font = bundledFont(id);
+  return font && byId.has(bundledFontId(`${font.slug}-bold`)) ? bundledFontId(`${font.slug}-bold`) : null;
+}
+
+/** These fonts first, then the fallback chain, without repeats. */
+export function fallbackChain(...first: string[]): string[] {
+  return [...new Set([...first, ...FALLBACK_CHAIN.map(bundledFontId)])];
 }

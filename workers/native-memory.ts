@@ -6,13 +6,11 @@
 // 3,000-5,000 page faults and 10-15 ms for a 1 MP image. Hence: a young-generation collection
 // after each image (about 0.3 ms; the addon's finalizers free the memory when the thread's event
 // loop turns), and freed pages kept for a second. mimalloc reads its options from the process's
-// environment when the addon loads, so this module must be imported by the main thread before
-// resvg is loaded anywhere (worker threads cannot change the process's environment).
-import { isMainThread } from 'node:worker_threads';
+// environment when the addon loads, so the main thread sets them (tuneImageAllocator() in
+// src/config) before resvg is loaded anywhere: worker threads cannot change the process's
+// environment.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-
-if (isMainThread) process.env.MIMALLOC_PURGE_DELAY ??= '1000';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as (options: { type: 'minor' | 'major' }) => void;

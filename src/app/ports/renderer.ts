@@ -1,0 +1,60 @@
+// The render port: run one render specification to bytes, with a signal and a time limit. The
+// piscina pool of worker threads is the service's adapter (workers/piscina-renderer.ts); an
+// in-process adapter (workers/in-process-renderer.ts) serves fast tests.
+import type { ImageResource, RenderErrorCode, RenderSpec } from '../../render/index.ts';
+
+export type RenderOutput = 'pdf' | 'preview' | 'svg' | 'png';
+
+export interface RenderRequest {
+  /**
+   * `pdf`: the document. `preview`: the first pages as watermarked PNGs, in one JSON body.
+   * `svg`, `png`: one page, synchronously (POST /renders), PNG at 144 DPI.
+   */
+  output: RenderOutput;
+  spec: RenderSpec;
+  /** Personal fonts' bytes by id; bundled fonts are read where the rendering happens. */
+  fonts: Record<string, Uint8Array>;
+  images: Record<string, ImageResource>;
+  /** The document's creation date (PDF metadata). */
+  createdAt: string;
+  limits: {
+    maxPages: number;
+    maxBytes: number;
+    /** Renders: the most lines after wrapping. */
+    maxLines?: number;
+    /** Preview: pages drawn, and their resolution. */
+    previewPages?: number;
+    previewDpi?: number;
+  };
+  /** Preview: the job id, written into the JSON body. */
+  jobId?: string;
+}
+
+/** What a render task answers: bytes, or a refusal of the input (not a crash). */
+export type RenderResult = { ok: true; pages: number; bytes: Uint8Array } | { ok: false; code: RenderErrorCode; message: string };
+
+export type Rendered = Extract<RenderResult, { ok: true }>;
+
+export class RenderTaskError extends Error {
+  constructor(
+    readonly reason: 'timeout' | 'memory' | 'render' | 'crash' | 'cancelled',
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'RenderTaskError';
+  }
+}
+
+export interface Renderer {
+  /**
+   * Runs a request; `signal` stops it early (a cancelled job); `timeoutMs` replaces the default
+   * time limit (a synchronous render has 15 s). A refusal of the input or a failure of the
+   * renderer rejects with RenderTaskError.
+   */
+  run(request: RenderRequest, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<Rendered>;
+  /** Render threads alive, and requests running or waiting for one. */
+  readonly threads: number;
+  readonly busy: number;
+  close(): Promise<void>;
+}

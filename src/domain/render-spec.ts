@@ -1,0 +1,59 @@
+// A template snapshot plus a request's input → the render specification the engine writes from
+// (DESIGN §3). Done once, at submission: the job stores the specification and the worker renders
+// it as it is, so a later change of these rules never fails a job already admitted. Every check
+// of the input against its template happens here; a refusal names the field.
+import type { FontPlan, RenderSpec, Style } from '../render/index.ts';
+import { ApiError } from './errors.ts';
+import { boldCutId, fallbackChain } from './fonts.ts';
+import { checkInputForTemplate, type JobInput } from './generation.ts';
+import { type TemplateModel, templateFonts, templateStyle, withOverrides } from './template.ts';
+
+export interface SpecRequest {
+  input: JobInput;
+  /** A legacy (v1) job's settings for itself. */
+  overrides?: unknown;
+  /** POST /renders: the one override, top level (DESIGN §4). */
+  fontSize?: number;
+}
+
+export interface SpecLimits {
+  /** Characters of text, structured input's included. */
+  textLimit: number;
+  /** Only for the wording of a refusal ("… without a subscription"). */
+  subscribed: boolean;
+}
+
+/**
+ * Checks the input against its template and maps both to a render specification. Returns the
+ * template as the job keeps it (a v1 template with the job's overrides applied) with the spec.
+ */
+export function toRenderSpec(template: TemplateModel, request: SpecRequest, limits: SpecLimits): { template: TemplateModel; spec: RenderSpec } {
+  let model = template;
+  if (model.version === 1 && request.overrides !== undefined) {
+    const applied = withOverrides(model, request.overrides);
+    if (!applied.ok) throw new ApiError('INVALID_REQUEST', applied.message, { field: applied.field });
+    model = applied.template;
+  }
+  const blocks = checkInputForTemplate(model, request, limits);
+  return { template: model, spec: specOf(model, blocks ? { blocks } : { text: (request.input as { text: string }).text }, request.fontSize) };
+}
+
+/** The specification of a template and its already checked content (a job admitted before specs were stored). */
+export function specOf(model: TemplateModel, content: RenderSpec['content'], fontSize?: number): RenderSpec {
+  const { fontId: _, ...style } = templateStyle(model);
+  const written: Style = fontSize === undefined ? style : { ...style, fontSize };
+  return { style: written, fonts: fontPlan(model, 'blocks' in content), content };
+}
+
+/**
+ * The template's fonts, then the bundled fallback chain. Headings write in the bold cut of their
+ * font (a v1 template's second font, else the body's) when one ships, else in that font twice.
+ */
+function fontPlan(model: TemplateModel, headings: boolean): FontPlan {
+  const fonts = templateFonts(model);
+  const body = fallbackChain(fonts.body, ...fonts.fallbacks);
+  if (!headings) return { body };
+  const heading = fonts.heading ?? fonts.body;
+  const bold = boldCutId(heading);
+  return { body, headings: { fonts: fallbackChain(bold ?? heading, ...body), overstrike: !bold } };
+}

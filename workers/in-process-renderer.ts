@@ -1,0 +1,35 @@
+// The renderer on the caller's own thread, for fast tests: the same render task as the pool's
+// threads, without their isolation. A render runs to its end once started (it cannot be
+// preempted), so the time limit and a cancel are checked before it starts and when it ends.
+import { type Rendered, type Renderer, type RenderRequest, RenderTaskError } from '../src/app/ports/renderer.ts';
+import { renderRequest } from './render-task.ts';
+
+export class InProcessRenderer implements Renderer {
+  private running = 0;
+  readonly threads = 1;
+
+  get busy(): number {
+    return this.running;
+  }
+
+  async run(request: RenderRequest, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<Rendered> {
+    const started = performance.now();
+    this.running++;
+    try {
+      // One turn of the event loop first, as a thread would take: a cancel sent meanwhile wins.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (opts.signal?.aborted) throw new RenderTaskError('cancelled', 'the task was cancelled');
+      const result = renderRequest(request);
+      if (opts.signal?.aborted) throw new RenderTaskError('cancelled', 'the task was cancelled');
+      if (opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs) {
+        throw new RenderTaskError('timeout', `rendering took longer than ${opts.timeoutMs} ms and was stopped`);
+      }
+      if (!result.ok) throw new RenderTaskError('render', result.message, result.code);
+      return result;
+    } finally {
+      this.running--;
+    }
+  }
+
+  async close(): Promise<void> {}
+}
