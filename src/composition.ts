@@ -4,17 +4,15 @@ import type { AdminDeps } from './app/admin.ts';
 import { FsBlobStore } from './blobs/fs-blob-store.ts';
 import { S3BlobStore } from './blobs/s3-blob-store.ts';
 import type { BlobStore } from './blobs/types.ts';
-import { type Config, databaseTarget, isFarm, loadConfig } from './config/index.ts';
+import { type Config, databaseTarget, isFarm } from './config/index.ts';
+
+export { configFromEnv } from './config/index.ts';
 import { planCatalog } from './domain/plans.ts';
 import { Store } from './store/index.ts';
 
 export interface Context extends AdminDeps {
   farm: boolean;
   close(): Promise<void>;
-}
-
-export function configFromEnv(overrides: Partial<Config> = {}): Config {
-  return loadConfig(process.env, overrides);
 }
 
 export function blobStore(config: Config): BlobStore {
@@ -27,10 +25,7 @@ export function blobStore(config: Config): BlobStore {
 export async function openContext(config: Config): Promise<Context> {
   const plans = planCatalog(config.planCatalog);
   const blobs = blobStore(config);
-  // Fails fast, naming the service, when S3 does not answer; creates the bucket when missing.
-  if (blobs instanceof S3BlobStore) {
-    await blobs.prepare({ outputDays: config.retentionDays, warn: (m) => process.stderr.write(`scriptorium: ${m}\n`) });
-  }
+  await blobs.prepare({ outputDays: config.retentionDays, warn: (m) => process.stderr.write(`scriptorium: ${m}\n`) });
   const store = await Store.open(databaseTarget(config), plans);
   return { config, store, blobs, now: () => new Date(), farm: isFarm(config), close: () => store.close() };
 }

@@ -9,7 +9,8 @@ import { type Api, createApi } from './api/pipeline.ts';
 import { adminAuthorized, LIVE_PATH } from './api/admin.ts';
 import { type HttpServer, type LiveFeed, listen } from './api/uws-server.ts';
 import { jobRunner, sweep } from './app/generations.ts';
-import { combine, Metrics, SampleBoard, type Snapshot } from './app/metrics.ts';
+import { reconcile } from './app/reconcile.ts';
+import { combine, Metrics, SampleBoard, type Snapshot } from './metrics/index.ts';
 import { todayRange } from './domain/usage-range.ts';
 import { PiscinaRenderer } from '../workers/piscina-renderer.ts';
 import { RequestCounter } from './app/request-counter.ts';
@@ -89,7 +90,7 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
   }
 
   // Several processes share a farm's queue; each API instance admits up to QUEUE_MAX of its own.
-  const instance = config.redisUrl ? instanceName() : undefined;
+  const instance = ctx.farm ? instanceName() : undefined;
   const counter = new RequestCounter(ctx.store);
   const renderer = new PiscinaRenderer({
     threads: config.poolThreads,
@@ -101,7 +102,7 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
   const board = new SampleBoard(metrics, redis, config.redisPrefix);
   const runner = jobRunner({ store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, renderer, log, onFinished: (kind, outcome, pages) => metrics.job(kind, outcome, pages) });
   const onError = (err: unknown, job: { id: string } | null) => log.error({ err, job: job?.id }, 'job run failed; it is run again');
-  const queue: EmbeddedQueue | BullQueue = config.redisUrl
+  const queue: JobQueue = config.redisUrl
     ? new BullQueue(runner, {
         url: config.redisUrl,
         prefix: config.redisPrefix,
@@ -114,18 +115,12 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
   // Whatever is unfinished in the store and not in the queue (a crash, a restart, Redis lost)
   // is queued again: queued jobs from the start, processing ones as a new attempt. Embedded:
   // once at start. Farm: the workers reconcile now and then, since Redis may lose its jobs.
-  const reconcile = async () => {
-    const held = queue instanceof BullQueue ? await queue.heldIds() : new Set<string>();
-    let requeued = 0;
-    for (const job of await ctx.store.generations.unfinished()) {
-      if (held.has(job.id)) continue;
-      queue.enqueue(job);
-      requeued++;
-    }
-    if (requeued && queue instanceof BullQueue) log.warn({ requeued }, 'reconciler queued jobs the queue did not hold');
-  };
-  if (role !== 'api') await reconcile();
-  const reconciler = role !== 'api' && queue instanceof BullQueue ? setInterval(() => void reconcile().catch((err: unknown) => log.error({ err }, 'reconcile failed')), config.reconcileIntervalMs) : null;
+  const reconcileDeps = { store: ctx.store, queue, log };
+  if (role !== 'api') await reconcile(reconcileDeps, { atStart: true });
+  const reconciler =
+    role !== 'api' && queue.shared
+      ? setInterval(() => void reconcile(reconcileDeps, { atStart: false }).catch((err: unknown) => log.error({ err }, 'reconcile failed')), config.reconcileIntervalMs)
+      : null;
   reconciler?.unref();
   const sweepOnce = () => sweep({ store: ctx.store, blobs: ctx.blobs, now: ctx.now, log });
   let sweeping: Promise<unknown> = sweepOnce().catch((err: unknown) => log.error({ err }, 'sweep failed'));
@@ -149,7 +144,7 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
       completedToday: usage.successful_generations,
       failedToday: usage.failed_generations,
     };
-    return combine(samples, figures, config.redisUrl ? 'farm' : 'embedded', now);
+    return combine(samples, figures, ctx.farm ? 'farm' : 'embedded', now);
   };
   const api = createApi(
     { store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, limiter, counter, queue, previewLimiter, renderer, quota, instance, metrics, snapshot },

@@ -3,7 +3,7 @@
 // percentiles averaged), and instance samples meeting in Redis under a key that lapses.
 import { Redis } from 'ioredis';
 import t from 'tap';
-import { combine, LATENCY_BUCKETS_MS, Metrics, quantile, SampleBoard } from '../src/app/metrics.ts';
+import { combine, LATENCY_BUCKETS_MS, Metrics, quantile, SampleBoard } from '../src/metrics/index.ts';
 
 const queue = { waiting: 3, active: 2, delayed: 1, completedToday: 40, failedToday: 1 };
 

@@ -6,7 +6,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { renderToString } from 'ink';
 import { createElement as h, type ReactElement } from 'react';
 import t, { type Test } from 'tap';
-import type { Snapshot } from '../src/app/metrics.ts';
+import type { Snapshot } from '../src/metrics/index.ts';
 import { cell, sparkline, uptime } from '../tui/format.ts';
 import { Accounts, type AccountRow, Dashboard, Footer, Header, Help, type JobRow, Jobs, Keys, windowOf } from '../tui/views.tsx';
 

@@ -2,7 +2,7 @@
 // operator's actions (top up, revoke a key, cancel a job), each confirmed before it is sent.
 import { Box, useApp, useInput, useStdin } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Snapshot } from '../src/app/metrics.ts';
+import type { Snapshot } from '../src/metrics/index.ts';
 import type { Page } from '../src/store/paging.ts';
 import type { ApiKeyRecord } from '../src/store/accounts.ts';
 import type { AdminClient, LiveState } from './client.ts';

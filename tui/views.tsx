@@ -2,7 +2,7 @@
 // can be rendered to a string at a fixed width and compared. Everything fits 80 x 24.
 import { Box, Text } from 'ink';
 import type { AccountSummary } from '../src/app/admin.ts';
-import type { Snapshot } from '../src/app/metrics.ts';
+import type { Snapshot } from '../src/metrics/index.ts';
 import type { ApiKeyRecord } from '../src/store/accounts.ts';
 import type { LiveState } from './client.ts';
 import { cell, clock, count, sparkline, uptime } from './format.ts';

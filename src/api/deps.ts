@@ -2,7 +2,7 @@
 import type { RequestCounter } from '../app/request-counter.ts';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
-import type { Metrics, Snapshot } from '../app/metrics.ts';
+import type { Metrics, Snapshot } from '../metrics/index.ts';
 import type { Renderer } from '../app/ports/renderer.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import type { RenderQuota } from '../limits/render-quota.ts';

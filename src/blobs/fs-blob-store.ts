@@ -8,6 +8,11 @@ import { type BlobStore, type BlobStream, checkKey } from './types.ts';
 export class FsBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
 
+  /** The directory is made; the sweeper alone deletes expired outputs. */
+  async prepare(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+  }
+
   private path(key: string): string {
     return join(this.root, checkKey(key));
   }

@@ -2,6 +2,12 @@
 // S3) pass one contract suite.
 
 export interface BlobStore {
+  /**
+   * Makes the store ready at start: fails, naming the service, when it does not answer; creates
+   * what is missing (the bucket, the directory); sets the retention backstop where the backend
+   * has one (outputs expire after `outputDays` and a day of slack), warning where it cannot.
+   */
+  prepare(opts: { outputDays: number; warn: (message: string) => void }): Promise<void>;
   /** Writes the whole object; a reader never sees half of it. */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** The whole object, or null when absent. */

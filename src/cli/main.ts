@@ -16,7 +16,7 @@ import {
 } from '../app/admin.ts';
 import { demoBanner, seedDemo } from '../app/demo.ts';
 import { type Context, configFromEnv, openContext } from '../composition.ts';
-import { ConfigError } from '../config/index.ts';
+import { ConfigError, envValue, forgetCiForConsole } from '../config/index.ts';
 import { KEY_MODES } from '../domain/api-keys.ts';
 import { type IdPrefix, isId } from '../domain/ids.ts';
 import { PERIODS, PLAN_IDS } from '../domain/plans.ts';
@@ -288,13 +288,11 @@ export function buildProgram(): Command {
     .option('--url <url>', 'server', 'http://127.0.0.1:8080')
     .option('--token <token>', 'admin token (default: ADMIN_TOKEN)')
     .action(async (opts: { url: string; token?: string }) => {
-      const token = opts.token ?? process.env.ADMIN_TOKEN;
+      const token = opts.token ?? envValue('ADMIN_TOKEN');
       if (!token) throw new AdminError('the console needs the admin token: --token TOKEN or ADMIN_TOKEN');
       if (!/^https?:\/\/[^/]+/.test(opts.url)) throw new AdminError(`--url must be an http:// or https:// address, got ${JSON.stringify(opts.url)}`);
       if (!process.stdin.isTTY) throw new AdminError('the console needs a terminal (stdin is not a TTY)');
-      // Ink writes only its last frame when it believes it runs in CI; the console is interactive
-      // (a TTY is required above), so that belief is dropped before Ink is loaded.
-      delete process.env.CI;
+      forgetCiForConsole();
       const { runTui } = await import('../../tui/main.tsx');
       await runTui({ url: opts.url, token });
     });
@@ -309,7 +307,7 @@ try {
     process.stderr.write(`scriptorium: ${err.message}\n`);
   } else {
     process.stderr.write(`scriptorium: ${(err as Error).message ?? String(err)}\n`);
-    if (process.env.DEBUG) console.error(err);
+    if (envValue('DEBUG')) console.error(err);
   }
   process.exitCode = 1;
 }

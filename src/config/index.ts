@@ -11,7 +11,25 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads settings from `env` (the composition root passes `process.env`). */
+/** The settings of this process, from its environment (the one place that reads it). */
+export function configFromEnv(overrides: Partial<Config> = {}): Config {
+  return loadConfig(process.env, overrides);
+}
+
+/** A variable read outside the settings: the console's token, the CLI's DEBUG switch. */
+export function envValue(name: 'ADMIN_TOKEN' | 'DEBUG'): string | undefined {
+  return process.env[name];
+}
+
+/**
+ * Ink writes only its last frame when it believes it runs in CI; the interactive console (which
+ * requires a TTY) drops that belief before Ink is loaded.
+ */
+export function forgetCiForConsole(): void {
+  delete process.env.CI;
+}
+
+/** Reads settings from `env`. */
 export function loadConfig(env: Record<string, string | undefined>, overrides: Partial<Config> = {}): Config {
   const problems: string[] = [];
   const config: Record<string, unknown> = {};

@@ -32,6 +32,7 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
 export class BullQueue implements JobQueue {
+  readonly shared = true;
   private readonly queue: Queue;
   private worker: Worker | null = null;
   private readonly redis: Redis;
@@ -134,7 +135,7 @@ export class BullQueue implements JobQueue {
   }
 
   /** Ids of jobs BullMQ holds in any live state, for the reconciler. */
-  async heldIds(): Promise<Set<string>> {
+  async held(): Promise<Set<string>> {
     const jobs = await this.queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
     return new Set(jobs.filter(Boolean).map((j) => j.id!));
   }

@@ -5,6 +5,7 @@
 import type { JobQueue, JobRunner, QueuedJob, QueueStats } from './types.ts';
 
 export class EmbeddedQueue implements JobQueue {
+  readonly shared = false;
   private readonly waiting: QueuedJob[] = [];
   private readonly active = new Map<string, { job: QueuedJob; controller: AbortController; done: Promise<void> }>();
   private stopped = false;
@@ -18,6 +19,10 @@ export class EmbeddedQueue implements JobQueue {
     if (this.stopped || this.active.has(job.id) || this.waiting.some((w) => w.id === job.id)) return;
     this.waiting.push(job);
     this.pump();
+  }
+
+  async held(): Promise<Set<string>> {
+    return new Set([...this.waiting.map((w) => w.id), ...this.active.keys()]);
   }
 
   abort(id: string): void {

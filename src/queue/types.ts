@@ -18,6 +18,13 @@ export interface QueueStats {
 }
 
 export interface JobQueue {
+  /**
+   * Whether other processes share this queue (farm). A shared queue lives outside the process
+   * and can lose jobs the store still holds unfinished (Redis lost): it is reconciled now and then.
+   */
+  readonly shared: boolean;
+  /** Ids of the jobs the queue holds now, waiting or running. */
+  held(): Promise<Set<string>>;
   /** Hands a job to the workers; a job already waiting or running is not added twice. */
   enqueue(job: QueuedJob): void;
   /** Stops the job: out of the queue if it waits, its task aborted if it runs. */

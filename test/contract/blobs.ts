@@ -3,6 +3,15 @@ import type { Test } from 'tap';
 import type { BlobStore } from '../../src/blobs/types.ts';
 
 export function blobStoreContract(t: Test, name: string, make: () => Promise<BlobStore>): void {
+  t.test(`${name}: prepare makes it ready, twice is fine, and it then takes objects`, async (t) => {
+    const b = await make();
+    await b.prepare({ outputDays: 7, warn: (m) => t.comment(m) });
+    await b.prepare({ outputDays: 7, warn: () => {} });
+    await b.put('outputs/acc/gen_0/1.pdf', new Uint8Array([1]), 'application/pdf');
+    t.equal(await b.exists('outputs/acc/gen_0/1.pdf'), true, 'an object written after prepare is there');
+    await b.delete('outputs/acc/gen_0/1.pdf');
+  });
+
   t.test(`${name}: put, get, exists, delete`, async (t) => {
     const b = await make();
     t.equal(await b.get('outputs/acc/none.pdf'), null, 'absent: null');

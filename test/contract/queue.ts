@@ -14,6 +14,27 @@ async function until(cond: () => boolean, ms = 15_000): Promise<boolean> {
 }
 
 export function queueContract(t: Test, name: string, make: QueueFactory): void {
+  t.test(`${name}: held() names the jobs waiting or running, and none once they are done`, async (t) => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const done: string[] = [];
+    const q = await make(async (job) => {
+      await gate;
+      done.push(job.id);
+    }, 1);
+    t.teardown(() => q.stop(1000));
+    const jobs = [`gen_${name}_held_a`, `gen_${name}_held_b`].map((id) => ({ id, accountId: 'acc_held' }));
+    for (const j of jobs) q.enqueue(j);
+    await sleep(200);
+    t.same([...(await q.held())].sort(), jobs.map((j) => j.id).sort(), 'one running, one waiting: both held');
+    release();
+    t.ok(await until(() => done.length === 2), 'both ran');
+    await sleep(300);
+    t.same([...(await q.held())], [], 'nothing held once done');
+  });
+
   t.test(`${name}: every job runs once, at most one per account, within the concurrency`, async (t) => {
     const runs: string[] = [];
     let active = 0;

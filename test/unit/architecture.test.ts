@@ -1,0 +1,72 @@
+// The walls of the house (DESIGN §3), checked on the sources: the environment is read only in
+// src/config; the render engine is entered only through its door; nothing asks an adapter what
+// it is; the README's layout names what exists.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+function sources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(ROOT, path)).isDirectory()) return sources(path);
+    return /\.(ts|tsx|mjs|js)$/.test(name) ? [path] : [];
+  });
+}
+const code = (file: string) => readFileSync(join(ROOT, file), 'utf8').replace(/^\s*\/\/.*$/gm, '');
+const PRODUCT = ['src', 'workers', 'tui', 'bin'].flatMap(sources);
+
+t.test('process.env is read only in src/config', async (t) => {
+  t.ok(PRODUCT.length > 80, `${PRODUCT.length} files read`);
+  t.same(
+    PRODUCT.filter((f) => !f.startsWith('src/config/') && /process\.env/.test(code(f))),
+    [],
+  );
+});
+
+t.test('the render engine is entered only through src/render/index.ts', async (t) => {
+  const outside = [...PRODUCT, ...sources('test/helpers'), 'test/goldens.test.ts'].filter((f) => !f.startsWith('src/render/'));
+  t.same(
+    outside.filter((f) => /from ['"][./]*(?:src\/)?render\/(?!index\.ts['"])/.test(code(f))),
+    [],
+  );
+});
+
+t.test('the golden test imports nothing of the project but the door', async (t) => {
+  const imports = [...code('test/goldens.test.ts').matchAll(/from '(\.[^']+)'/g)].map((m) => m[1]);
+  t.same(
+    imports.filter((p) => p !== '../src/render/index.ts' && !p!.startsWith('./helpers/')),
+    [],
+  );
+});
+
+t.test('nothing asks an adapter what it is', async (t) => {
+  const adapters = /instanceof\s+(BullQueue|EmbeddedQueue|S3BlobStore|FsBlobStore|PiscinaRenderer|InProcessRenderer|Redis\w*|Memory\w*)\b/;
+  t.same(
+    PRODUCT.filter((f) => adapters.test(code(f))),
+    [],
+  );
+});
+
+t.test("the README's layout names every top-level folder of src, and only folders that exist", async (t) => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const layout = readme.slice(readme.indexOf('## Layout'));
+  const block = layout.slice(layout.indexOf('```') + 3, layout.indexOf('```', layout.indexOf('```') + 3));
+  const named = block
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/)[0])
+    .filter((w): w is string => !!w);
+  t.ok(named.length >= 10, `${named.length} folders named`);
+  t.same(
+    named.filter((d) => !existsSync(join(ROOT, d))),
+    [],
+    'every folder named exists',
+  );
+  const folders = readdirSync(join(ROOT, 'src')).filter((d) => statSync(join(ROOT, 'src', d)).isDirectory());
+  t.same(
+    folders.map((d) => `src/${d}`).filter((d) => !named.includes(d)),
+    [],
+    'every folder of src is named',
+  );
+});
