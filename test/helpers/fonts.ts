@@ -3,12 +3,11 @@ import { boldCutId, bundledFontId, fallbackChain } from '../../src/domain/fonts.
 import type { FontSource } from '../../src/render/index.ts';
 import { fontBytes } from '../../workers/fonts.ts';
 
-export function bundledFontSource(slug: string): FontSource {
-  const id = bundledFontId(slug);
-  return { id, bytes: fontBytes([id])[id]! };
-}
-
 const source = (id: string): FontSource => ({ id, bytes: fontBytes([id])[id]! });
+
+export function bundledFontSource(slug: string): FontSource {
+  return source(bundledFontId(slug));
+}
 
 /** These fonts first, then the fallback chain, without repeats. */
 export function bundledChain(...first: FontSource[]): FontSource[] {
