@@ -1,15 +1,35 @@
-// The composition root: the one place that reads the environment and picks adapters.
+// The composition root: the one place that picks and builds adapters from configuration (store,
+// blobs, Redis, rate limiters, render quota, renderer, metrics board, queue) and hands them to
+// the process roles in src/service.ts. Embedded or farm is decided here, by `isFarm`, alone.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { PiscinaRenderer } from '../workers/piscina-renderer.ts';
 import type { AdminDeps } from './app/admin.ts';
+import type { Renderer } from './app/ports/renderer.ts';
 import { FsBlobStore } from './blobs/fs-blob-store.ts';
 import { S3BlobStore } from './blobs/s3-blob-store.ts';
 import type { BlobStore } from './blobs/types.ts';
 import { type Config, databaseTarget, isFarm } from './config/index.ts';
-
-export { configFromEnv } from './config/index.ts';
 import { planCatalog } from './domain/plans.ts';
+import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './limits/rate-limit.ts';
+import { MemoryRenderQuota, type RenderQuota, RedisRenderQuota } from './limits/render-quota.ts';
+import { Metrics, SampleBoard } from './metrics/index.ts';
+import { BullQueue } from './queue/bullmq.ts';
+import { EmbeddedQueue } from './queue/embedded.ts';
+import type { JobQueue, JobRunner } from './queue/types.ts';
 import { Store } from './store/index.ts';
 
+export { configFromEnv } from './config/index.ts';
+
+export type Role = 'all' | 'api' | 'worker';
+
+/** A name of this process unique across the farm: host, pid and a random tail (pids are reused). */
+export const instanceName = () => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+
+/** What every process opens first: configuration, the store and the blob store. */
 export interface Context extends AdminDeps {
   farm: boolean;
   close(): Promise<void>;
@@ -28,4 +48,77 @@ export async function openContext(config: Config): Promise<Context> {
   await blobs.prepare({ outputDays: config.retentionDays, warn: (m) => process.stderr.write(`scriptorium: ${m}\n`) });
   const store = await Store.open(databaseTarget(config), plans);
   return { config, store, blobs, now: () => new Date(), farm: isFarm(config), close: () => store.close() };
+}
+
+/** The adapters a serving process runs on, beyond its context. */
+export interface Adapters {
+  /** This process's name in a farm; none when it runs alone. */
+  instance?: string;
+  limiter: RateLimiter;
+  previewLimiter: RateLimiter;
+  quota: RenderQuota;
+  renderer: Renderer;
+  metrics: Metrics;
+  board: SampleBoard;
+  /** The job queue over the given runner: BullMQ in a farm, in process otherwise. */
+  queue(runner: JobRunner, onError: (err: unknown, job: { id: string } | null) => void): JobQueue;
+  /** Closes the renderer, the metrics board and Redis (the queue is stopped by its owner first). */
+  close(): Promise<void>;
+}
+
+export async function openAdapters(ctx: Context, opts: { role: Role; log: Logger }): Promise<Adapters> {
+  const { config } = ctx;
+  const { role, log } = opts;
+  if (role !== 'all' && !config.redisUrl) {
+    throw new Error(`--role ${role} needs the farm queue: set REDIS_URL (and DATABASE_URL to PostgreSQL, S3_ENDPOINT for blobs)`);
+  }
+  const rate = { points: config.rateLimitPerMinute, windowSeconds: 60 };
+  const previews = { points: config.previewsPerMinute, windowSeconds: 60 };
+  const renders = { perMinute: config.rendersPerMinute, perDay: config.rendersPerDay, leaseMs: config.renderSyncTimeoutMs + 5_000 };
+  const redis = config.redisUrl ? await openRedis(config.redisUrl, log) : null;
+  const limiter = redis ? new RedisRateLimiter({ ...rate, client: redis, keyPrefix: `${config.redisPrefix}rl` }) : new MemoryRateLimiter(rate);
+  const previewLimiter = redis
+    ? new RedisRateLimiter({ ...previews, client: redis, keyPrefix: `${config.redisPrefix}previews` })
+    : new MemoryRateLimiter(previews);
+  const quota = redis ? new RedisRenderQuota(redis, config.redisPrefix, renders) : new MemoryRenderQuota(renders);
+
+  // Several processes share a farm's queue; each API instance admits up to QUEUE_MAX of its own.
+  const instance = ctx.farm ? instanceName() : undefined;
+  const renderer = new PiscinaRenderer({
+    threads: config.poolThreads,
+    timeoutMs: config.renderTimeoutMs,
+    memoryMb: config.renderMemoryMb,
+    onWorkerError: (err) => log.warn({ err: err.message }, 'render worker failed outside a task'),
+  });
+  const metrics = new Metrics(instance ?? instanceName(), role, () => ({ threads: renderer.threads, busy: renderer.busy }));
+  const board = new SampleBoard(metrics, redis, config.redisPrefix);
+  const queue = (runner: JobRunner, onError: (err: unknown, job: { id: string } | null) => void): JobQueue =>
+    config.redisUrl
+      ? new BullQueue(runner, {
+          url: config.redisUrl,
+          prefix: config.redisPrefix,
+          concurrency: role === 'api' ? 0 : config.poolThreads,
+          lockMs: config.queueLockMs,
+          leaseMs: config.queueLockMs,
+          onError,
+        })
+      : new EmbeddedQueue(runner, { concurrency: config.poolThreads, onError });
+  const close = async () => {
+    await renderer.close();
+    await board.stop();
+    if (redis) await redis.quit().catch(() => redis.disconnect());
+  };
+  return { instance, limiter, previewLimiter, quota, renderer, metrics, board, queue, close };
+}
+
+async function openRedis(url: string, log: Logger): Promise<Redis> {
+  // Fail fast while disconnected so the memory insurance limiter answers instead of a hang.
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+  redis.on('error', (err) => log.warn({ err: err.message }, 'redis unavailable; rate limits fall back to memory'));
+  // At start Redis must answer (the queue lives there); later outages are ridden out.
+  await redis.connect().catch((err: Error) => {
+    redis.disconnect();
+    throw new Error(`Redis at ${url} does not answer: ${err.message}`);
+  });
+  return redis;
 }

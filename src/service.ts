@@ -1,31 +1,21 @@
-// A running process: context, limiters, request counter, HTTP server, the job queue on the render
-// pool with the sweeper, and the orderly stop (stop accepting → drain in-flight requests → let
-// running jobs finish → flush counters → close the pool, Redis and the store).
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import { Redis } from 'ioredis';
+// A running process in its role (all, api or worker) on the adapters the composition root opens:
+// the job runner on the queue, the reconciler and the sweeper, the API and its HTTP front end, the
+// live figures, and the orderly stop (stop accepting → drain in-flight requests → let running jobs
+// finish → flush counters → close the adapters and the store).
 import { pino, type Logger } from 'pino';
 import { type Api, createApi } from './api/pipeline.ts';
 import { adminAuthorized, LIVE_PATH } from './api/admin.ts';
 import { type HttpServer, type LiveFeed, listen } from './api/uws-server.ts';
 import { jobRunner, sweep } from './app/generations.ts';
 import { reconcile } from './app/reconcile.ts';
-import { combine, Metrics, SampleBoard, type Snapshot } from './metrics/index.ts';
+import { combine, type Metrics, type Snapshot } from './metrics/index.ts';
 import { todayRange } from './domain/usage-range.ts';
-import { PiscinaRenderer } from '../workers/piscina-renderer.ts';
 import { RequestCounter } from './app/request-counter.ts';
-import type { Context } from './composition.ts';
+import { type Context, openAdapters, type Role } from './composition.ts';
 import type { Renderer } from './app/ports/renderer.ts';
-import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './limits/rate-limit.ts';
-import { MemoryRenderQuota, type RenderQuota, RedisRenderQuota } from './limits/render-quota.ts';
-import { BullQueue } from './queue/bullmq.ts';
-import { EmbeddedQueue } from './queue/embedded.ts';
 import type { JobQueue } from './queue/types.ts';
 
-export type Role = 'all' | 'api' | 'worker';
-
-/** A name of this process unique across the farm: host, pid and a random tail (pids are reused). */
-export const instanceName = () => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+export type { Role } from './composition.ts';
 
 export interface Service {
   role: Role;
@@ -55,63 +45,11 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
   const { config } = ctx;
   const role = opts.role ?? 'all';
   const log = opts.log ?? createLogger(config.logLevel);
-  if (role !== 'all' && !config.redisUrl) {
-    throw new Error(`--role ${role} needs the farm queue: set REDIS_URL (and DATABASE_URL to PostgreSQL, S3_ENDPOINT for blobs)`);
-  }
-  let redis: Redis | null = null;
-  let limiter: RateLimiter;
-  let previewLimiter: RateLimiter;
-  const rate = { points: config.rateLimitPerMinute, windowSeconds: 60 };
-  const previews = { points: config.previewsPerMinute, windowSeconds: 60 };
-  const renders = { perMinute: config.rendersPerMinute, perDay: config.rendersPerDay, leaseMs: config.renderSyncTimeoutMs + 5_000 };
-  let quota: RenderQuota;
-  if (config.redisUrl) {
-    // Fail fast while disconnected so the memory insurance limiter answers instead of a hang.
-    redis = new Redis(config.redisUrl, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      lazyConnect: true,
-    });
-    redis.on('error', (err) =>
-      log.warn({ err: err.message }, 'redis unavailable; rate limits fall back to memory'),
-    );
-    // At start Redis must answer (the queue lives there); later outages are ridden out.
-    await redis.connect().catch((err: Error) => {
-      redis?.disconnect();
-      throw new Error(`Redis at ${config.redisUrl} does not answer: ${err.message}`);
-    });
-    limiter = new RedisRateLimiter({ ...rate, client: redis, keyPrefix: `${config.redisPrefix}rl` });
-    previewLimiter = new RedisRateLimiter({ ...previews, client: redis, keyPrefix: `${config.redisPrefix}previews` });
-    quota = new RedisRenderQuota(redis, config.redisPrefix, renders);
-  } else {
-    limiter = new MemoryRateLimiter(rate);
-    previewLimiter = new MemoryRateLimiter(previews);
-    quota = new MemoryRenderQuota(renders);
-  }
-
-  // Several processes share a farm's queue; each API instance admits up to QUEUE_MAX of its own.
-  const instance = ctx.farm ? instanceName() : undefined;
+  const { instance, limiter, previewLimiter, quota, renderer, metrics, board, ...adapters } = await openAdapters(ctx, { role, log });
   const counter = new RequestCounter(ctx.store);
-  const renderer = new PiscinaRenderer({
-    threads: config.poolThreads,
-    timeoutMs: config.renderTimeoutMs,
-    memoryMb: config.renderMemoryMb,
-    onWorkerError: (err) => log.warn({ err: err.message }, 'render worker failed outside a task'),
-  });
-  const metrics = new Metrics(instance ?? instanceName(), role, () => ({ threads: renderer.threads, busy: renderer.busy }));
-  const board = new SampleBoard(metrics, redis, config.redisPrefix);
   const runner = jobRunner({ store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, renderer, log, onFinished: (kind, outcome, pages) => metrics.job(kind, outcome, pages) });
   const onError = (err: unknown, job: { id: string } | null) => log.error({ err, job: job?.id }, 'job run failed; it is run again');
-  const queue: JobQueue = config.redisUrl
-    ? new BullQueue(runner, {
-        url: config.redisUrl,
-        prefix: config.redisPrefix,
-        concurrency: role === 'api' ? 0 : config.poolThreads,
-        lockMs: config.queueLockMs,
-        leaseMs: config.queueLockMs,
-        onError,
-      })
-    : new EmbeddedQueue(runner, { concurrency: config.poolThreads, onError });
+  const queue = adapters.queue(runner, onError);
   // Whatever is unfinished in the store and not in the queue (a crash, a restart, Redis lost)
   // is queued again: queued jobs from the start, processing ones as a new attempt. Embedded:
   // once at start. Farm: the workers reconcile now and then, since Redis may lose its jobs.
@@ -168,10 +106,8 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
       // Running jobs finish if they can within the grace; the rest are run again at the next start.
       await queue.stop(graceMs);
       await sweeping;
-      await renderer.close();
       await counter.flush().catch((err: unknown) => log.error({ err }, 'could not flush request counts'));
-      await board.stop();
-      if (redis) await redis.quit().catch(() => redis?.disconnect());
+      await adapters.close();
       await ctx.close();
     })());
   return { role, instance, metrics, snapshot, api, http, counter, log, queue, renderer, sweep: sweepOnce, stop };

@@ -8,7 +8,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import {
-  AdminError,
   cancelAnyJob,
   createAccount,
   createKey,
@@ -24,6 +23,7 @@ import { ApiError, invalid } from '../domain/errors.ts';
 import { type Job, type JobKind, type JobStatus, jobView } from '../domain/generation.ts';
 import { PACK_MAX_SHEETS, PACK_MIN_SHEETS } from '../domain/plans.ts';
 import type { ApiDeps } from './deps.ts';
+import { errorReply, publicError } from './errors.ts';
 import { parseJsonBody } from './json-body.ts';
 import { listParams, queryParams } from './query.ts';
 import { Router } from './router.ts';
@@ -44,17 +44,6 @@ interface AdminRoute {
   path: string;
   body: 'none' | 'json';
   handler: (req: AdminRequest) => Promise<Reply>;
-}
-
-/** An admin failure outside the public catalogue: its own status and code. */
-class AdminReplyError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -220,19 +209,18 @@ export function createAdminApi(d: ApiDeps, log: Logger): AdminApi {
   const token = d.config.adminToken;
 
   async function route(req: ApiRequest): Promise<Reply> {
-    if (!token) throw new AdminReplyError(404, 'ENDPOINT_NOT_FOUND', `${req.path.slice(0, 100)} is off: the server has no ADMIN_TOKEN`);
+    if (!token) throw new ApiError('ENDPOINT_NOT_FOUND', `${req.path.slice(0, 100)} is off: the server has no ADMIN_TOKEN`);
     if (!adminAuthorized(token, header(req, 'authorization'))) {
-      throw new AdminReplyError(401, 'UNAUTHORIZED', 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>; the token is missing or wrong');
+      throw new ApiError('UNAUTHORIZED', 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>; the token is missing or wrong');
     }
     if (req.path === METRICS_PATH) {
-      if (req.method !== 'GET') throw new AdminReplyError(404, 'ENDPOINT_NOT_FOUND', `${req.method} is not accepted on ${METRICS_PATH}; it takes GET`);
+      if (req.method !== 'GET') throw new ApiError('ENDPOINT_NOT_FOUND', `${req.method} is not accepted on ${METRICS_PATH}; it takes GET`);
       const { contentType, text } = await d.metrics.prometheus(await d.snapshot());
       return { status: 200, raw: { contentType, bytes: text } };
     }
     const m = router.match(req.method, req.path.slice(ADMIN_PREFIX.length));
     if (!m.route) {
-      throw new AdminReplyError(
-        404,
+      throw new ApiError(
         'ENDPOINT_NOT_FOUND',
         m.allowed.length ? `${req.method} is not accepted on ${req.path}; it takes ${m.allowed.join(', ')}` : `${req.method} ${req.path.slice(0, 100)} is not an admin endpoint`,
       );
@@ -241,30 +229,10 @@ export function createAdminApi(d: ApiDeps, log: Logger): AdminApi {
     return m.route.handler({ ...req, params: m.params, json });
   }
 
-  function failure(req: ApiRequest, err: unknown): Reply {
-    let status: number;
-    let code: string;
-    let message: string;
-    let field: string | undefined;
-    if (err instanceof AdminReplyError) ({ status, code, message } = err);
-    else if (err instanceof ApiError) ({ status, code, message, field } = err);
-    else if (err instanceof AdminError) {
-      status = err.missing ? 404 : 400;
-      code = err.missing ? 'NOT_FOUND' : 'INVALID_REQUEST';
-      message = err.message;
-    } else {
-      log.error({ err, requestId: req.id, method: req.method, path: req.path }, 'admin request failed');
-      status = 500;
-      code = 'INTERNAL_ERROR';
-      message = `an unexpected error; quote request id ${req.id}`;
-    }
-    return { status, json: { error: { code, message, requestId: req.id, ...(field !== undefined ? { field } : {}) } } };
-  }
-
   return {
     owns: (path) => path === METRICS_PATH || path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`),
     async handle(req) {
-      const reply = await route(req).catch((err: unknown) => failure(req, err));
+      const reply = await route(req).catch((err: unknown) => errorReply(publicError(err, req, log), req, {}));
       reply.headers = { ...reply.headers, 'X-Request-ID': req.id };
       return reply;
     },

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { Authenticator, type Caller } from '../app/auth.ts';
 import { createAdminApi } from './admin.ts';
 import { ApiError } from '../domain/errors.ts';
+import { errorReply, publicError } from './errors.ts';
 import type { RateDecision } from '../limits/rate-limit.ts';
 import type { ApiDeps } from './deps.ts';
 import { parseJsonBody } from './json-body.ts';
@@ -61,19 +62,7 @@ export function createApi(d: ApiDeps, log: Logger): Api {
     return h;
   }
 
-  function errorReply(req: ApiRequest, err: unknown, rate?: RateDecision): Reply {
-    let e: ApiError;
-    if (err instanceof ApiError) e = err;
-    else {
-      log.error({ err, requestId: req.id, method: req.method, path: req.path }, 'request failed');
-      e = new ApiError('INTERNAL_ERROR', `an unexpected error; quote request id ${req.id} to support`);
-    }
-    const headers = baseHeaders(req, rate);
-    if (e.status === 429) headers['Retry-After'] = String(e.retryAfter ?? 60);
-    const body: Record<string, unknown> = { code: e.code, message: e.message, requestId: req.id };
-    if (e.field !== undefined) body.field = e.field;
-    return { status: e.status, headers, json: { error: body } };
-  }
+  const failure = (req: ApiRequest, err: unknown, rate?: RateDecision): Reply => errorReply(publicError(err, req, log), req, baseHeaders(req, rate));
 
   async function handle(req: ApiRequest): Promise<Reply> {
     if (admin.owns(req.path)) return admin.handle(req);
@@ -85,7 +74,7 @@ export function createApi(d: ApiDeps, log: Logger): Api {
       };
     }
     if (!req.path.startsWith(`${API_PREFIX}/`)) {
-      return errorReply(
+      return failure(
         req,
         new ApiError(
           'ENDPOINT_NOT_FOUND',
@@ -97,7 +86,7 @@ export function createApi(d: ApiDeps, log: Logger): Api {
     try {
       caller = await auth.authenticate(req.headers.authorization);
     } catch (err) {
-      return errorReply(req, err);
+      return failure(req, err);
     }
     let rate: RateDecision | undefined;
     try {
@@ -129,7 +118,7 @@ export function createApi(d: ApiDeps, log: Logger): Api {
         : baseHeaders(req, rate);
       return reply;
     } catch (err) {
-      return errorReply(req, err, rate);
+      return failure(req, err, rate);
     }
   }
 
@@ -142,9 +131,9 @@ export function createApi(d: ApiDeps, log: Logger): Api {
     },
     handle: (req) =>
       handle(req)
-        .catch((err: unknown) => errorReply(req, err))
+        .catch((err: unknown) => failure(req, err))
         .then((reply) => observe(req, reply)),
-    refuse: (req, err) => errorReply(req, err),
+    refuse: (req, err) => failure(req, err),
     countLater(req) {
       if (!header(req, 'authorization')) return;
       auth

@@ -3,7 +3,7 @@
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
 import type { KeyMode } from '../domain/api-keys.ts';
-import { ApiError } from '../domain/errors.ts';
+import { Refusal } from '../domain/errors.ts';
 import { parseTemplate, templateAssetIds, templateFontIds } from '../domain/template.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
 import { inspectFont, NotAFontError } from '../render/index.ts';
@@ -20,33 +20,13 @@ export interface AdminDeps {
   now: () => Date;
 }
 
-/** A refusal of an operator command: one line, nothing written. `missing`: what it names does not exist. */
-export class AdminError extends Error {
-  constructor(
-    message: string,
-    readonly missing = false,
-  ) {
-    super(message);
-    this.name = 'AdminError';
-  }
-}
-
-async function refuseApiErrors<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (err) {
-    if (err instanceof ApiError) throw new AdminError(err.message);
-    throw err;
-  }
-}
-
 export function createAccount(d: AdminDeps, input: { name: string; plan?: string; period?: number }): Promise<Account> {
-  return refuseApiErrors(d.store.accounts.create({ ...input, now: d.now() }));
+  return d.store.accounts.create({ ...input, now: d.now() });
 }
 
 async function requireAccount(d: AdminDeps, id: string): Promise<Account> {
   const account = await d.store.accounts.get(id);
-  if (!account) throw new AdminError(`account ${JSON.stringify(id)} does not exist`, true);
+  if (!account) throw new Refusal('missing', `account ${JSON.stringify(id)} does not exist`);
   return account;
 }
 
@@ -71,14 +51,12 @@ export function createKey(
   d: AdminDeps,
   input: { account: string; mode: KeyMode; name?: string },
 ): Promise<{ key: string; record: ApiKeyRecord }> {
-  return refuseApiErrors(
-    d.store.accounts.createKey({ accountId: input.account, mode: input.mode, name: input.name, max: d.config.keysMax, now: d.now() }),
-  );
+  return d.store.accounts.createKey({ accountId: input.account, mode: input.mode, name: input.name, max: d.config.keysMax, now: d.now() });
 }
 
 export async function revokeKey(d: AdminDeps, keyId: string): Promise<ApiKeyRecord> {
   const key = await d.store.accounts.revokeKey(keyId, d.now());
-  if (!key) throw new AdminError(`key ${JSON.stringify(keyId)} does not exist`, true);
+  if (!key) throw new Refusal('missing', `key ${JSON.stringify(keyId)} does not exist`);
   return key;
 }
 
@@ -91,23 +69,23 @@ export async function importTemplate(
   try {
     raw = JSON.parse(input.json);
   } catch (err) {
-    throw new AdminError(`${input.source ?? 'template'} is not valid JSON: ${(err as Error).message}`);
+    throw new Refusal('invalid', `${input.source ?? 'template'} is not valid JSON: ${(err as Error).message}`);
   }
   const parsed = parseTemplate(raw);
-  if (!parsed.ok) throw new AdminError(`${input.source ?? 'template'}: ${parsed.message}`);
+  if (!parsed.ok) throw new Refusal('invalid', `${input.source ?? 'template'}: ${parsed.message}`);
   await requireAccount(d, input.account);
   const tenant = { accountId: input.account, mode: input.mode };
   for (const fontId of templateFontIds(parsed.template)) {
     if (!(await d.store.fonts.getVisible(input.account, fontId))) {
-      throw new AdminError(`${input.source ?? 'template'}: font ${fontId} does not exist for account ${input.account}`);
+      throw new Refusal('invalid', `${input.source ?? 'template'}: font ${fontId} does not exist for account ${input.account}`);
     }
   }
   for (const assetId of templateAssetIds(parsed.template)) {
     if (!(await d.store.assets.exists(tenant, assetId))) {
-      throw new AdminError(`${input.source ?? 'template'}: asset ${assetId} does not exist for account ${input.account} (${input.mode})`);
+      throw new Refusal('invalid', `${input.source ?? 'template'}: asset ${assetId} does not exist for account ${input.account} (${input.mode})`);
     }
   }
-  return refuseApiErrors(d.store.templates.create(tenant, parsed.template, d.config.templatesMax, d.now()));
+  return d.store.templates.create(tenant, parsed.template, d.config.templatesMax, d.now());
 }
 
 /** Adds a font for everyone, or a personal font of one account; anything not a font is refused. */
@@ -116,16 +94,16 @@ export async function addFont(
   input: { bytes: Uint8Array; name: string; account?: string; premium: boolean; license?: string; source?: string },
 ): Promise<FontRecord> {
   const name = input.name.trim();
-  if (name.length < 1 || name.length > 120) throw new AdminError(`name must be 1-120 characters, got ${name.length}`);
+  if (name.length < 1 || name.length > 120) throw new Refusal('invalid', `name must be 1-120 characters, got ${name.length}`);
   const maxBytes = 20 * 1024 * 1024;
   if (input.bytes.length > maxBytes) {
-    throw new AdminError(`${input.source ?? 'font'} must be at most ${maxBytes} bytes, got ${input.bytes.length}`);
+    throw new Refusal('invalid', `${input.source ?? 'font'} must be at most ${maxBytes} bytes, got ${input.bytes.length}`);
   }
   let info: ReturnType<typeof inspectFont>;
   try {
     info = inspectFont(input.bytes);
   } catch (err) {
-    if (err instanceof NotAFontError) throw new AdminError(`${input.source ?? 'file'} is ${err.message}`);
+    if (err instanceof NotAFontError) throw new Refusal('invalid', `${input.source ?? 'file'} is ${err.message}`);
     throw err;
   }
   if (input.account) await requireAccount(d, input.account);
@@ -194,9 +172,9 @@ export function listJobs(d: AdminDeps, filter: JobFilter): Promise<Page<Job>> {
  */
 export async function cancelAnyJob(d: AdminDeps, id: string, abort: (id: string) => void): Promise<Job> {
   const job = await d.store.generations.find(id);
-  if (!job) throw new AdminError(`job ${JSON.stringify(id)} does not exist`, true);
+  if (!job) throw new Refusal('missing', `job ${JSON.stringify(id)} does not exist`);
   const cancelled = await d.store.generations.cancel({ accountId: job.accountId, mode: job.mode }, id, d.now());
-  if (!cancelled) throw new AdminError(`job ${JSON.stringify(id)} does not exist`, true);
+  if (!cancelled) throw new Refusal('missing', `job ${JSON.stringify(id)} does not exist`);
   abort(id);
   return cancelled;
 }
@@ -207,12 +185,10 @@ export function listFonts(d: AdminDeps, account?: string): Promise<FontRecord[]>
 
 export async function topUp(d: AdminDeps, input: { account: string; sheets: number; mode: KeyMode }): Promise<BalanceReport> {
   await requireAccount(d, input.account);
-  return refuseApiErrors(
-    d.store.billing.topUp({ accountId: input.account, mode: input.mode }, input.sheets, d.now(), `${input.mode} top-up`),
-  );
+  return d.store.billing.topUp({ accountId: input.account, mode: input.mode }, input.sheets, d.now(), `${input.mode} top-up`);
 }
 
 export async function setPlan(d: AdminDeps, input: { account: string; plan: string; period?: number }): Promise<Account> {
   await requireAccount(d, input.account);
-  return refuseApiErrors(d.store.accounts.setPlan(input.account, input.plan, input.period, d.now()));
+  return d.store.accounts.setPlan(input.account, input.plan, input.period, d.now());
 }

@@ -3,7 +3,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import {
-  AdminError,
   addFont,
   createAccount,
   createKey,
@@ -18,6 +17,7 @@ import { demoBanner, seedDemo } from '../app/demo.ts';
 import { type Context, configFromEnv, openContext } from '../composition.ts';
 import { ConfigError, envValue, forgetCiForConsole } from '../config/index.ts';
 import { KEY_MODES } from '../domain/api-keys.ts';
+import { Refusal } from '../domain/errors.ts';
 import { type IdPrefix, isId } from '../domain/ids.ts';
 import { PERIODS, PLAN_IDS } from '../domain/plans.ts';
 import { type Role, type Service, startService } from '../service.ts';
@@ -289,9 +289,9 @@ export function buildProgram(): Command {
     .option('--token <token>', 'admin token (default: ADMIN_TOKEN)')
     .action(async (opts: { url: string; token?: string }) => {
       const token = opts.token ?? envValue('ADMIN_TOKEN');
-      if (!token) throw new AdminError('the console needs the admin token: --token TOKEN or ADMIN_TOKEN');
-      if (!/^https?:\/\/[^/]+/.test(opts.url)) throw new AdminError(`--url must be an http:// or https:// address, got ${JSON.stringify(opts.url)}`);
-      if (!process.stdin.isTTY) throw new AdminError('the console needs a terminal (stdin is not a TTY)');
+      if (!token) throw new Refusal('invalid', 'the console needs the admin token: --token TOKEN or ADMIN_TOKEN');
+      if (!/^https?:\/\/[^/]+/.test(opts.url)) throw new Refusal('invalid', `--url must be an http:// or https:// address, got ${JSON.stringify(opts.url)}`);
+      if (!process.stdin.isTTY) throw new Refusal('invalid', 'the console needs a terminal (stdin is not a TTY)');
       forgetCiForConsole();
       const { runTui } = await import('../../tui/main.tsx');
       await runTui({ url: opts.url, token });
@@ -303,7 +303,7 @@ export function buildProgram(): Command {
 try {
   await buildProgram().parseAsync(process.argv);
 } catch (err) {
-  if (err instanceof AdminError || err instanceof ConfigError) {
+  if (err instanceof Refusal || err instanceof ConfigError) {
     process.stderr.write(`scriptorium: ${err.message}\n`);
   } else {
     process.stderr.write(`scriptorium: ${(err as Error).message ?? String(err)}\n`);

@@ -27,10 +27,10 @@ export function planLeftMilli(s: AllowanceState): number {
   return Math.max(0, planGrantMilli(s.plan, s.periodDays, s.mode) - s.planUsedMilli);
 }
 
-export type Refusal = { ok: false; reason: 'daily_pages' | 'balance'; message: string };
+export type ChargeRefusal = { ok: false; reason: 'daily_pages' | 'balance'; message: string };
 
 /** The check before work (spec §3 rule 3): some allowance must remain. */
-export function checkBeforeWork(s: AllowanceState): { ok: true } | Refusal {
+export function checkBeforeWork(s: AllowanceState): { ok: true } | ChargeRefusal {
   if (s.pagesToday >= s.plan.pagesPerDay) {
     return { ok: false, reason: 'daily_pages', message: `daily allowance of ${s.plan.pagesPerDay} pages is used up` };
   }
@@ -48,7 +48,7 @@ export interface ChargeSplit {
 }
 
 /** The check at completion: the WHOLE document must fit, plan sheets first, then extra. */
-export function decideCharge(s: AllowanceState, pages: number, milliPerPage: number): ChargeSplit | Refusal {
+export function decideCharge(s: AllowanceState, pages: number, milliPerPage: number): ChargeSplit | ChargeRefusal {
   if (!Number.isInteger(pages) || pages < 0) throw new RangeError(`pages must be a whole number ≥ 0, got ${pages}`);
   if (s.pagesToday + pages > s.plan.pagesPerDay) {
     return {

@@ -25,16 +25,58 @@ export const errorCatalog = {
 
 export type ErrorCode = keyof typeof errorCatalog;
 
+/** Codes only the operator's admin API answers with (DESIGN §8); the public API never does. */
+export const adminErrorCatalog = {
+  UNAUTHORIZED: { status: 401, meaning: 'The admin token is missing or wrong.' },
+  NOT_FOUND: { status: 404, meaning: 'The account, key or job named does not exist.' },
+} as const;
+
+export type AdminErrorCode = keyof typeof adminErrorCatalog;
+
+/**
+ * What a store or a use-case refuses, said as the domain says it: a kind to branch on and a
+ * message for people (what is wrong, what is allowed, what was received). Nothing was changed.
+ * It carries no code or status: where a use-case wants a particular public error it throws an
+ * ApiError; otherwise the API's one error mapper answers by kind.
+ */
+export type RefusalKind =
+  /** The input breaks a rule or a limit of its kind (too long, too many, unknown value). */
+  | 'invalid'
+  /** What the request names (an account, a key, a job) does not exist. */
+  | 'missing'
+  /** A rate, quota or concurrency limit; `retryAfter` says when to try again. */
+  | 'limit'
+  /** The plan allowance and extra balance do not cover the work. */
+  | 'balance'
+  /** The thing is in a state that does not allow this (a finished job cannot be cancelled). */
+  | 'conflict';
+
+export class Refusal extends Error {
+  readonly field: string | undefined;
+  readonly retryAfter: number | undefined;
+  constructor(
+    readonly kind: RefusalKind,
+    message: string,
+    opts: { field?: string; retryAfter?: number } = {},
+  ) {
+    super(message);
+    this.name = 'Refusal';
+    this.field = opts.field;
+    this.retryAfter = opts.retryAfter;
+  }
+}
+
+/** A use-case's decision of the public error: a code of the catalogue (or of the admin API's). */
 export class ApiError extends Error {
   readonly status: number;
   constructor(
-    readonly code: ErrorCode,
+    readonly code: ErrorCode | AdminErrorCode,
     message: string,
     opts: { status?: number; field?: string; retryAfter?: number } = {},
   ) {
     super(message);
     this.name = 'ApiError';
-    this.status = opts.status ?? errorCatalog[code].status;
+    this.status = opts.status ?? (code in errorCatalog ? errorCatalog[code as ErrorCode] : adminErrorCatalog[code as AdminErrorCode]).status;
     this.field = opts.field;
     this.retryAfter = opts.retryAfter;
   }

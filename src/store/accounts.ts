@@ -1,7 +1,7 @@
 // Accounts and their API keys. Keys are stored only as SHA-256 with a display prefix.
 import { type Page, pageOf } from './paging.ts';
 import { displayPrefix, type KeyMode } from '../domain/api-keys.ts';
-import { ApiError } from '../domain/errors.ts';
+import { Refusal } from '../domain/errors.ts';
 import { type PeriodDays, type PlanCatalog, type PlanId, planPeriods } from '../domain/plans.ts';
 import { newApiKey, newId, sha256Hex } from '../lib/ids.ts';
 import { type Db, num } from './database.ts';
@@ -59,22 +59,18 @@ export function resolvePlan(
   period?: number,
 ): { plan: PlanId; periodDays: PeriodDays | null } {
   if (!(plan in plans)) {
-    throw new ApiError(
-      'INVALID_REQUEST',
-      `plan must be one of ${Object.keys(plans).join(', ')}, got "${plan}"`,
+    throw new Refusal('invalid', `plan must be one of ${Object.keys(plans).join(', ')}, got "${plan}"`,
     );
   }
   const periods = planPeriods(plans[plan as PlanId]);
   if (periods.length === 0) {
     if (period !== undefined)
-      throw new ApiError('INVALID_REQUEST', `period must be omitted for plan ${plan}, got ${period}`);
+      throw new Refusal('invalid', `period must be omitted for plan ${plan}, got ${period}`);
     return { plan: plan as PlanId, periodDays: null };
   }
   const chosen = period ?? periods[periods.length - 1]!;
   if (!periods.includes(chosen as PeriodDays)) {
-    throw new ApiError(
-      'INVALID_REQUEST',
-      `period of plan ${plan} must be ${periods.join(' or ')} days, got ${period}`,
+    throw new Refusal('invalid', `period of plan ${plan} must be ${periods.join(' or ')} days, got ${period}`,
     );
   }
   return { plan: plan as PlanId, periodDays: chosen as PeriodDays };
@@ -93,7 +89,7 @@ export class AccountRepo {
   async create(input: { name: string; plan?: string; period?: number; now: Date }): Promise<Account> {
     const name = input.name.trim();
     if (name.length < 1 || name.length > 120) {
-      throw new ApiError('INVALID_REQUEST', `name must be 1-120 characters, got ${name.length}`);
+      throw new Refusal('invalid', `name must be 1-120 characters, got ${name.length}`);
     }
     const { plan, periodDays } = resolvePlan(this.plans, input.plan ?? 'none', input.period);
     const now = input.now.toISOString();
@@ -162,7 +158,7 @@ export class AccountRepo {
     const at = now.toISOString();
     return this.db.write(async (tx) => {
       const found = await tx.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst();
-      if (!found) throw new ApiError('INVALID_REQUEST', `account ${JSON.stringify(id)} does not exist`);
+      if (!found) throw new Refusal('invalid', `account ${JSON.stringify(id)} does not exist`);
       await tx
         .updateTable('accounts')
         .set({ plan, plan_period_days: periodDays, plan_anchor: periodDays ? at : null, updated_at: at })
@@ -204,7 +200,7 @@ export class AccountRepo {
         .forUpdate(tx.selectFrom('accounts').select('id').where('id', '=', input.accountId))
         .executeTakeFirst();
       if (!account)
-        throw new ApiError('INVALID_REQUEST', `account ${JSON.stringify(input.accountId)} does not exist`);
+        throw new Refusal('invalid', `account ${JSON.stringify(input.accountId)} does not exist`);
       const active = await tx
         .selectFrom('api_keys')
         .select((eb) => eb.fn.countAll().as('n'))
@@ -212,9 +208,7 @@ export class AccountRepo {
         .where('revoked_at', 'is', null)
         .executeTakeFirstOrThrow();
       if (num(active.n) >= input.max) {
-        throw new ApiError(
-          'INVALID_REQUEST',
-          `account ${input.accountId} has ${num(active.n)} active API keys, the most allowed is ${input.max}: revoke one first`,
+        throw new Refusal('invalid', `account ${input.accountId} has ${num(active.n)} active API keys, the most allowed is ${input.max}: revoke one first`,
         );
       }
       await tx.insertInto('api_keys').values(row).execute();

@@ -2,7 +2,7 @@
 // bytes, both key modes together) is decided under the account row lock, so racing uploads
 // cannot pass it together.
 import type { KeyMode } from '../domain/api-keys.ts';
-import { ApiError } from '../domain/errors.ts';
+import { Refusal } from '../domain/errors.ts';
 import type { ImageType } from '../domain/images.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { type Db, num, type Tx } from './database.ts';
@@ -77,15 +77,11 @@ export class AssetRepo {
         .executeTakeFirstOrThrow();
       const { count, bytes: total } = await usedBy(tx, tenant.accountId);
       if (count + 1 > quota.maxCount) {
-        throw new ApiError(
-          'INVALID_REQUEST',
-          `an account may hold at most ${quota.maxCount} images, it holds ${count} already`,
+        throw new Refusal('invalid', `an account may hold at most ${quota.maxCount} images, it holds ${count} already`,
         );
       }
       if (total + asset.bytes > quota.maxTotalBytes) {
-        throw new ApiError(
-          'INVALID_REQUEST',
-          `an account's images may total at most ${quota.maxTotalBytes} bytes, it holds ${total} and this one is ${asset.bytes}`,
+        throw new Refusal('invalid', `an account's images may total at most ${quota.maxTotalBytes} bytes, it holds ${total} and this one is ${asset.bytes}`,
         );
       }
       await tx.insertInto('assets').values(row).execute();

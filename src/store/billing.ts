@@ -8,10 +8,10 @@ import {
   decideCharge,
   planGrantMilli,
   planLeftMilli,
-  type Refusal,
+  type ChargeRefusal,
   utcDay,
 } from '../domain/billing.ts';
-import { ApiError } from '../domain/errors.ts';
+import { Refusal } from '../domain/errors.ts';
 import { PACK_MAX_SHEETS, PACK_MIN_SHEETS, type PlanCatalog } from '../domain/plans.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { newId } from '../lib/ids.ts';
@@ -23,7 +23,7 @@ export type ChargeKind = 'charge' | 'render';
 
 export type ChargeResult =
   | { ok: true; duplicate: boolean; totalMilli: number; planMilli: number; extraMilli: number; pages: number }
-  | Refusal;
+  | ChargeRefusal;
 
 export interface BalanceReport {
   mode: Tenant['mode'];
@@ -73,7 +73,7 @@ export class BillingRepo {
       .where('id', '=', tenant.accountId)
       .executeTakeFirst();
     if (!balance || !accountRow)
-      throw new ApiError('INVALID_REQUEST', `account ${JSON.stringify(tenant.accountId)} does not exist`);
+      throw new Refusal('invalid', `account ${JSON.stringify(tenant.accountId)} does not exist`);
     const account = toAccount(accountRow);
     const plan = this.plans[account.plan];
     const period =
@@ -105,9 +105,7 @@ export class BillingRepo {
   /** Adds a pack of extra sheets (50 to 1,000; test top-ups land in the test balance). */
   async topUp(tenant: Tenant, sheets: number, now: Date, note = 'top-up'): Promise<BalanceReport> {
     if (!Number.isInteger(sheets) || sheets < PACK_MIN_SHEETS || sheets > PACK_MAX_SHEETS) {
-      throw new ApiError(
-        'INVALID_REQUEST',
-        `sheets must be a whole number ${PACK_MIN_SHEETS}-${PACK_MAX_SHEETS}, got ${sheets}`,
+      throw new Refusal('invalid', `sheets must be a whole number ${PACK_MIN_SHEETS}-${PACK_MAX_SHEETS}, got ${sheets}`,
       );
     }
     const milli = sheets * 1000;
@@ -140,7 +138,7 @@ export class BillingRepo {
   }
 
   /** The check before work (spec §3 rule 3): some allowance must remain. */
-  async checkBeforeWork(tenant: Tenant, now: Date, tx: Tx = this.db.kysely): Promise<{ ok: true } | Refusal> {
+  async checkBeforeWork(tenant: Tenant, now: Date, tx: Tx = this.db.kysely): Promise<{ ok: true } | ChargeRefusal> {
     const { state } = await this.load(tx, tenant, now, false);
     return checkBeforeWork(state);
   }

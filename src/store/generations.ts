@@ -2,8 +2,8 @@
 // locks the row and checks where it stands (and which attempt is writing), so a duplicate run,
 // a crash or a cancel racing a completion can never move a job backwards or charge it twice.
 import { type Selectable, sql } from 'kysely';
-import { checkBeforeWork, type Refusal } from '../domain/billing.ts';
-import { ApiError } from '../domain/errors.ts';
+import { type ChargeRefusal, checkBeforeWork } from '../domain/billing.ts';
+import { Refusal } from '../domain/errors.ts';
 import { canMove, type Job, type JobError, type JobInput, type JobKind, type JobStatus, UNFINISHED } from '../domain/generation.ts';
 import type { TemplateModel } from '../domain/template.ts';
 import type { RenderSpec } from '../render/index.ts';
@@ -66,7 +66,7 @@ export interface AdmissionLimits {
 
 export type Completion =
   | { outcome: 'completed'; job: Job }
-  | { outcome: 'refused'; job: Job; refusal: Refusal }
+  | { outcome: 'refused'; job: Job; refusal: ChargeRefusal }
   /** Not this attempt's to finish: cancelled, finished already, or taken over by a newer attempt. */
   | { outcome: 'stale'; job: Job | null };
 
@@ -97,7 +97,7 @@ export class GenerationRepo {
         )?.n,
       );
       if (unfinished >= limits.unfinished) {
-        throw new ApiError('RATE_LIMIT_EXCEEDED', `the account has ${unfinished} unfinished jobs, the most allowed is ${limits.unfinished}: wait for one to finish`, {
+        throw new Refusal('limit', `the account has ${unfinished} unfinished jobs, the most allowed is ${limits.unfinished}: wait for one to finish`, {
           retryAfter: 60,
         });
       }
@@ -105,12 +105,12 @@ export class GenerationRepo {
       if (limits.instance !== undefined) queuedQuery = queuedQuery.where('admitted_by', '=', limits.instance);
       const queued = num((await queuedQuery.executeTakeFirst())?.n);
       if (queued >= limits.queued) {
-        throw new ApiError('RATE_LIMIT_EXCEEDED', `the queue holds ${queued} jobs, the most allowed is ${limits.queued}: try again shortly`, { retryAfter: 60 });
+        throw new Refusal('limit', `the queue holds ${queued} jobs, the most allowed is ${limits.queued}: try again shortly`, { retryAfter: 60 });
       }
       if (job.kind === 'pdf') {
         const { state } = await this.billing.load(tx, tenant, now, true);
         const check = checkBeforeWork(state);
-        if (!check.ok) throw new ApiError('INSUFFICIENT_BALANCE', `cannot start a generation: ${check.message}`);
+        if (!check.ok) throw new Refusal('balance', `cannot start a generation: ${check.message}`);
       }
       const at = now.toISOString();
       const row: Row = {
@@ -304,7 +304,7 @@ export class GenerationRepo {
       const job = toJob(row);
       if (job.status === 'cancelled') return job;
       if (!canMove(job.status, 'cancelled')) {
-        throw new ApiError('INVALID_REQUEST', `the job is ${job.status} and can no longer be cancelled`, { status: 409 });
+        throw new Refusal('conflict', `the job is ${job.status} and can no longer be cancelled`);
       }
       const at = now.toISOString();
       await tx.updateTable('generations').set({ status: 'cancelled', cancelled_at: at, updated_at: at }).where('id', '=', id).execute();

@@ -1,6 +1,6 @@
 // Newest-first pages with an opaque cursor (DESIGN §4 lists): the last row's (created_at, id).
 import type { SelectQueryBuilder } from 'kysely';
-import { ApiError } from '../domain/errors.ts';
+import { Refusal } from '../domain/errors.ts';
 import type { Database } from './schema.ts';
 
 export interface Page<T> {
@@ -33,9 +33,7 @@ export async function pageOf<TB extends keyof Database, R extends Row, T>(
   if (opts.cursor !== undefined) {
     const c = decodeCursor(opts.cursor);
     if (!c)
-      throw new ApiError(
-        'INVALID_REQUEST',
-        'cursor must be a nextCursor from an earlier page, got an unknown value',
+      throw new Refusal('invalid', 'cursor must be a nextCursor from an earlier page, got an unknown value',
         { field: 'cursor' },
       );
     page = page.where((eb) =>

@@ -1,6 +1,6 @@
 // Templates: the validated JSON model with a revision; jobs copy a snapshot of it.
 import type { KeyMode } from '../domain/api-keys.ts';
-import { ApiError } from '../domain/errors.ts';
+import { Refusal } from '../domain/errors.ts';
 import { type TemplateKind, type TemplateModel, templateKind } from '../domain/template.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { newId } from '../lib/ids.ts';
@@ -62,16 +62,14 @@ export class TemplateRepo {
         .forUpdate(tx.selectFrom('accounts').select('id').where('id', '=', tenant.accountId))
         .executeTakeFirst();
       if (!account)
-        throw new ApiError('INVALID_REQUEST', `account ${JSON.stringify(tenant.accountId)} does not exist`);
+        throw new Refusal('invalid', `account ${JSON.stringify(tenant.accountId)} does not exist`);
       const n = await tx
         .selectFrom('templates')
         .select((eb) => eb.fn.countAll().as('n'))
         .where('account_id', '=', tenant.accountId)
         .executeTakeFirstOrThrow();
       if (num(n.n) >= max) {
-        throw new ApiError(
-          'INVALID_REQUEST',
-          `account ${tenant.accountId} has ${num(n.n)} templates, the most allowed is ${max}`,
+        throw new Refusal('invalid', `account ${tenant.accountId} has ${num(n.n)} templates, the most allowed is ${max}`,
         );
       }
       await tx.insertInto('templates').values(row).execute();
@@ -94,9 +92,7 @@ export class TemplateRepo {
         .executeTakeFirst();
       if (!current) return null;
       if (templateKind(model) !== current.kind) {
-        throw new ApiError(
-          'INVALID_REQUEST',
-          `template kind must stay ${current.kind}, got ${templateKind(model)}`,
+        throw new Refusal('invalid', `template kind must stay ${current.kind}, got ${templateKind(model)}`,
         );
       }
       await tx

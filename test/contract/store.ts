@@ -2,7 +2,7 @@
 // one adapter does that the other does not is a bug in the other.
 import type { Test } from 'tap';
 import { parseApiKey } from '../../src/domain/api-keys.ts';
-import { ApiError } from '../../src/domain/errors.ts';
+import { Refusal } from '../../src/domain/errors.ts';
 import { parseTemplate, type TemplateModel } from '../../src/domain/template.ts';
 import type { Tenant } from '../../src/domain/tenant.ts';
 import { specOf } from '../../src/domain/render-spec.ts';
@@ -26,7 +26,7 @@ async function rejects(t: Test, promise: Promise<unknown>, pattern: RegExp, what
     await promise;
     t.fail(`${what}: expected a refusal`);
   } catch (err) {
-    t.type(err, ApiError, `${what}: an ApiError`);
+    t.type(err, Refusal, `${what}: a Refusal`);
     t.match((err as Error).message, pattern, what);
   }
 }
@@ -416,8 +416,8 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
       Array.from({ length: 25 }, (_, i) => (i % 2 ? other : store).generations.submit(tenant(a.id), job(), LIMITS, NOW)),
     );
     t.equal(results.filter((r) => r.status === 'fulfilled').length, 2, 'two admitted');
-    const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason as ApiError);
-    t.ok(refused.length === 23 && refused.every((e) => e.code === 'RATE_LIMIT_EXCEEDED' && e.retryAfter === 60), '23 refused with 429');
+    const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason as Refusal);
+    t.ok(refused.length === 23 && refused.every((e) => e.kind === 'limit' && e.retryAfter === 60), '23 refused as over a limit, try again in 60 s');
     t.equal(refused.filter((e) => /2 unfinished jobs/.test(e.message)).length, 23);
     const free = await account();
     await rejects(t, store.generations.submit(tenant(free.id), job(), LIMITS, NOW), /no plan sheets or extra balance left/, 'no allowance: 402');

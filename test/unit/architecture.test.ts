@@ -49,6 +49,39 @@ t.test('nothing asks an adapter what it is', async (t) => {
   );
 });
 
+t.test('adapters are built only in the composition root (an adapter may build its own parts)', async (t) => {
+  const built = /new\s+(BullQueue|EmbeddedQueue|S3BlobStore|FsBlobStore|PiscinaRenderer|Redis|RedisRateLimiter|RedisRenderQuota|SampleBoard)\b|Store\.open\(/;
+  const adapterHomes = ['src/blobs/', 'src/limits/', 'src/queue/', 'src/store/'];
+  const product = PRODUCT.filter((f) => f.startsWith('src/') && !adapterHomes.some((home) => f.startsWith(home)));
+  t.ok(product.includes('src/service.ts') && product.some((f) => f.startsWith('src/app/')), 'roles and use-cases are read');
+  t.ok(built.test(code('src/composition.ts')), 'the root builds them');
+  t.same(
+    product.filter((f) => f !== 'src/composition.ts' && built.test(code(f))),
+    [],
+  );
+});
+
+t.test('stores refuse in the domain’s words, and one mapper turns every error into a reply', async (t) => {
+  const stores = PRODUCT.filter((f) => f.startsWith('src/store/'));
+  t.ok(stores.some((f) => /new Refusal\(/.test(code(f))), 'stores throw Refusal');
+  t.same(
+    stores.filter((f) => /ApiError|errorCatalog/.test(code(f))),
+    [],
+    'no store names a public error',
+  );
+  const api = PRODUCT.filter((f) => f.startsWith('src/api/'));
+  t.same(
+    api.filter((f) => f !== 'src/api/errors.ts' && /instanceof (ApiError|Refusal)|json: \{ error/.test(code(f))),
+    [],
+    'only src/api/errors.ts builds an error reply',
+  );
+  t.same(
+    PRODUCT.filter((f) => f.startsWith('src/') && /class \w+ extends Error/.test(code(f)) && /\b(status|statusCode)\b/.test(code(f)) && f !== 'src/domain/errors.ts'),
+    [],
+    'no other error class carries a status',
+  );
+});
+
 t.test("the README's layout names every top-level folder of src, and only folders that exist", async (t) => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const layout = readme.slice(readme.indexOf('## Layout'));

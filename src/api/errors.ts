@@ -1,0 +1,35 @@
+// The one error mapper of the public and the admin API: whatever a stage throws becomes
+// `{ error: { code, message, requestId, field? } }` with its status. A use-case's ApiError is
+// answered as decided; a Refusal (a store's or a use-case's, said in the domain's words) by its
+// kind; anything else is an unexpected failure, logged with the request and answered 500.
+import type { Logger } from 'pino';
+import { ApiError, Refusal, type RefusalKind } from '../domain/errors.ts';
+import type { ApiRequest, Reply } from './types.ts';
+
+/** The public error a refusal of each kind is answered with, where no use-case decided otherwise. */
+const BY_KIND: Record<RefusalKind, { code: ApiError['code']; status: number }> = {
+  invalid: { code: 'INVALID_REQUEST', status: 400 },
+  missing: { code: 'NOT_FOUND', status: 404 },
+  limit: { code: 'RATE_LIMIT_EXCEEDED', status: 429 },
+  balance: { code: 'INSUFFICIENT_BALANCE', status: 402 },
+  conflict: { code: 'INVALID_REQUEST', status: 409 },
+};
+
+/** The public error for anything thrown while answering a request. */
+export function publicError(err: unknown, req: ApiRequest, log: Logger): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof Refusal) {
+    const { code, status } = BY_KIND[err.kind];
+    return new ApiError(code, err.message, { status, field: err.field, retryAfter: err.retryAfter });
+  }
+  log.error({ err, requestId: req.id, method: req.method, path: req.path }, 'request failed');
+  return new ApiError('INTERNAL_ERROR', `an unexpected error; quote request id ${req.id} to support`);
+}
+
+/** The reply for a public error; a 429 says when to try again. */
+export function errorReply(e: ApiError, req: ApiRequest, headers: Record<string, string>): Reply {
+  if (e.status === 429) headers['Retry-After'] = String(e.retryAfter ?? 60);
+  const body: Record<string, unknown> = { code: e.code, message: e.message, requestId: req.id };
+  if (e.field !== undefined) body.field = e.field;
+  return { status: e.status, headers, json: { error: body } };
+}
