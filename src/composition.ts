@@ -66,7 +66,8 @@ export interface Adapters {
   close(): Promise<void>;
 }
 
-export async function openAdapters(ctx: Context, opts: { role: Role; log: Logger }): Promise<Adapters> {
+/** `renderer`: one to use instead of the thread pool (the in-process adapter, for fast tests). */
+export async function openAdapters(ctx: Context, opts: { role: Role; log: Logger; renderer?: Renderer }): Promise<Adapters> {
   const { config } = ctx;
   const { role, log } = opts;
   if (role !== 'all' && !config.redisUrl) {
@@ -84,12 +85,14 @@ export async function openAdapters(ctx: Context, opts: { role: Role; log: Logger
 
   // Several processes share a farm's queue; each API instance admits up to QUEUE_MAX of its own.
   const instance = ctx.farm ? instanceName() : undefined;
-  const renderer = new PiscinaRenderer({
-    threads: config.poolThreads,
-    timeoutMs: config.renderTimeoutMs,
-    memoryMb: config.renderMemoryMb,
-    onWorkerError: (err) => log.warn({ err: err.message }, 'render worker failed outside a task'),
-  });
+  const renderer =
+    opts.renderer ??
+    new PiscinaRenderer({
+      threads: config.poolThreads,
+      timeoutMs: config.renderTimeoutMs,
+      memoryMb: config.renderMemoryMb,
+      onWorkerError: (err) => log.warn({ err: err.message }, 'render worker failed outside a task'),
+    });
   const metrics = new Metrics(instance ?? instanceName(), role, () => ({ threads: renderer.threads, busy: renderer.busy }));
   const board = new SampleBoard(metrics, redis, config.redisPrefix);
   const queue = (runner: JobRunner, onError: (err: unknown, job: { id: string } | null) => void): JobQueue =>

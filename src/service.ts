@@ -22,7 +22,7 @@ export interface Service {
   /** This process's name in a farm; none when it runs alone. */
   instance?: string;
   api: Api;
-  /** The HTTP front end; a worker role has none. */
+  /** The HTTP front end; a worker role has none (nor a service started with `listen: false`). */
   http: HttpServer | null;
   queue: JobQueue;
   renderer: Renderer;
@@ -41,11 +41,20 @@ export function createLogger(level: string): Logger {
   return pino({ level, base: { service: 'scriptorium' } }, pino.destination(2));
 }
 
-export async function startService(ctx: Context, opts: { log?: Logger; role?: Role } = {}): Promise<Service> {
+export interface ServiceOptions {
+  log?: Logger;
+  role?: Role;
+  /** A renderer to use instead of the thread pool (the in-process adapter, for fast tests). */
+  renderer?: Renderer;
+  /** false: no HTTP front end; requests are handed to `api` directly (fast tests). */
+  listen?: boolean;
+}
+
+export async function startService(ctx: Context, opts: ServiceOptions = {}): Promise<Service> {
   const { config } = ctx;
   const role = opts.role ?? 'all';
   const log = opts.log ?? createLogger(config.logLevel);
-  const { instance, limiter, previewLimiter, quota, renderer, metrics, board, ...adapters } = await openAdapters(ctx, { role, log });
+  const { instance, limiter, previewLimiter, quota, renderer, metrics, board, ...adapters } = await openAdapters(ctx, { role, log, renderer: opts.renderer });
   const counter = new RequestCounter(ctx.store);
   const runner = jobRunner({ store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, renderer, log, onFinished: (kind, outcome, pages) => metrics.job(kind, outcome, pages) });
   const onError = (err: unknown, job: { id: string } | null) => log.error({ err, job: job?.id }, 'job run failed; it is run again');
@@ -95,7 +104,7 @@ export async function startService(ctx: Context, opts: { log?: Logger; role?: Ro
     everyMs: 1000,
     onError: (err) => log.warn({ err }, 'live figures could not be gathered'),
   };
-  const http = role === 'worker' ? null : await listen(api, { host: config.host, port: config.port, live });
+  const http = role === 'worker' || opts.listen === false ? null : await listen(api, { host: config.host, port: config.port, live });
 
   let stopping: Promise<void> | null = null;
   const stop = (graceMs = 10_000) =>

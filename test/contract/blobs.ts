@@ -2,7 +2,9 @@
 import type { Test } from 'tap';
 import type { BlobStore } from '../../src/blobs/types.ts';
 
-export function blobStoreContract(t: Test, name: string, make: () => Promise<BlobStore>): void {
+export type BlobStoreFactory = () => Promise<BlobStore>;
+
+export function blobStoreContract(t: Test, name: string, make: BlobStoreFactory): void {
   t.test(`${name}: prepare makes it ready, twice is fine, and it then takes objects`, async (t) => {
     const b = await make();
     await b.prepare({ outputDays: 7, warn: (m) => t.comment(m) });

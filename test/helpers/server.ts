@@ -1,5 +1,6 @@
-// A real server on an ephemeral port over a fresh embedded store, and a client that checks
-// every response: exactly one X-Request-ID, the error body's requestId equal to it, and the
+// A real server on an ephemeral port over a fresh embedded store (or the same service in process,
+// its pipeline called directly with the in-process renderer), and a client that checks every
+// response: exactly one X-Request-ID, the error body's requestId equal to it, and the
 // response described by the OpenAPI document.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,18 +11,29 @@ import { createAccount, createKey, importTemplate, topUp } from '../../src/app/a
 import { type Context, openContext } from '../../src/composition.ts';
 import { type Config, loadConfig } from '../../src/config/index.ts';
 import type { KeyMode } from '../../src/domain/api-keys.ts';
-import { type Service, startService } from '../../src/service.ts';
+import { type Service, type ServiceOptions, startService } from '../../src/service.ts';
+import type { Api } from '../../src/api/pipeline.ts';
+import { JSON_TYPE } from '../../src/api/types.ts';
+import { newId } from '../../src/lib/ids.ts';
+import { InProcessRenderer } from '../../workers/in-process-renderer.ts';
 import { conformance } from './openapi.ts';
 
-export interface TestServer {
-  base: string;
-  port: number;
+interface Served {
   ctx: Context;
   service: Service;
   dir: string;
   /** A fresh account with a key of each mode and one template of each kind per mode. */
   tenant(opts?: { plan?: string }): Promise<TestTenant>;
   stop(): Promise<void>;
+}
+
+export interface TestServer extends Served {
+  base: string;
+  port: number;
+}
+
+export interface InProcessServer extends Served {
+  api: Api;
 }
 
 export interface TestTenant {
@@ -35,11 +47,12 @@ export interface TestTenant {
 
 const TEMPLATE_FILES = { simple: 'letter', structured: 'notes', legacy: 'document' } as const;
 
-export async function startTestServer(t: Test, overrides: Partial<Config> = {}): Promise<TestServer> {
+/** A service in this process over a fresh embedded store, stopped and removed at the test's end. */
+async function boot(t: Test, overrides: Partial<Config>, opts: ServiceOptions) {
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-http-'));
   const config = loadConfig({}, { dataDir: dir, port: 0, host: '127.0.0.1', logLevel: 'silent', demo: false, rateLimitPerMinute: 100_000, ...overrides });
   const ctx = await openContext(config);
-  const service = await startService(ctx, { log: pino({ level: 'silent' }) });
+  const service = await startService(ctx, { log: pino({ level: 'silent' }), ...opts });
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
@@ -48,29 +61,64 @@ export async function startTestServer(t: Test, overrides: Partial<Config> = {}):
     rmSync(dir, { recursive: true, force: true });
   };
   t.teardown(stop);
-  return {
-    base: `http://127.0.0.1:${service.http!.port}`,
-    port: service.http!.port,
-    ctx,
-    service,
-    dir,
-    stop,
-    async tenant(opts = {}) {
-      const account = await createAccount(ctx, { name: 'Tenant', plan: opts.plan ?? 'pro', period: opts.plan && opts.plan !== 'pro' ? undefined : 30 });
-      const live = await createKey(ctx, { account: account.id, mode: 'live' });
-      const test = await createKey(ctx, { account: account.id, mode: 'test' });
-      await topUp(ctx, { account: account.id, sheets: 100, mode: 'test' });
-      const templates = { live: {}, test: {} } as TestTenant['templates'];
-      for (const mode of ['live', 'test'] as const) {
-        for (const [kind, file] of Object.entries(TEMPLATE_FILES)) {
-          const json = readFileSync(new URL(`../../src/app/demo/${file}.template.json`, import.meta.url), 'utf8');
-          const tpl = await importTemplate(ctx, { account: account.id, mode, json, source: file });
-          templates[mode][kind as keyof typeof TEMPLATE_FILES] = tpl.id;
-        }
-      }
-      return { accountId: account.id, live: live.key, test: test.key, liveKeyId: live.record.id, testKeyId: test.record.id, templates };
-    },
-  };
+  return { ctx, service, dir, stop, tenant: (o: { plan?: string } = {}) => seedTenant(ctx, o) };
+}
+
+/** The real server on an ephemeral port, with the thread pool. */
+export async function startTestServer(t: Test, overrides: Partial<Config> = {}): Promise<TestServer> {
+  const booted = await boot(t, overrides, {});
+  const port = booted.service.http!.port;
+  return { ...booted, base: `http://127.0.0.1:${port}`, port };
+}
+
+/** The same service without an HTTP server or threads: requests go to the pipeline in process. */
+export async function startInProcess(t: Test, overrides: Partial<Config> = {}): Promise<InProcessServer> {
+  const booted = await boot(t, overrides, { renderer: new InProcessRenderer(), listen: false });
+  return { ...booted, api: booted.service.api };
+}
+
+/** A fresh account with a key of each mode, 100 test sheets, and one template of each kind per mode. */
+export async function seedTenant(ctx: Context, opts: { plan?: string } = {}): Promise<TestTenant> {
+  const account = await createAccount(ctx, { name: 'Tenant', plan: opts.plan ?? 'pro', period: opts.plan && opts.plan !== 'pro' ? undefined : 30 });
+  const live = await createKey(ctx, { account: account.id, mode: 'live' });
+  const test = await createKey(ctx, { account: account.id, mode: 'test' });
+  await topUp(ctx, { account: account.id, sheets: 100, mode: 'test' });
+  const templates = { live: {}, test: {} } as TestTenant['templates'];
+  for (const mode of ['live', 'test'] as const) {
+    for (const [kind, file] of Object.entries(TEMPLATE_FILES)) {
+      const json = readFileSync(new URL(`../../src/app/demo/${file}.template.json`, import.meta.url), 'utf8');
+      const tpl = await importTemplate(ctx, { account: account.id, mode, json, source: file });
+      templates[mode][kind as keyof typeof TEMPLATE_FILES] = tpl.id;
+    }
+  }
+  return { accountId: account.id, live: live.key, test: test.key, liveKeyId: live.record.id, testKeyId: test.record.id, templates };
+}
+
+/** Hands a request to the pipeline in process and answers as a fetch would. */
+async function viaPipeline(api: Api, method: string, url: URL, headers: Record<string, string>, body: string | Uint8Array | undefined): Promise<Response> {
+  const reply = await api.handle({
+    id: newId('req'),
+    method,
+    path: url.pathname,
+    query: url.search.slice(1),
+    headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
+    body: Buffer.from(body ?? ''),
+    receivedAt: new Date(),
+  });
+  let bytes: Uint8Array | string | null = null;
+  let contentType: string | undefined;
+  if (reply.stream) {
+    const parts: Uint8Array[] = [];
+    for await (const chunk of reply.stream.chunks) parts.push(chunk);
+    bytes = Buffer.concat(parts);
+    contentType = reply.stream.contentType;
+  } else if (reply.raw) {
+    ({ bytes, contentType } = reply.raw);
+  } else if (reply.json !== undefined) {
+    bytes = JSON.stringify(reply.json);
+    contentType = JSON_TYPE;
+  }
+  return new Response(bytes, { status: reply.status, headers: { ...reply.headers, ...(contentType ? { 'content-type': contentType } : {}) } });
 }
 
 export interface Answer {
@@ -88,12 +136,13 @@ export interface Answer {
  */
 export async function call(
   t: Test,
-  server: Pick<TestServer, 'base'>,
+  server: Pick<TestServer, 'base'> | Pick<InProcessServer, 'api'>,
   method: string,
   path: string,
   opts: { key?: string; body?: unknown; raw?: Uint8Array | string; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
-  const url = path.startsWith('//') ? `${server.base}${path.slice(1)}` : `${server.base}/api/v1${path}`;
+  const base = 'base' in server ? server.base : 'http://in-process';
+  const url = path.startsWith('//') ? `${base}${path.slice(1)}` : `${base}/api/v1${path}`;
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key !== undefined) headers.authorization = `Bearer ${opts.key}`;
   let body: string | Uint8Array | undefined;
@@ -102,7 +151,7 @@ export async function call(
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(url, { method, headers, body });
+  const res = 'api' in server ? await viaPipeline(server.api, method, new URL(url), headers, body) : await fetch(url, { method, headers, body });
   const text = Buffer.from(await res.arrayBuffer());
   const contentType = res.headers.get('content-type');
   const parsed = contentType?.startsWith('application/json') ? JSON.parse(text.toString('utf8')) : text.toString('utf8');

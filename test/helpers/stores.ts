@@ -8,6 +8,7 @@ import pg from 'pg';
 import { DEFAULT_PLANS } from '../../src/domain/plans.ts';
 import { Store } from '../../src/store/index.ts';
 import type { DatabaseTarget } from '../../src/store/database.ts';
+import { PG_ADMIN_URL } from './services.ts';
 
 export interface StoreFactory {
   name: string;
@@ -16,8 +17,6 @@ export interface StoreFactory {
   target: DatabaseTarget;
   cleanup(): Promise<void>;
 }
-
-export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export async function sqliteFactory(): Promise<StoreFactory> {
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-test-'));
@@ -36,20 +35,6 @@ export async function sqliteFactory(): Promise<StoreFactory> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** Whether a PostgreSQL server answers; the suite skips loudly (or fails in CI) otherwise. */
-export async function postgresAnswers(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
 }
 
 export async function postgresFactory(): Promise<StoreFactory> {

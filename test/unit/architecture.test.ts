@@ -26,7 +26,7 @@ t.test('process.env is read only in src/config', async (t) => {
 });
 
 t.test('the render engine is entered only through src/render/index.ts', async (t) => {
-  const outside = [...PRODUCT, ...sources('test/helpers'), 'test/goldens.test.ts'].filter((f) => !f.startsWith('src/render/'));
+  const outside = [...PRODUCT, ...sources('test/helpers'), 'test/unit/goldens.test.ts'].filter((f) => !f.startsWith('src/render/'));
   t.same(
     outside.filter((f) => /from ['"][./]*(?:src\/)?render\/(?!index\.ts['"])/.test(code(f))),
     [],
@@ -34,9 +34,9 @@ t.test('the render engine is entered only through src/render/index.ts', async (t
 });
 
 t.test('the golden test imports nothing of the project but the door', async (t) => {
-  const imports = [...code('test/goldens.test.ts').matchAll(/from '(\.[^']+)'/g)].map((m) => m[1]);
+  const imports = [...code('test/unit/goldens.test.ts').matchAll(/from '(\.[^']+)'/g)].map((m) => m[1]);
   t.same(
-    imports.filter((p) => p !== '../src/render/index.ts' && !p!.startsWith('./helpers/')),
+    imports.filter((p) => p !== '../../src/render/index.ts' && !p!.startsWith('../helpers/')),
     [],
   );
 });
@@ -79,6 +79,23 @@ t.test('stores refuse in the domain’s words, and one mapper turns every error 
     PRODUCT.filter((f) => f.startsWith('src/') && /class \w+ extends Error/.test(code(f)) && /\b(status|statusCode)\b/.test(code(f)) && f !== 'src/domain/errors.ts'),
     [],
     'no other error class carries a status',
+  );
+});
+
+t.test('the unit tier starts no server and no process; the tiers hold every test', async (t) => {
+  const unit = sources('test/unit').filter((f) => f.endsWith('.test.ts') && f !== 'test/unit/architecture.test.ts');
+  t.ok(unit.length >= 10, `${unit.length} unit tests`);
+  const outside = /node:child_process|from 'ioredis'|from 'pg'|helpers\/(s3|spawn|cli|services)\.ts|postgresFactory|startTestServer|chromium|\bfetch\(/;
+  t.same(
+    unit.filter((f) => outside.test(code(f))),
+    [],
+    'no child process, Redis, PostgreSQL, S3, HTTP server or browser in test/unit',
+  );
+  const tiers = ['test/unit/', 'test/contract/', 'test/e2e/'];
+  t.same(
+    sources('test').filter((f) => f.endsWith('.test.ts') && !tiers.some((tier) => f.startsWith(tier))),
+    [],
+    'every test file is in a tier',
   );
 });
 

@@ -1,0 +1,66 @@
+// One contract for both renderer adapters (the piscina pool, in process): a request becomes
+// the bytes of its output; a refusal of the input and a cancel are RenderTaskErrors; the same
+// request gives the same bytes.
+import type { Test } from 'tap';
+import { type Renderer, type RenderRequest, RenderTaskError } from '../../src/app/ports/renderer.ts';
+import { textSpec } from '../helpers/specs.ts';
+
+export type RendererFactory = () => Promise<Renderer>;
+
+const request = (output: RenderRequest['output'], text: string, limits: Partial<RenderRequest['limits']> = {}): RenderRequest => ({
+  output,
+  spec: textSpec({}, text),
+  fonts: {},
+  images: {},
+  createdAt: '2026-11-23T00:00:00Z',
+  limits: { maxPages: 200, maxBytes: 55_000_000, maxLines: 200, previewPages: 1, previewDpi: 48, ...limits },
+  jobId: 'gen_contract',
+});
+
+const ascii = (b: Uint8Array, n: number) => Buffer.from(b.subarray(0, n)).toString('latin1');
+
+export function rendererContract(t: Test, name: string, make: RendererFactory): void {
+  t.test(`${name}: each output comes back as its bytes`, async (t) => {
+    const r = await make();
+    t.teardown(() => r.close());
+    t.ok(r.threads >= 1, 'at least one thread');
+    const pdf = await r.run(request('pdf', 'A letter, written by hand.'));
+    t.equal(pdf.pages, 1);
+    t.equal(ascii(pdf.bytes, 5), '%PDF-');
+    const svg = await r.run(request('svg', 'A caption.'));
+    t.match(ascii(svg.bytes, 200), /<svg/);
+    const png = await r.run(request('png', 'A caption.'));
+    t.equal(ascii(png.bytes, 8), '\x89PNG\r\n\x1a\n');
+    const preview = await r.run(request('preview', 'A preview.'));
+    t.match(JSON.parse(Buffer.from(preview.bytes).toString()), { id: 'gen_contract' }, 'a preview is its JSON body');
+    t.equal(r.busy, 0, 'nothing is busy once all are answered');
+  });
+
+  t.test(`${name}: the same request gives the same bytes`, async (t) => {
+    const r = await make();
+    t.teardown(() => r.close());
+    const [a, b] = await Promise.all([r.run(request('pdf', 'Twice the same.')), r.run(request('pdf', 'Twice the same.'))]);
+    t.same(Buffer.from(a.bytes), Buffer.from(b.bytes));
+  });
+
+  t.test(`${name}: a refusal of the input is a render error with its code; the renderer carries on`, async (t) => {
+    const r = await make();
+    t.teardown(() => r.close());
+    const err = await r.run(request('pdf', 'Many words here. '.repeat(4000), { maxPages: 2 })).catch((e: unknown) => e);
+    t.ok(err instanceof RenderTaskError, String(err));
+    t.equal((err as RenderTaskError).reason, 'render');
+    t.match((err as RenderTaskError).message, /needs \d+ pages, the most allowed is 2/);
+    t.ok((err as RenderTaskError).code, 'the engine names the rule');
+    t.equal((await r.run(request('pdf', 'Next.'))).pages, 1, 'the next request is served');
+  });
+
+  t.test(`${name}: a request whose signal is aborted is cancelled`, async (t) => {
+    const r = await make();
+    t.teardown(() => r.close());
+    const ctl = new AbortController();
+    const running = r.run(request('pdf', 'Never mind.'), { signal: ctl.signal });
+    ctl.abort();
+    const err = await running.catch((e: unknown) => e);
+    t.ok(err instanceof RenderTaskError && err.reason === 'cancelled', String(err));
+  });
+}
