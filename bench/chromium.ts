@@ -4,8 +4,6 @@
 //
 //   node --import tsx bench/chromium.ts [--runs 3] [--write]
 import { execFileSync } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { deflateSync } from 'node:zlib';
@@ -22,6 +20,7 @@ import { PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
 import { prose } from './prose.ts';
 import { styleOf } from './render-doc.ts';
 import { machine } from './serve.ts';
+import { record as recordTable } from './record.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, write: { type: 'boolean', default: false } } });
@@ -134,4 +133,4 @@ const table = [
   '',
 ].join('\n');
 console.log(table);
-if (args.write) appendFileSync(join(ROOT, 'docs', 'performance.md'), `\n${table}`);
+if (args.write) recordTable(ROOT, table);

@@ -17,6 +17,7 @@ import { openContext } from '../src/composition.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { prose } from './prose.ts';
 import { machine, ROOT, type Served, seedAccount, serve } from './serve.ts';
+import { record } from './record.ts';
 
 const { values: args } = parseArgs({ options: { write: { type: 'boolean', default: false } } });
 const ACCOUNTS = 10;
@@ -139,7 +140,4 @@ const table = [
   '',
 ].join('\n');
 console.log(table);
-if (args.write) {
-  const { appendFileSync } = await import('node:fs');
-  appendFileSync(join(ROOT, 'docs', 'performance.md'), `\n${table}`);
-}
+if (args.write) record(ROOT, table);

@@ -4,13 +4,14 @@
 // the time into queued + rendered + committed (until the job reads `completed`) and downloaded.
 //
 //   node --import tsx bench/generations.ts [--runs 5] [--write]
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { prose } from './prose.ts';
 import { DOC_STYLE } from './render-doc.ts';
 import { machine, ROOT, seedAccount, serve } from './serve.ts';
+import { record } from './record.ts';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' }, write: { type: 'boolean', default: false } } });
 const runs = Number(args.runs);
@@ -106,4 +107,4 @@ const table = [
   '',
 ].join('\n');
 console.log(table);
-if (args.write) appendFileSync(join(ROOT, 'docs', 'performance.md'), `\n${table}`);
+if (args.write) record(ROOT, table);

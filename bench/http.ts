@@ -6,11 +6,12 @@
 //
 // --write appends the table to docs/performance.md with the date and the machine.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { machine, ROOT, seedAccount, serve } from './serve.ts';
+import { record } from './record.ts';
 
 const { values: args } = parseArgs({
   options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' }, write: { type: 'boolean', default: false } },
@@ -110,4 +111,4 @@ const table = [
   '',
 ].join('\n');
 console.log(table);
-if (args.write) appendFileSync(join(ROOT, 'docs', 'performance.md'), `\n${table}`);
+if (args.write) record(ROOT, table);

@@ -3,8 +3,6 @@
 // workers are threads of this process, so this is the pool's whole footprint).
 //
 //   node --import tsx bench/pool.ts [--threads 2] [--jobs 12] [--write]
-import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { RenderRequest } from '../src/app/ports/renderer.ts';
@@ -13,6 +11,7 @@ import { PiscinaRenderer } from '../workers/piscina-renderer.ts';
 import { prose } from './prose.ts';
 import { DOC_STYLE, styleOf } from './render-doc.ts';
 import { machine } from './serve.ts';
+import { record } from './record.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values: args } = parseArgs({ options: { threads: { type: 'string', default: '2' }, jobs: { type: 'string', default: '12' }, write: { type: 'boolean', default: false } } });
@@ -57,4 +56,4 @@ const table = [
   '',
 ].join('\n');
 console.log(table);
-if (args.write) appendFileSync(join(ROOT, 'docs', 'performance.md'), `\n${table}`);
+if (args.write) record(ROOT, table);

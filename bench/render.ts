@@ -2,8 +2,7 @@
 // Caveat with every letter effect on → display list → PDF; and a 20-line caption → SVG and PNG.
 //
 //   node --import tsx bench/render.ts [--runs 7] [--write] [--out /tmp/doc.pdf]
-import { appendFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { deflateSync } from 'node:zlib';
@@ -20,6 +19,7 @@ import { prose } from './prose.ts';
 import { DOC_STYLE, styleOf } from './render-doc.ts';
 import { PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
 import { machine } from './serve.ts';
+import { record } from './record.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '7' }, write: { type: 'boolean', default: false }, out: { type: 'string' } } });
@@ -98,4 +98,4 @@ const table = [
   '',
 ].join('\n');
 console.log(table);
-if (args.write) appendFileSync(join(ROOT, 'docs', 'performance.md'), `\n${table}`);
+if (args.write) record(ROOT, table);

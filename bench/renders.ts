@@ -5,13 +5,14 @@
 // queue in front of the pool: throughput).
 //
 //   node --import tsx bench/renders.ts [--duration 10] [--write]
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { prose } from './prose.ts';
 import { machine, ROOT, seedAccount, serve } from './serve.ts';
+import { record } from './record.ts';
 
 const { values: args } = parseArgs({ options: { duration: { type: 'string', default: '10' }, write: { type: 'boolean', default: false } } });
 const duration = Number(args.duration);
@@ -102,4 +103,4 @@ const table = [
   '',
 ].join('\n');
 console.log(table);
-if (args.write) appendFileSync(join(ROOT, 'docs', 'performance.md'), `\n${table}`);
+if (args.write) record(ROOT, table);
