@@ -23,29 +23,43 @@ import { machine } from './serve.ts';
 import { record as recordTable } from './record.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, write: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({
+  options: { runs: { type: 'string', default: '3' }, write: { type: 'boolean', default: false } },
+});
 const runs = Number(args.runs);
 
 const fonts = bundledChain(bundledFontSource('caveat'));
 const caveat = Buffer.from(bundledFontSource('caveat').bytes).toString('base64');
-const capStyle = styleOf({ fontSize: 14, pageSize: { name: 'caption', width: 800, height: 600, unit: 'px' }, margins: { top: 5, right: 5, bottom: 5, left: 5 } });
+const capStyle = styleOf({
+  fontSize: 14,
+  pageSize: { name: 'caption', width: 800, height: 600, unit: 'px' },
+  margins: { top: 5, right: 5, bottom: 5, left: 5 },
+});
 const text = prose(100_000);
-const caption = prose(1200, 3).split('\n').join(' ').replace(/(.{60}\S*) /g, '$1\n').split('\n').slice(0, 20).join('\n');
+const caption = prose(1200, 3)
+  .split('\n')
+  .join(' ')
+  .replace(/(.{60}\S*) /g, '$1\n')
+  .split('\n')
+  .slice(0, 20)
+  .join('\n');
 
 const esc = (s: string) => s.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** HTML with one transformed span per letter: rotation, scale and baseline jitter like ours. */
 function jitteredHtml(body: string, css: string): string {
   const r = new Random(1, 'chromium');
-  const paras = body.split('\n').map((p) =>
-    [...p]
-      .map((ch) =>
-        ch === ' '
-          ? ' '
-          : `<span style="display:inline-block;transform:translateY(${(r.soft() * 0.8).toFixed(2)}pt) rotate(${(r.soft() * 2).toFixed(2)}deg) scale(${(1 + r.soft() * 0.04).toFixed(3)})">${esc(ch)}</span>`,
-      )
-      .join(''),
-  );
+  const paras = body
+    .split('\n')
+    .map((p) =>
+      [...p]
+        .map((ch) =>
+          ch === ' '
+            ? ' '
+            : `<span style="display:inline-block;transform:translateY(${(r.soft() * 0.8).toFixed(2)}pt) rotate(${(r.soft() * 2).toFixed(2)}deg) scale(${(1 + r.soft() * 0.04).toFixed(3)})">${esc(ch)}</span>`,
+        )
+        .join(''),
+    );
   return page(paras.map((p) => `<p>${p}</p>`).join(''), css);
 }
 
@@ -55,19 +69,41 @@ body{margin:0;font-family:Caveat;color:#1b2a6b}p{margin:0}${css}</style></head><
 }
 
 const docCss = '@page{size:A4;margin:20mm 15mm 15mm 20mm}body{font-size:28pt;line-height:2}';
-const capCss = 'body{font-size:14pt;line-height:1.5;padding:5mm;width:800px;height:600px;box-sizing:border-box}';
-const plainHtml = page(text.split('\n').map((p) => `<p>${esc(p)}</p>`).join(''), docCss);
+const capCss =
+  'body{font-size:14pt;line-height:1.5;padding:5mm;width:800px;height:600px;box-sizing:border-box}';
+const plainHtml = page(
+  text
+    .split('\n')
+    .map((p) => `<p>${esc(p)}</p>`)
+    .join(''),
+  docCss,
+);
 const docHtml = jitteredHtml(text, docCss);
 const capHtml = jitteredHtml(caption, capCss);
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const tab = await browser.newPage({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 1.5 });
 
 type Case = 'ours' | 'chromiumSpans' | 'chromiumPlain' | 'oursPng' | 'chromiumPng';
-const times: Record<Case, number[]> = { ours: [], chromiumSpans: [], chromiumPlain: [], oursPng: [], chromiumPng: [] };
+const times: Record<Case, number[]> = {
+  ours: [],
+  chromiumSpans: [],
+  chromiumPlain: [],
+  oursPng: [],
+  chromiumPng: [],
+};
 const time = async (key: Case, fn: () => unknown, settleMs = 1500) => {
   // Chromium's processes go on working (layout, GC) after answering: let the two cores settle.
   await new Promise((r) => setTimeout(r, settleMs));
@@ -82,14 +118,22 @@ const record = async (key: Case, measure: () => Promise<number>) => {
 // Our side runs in a process of its own, as Chromium does: the browser's bookkeeping (and the
 // megabytes of HTML handed to it) stay out of our heap.
 const ours = async () =>
-  Number(execFileSync(process.execPath, ['--import', 'tsx', 'bench/render-doc.ts', '--runs', '7'], { cwd: ROOT, encoding: 'utf8' }).trim());
+  Number(
+    execFileSync(process.execPath, ['--import', 'tsx', 'bench/render-doc.ts', '--runs', '7'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    }).trim(),
+  );
 const chromiumPdf = async (html: string) => {
   await tab.setContent(html, { waitUntil: 'load' });
   return tab.pdf({ format: 'A4', preferCSSPageSize: true });
 };
 const oursPng = () => {
   const list = renderText({ style: capStyle, text: caption, fonts });
-  return writePng(list, list.pages[0]!, 144, { raster, deflate: (b) => deflateSync(b, { level: PDF_DEFLATE_LEVEL }) });
+  return writePng(list, list.pages[0]!, 144, {
+    raster,
+    deflate: (b) => deflateSync(b, { level: PDF_DEFLATE_LEVEL }),
+  });
 };
 const chromiumPng = async () => {
   await tab.setContent(capHtml, { waitUntil: 'load' });

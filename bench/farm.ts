@@ -27,7 +27,15 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const dir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-farm-'));
 const templateFile = join(dir, 'letter.template.json');
-writeFileSync(templateFile, JSON.stringify({ version: 2, name: 'Bench letter', mode: 'simple', style: { fontId: 'font_76FIvrxbMWVVj6WyJCWgxI', pageSize: 'A5' } }));
+writeFileSync(
+  templateFile,
+  JSON.stringify({
+    version: 2,
+    name: 'Bench letter',
+    mode: 'simple',
+    style: { fontId: 'font_76FIvrxbMWVVj6WyJCWgxI', pageSize: 'A5' },
+  }),
+);
 const text = prose(7_000, 5); // about 10 A5 pages
 
 interface Figures {
@@ -45,19 +53,28 @@ async function drive(ports: number[], users: { key: string; template: string }[]
       for (let n = 0; n < JOBS_PER_ACCOUNT; n++) {
         const base = `http://127.0.0.1:${ports[(i + n) % ports.length]}/api/v1`;
         const headers = { authorization: `Bearer ${u.key}`, 'content-type': 'application/json' };
-        const post = await fetch(`${base}/generations`, { method: 'POST', headers, body: JSON.stringify({ templateId: u.template, text }) });
+        const post = await fetch(`${base}/generations`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ templateId: u.template, text }),
+        });
         if (post.status !== 202) throw new Error(`POST: ${post.status} ${await post.text()}`);
         const { id } = (await post.json()) as { id: string };
         const give = Date.now() + 120_000;
         for (;;) {
           if (Date.now() > give) throw new Error(`job ${id} did not finish in 2 minutes`);
-          const job = (await (await fetch(`${base}/generations/${id}`, { headers })).json()) as { status: string; pages?: number; error?: unknown };
+          const job = (await (await fetch(`${base}/generations/${id}`, { headers })).json()) as {
+            status: string;
+            pages?: number;
+            error?: unknown;
+          };
           if (job.status === 'completed') {
             pages += job.pages!;
             jobs++;
             break;
           }
-          if (job.status !== 'queued' && job.status !== 'processing') throw new Error(`job ${id}: ${job.status} ${JSON.stringify(job.error)}`);
+          if (job.status !== 'queued' && job.status !== 'processing')
+            throw new Error(`job ${id}: ${job.status} ${JSON.stringify(job.error)}`);
           await new Promise((r) => setTimeout(r, 50));
         }
       }
@@ -67,7 +84,8 @@ async function drive(ports: number[], users: { key: string; template: string }[]
 }
 
 const common = { RATE_LIMIT_PER_MINUTE: '10000000', POOL_THREADS: '2' };
-const seed = (env: NodeJS.ProcessEnv) => Array.from({ length: ACCOUNTS }, (_, i) => seedAccount(env, `bench ${i}`, templateFile, { mode: 'live' }));
+const seed = (env: NodeJS.ProcessEnv) =>
+  Array.from({ length: ACCOUNTS }, (_, i) => seedAccount(env, `bench ${i}`, templateFile, { mode: 'live' }));
 
 // Embedded: one process.
 const embeddedEnv = { ...common, DATA_DIR: join(dir, 'embedded') };
@@ -105,13 +123,19 @@ const farmUsers = [];
 for (let i = 0; i < ACCOUNTS; i++) {
   const account = await createAccount(ctx, { name: `bench ${i}`, plan: 'pro', period: 30 });
   const { key } = await createKey(ctx, { account: account.id, mode: 'live' });
-  const tpl = await importTemplate(ctx, { account: account.id, mode: 'live', json: readFileSync(templateFile, 'utf8'), source: 'bench' });
+  const tpl = await importTemplate(ctx, {
+    account: account.id,
+    mode: 'live',
+    json: readFileSync(templateFile, 'utf8'),
+    source: 'bench',
+  });
   farmUsers.push({ key, template: tpl.id });
 }
 await ctx.close();
 console.error('farm: accounts ready');
 const processes: Served[] = [];
-for (const role of ['api', 'api', 'worker', 'worker']) processes.push(await serve(farmEnv, [], ['--role', role]));
+for (const role of ['api', 'api', 'worker', 'worker'])
+  processes.push(await serve(farmEnv, [], ['--role', role]));
 const apiPorts = processes.filter((p) => p.port > 0).map((p) => p.port);
 console.error(`farm: processes ready, API ports ${apiPorts.join(', ')}`);
 await drive(apiPorts, farmUsers.slice(0, 2)); // warm-up
@@ -127,7 +151,8 @@ if (keys.length) await redis.del(...keys);
 await redis.quit();
 rmSync(dir, { recursive: true, force: true });
 
-const row = (name: string, f: Figures) => `| ${name} | ${f.jobs} | ${f.pages} | ${f.seconds.toFixed(1)} s | ${(f.jobs / f.seconds).toFixed(2)} | ${(f.pages / f.seconds).toFixed(0)} |`;
+const row = (name: string, f: Figures) =>
+  `| ${name} | ${f.jobs} | ${f.pages} | ${f.seconds.toFixed(1)} s | ${(f.jobs / f.seconds).toFixed(2)} | ${(f.pages / f.seconds).toFixed(0)} |`;
 const table = [
   `### Farm against embedded, ${new Date().toISOString().slice(0, 10)} (bench/farm.ts)`,
   '',

@@ -13,7 +13,9 @@ import { DOC_STYLE } from './render-doc.ts';
 import { machine, ROOT, seedAccount, serve } from './serve.ts';
 import { record } from './record.ts';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' }, write: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, write: { type: 'boolean', default: false } },
+});
 const runs = Number(args.runs);
 const TARGETS = [1, 10, 200];
 
@@ -23,13 +25,23 @@ const env = {
   DATA_DIR: dir,
   POOL_THREADS: '2',
   RATE_LIMIT_PER_MINUTE: '10000000',
-  PLAN_CATALOG: JSON.stringify({ pro: { sheetsPerPeriod: { 7: unlimited, 30: unlimited }, pagesPerDay: unlimited } }),
+  PLAN_CATALOG: JSON.stringify({
+    pro: { sheetsPerPeriod: { 7: unlimited, 30: unlimited }, pagesPerDay: unlimited },
+  }),
 };
 // The style of the render benchmark's document at 36 pt, so that 200 full pages fit in the
 // 100,000 characters a job may hold.
 const STYLE = { ...DOC_STYLE, fontSize: 36 };
 const templateFile = join(dir, 'letter.template.json');
-writeFileSync(templateFile, JSON.stringify({ version: 2, name: 'Bench letter', mode: 'simple', style: { fontId: 'font_76FIvrxbMWVVj6WyJCWgxI', ...STYLE } }));
+writeFileSync(
+  templateFile,
+  JSON.stringify({
+    version: 2,
+    name: 'Bench letter',
+    mode: 'simple',
+    style: { fontId: 'font_76FIvrxbMWVVj6WyJCWgxI', ...STYLE },
+  }),
+);
 const user = seedAccount(env, 'bench', templateFile, { mode: 'live' });
 const server = await serve(env);
 const base = `http://127.0.0.1:${server.port}/api/v1`;
@@ -45,7 +57,11 @@ interface Run {
 
 async function generate(chars: number): Promise<Run> {
   const t0 = performance.now();
-  const posted = await fetch(`${base}/generations`, { method: 'POST', headers, body: JSON.stringify({ templateId: user.template, text: text.slice(0, chars) }) });
+  const posted = await fetch(`${base}/generations`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ templateId: user.template, text: text.slice(0, chars) }),
+  });
   if (posted.status !== 202) throw new Error(`POST /generations: ${posted.status} ${await posted.text()}`);
   const { id } = (await posted.json()) as { id: string };
   let job: { status: string; pages?: number; error?: unknown };
@@ -55,12 +71,17 @@ async function generate(chars: number): Promise<Run> {
     await new Promise((r) => setTimeout(r, 10));
   }
   // The search below also tries texts past the 200-page cap: they fail, as they must.
-  if (job.status === 'failed' && /the most allowed is 200/.test(JSON.stringify(job.error))) return { pages: Number.POSITIVE_INFINITY, completedMs: 0, totalMs: 0, bytes: 0 };
-  if (job.status !== 'completed') throw new Error(`job ${id} ended ${job.status}: ${JSON.stringify(job.error)}`);
+  if (job.status === 'failed' && /the most allowed is 200/.test(JSON.stringify(job.error)))
+    return { pages: Number.POSITIVE_INFINITY, completedMs: 0, totalMs: 0, bytes: 0 };
+  if (job.status !== 'completed')
+    throw new Error(`job ${id} ended ${job.status}: ${JSON.stringify(job.error)}`);
   const completedMs = performance.now() - t0;
-  const pdf = new Uint8Array(await (await fetch(`${base}/generations/${id}/download`, { headers })).arrayBuffer());
+  const pdf = new Uint8Array(
+    await (await fetch(`${base}/generations/${id}/download`, { headers })).arrayBuffer(),
+  );
   const totalMs = performance.now() - t0;
-  if (String.fromCharCode(...pdf.subarray(0, 5)) !== '%PDF-') throw new Error(`job ${id}: the download is not a PDF`);
+  if (String.fromCharCode(...pdf.subarray(0, 5)) !== '%PDF-')
+    throw new Error(`job ${id}: the download is not a PDF`);
   return { pages: job.pages!, completedMs, totalMs, bytes: pdf.length };
 }
 
@@ -90,7 +111,9 @@ for (const target of TARGETS) {
     total: median(results.map((r) => r.totalMs)),
     bytes: results[0]!.bytes,
   };
-  console.error(`${row.pages} pages (${chars} characters): completed ${row.completed.toFixed(0)} ms, downloaded ${row.total.toFixed(0)} ms`);
+  console.error(
+    `${row.pages} pages (${chars} characters): completed ${row.completed.toFixed(0)} ms, downloaded ${row.total.toFixed(0)} ms`,
+  );
   rows.push(row);
 }
 await server.stop();
@@ -103,7 +126,10 @@ const table = [
   '',
   '| pages | characters | POST to `completed` | POST to last byte of the PDF | PDF size |',
   '|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.pages} | ${r.chars.toLocaleString('en-US')} | ${r.completed.toFixed(0)} ms | ${r.total.toFixed(0)} ms | ${(r.bytes / 1e6).toFixed(2)} MB |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.pages} | ${r.chars.toLocaleString('en-US')} | ${r.completed.toFixed(0)} ms | ${r.total.toFixed(0)} ms | ${(r.bytes / 1e6).toFixed(2)} MB |`,
+  ),
   '',
 ].join('\n');
 console.log(table);

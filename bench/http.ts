@@ -14,7 +14,11 @@ import { machine, ROOT, seedAccount, serve } from './serve.ts';
 import { record } from './record.ts';
 
 const { values: args } = parseArgs({
-  options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' }, write: { type: 'boolean', default: false } },
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    write: { type: 'boolean', default: false },
+  },
 });
 const duration = Number(args.duration);
 const connections = Number(args.connections);
@@ -44,7 +48,9 @@ function ms(text: string, pct: string): number {
 
 function wrk(url: string, headers: Record<string, string>): Figures {
   const h = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
-  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${duration}s`, '--latency', ...h, url], { encoding: 'utf8' });
+  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${duration}s`, '--latency', ...h, url], {
+    encoding: 'utf8',
+  });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
   if (/Non-2xx/.test(out)) throw new Error(`wrk saw errors:\n${out}`);
   return { tool: 'wrk', rps, p50: ms(out, '50'), p99: ms(out, '99') };
@@ -53,13 +59,26 @@ function wrk(url: string, headers: Record<string, string>): Figures {
 function autocannon(url: string, headers: Record<string, string>): Figures {
   const h = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]);
   const bin = join(ROOT, 'node_modules', '.bin', 'autocannon');
-  const out = JSON.parse(execFileSync(bin, ['-j', '-c', String(connections), '-d', String(duration), ...h, url], { encoding: 'utf8' }));
-  if (out.non2xx > 0 || out.errors > 0) throw new Error(`autocannon saw ${out.non2xx} non-2xx and ${out.errors} errors`);
+  const out = JSON.parse(
+    execFileSync(bin, ['-j', '-c', String(connections), '-d', String(duration), ...h, url], {
+      encoding: 'utf8',
+    }),
+  );
+  if (out.non2xx > 0 || out.errors > 0)
+    throw new Error(`autocannon saw ${out.non2xx} non-2xx and ${out.errors} errors`);
   return { tool: 'autocannon', rps: out.requests.average, p50: out.latency.p50, p99: out.latency.p99 };
 }
 
-function start(cmd: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; out: () => string }> {
-  const child = spawn(process.execPath, cmd, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+function start(
+  cmd: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; out: () => string }> {
+  const child = spawn(process.execPath, cmd, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d) => {
@@ -70,12 +89,17 @@ function start(cmd: string[], env: Record<string, string>, ready: RegExp): Promi
   });
 }
 
-async function measure(label: string, url: string, headers: Record<string, string>): Promise<(Figures & { label: string })[]> {
+async function measure(
+  label: string,
+  url: string,
+  headers: Record<string, string>,
+): Promise<(Figures & { label: string })[]> {
   const rows = [];
   autocannon(url, headers); // warm-up: JIT and caches, not recorded
   if (has('wrk')) rows.push({ label, ...wrk(url, headers) });
   rows.push({ label, ...autocannon(url, headers) });
-  for (const r of rows) console.error(`${label} ${r.tool}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`);
+  for (const r of rows)
+    console.error(`${label} ${r.tool}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`);
   return rows;
 }
 
@@ -87,14 +111,21 @@ bare.child.kill();
 
 for (const [label, extra] of [
   ['scriptorium, embedded (memory limits)', {}],
-  ['scriptorium, Redis limits', { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `bench-${process.pid}:` }],
+  [
+    'scriptorium, Redis limits',
+    { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `bench-${process.pid}:` },
+  ],
 ] as const) {
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-'));
   const env = { DATA_DIR: dir, RATE_LIMIT_PER_MINUTE: '10000000', ...extra };
   const { key, template } = seedAccount(env, 'bench', 'src/app/demo/letter.template.json');
   const server = await serve(env);
   const port = server.port;
-  rows.push(...(await measure(label, `http://127.0.0.1:${port}/api/v1/templates/${template}`, { Authorization: `Bearer ${key}` })));
+  rows.push(
+    ...(await measure(label, `http://127.0.0.1:${port}/api/v1/templates/${template}`, {
+      Authorization: `Bearer ${key}`,
+    })),
+  );
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
 }
@@ -107,7 +138,10 @@ const table = [
   '',
   '| server | load tool | req/s | p50 ms | p99 ms |',
   '|---|---|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.label} | ${r.tool} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.label} | ${r.tool} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`,
+  ),
   '',
 ].join('\n');
 console.log(table);

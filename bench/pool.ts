@@ -14,7 +14,13 @@ import { machine } from './serve.ts';
 import { record } from './record.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const { values: args } = parseArgs({ options: { threads: { type: 'string', default: '2' }, jobs: { type: 'string', default: '12' }, write: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({
+  options: {
+    threads: { type: 'string', default: '2' },
+    jobs: { type: 'string', default: '12' },
+    write: { type: 'boolean', default: false },
+  },
+});
 const threads = Number(args.threads);
 const jobs = Number(args.jobs);
 

@@ -14,7 +14,8 @@ export function recorded(doc: string, table: string): string {
   if (!bench) throw new Error('a table starts with a heading that ends in (bench/<name>.ts)');
   const current = doc.indexOf(CURRENT);
   const history = doc.indexOf(HISTORY);
-  if (current < 0 || history < current) throw new Error(`docs/performance.md needs "${CURRENT}" and then "${HISTORY}"`);
+  if (current < 0 || history < current)
+    throw new Error(`docs/performance.md needs "${CURRENT}" and then "${HISTORY}"`);
   const sections = doc.slice(current + CURRENT.length, history);
   const start = sections.search(new RegExp(`^### .*\\(${bench.replace(/[./]/g, '\\$&')}\\)\\s*$`, 'm'));
   const fresh = `${table.trim()}\n\n`;

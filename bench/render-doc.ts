@@ -10,10 +10,21 @@ import { bundledFontId } from '../src/domain/fonts.ts';
 import { PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
 import { prose } from './prose.ts';
 
-export const DOC_STYLE = { fontSize: 28, lineHeight: 2, pageSize: 'A4', paper: { type: 'lined', spacing: 10 }, margins: { top: 20, right: 15, bottom: 15, left: 20 } };
+export const DOC_STYLE = {
+  fontSize: 28,
+  lineHeight: 2,
+  pageSize: 'A4',
+  paper: { type: 'lined', spacing: 10 },
+  margins: { top: 20, right: 15, bottom: 15, left: 20 },
+};
 
 export function styleOf(json: Record<string, unknown>): Style {
-  const parsed = parseTemplate({ version: 2, name: 'bench', mode: 'simple', style: { fontId: bundledFontId('caveat'), ...json } });
+  const parsed = parseTemplate({
+    version: 2,
+    name: 'bench',
+    mode: 'simple',
+    style: { fontId: bundledFontId('caveat'), ...json },
+  });
   if (!parsed.ok) throw new Error(parsed.message);
   return (parsed.template as { style: Style }).style;
 }
@@ -26,7 +37,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const times: number[] = [];
   for (let i = 0; i <= Number(values.runs); i++) {
     const t0 = performance.now();
-    displayListToPdf(renderText({ style, text, fonts }), { deflate: (b) => deflateSync(b, { level: PDF_DEFLATE_LEVEL }) });
+    displayListToPdf(renderText({ style, text, fonts }), {
+      deflate: (b) => deflateSync(b, { level: PDF_DEFLATE_LEVEL }),
+    });
     if (i > 0) times.push(performance.now() - t0);
   }
   process.stdout.write(`${[...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]}\n`);

@@ -22,7 +22,13 @@ import { machine } from './serve.ts';
 import { record } from './record.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '7' }, write: { type: 'boolean', default: false }, out: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '7' },
+    write: { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
+});
 const runs = Number(args.runs);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -31,7 +37,14 @@ const docStyle = styleOf(DOC_STYLE);
 const text = prose(100_000);
 const deflate = (b: Uint8Array) => deflateSync(b, { level: PDF_DEFLATE_LEVEL });
 
-const doc = { layout: [] as number[], pdf: [] as number[], total: [] as number[], bytes: 0, pages: 0, first: 0 };
+const doc = {
+  layout: [] as number[],
+  pdf: [] as number[],
+  total: [] as number[],
+  bytes: 0,
+  pages: 0,
+  first: 0,
+};
 for (let i = 0; i < runs + 1; i++) {
   const t0 = performance.now();
   const list = renderText({ style: docStyle, text, fonts });
@@ -50,9 +63,19 @@ for (let i = 0; i < runs + 1; i++) {
   doc.pages = list.pages.length;
 }
 
-const caption = prose(1200, 3).split('\n').join(' ').replace(/(.{60}\S*) /g, '$1\n').split('\n').slice(0, 20).join('\n');
+const caption = prose(1200, 3)
+  .split('\n')
+  .join(' ')
+  .replace(/(.{60}\S*) /g, '$1\n')
+  .split('\n')
+  .slice(0, 20)
+  .join('\n');
 // 800 x 600 CSS px = 600 x 450 pt: a 1200 x 900 px image at 144 DPI.
-const capStyle = styleOf({ fontSize: 14, pageSize: { name: 'caption', width: 800, height: 600, unit: 'px' }, margins: { top: 5, right: 5, bottom: 5, left: 5 } });
+const capStyle = styleOf({
+  fontSize: 14,
+  pageSize: { name: 'caption', width: 800, height: 600, unit: 'px' },
+  margins: { top: 5, right: 5, bottom: 5, left: 5 },
+});
 const cap = { svg: [] as number[], png: [] as number[], cleanup: [] as number[] };
 const capLines = renderText({ style: capStyle, text: caption, fonts }).pages[0]!.lines.length;
 const captionSvg = () => {

@@ -14,7 +14,9 @@ import { prose } from './prose.ts';
 import { machine, ROOT, seedAccount, serve } from './serve.ts';
 import { record } from './record.ts';
 
-const { values: args } = parseArgs({ options: { duration: { type: 'string', default: '10' }, write: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({
+  options: { duration: { type: 'string', default: '10' }, write: { type: 'boolean', default: false } },
+});
 const duration = Number(args.duration);
 const ACCOUNTS = 16;
 
@@ -28,7 +30,13 @@ const env = {
   RENDERS_PER_DAY: '100000000',
 };
 // The caption of bench/render.ts: 20 lines at 14 pt on an 800 x 600 px card (1200 x 900 px at 144 DPI).
-const caption = prose(1200, 3).split('\n').join(' ').replace(/(.{60}\S*) /g, '$1\n').split('\n').slice(0, 20).join('\n');
+const caption = prose(1200, 3)
+  .split('\n')
+  .join(' ')
+  .replace(/(.{60}\S*) /g, '$1\n')
+  .split('\n')
+  .slice(0, 20)
+  .join('\n');
 const templateFile = join(dir, 'caption.template.json');
 writeFileSync(
   templateFile,
@@ -36,7 +44,12 @@ writeFileSync(
     version: 2,
     name: 'Caption',
     mode: 'simple',
-    style: { fontId: 'font_76FIvrxbMWVVj6WyJCWgxI', fontSize: 14, pageSize: { name: 'card', width: 800, height: 600, unit: 'px' }, margins: { top: 5, right: 5, bottom: 5, left: 5 } },
+    style: {
+      fontId: 'font_76FIvrxbMWVVj6WyJCWgxI',
+      fontSize: 14,
+      pageSize: { name: 'card', width: 800, height: 600, unit: 'px' },
+      margins: { top: 5, right: 5, bottom: 5, left: 5 },
+    },
   }),
 );
 const users = Array.from({ length: ACCOUNTS }, (_, i) => seedAccount(env, `bench ${i}`, templateFile));
@@ -68,7 +81,8 @@ async function load(format: 'svg' | 'png', connections: number, seconds: number)
       client.setBody(JSON.stringify({ templateId: u.template, text: caption, format }));
     },
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${format}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${format}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
   return {
     format,
     connections,
@@ -82,9 +96,11 @@ async function load(format: 'svg' | 'png', connections: number, seconds: number)
 const rows: Row[] = [];
 for (const format of (process.env.FORMATS ?? 'svg,png').split(',') as ('svg' | 'png')[]) {
   await load(format, 2, 3); // warm-up: both workers load fonts and JIT, not recorded
-  for (const connections of (process.env.CONNS ?? "2,8").split(",").map(Number)) {
+  for (const connections of (process.env.CONNS ?? '2,8').split(',').map(Number)) {
     const row = await load(format, connections, duration);
-    console.error(`${format} c=${connections}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`);
+    console.error(
+      `${format} c=${connections}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms`,
+    );
     rows.push(row);
   }
 }
@@ -99,7 +115,10 @@ const table = [
   '',
   '| format | connections | req/s | p50 ms | p99 ms | bytes per answer | target |',
   '|---|---:|---:|---:|---:|---:|---|',
-  ...rows.map((r) => `| ${r.format.toUpperCase()} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${Math.round(r.bytes).toLocaleString('en-US')} | ${target(r)} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.format.toUpperCase()} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${Math.round(r.bytes).toLocaleString('en-US')} | ${target(r)} |`,
+  ),
   '',
 ].join('\n');
 console.log(table);

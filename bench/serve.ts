@@ -13,7 +13,11 @@ export function machine(): string {
 
 /** Runs `scriptorium <argv> --json` with the given environment and parses its answer. */
 export function cli(env: NodeJS.ProcessEnv, ...argv: string[]): Record<string, string> {
-  const out = execFileSync(process.execPath, ['bin/scriptorium.js', ...argv, '--json'], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['bin/scriptorium.js', ...argv, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
   return JSON.parse(out);
 }
 
@@ -29,7 +33,18 @@ export function seedAccount(
 ): { account: string; key: string; template: string } {
   const account = cli(env, 'admin', 'account', 'create', '--name', name, '--plan', plan);
   const key = cli(env, 'admin', 'key', 'create', '--account', account.id!, '--mode', mode);
-  const tpl = cli(env, 'admin', 'template', 'import', '--account', account.id!, '--mode', mode, '--file', templateFile);
+  const tpl = cli(
+    env,
+    'admin',
+    'template',
+    'import',
+    '--account',
+    account.id!,
+    '--mode',
+    mode,
+    '--file',
+    templateFile,
+  );
   return { account: account.id!, key: key.key!, template: tpl.id! };
 }
 
@@ -40,12 +55,20 @@ export interface Served {
 }
 
 /** Starts `scriptorium serve --no-demo` (PORT=0) and resolves once it listens (a worker role: once ready, port 0). */
-export function serve(env: NodeJS.ProcessEnv, nodeArgs: string[] = [], serveArgs: string[] = []): Promise<Served> {
-  const child = spawn(process.execPath, [...nodeArgs, 'bin/scriptorium.js', 'serve', '--no-demo', ...serveArgs], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+export function serve(
+  env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
+  serveArgs: string[] = [],
+): Promise<Served> {
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, 'bin/scriptorium.js', 'serve', '--no-demo', ...serveArgs],
+    {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   // A benchmark that fails must not leave its server running.
   const orphan = () => child.kill('SIGKILL');
   process.once('exit', orphan);
@@ -53,7 +76,8 @@ export function serve(env: NodeJS.ProcessEnv, nodeArgs: string[] = [], serveArgs
     let out = '';
     child.stdout!.on('data', (d) => {
       out += d;
-      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out) ?? (/worker ready/.test(out) ? ['', '0'] : null);
+      const m =
+        /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out) ?? (/worker ready/.test(out) ? ['', '0'] : null);
       if (m) {
         const stop = async () => {
           if (child.exitCode !== null) return;

@@ -37,7 +37,13 @@ export interface Context extends AdminDeps {
 
 export function blobStore(config: Config): BlobStore {
   if (config.s3Endpoint) {
-    return new S3BlobStore({ endpoint: config.s3Endpoint, bucket: config.s3Bucket, accessKey: config.s3AccessKey, secretKey: config.s3SecretKey, region: config.s3Region });
+    return new S3BlobStore({
+      endpoint: config.s3Endpoint,
+      bucket: config.s3Bucket,
+      accessKey: config.s3AccessKey,
+      secretKey: config.s3SecretKey,
+      region: config.s3Region,
+    });
   }
   return new FsBlobStore(join(config.dataDir, 'blobs'));
 }
@@ -45,7 +51,10 @@ export function blobStore(config: Config): BlobStore {
 export async function openContext(config: Config): Promise<Context> {
   const plans = planCatalog(config.planCatalog);
   const blobs = blobStore(config);
-  await blobs.prepare({ outputDays: config.retentionDays, warn: (m) => process.stderr.write(`scriptorium: ${m}\n`) });
+  await blobs.prepare({
+    outputDays: config.retentionDays,
+    warn: (m) => process.stderr.write(`scriptorium: ${m}\n`),
+  });
   const store = await Store.open(databaseTarget(config), plans);
   return { config, store, blobs, now: () => new Date(), farm: isFarm(config), close: () => store.close() };
 }
@@ -67,21 +76,34 @@ export interface Adapters {
 }
 
 /** `renderer`: one to use instead of the thread pool (the in-process adapter, for fast tests). */
-export async function openAdapters(ctx: Context, opts: { role: Role; log: Logger; renderer?: Renderer }): Promise<Adapters> {
+export async function openAdapters(
+  ctx: Context,
+  opts: { role: Role; log: Logger; renderer?: Renderer },
+): Promise<Adapters> {
   const { config } = ctx;
   const { role, log } = opts;
   if (role !== 'all' && !config.redisUrl) {
-    throw new Error(`--role ${role} needs the farm queue: set REDIS_URL (and DATABASE_URL to PostgreSQL, S3_ENDPOINT for blobs)`);
+    throw new Error(
+      `--role ${role} needs the farm queue: set REDIS_URL (and DATABASE_URL to PostgreSQL, S3_ENDPOINT for blobs)`,
+    );
   }
   const rate = { points: config.rateLimitPerMinute, windowSeconds: 60 };
   const previews = { points: config.previewsPerMinute, windowSeconds: 60 };
-  const renders = { perMinute: config.rendersPerMinute, perDay: config.rendersPerDay, leaseMs: config.renderSyncTimeoutMs + 5_000 };
+  const renders = {
+    perMinute: config.rendersPerMinute,
+    perDay: config.rendersPerDay,
+    leaseMs: config.renderSyncTimeoutMs + 5_000,
+  };
   const redis = config.redisUrl ? await openRedis(config.redisUrl, log) : null;
-  const limiter = redis ? new RedisRateLimiter({ ...rate, client: redis, keyPrefix: `${config.redisPrefix}rl` }) : new MemoryRateLimiter(rate);
+  const limiter = redis
+    ? new RedisRateLimiter({ ...rate, client: redis, keyPrefix: `${config.redisPrefix}rl` })
+    : new MemoryRateLimiter(rate);
   const previewLimiter = redis
     ? new RedisRateLimiter({ ...previews, client: redis, keyPrefix: `${config.redisPrefix}previews` })
     : new MemoryRateLimiter(previews);
-  const quota = redis ? new RedisRenderQuota(redis, config.redisPrefix, renders) : new MemoryRenderQuota(renders);
+  const quota = redis
+    ? new RedisRenderQuota(redis, config.redisPrefix, renders)
+    : new MemoryRenderQuota(renders);
 
   // Several processes share a farm's queue; each API instance admits up to QUEUE_MAX of its own.
   const instance = ctx.farm ? instanceName() : undefined;
@@ -93,7 +115,10 @@ export async function openAdapters(ctx: Context, opts: { role: Role; log: Logger
       memoryMb: config.renderMemoryMb,
       onWorkerError: (err) => log.warn({ err: err.message }, 'render worker failed outside a task'),
     });
-  const metrics = new Metrics(instance ?? instanceName(), role, () => ({ threads: renderer.threads, busy: renderer.busy }));
+  const metrics = new Metrics(instance ?? instanceName(), role, () => ({
+    threads: renderer.threads,
+    busy: renderer.busy,
+  }));
   const board = new SampleBoard(metrics, redis, config.redisPrefix);
   const queue = (runner: JobRunner, onError: (err: unknown, job: { id: string } | null) => void): JobQueue =>
     config.redisUrl
@@ -117,7 +142,9 @@ export async function openAdapters(ctx: Context, opts: { role: Role; log: Logger
 async function openRedis(url: string, log: Logger): Promise<Redis> {
   // Fail fast while disconnected so the memory insurance limiter answers instead of a hang.
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
-  redis.on('error', (err) => log.warn({ err: err.message }, 'redis unavailable; rate limits fall back to memory'));
+  redis.on('error', (err) =>
+    log.warn({ err: err.message }, 'redis unavailable; rate limits fall back to memory'),
+  );
   // At start Redis must answer (the queue lives there); later outages are ridden out.
   await redis.connect().catch((err: Error) => {
     redis.disconnect();

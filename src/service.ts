@@ -54,10 +54,20 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
   const { config } = ctx;
   const role = opts.role ?? 'all';
   const log = opts.log ?? createLogger(config.logLevel);
-  const { instance, limiter, previewLimiter, quota, renderer, metrics, board, ...adapters } = await openAdapters(ctx, { role, log, renderer: opts.renderer });
+  const { instance, limiter, previewLimiter, quota, renderer, metrics, board, ...adapters } =
+    await openAdapters(ctx, { role, log, renderer: opts.renderer });
   const counter = new RequestCounter(ctx.store);
-  const runner = jobRunner({ store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, renderer, log, onFinished: (kind, outcome, pages) => metrics.job(kind, outcome, pages) });
-  const onError = (err: unknown, job: { id: string } | null) => log.error({ err, job: job?.id }, 'job run failed; it is run again');
+  const runner = jobRunner({
+    store: ctx.store,
+    blobs: ctx.blobs,
+    config,
+    now: ctx.now,
+    renderer,
+    log,
+    onFinished: (kind, outcome, pages) => metrics.job(kind, outcome, pages),
+  });
+  const onError = (err: unknown, job: { id: string } | null) =>
+    log.error({ err, job: job?.id }, 'job run failed; it is run again');
   const queue = adapters.queue(runner, onError);
   // Whatever is unfinished in the store and not in the queue (a crash, a restart, Redis lost)
   // is queued again: queued jobs from the start, processing ones as a new attempt. Embedded:
@@ -66,7 +76,13 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
   if (role !== 'api') await reconcile(reconcileDeps, { atStart: true });
   const reconciler =
     role !== 'api' && queue.shared
-      ? setInterval(() => void reconcile(reconcileDeps, { atStart: false }).catch((err: unknown) => log.error({ err }, 'reconcile failed')), config.reconcileIntervalMs)
+      ? setInterval(
+          () =>
+            void reconcile(reconcileDeps, { atStart: false }).catch((err: unknown) =>
+              log.error({ err }, 'reconcile failed'),
+            ),
+          config.reconcileIntervalMs,
+        )
       : null;
   reconciler?.unref();
   const sweepOnce = () => sweep({ store: ctx.store, blobs: ctx.blobs, now: ctx.now, log });
@@ -94,17 +110,35 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
     return combine(samples, figures, ctx.farm ? 'farm' : 'embedded', now);
   };
   const api = createApi(
-    { store: ctx.store, blobs: ctx.blobs, config, now: ctx.now, limiter, counter, queue, previewLimiter, renderer, quota, instance, metrics, snapshot },
+    {
+      store: ctx.store,
+      blobs: ctx.blobs,
+      config,
+      now: ctx.now,
+      limiter,
+      counter,
+      queue,
+      previewLimiter,
+      renderer,
+      quota,
+      instance,
+      metrics,
+      snapshot,
+    },
     log,
   );
   const live: LiveFeed = {
     path: LIVE_PATH,
-    authorize: (authorization) => (config.adminToken ? adminAuthorized(config.adminToken, authorization) : 'off'),
+    authorize: (authorization) =>
+      config.adminToken ? adminAuthorized(config.adminToken, authorization) : 'off',
     message: async () => JSON.stringify({ type: 'snapshot', snapshot: await snapshot() }),
     everyMs: 1000,
     onError: (err) => log.warn({ err }, 'live figures could not be gathered'),
   };
-  const http = role === 'worker' || opts.listen === false ? null : await listen(api, { host: config.host, port: config.port, live });
+  const http =
+    role === 'worker' || opts.listen === false
+      ? null
+      : await listen(api, { host: config.host, port: config.port, live });
 
   let stopping: Promise<void> | null = null;
   const stop = (graceMs = 10_000) =>
@@ -119,5 +153,18 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
       await adapters.close();
       await ctx.close();
     })());
-  return { role, instance, metrics, snapshot, api, http, counter, log, queue, renderer, sweep: sweepOnce, stop };
+  return {
+    role,
+    instance,
+    metrics,
+    snapshot,
+    api,
+    http,
+    counter,
+    log,
+    queue,
+    renderer,
+    sweep: sweepOnce,
+    stop,
+  };
 }

@@ -7,7 +7,21 @@ import type { Page } from '../src/store/paging.ts';
 import type { ApiKeyRecord } from '../src/store/accounts.ts';
 import type { AdminClient, LiveState } from './client.ts';
 import { count } from './format.ts';
-import { Accounts, type AccountRow, Dashboard, Footer, Header, Help, JOB_FILTERS, type JobFilter, type JobRow, Jobs, Keys, VIEWS, type View } from './views.tsx';
+import {
+  Accounts,
+  type AccountRow,
+  Dashboard,
+  Footer,
+  Header,
+  Help,
+  JOB_FILTERS,
+  type JobFilter,
+  type JobRow,
+  Jobs,
+  Keys,
+  VIEWS,
+  type View,
+} from './views.tsx';
 
 const HISTORY = 60;
 
@@ -57,11 +71,16 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
         names.current = Object.fromEntries(page.data.map((a) => [a.account.id, a.account.name]));
       }
       if (view === 'jobs') {
-        const page = await client.call<Page<JobRow>>('GET', `/jobs?limit=100${filter === 'all' ? '' : `&status=${filter}`}`);
+        const page = await client.call<Page<JobRow>>(
+          'GET',
+          `/jobs?limit=100${filter === 'all' ? '' : `&status=${filter}`}`,
+        );
         setJobs(page.data);
       }
       if (view === 'accounts' && keysOf) {
-        setKeys((await client.call<{ data: ApiKeyRecord[] }>('GET', `/accounts/${keysOf.account.id}/keys`)).data);
+        setKeys(
+          (await client.call<{ data: ApiKeyRecord[] }>('GET', `/accounts/${keysOf.account.id}/keys`)).data,
+        );
       }
     } catch {
       // The header already says the server is away; the lists keep their last state.
@@ -74,7 +93,8 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
     return () => clearInterval(timer);
   }, [refresh, pollMs]);
 
-  const act = (question: string, run: () => Promise<string>) => setPending({ kind: 'confirm', question, run });
+  const act = (question: string, run: () => Promise<string>) =>
+    setPending({ kind: 'confirm', question, run });
   const clamp = (n: number, length: number) => Math.max(0, Math.min(n, length - 1));
 
   useInput(
@@ -91,15 +111,23 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
           const sheets = Number(pending.input);
           const { account, mode } = pending;
           if (!/^\d+$/.test(pending.input) || sheets < 50 || sheets > 1000) {
-            setMessage({ text: `sheets must be a whole number 50-1000, got ${pending.input || 'nothing'}`, error: true });
+            setMessage({
+              text: `sheets must be a whole number 50-1000, got ${pending.input || 'nothing'}`,
+              error: true,
+            });
             setPending(null);
             return;
           }
           act(`Add ${count(sheets)} ${mode} sheets to ${account.account.name}? (y/n)`, async () => {
-            const b = await client.call<{ availableSheets: number }>('POST', `/accounts/${account.account.id}/topups`, { sheets, mode });
+            const b = await client.call<{ availableSheets: number }>(
+              'POST',
+              `/accounts/${account.account.id}/topups`,
+              { sheets, mode },
+            );
             return `Added ${count(sheets)} ${mode} sheets to ${account.account.name}: ${count(b.availableSheets)} available`;
           });
-        } else if (/^\d+$/.test(input)) setPending({ ...pending, input: (pending.input + input).slice(0, 4) });
+        } else if (/^\d+$/.test(input))
+          setPending({ ...pending, input: (pending.input + input).slice(0, 4) });
         return;
       }
       if (pending?.kind === 'confirm') {
@@ -133,17 +161,21 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
         const k = keys[keyAt];
         if (input === 'r' && k) {
           if (k.revokedAt) return setMessage({ text: `${k.id} is already revoked`, error: true });
-          act(`Revoke key ${k.id} (${k.mode}, ${k.name || k.displayPrefix}) of ${keysOf.account.name}? (y/n)`, async () => {
-            await client.call('POST', `/keys/${k.id}/revoke`);
-            return `Revoked ${k.id}: requests with it are refused from now on`;
-          });
+          act(
+            `Revoke key ${k.id} (${k.mode}, ${k.name || k.displayPrefix}) of ${keysOf.account.name}? (y/n)`,
+            async () => {
+              await client.call('POST', `/keys/${k.id}/revoke`);
+              return `Revoked ${k.id}: requests with it are refused from now on`;
+            },
+          );
         }
         return;
       }
       if (view === 'accounts') {
         if (up || down) return setAccountAt((i) => clamp(i + (down ? 1 : -1), accounts.length));
         const a = accounts[accountAt];
-        if (input === 't' && a) return setPending({ kind: 'topup-sheets', account: a, input: '', mode: 'live' });
+        if (input === 't' && a)
+          return setPending({ kind: 'topup-sheets', account: a, input: '', mode: 'live' });
         if (key.return && a) {
           setKeyAt(0);
           setKeys([]);
@@ -159,11 +191,18 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
         }
         const j = jobs[jobAt];
         if (input === 'c' && j) {
-          if (j.status !== 'queued' && j.status !== 'processing') return setMessage({ text: `${j.id} is ${j.status}; only queued or processing jobs can be cancelled`, error: true });
-          act(`Cancel job ${j.id} of ${names.current[j.accountId] ?? j.accountId}? No charge is made. (y/n)`, async () => {
-            const done = await client.call<{ status: string }>('POST', `/jobs/${j.id}/cancel`);
-            return `Job ${j.id} is ${done.status}`;
-          });
+          if (j.status !== 'queued' && j.status !== 'processing')
+            return setMessage({
+              text: `${j.id} is ${j.status}; only queued or processing jobs can be cancelled`,
+              error: true,
+            });
+          act(
+            `Cancel job ${j.id} of ${names.current[j.accountId] ?? j.accountId}? No charge is made. (y/n)`,
+            async () => {
+              const done = await client.call<{ status: string }>('POST', `/jobs/${j.id}/cancel`);
+              return `Job ${j.id} is ${done.status}`;
+            },
+          );
         }
       }
     },
@@ -172,7 +211,10 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
 
   const footer =
     pending?.kind === 'topup-sheets'
-      ? { prompt: `Top up ${pending.account.account.name}, ${pending.mode} (Tab: ${pending.mode === 'live' ? 'test' : 'live'}), sheets 50-1000:`, input: pending.input }
+      ? {
+          prompt: `Top up ${pending.account.account.name}, ${pending.mode} (Tab: ${pending.mode === 'live' ? 'test' : 'live'}), sheets 50-1000:`,
+          input: pending.input,
+        }
       : pending?.kind === 'confirm'
         ? { prompt: pending.question }
         : { message };

@@ -16,7 +16,10 @@ export class AdminClient {
     try {
       res = await fetch(`${this.url}/admin/v1${path}`, {
         method,
-        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(10_000),
       });
@@ -50,7 +53,10 @@ export class AdminClient {
         if (m.type === 'snapshot') handlers.onSnapshot(m.snapshot);
       });
       ws.on('unexpected-response', (_req, res) => {
-        handlers.onState({ status: 'refused', message: res.statusCode === 401 ? 'the admin token is wrong' : `HTTP ${res.statusCode}` });
+        handlers.onState({
+          status: 'refused',
+          message: res.statusCode === 401 ? 'the admin token is wrong' : `HTTP ${res.statusCode}`,
+        });
         ws.terminate();
       });
       ws.on('error', () => {});

@@ -6,7 +6,9 @@ const BARS = '▁▂▃▄▅▆▇█';
 export function sparkline(values: readonly number[], width: number): string {
   const shown = values.slice(-width);
   const max = Math.max(0, ...shown);
-  const bars = shown.map((v) => (max === 0 ? BARS[0] : BARS[Math.min(BARS.length - 1, Math.round((v / max) * (BARS.length - 1)))]));
+  const bars = shown.map((v) =>
+    max === 0 ? BARS[0] : BARS[Math.min(BARS.length - 1, Math.round((v / max) * (BARS.length - 1)))],
+  );
   return bars.join('').padStart(width, ' ');
 }
 

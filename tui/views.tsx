@@ -90,27 +90,46 @@ export function Dashboard(props: { snapshot: Snapshot | null; history: Snapshot[
     <Box flexDirection="column">
       <Text>
         <Text bold>Queue </Text>
-        waiting {s.queue.waiting} · active {s.queue.active} · delayed {s.queue.delayed} · completed today {count(s.queue.completedToday)} · failed today{' '}
-        {count(s.queue.failedToday)}
+        waiting {s.queue.waiting} · active {s.queue.active} · delayed {s.queue.delayed} · completed today{' '}
+        {count(s.queue.completedToday)} · failed today {count(s.queue.failedToday)}
       </Text>
       <Text>
         <Text bold>Pool </Text>
-        {s.pool.busy}/{s.pool.threads} threads busy · {s.instances.length} instance{s.instances.length === 1 ? '' : 's'} (
+        {s.pool.busy}/{s.pool.threads} threads busy · {s.instances.length} instance
+        {s.instances.length === 1 ? '' : 's'} (
         {Object.entries(roles)
           .map(([r, n]) => `${n} ${r}`)
           .join(', ')}
         )
       </Text>
-      <Text dimColor>{`${cell('per minute', 14)}${cell('now', 10, 'right')}  ${cell(`last ${SPARK} s, a bar a second`, SPARK)}`}</Text>
+      <Text
+        dimColor
+      >{`${cell('per minute', 14)}${cell('now', 10, 'right')}  ${cell(`last ${SPARK} s, a bar a second`, SPARK)}`}</Text>
       <Row label="renders" value={count(s.perMinute.renders)} history={series((x) => x.perMinute.renders)} />
-      <Row label="generations" value={count(s.perMinute.generations)} history={series((x) => x.perMinute.generations)} />
+      <Row
+        label="generations"
+        value={count(s.perMinute.generations)}
+        history={series((x) => x.perMinute.generations)}
+      />
       <Row label="pages" value={count(s.perMinute.pages)} history={series((x) => x.perMinute.pages)} />
       <Row label="429s" value={count(s.perMinute.rejected)} history={series((x) => x.perMinute.rejected)} />
-      <Row label="latency p50" value={latency(s.renderLatencyMs.p50)} history={series((x) => x.renderLatencyMs.p50 ?? 0)} />
-      <Row label="latency p99" value={latency(s.renderLatencyMs.p99)} history={series((x) => x.renderLatencyMs.p99 ?? 0)} />
+      <Row
+        label="latency p50"
+        value={latency(s.renderLatencyMs.p50)}
+        history={series((x) => x.renderLatencyMs.p50 ?? 0)}
+      />
+      <Row
+        label="latency p99"
+        value={latency(s.renderLatencyMs.p99)}
+        history={series((x) => x.renderLatencyMs.p99 ?? 0)}
+      />
       <Text>
         <Text bold>Errors, last minute </Text>
-        {errors.length === 0 ? <Text dimColor>none</Text> : cell(errors.map(([c, n]) => `${c} ${n}`).join(' · '), 58)}
+        {errors.length === 0 ? (
+          <Text dimColor>none</Text>
+        ) : (
+          cell(errors.map(([c, n]) => `${c} ${n}`).join(' · '), 58)
+        )}
       </Text>
       <Text bold>Instances</Text>
       {shownInstances.map((i) => (
@@ -120,13 +139,19 @@ export function Dashboard(props: { snapshot: Snapshot | null; history: Snapshot[
           {cell(i.instance, 34)} up {cell(uptime(i.uptimeSeconds), 7)} pool {i.pool.busy}/{i.pool.threads}
         </Text>
       ))}
-      {s.instances.length > shownInstances.length ? <Text dimColor> and {s.instances.length - shownInstances.length} more</Text> : null}
+      {s.instances.length > shownInstances.length ? (
+        <Text dimColor> and {s.instances.length - shownInstances.length} more</Text>
+      ) : null}
     </Box>
   );
 }
 
 /** The window of `rows` lines around the selection, so a long list scrolls. */
-export function windowOf<T>(items: readonly T[], selected: number, rows: number): { start: number; shown: T[] } {
+export function windowOf<T>(
+  items: readonly T[],
+  selected: number,
+  rows: number,
+): { start: number; shown: T[] } {
   const start = Math.max(0, Math.min(selected - Math.floor(rows / 2), items.length - rows));
   return { start, shown: items.slice(start, start + rows) };
 }
@@ -144,7 +169,9 @@ export function Accounts(props: { accounts: AccountRow[]; selected: number }) {
   const { start, shown } = windowOf(props.accounts, props.selected, LIST_ROWS);
   return (
     <Box flexDirection="column">
-      <Text bold>{`  ${cell('Account', 19)}${cell('Plan', 6)}${cell('Plan used', 13, 'right')}${cell('Live', 8, 'right')}${cell('Test', 7, 'right')}${cell('Pages today', 12, 'right')}${cell('Requests', 10, 'right')}`}</Text>
+      <Text
+        bold
+      >{`  ${cell('Account', 19)}${cell('Plan', 6)}${cell('Plan used', 13, 'right')}${cell('Live', 8, 'right')}${cell('Test', 7, 'right')}${cell('Pages today', 12, 'right')}${cell('Requests', 10, 'right')}`}</Text>
       {props.accounts.length === 0 ? <Text dimColor>No accounts yet.</Text> : null}
       {shown.map((a, i) => {
         const u = a.usageToday;
@@ -161,7 +188,11 @@ export function Accounts(props: { accounts: AccountRow[]; selected: number }) {
           </Text>
         );
       })}
-      <Text dimColor>{props.accounts.length > 0 ? `${props.selected + 1} of ${props.accounts.length} · plan used: live sheets this period · live, test: sheets available` : ''}</Text>
+      <Text dimColor>
+        {props.accounts.length > 0
+          ? `${props.selected + 1} of ${props.accounts.length} · plan used: live sheets this period · live, test: sheets available`
+          : ''}
+      </Text>
     </Box>
   );
 }
@@ -171,7 +202,9 @@ export function Keys(props: { account: AccountRow; keys: ApiKeyRecord[]; selecte
   return (
     <Box flexDirection="column">
       <Text bold>Keys of {props.account.account.name}</Text>
-      <Text bold>{`  ${cell('Key', 24)}${cell('Mode', 6)}${cell('Name', 18)}${cell('Created', 12)}${cell('State', 12)}`}</Text>
+      <Text
+        bold
+      >{`  ${cell('Key', 24)}${cell('Mode', 6)}${cell('Name', 18)}${cell('Created', 12)}${cell('State', 12)}`}</Text>
       {props.keys.length === 0 ? <Text dimColor>No keys.</Text> : null}
       {shown.map((k, i) => (
         <Text key={k.id} inverse={start + i === props.selected} dimColor={k.revokedAt !== null}>
@@ -190,7 +223,12 @@ export function Keys(props: { account: AccountRow; keys: ApiKeyRecord[]; selecte
 export const JOB_FILTERS = ['all', 'queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export type JobFilter = (typeof JOB_FILTERS)[number];
 
-export function Jobs(props: { jobs: JobRow[]; selected: number; filter: JobFilter; names: Record<string, string> }) {
+export function Jobs(props: {
+  jobs: JobRow[];
+  selected: number;
+  filter: JobFilter;
+  names: Record<string, string>;
+}) {
   const { start, shown } = windowOf(props.jobs, props.selected, LIST_ROWS - 1);
   return (
     <Box flexDirection="column">
@@ -200,15 +238,21 @@ export function Jobs(props: { jobs: JobRow[]; selected: number; filter: JobFilte
           <Text key={f} inverse={f === props.filter}>{` ${f} `}</Text>
         ))}
       </Text>
-      <Text bold>{`  ${cell('Job', 27)}${cell('Account', 13)}${cell('Kind', 10)}${cell('Status', 11)}${cell('Pages', 6, 'right')}  ${cell('Created', 8)}`}</Text>
-      {props.jobs.length === 0 ? <Text dimColor>No jobs{props.filter === 'all' ? '' : ` ${props.filter}`}.</Text> : null}
+      <Text
+        bold
+      >{`  ${cell('Job', 27)}${cell('Account', 13)}${cell('Kind', 10)}${cell('Status', 11)}${cell('Pages', 6, 'right')}  ${cell('Created', 8)}`}</Text>
+      {props.jobs.length === 0 ? (
+        <Text dimColor>No jobs{props.filter === 'all' ? '' : ` ${props.filter}`}.</Text>
+      ) : null}
       {shown.map((j, i) => (
         <Text key={j.id} inverse={start + i === props.selected}>
           {mark(start + i === props.selected)}
           {cell(j.id, 27)}
           {cell(props.names[j.accountId] ?? j.accountId, 13)}
           {cell(`${j.kind}${j.mode === 'test' ? '·t' : ''}`, 10)}
-          <Text color={j.status === 'failed' ? 'red' : j.status === 'completed' ? 'green' : undefined}>{cell(j.status, 11)}</Text>
+          <Text color={j.status === 'failed' ? 'red' : j.status === 'completed' ? 'green' : undefined}>
+            {cell(j.status, 11)}
+          </Text>
           {cell(j.pages === undefined ? '' : String(j.pages), 6, 'right')}
           {'  '}
           {clock(j.createdAt)}
@@ -246,7 +290,11 @@ export function Help() {
 }
 
 /** The bottom line: a question being asked, an input being typed, or the last result. */
-export function Footer(props: { prompt?: string; input?: string; message?: { text: string; error: boolean } }) {
+export function Footer(props: {
+  prompt?: string;
+  input?: string;
+  message?: { text: string; error: boolean };
+}) {
   if (props.prompt !== undefined) {
     return (
       <Text>
@@ -255,6 +303,7 @@ export function Footer(props: { prompt?: string; input?: string; message?: { tex
       </Text>
     );
   }
-  if (props.message) return <Text color={props.message.error ? 'red' : 'green'}>{cell(props.message.text, 79)}</Text>;
+  if (props.message)
+    return <Text color={props.message.error ? 'red' : 'green'}>{cell(props.message.text, 79)}</Text>;
   return <Text dimColor> </Text>;
 }

@@ -6,7 +6,10 @@ import { readBundledFont } from '../src/lib/font-files.ts';
 const cache = new Map<string, Uint8Array>();
 
 /** The bytes of every font in `ids`: from `given` (personal fonts), else bundled. */
-export function fontBytes(ids: Iterable<string>, given: Record<string, Uint8Array> = {}): Record<string, Uint8Array> {
+export function fontBytes(
+  ids: Iterable<string>,
+  given: Record<string, Uint8Array> = {},
+): Record<string, Uint8Array> {
   const out: Record<string, Uint8Array> = {};
   for (const id of ids) out[id] = given[id] ?? bundledBytes(id);
   return out;

@@ -1,7 +1,12 @@
 // The renderer on the caller's own thread, for fast tests: the same render task as the pool's
 // threads, without their isolation. A render runs to its end once started (it cannot be
 // preempted), so the time limit and a cancel are checked before it starts and when it ends.
-import { type Rendered, type Renderer, type RenderRequest, RenderTaskError } from '../src/app/ports/renderer.ts';
+import {
+  type Rendered,
+  type Renderer,
+  type RenderRequest,
+  RenderTaskError,
+} from '../src/app/ports/renderer.ts';
 import { renderRequest } from './render-task.ts';
 
 export class InProcessRenderer implements Renderer {
@@ -12,7 +17,10 @@ export class InProcessRenderer implements Renderer {
     return this.running;
   }
 
-  async run(request: RenderRequest, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<Rendered> {
+  async run(
+    request: RenderRequest,
+    opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<Rendered> {
     const started = performance.now();
     this.running++;
     try {
@@ -22,7 +30,10 @@ export class InProcessRenderer implements Renderer {
       const result = renderRequest(request);
       if (opts.signal?.aborted) throw new RenderTaskError('cancelled', 'the task was cancelled');
       if (opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs) {
-        throw new RenderTaskError('timeout', `rendering took longer than ${opts.timeoutMs} ms and was stopped`);
+        throw new RenderTaskError(
+          'timeout',
+          `rendering took longer than ${opts.timeoutMs} ms and was stopped`,
+        );
       }
       if (!result.ok) throw new RenderTaskError('render', result.message, result.code);
       return result;

@@ -3,7 +3,13 @@
 // workers a heap limit; a task past either is ended with its worker, reported as a failure, and
 // the pool carries on with a fresh worker.
 import { Piscina } from 'piscina';
-import { type Rendered, type Renderer, type RenderRequest, type RenderResult, RenderTaskError } from '../src/app/ports/renderer.ts';
+import {
+  type Rendered,
+  type Renderer,
+  type RenderRequest,
+  type RenderResult,
+  RenderTaskError,
+} from '../src/app/ports/renderer.ts';
 import { tuneImageAllocator } from '../src/config/index.ts';
 
 export interface PiscinaRendererOptions {
@@ -78,7 +84,12 @@ export class PiscinaRenderer implements Renderer {
       .catch(async (err: unknown) => {
         // A task that met a worker already being torn down (after another task's failure), or
         // that waited in a pool being replaced, is not at fault: it runs once more on a fresh worker.
-        if (err instanceof RenderTaskError && err.reason === 'crash' && /Terminating worker thread/.test(err.message)) return this.attempt(task, limit, opts.signal);
+        if (
+          err instanceof RenderTaskError &&
+          err.reason === 'crash' &&
+          /Terminating worker thread/.test(err.message)
+        )
+          return this.attempt(task, limit, opts.signal);
         throw err;
       })
       .finally(() => {
@@ -91,7 +102,9 @@ export class PiscinaRenderer implements Renderer {
   private async attempt(task: RenderRequest, limit: number, cancel?: AbortSignal): Promise<RenderResult> {
     const timeout = AbortSignal.timeout(limit);
     try {
-      return (await this.pool.run(task, { signal: cancel ? AbortSignal.any([timeout, cancel]) : timeout })) as RenderResult;
+      return (await this.pool.run(task, {
+        signal: cancel ? AbortSignal.any([timeout, cancel]) : timeout,
+      })) as RenderResult;
     } catch (err) {
       const e = err as Error & { code?: string; name?: string };
       if (cancel?.aborted) throw new RenderTaskError('cancelled', 'the task was cancelled');
@@ -99,7 +112,10 @@ export class PiscinaRenderer implements Renderer {
         throw new RenderTaskError('timeout', `rendering took longer than ${limit} ms and was stopped`);
       }
       if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        throw new RenderTaskError('memory', `rendering needed more than ${this.opts.memoryMb} MiB and was stopped`);
+        throw new RenderTaskError(
+          'memory',
+          `rendering needed more than ${this.opts.memoryMb} MiB and was stopped`,
+        );
       }
       throw new RenderTaskError('crash', `the render worker failed: ${e.message}`);
     }

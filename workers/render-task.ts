@@ -4,7 +4,17 @@
 import { deflateSync } from 'node:zlib';
 import type { Rendered, RenderRequest, RenderResult } from '../src/app/ports/renderer.ts';
 import { bundledFontId, WATERMARK_FONT } from '../src/domain/fonts.ts';
-import { assetBytes, layout, RenderError, type Resources, resourcesOf, writePdf, writePng, writePreview, writeSvg } from '../src/render/index.ts';
+import {
+  assetBytes,
+  layout,
+  RenderError,
+  type Resources,
+  resourcesOf,
+  writePdf,
+  writePng,
+  writePreview,
+  writeSvg,
+} from '../src/render/index.ts';
 import { fontBytes } from './fonts.ts';
 import { releaseImageMemory } from './native-memory.ts';
 import { decodePng } from './png-decode.ts';
@@ -36,7 +46,13 @@ function render(req: RenderRequest): Rendered {
     case 'pdf': {
       const res = resources(req);
       const list = layout(req.spec, res, { maxPages: limits.maxPages });
-      const bytes = writePdf(list, { deflate, createdAt: req.createdAt, maxBytes: limits.maxBytes, assets: assetBytes(res), decodePng });
+      const bytes = writePdf(list, {
+        deflate,
+        createdAt: req.createdAt,
+        maxBytes: limits.maxBytes,
+        assets: assetBytes(res),
+        decodePng,
+      });
       return { ok: true, pages: list.pages.length, bytes };
     }
     case 'preview':
@@ -48,7 +64,10 @@ function render(req: RenderRequest): Rendered {
 
 /** One page as SVG or PNG (POST /renders): over one page, over the line limit or over the size limit is refused. */
 function image(req: RenderRequest): Rendered {
-  const list = layout(req.spec, resources(req), { maxPages: req.limits.maxPages, maxLines: req.limits.maxLines });
+  const list = layout(req.spec, resources(req), {
+    maxPages: req.limits.maxPages,
+    maxLines: req.limits.maxLines,
+  });
   const page = list.pages[0]!;
   let bytes: Uint8Array;
   if (req.output === 'svg') bytes = new TextEncoder().encode(writeSvg(list, page));
@@ -57,14 +76,21 @@ function image(req: RenderRequest): Rendered {
     releaseImageMemory();
   }
   const max = req.limits.maxBytes;
-  if (bytes.length > max) throw new RenderError('OUTPUT_TOO_LARGE', `the image would be ${bytes.length} bytes, the most allowed is ${max}`);
+  if (bytes.length > max)
+    throw new RenderError(
+      'OUTPUT_TOO_LARGE',
+      `the image would be ${bytes.length} bytes, the most allowed is ${max}`,
+    );
   return { ok: true, pages: 1, bytes };
 }
 
 /** The preview body of GET /generations/{id}/preview (DESIGN §4), made here so the API only streams it. */
 function preview(req: RenderRequest): Rendered {
   const res = resources(req);
-  const list = layout(req.spec, res, { maxPages: Number.POSITIVE_INFINITY, firstPages: req.limits.previewPages ?? 4 });
+  const list = layout(req.spec, res, {
+    maxPages: Number.POSITIVE_INFINITY,
+    firstPages: req.limits.previewPages ?? 4,
+  });
   const watermark = bundledFontId(WATERMARK_FONT);
   const drawn = writePreview(list, {
     watermarkFont: { id: watermark, bytes: fontBytes([watermark])[watermark]! },
@@ -73,7 +99,11 @@ function preview(req: RenderRequest): Rendered {
     deflate,
     assets: assetBytes(res),
   });
-  const pages = drawn.map(({ png, ...p }) => ({ ...p, contentType: 'image/png', data: Buffer.from(png).toString('base64') }));
+  const pages = drawn.map(({ png, ...p }) => ({
+    ...p,
+    contentType: 'image/png',
+    data: Buffer.from(png).toString('base64'),
+  }));
   releaseImageMemory();
   const bytes = new TextEncoder().encode(JSON.stringify({ id: req.jobId, pages }));
   return { ok: true, pages: pages.length, bytes };

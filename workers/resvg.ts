@@ -5,6 +5,10 @@ import { Resvg } from '@resvg/resvg-js';
 import type { Rasterizer } from '../src/render/index.ts';
 
 export const resvgRasterizer: Rasterizer = (svg, { width, background }) => {
-  const image = new Resvg(svg, { fitTo: { mode: 'width', value: width }, font: { loadSystemFonts: false }, ...(background ? { background } : {}) }).render();
+  const image = new Resvg(svg, {
+    fitTo: { mode: 'width', value: width },
+    font: { loadSystemFonts: false },
+    ...(background ? { background } : {}),
+  }).render();
   return { width: image.width, height: image.height, pixels: image.pixels };
 };

@@ -33,7 +33,6 @@ export const ADMIN_PREFIX = '/admin/v1';
 export const METRICS_PATH = '/metrics';
 export const LIVE_PATH = `${ADMIN_PREFIX}/live`;
 
-
 interface AdminRequest extends ApiRequest {
   params: Readonly<Record<string, string>>;
   json: unknown;
@@ -61,28 +60,42 @@ const KINDS: readonly JobKind[] = ['pdf', 'preview'];
 const MODES = ['live', 'test'] as const;
 
 function objectBody(json: unknown): Record<string, unknown> {
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw invalid('body', 'a JSON object', json);
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    throw invalid('body', 'a JSON object', json);
   return json as Record<string, unknown>;
 }
 
 function allowOnly(body: Record<string, unknown>, keys: readonly string[]): void {
   for (const k of Object.keys(body)) {
-    if (!keys.includes(k)) throw new ApiError('INVALID_REQUEST', `${k.slice(0, 40)} is not a field of this request (fields: ${keys.join(', ')})`, { field: k });
+    if (!keys.includes(k))
+      throw new ApiError(
+        'INVALID_REQUEST',
+        `${k.slice(0, 40)} is not a field of this request (fields: ${keys.join(', ')})`,
+        { field: k },
+      );
   }
 }
 
 function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[], fallback?: T): T {
   if (value === undefined && fallback !== undefined) return fallback;
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) throw invalid(field, `one of ${allowed.join(', ')}`, value);
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value))
+    throw invalid(field, `one of ${allowed.join(', ')}`, value);
   return value as T;
 }
 
 function wholeNumber(field: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw invalid(field, `a whole number ${min}-${max}`, value);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+    throw invalid(field, `a whole number ${min}-${max}`, value);
   return value;
 }
 
-const adminJobView = (j: Job) => ({ ...jobView(j), accountId: j.accountId, mode: j.mode, attempt: j.attempt, ...(j.error ? { error: j.error } : {}) });
+const adminJobView = (j: Job) => ({
+  ...jobView(j),
+  accountId: j.accountId,
+  mode: j.mode,
+  attempt: j.attempt,
+  ...(j.error ? { error: j.error } : {}),
+});
 
 function adminRoutes(d: ApiDeps): AdminRoute[] {
   return [
@@ -105,7 +118,14 @@ function adminRoutes(d: ApiDeps): AdminRoute[] {
         if (typeof b.name !== 'string') throw invalid('name', 'a string of 1-120 characters', b.name);
         if (b.plan !== undefined && typeof b.plan !== 'string') throw invalid('plan', 'a plan name', b.plan);
         const period = b.period === undefined ? undefined : wholeNumber('period', b.period, 7, 30);
-        return ok(await createAccount(d, { name: b.name, ...(b.plan ? { plan: b.plan } : {}), ...(period ? { period } : {}) }), 201);
+        return ok(
+          await createAccount(d, {
+            name: b.name,
+            ...(b.plan ? { plan: b.plan } : {}),
+            ...(period ? { period } : {}),
+          }),
+          201,
+        );
       },
     },
     {
@@ -129,7 +149,11 @@ function adminRoutes(d: ApiDeps): AdminRoute[] {
         allowOnly(b, ['mode', 'name']);
         const mode = oneOf('mode', b.mode, MODES, 'live');
         if (b.name !== undefined && typeof b.name !== 'string') throw invalid('name', 'a string', b.name);
-        const { key, record } = await createKey(d, { account: req.params.id!, mode, ...(b.name ? { name: b.name } : {}) });
+        const { key, record } = await createKey(d, {
+          account: req.params.id!,
+          mode,
+          ...(b.name ? { name: b.name } : {}),
+        });
         return ok({ ...record, key }, 201);
       },
     },
@@ -184,7 +208,8 @@ function adminRoutes(d: ApiDeps): AdminRoute[] {
       method: 'POST',
       path: '/jobs/{id}/cancel',
       body: 'none',
-      handler: async (req) => ok(adminJobView(await cancelAnyJob(d, req.params.id!, (id) => d.queue.abort(id)))),
+      handler: async (req) =>
+        ok(adminJobView(await cancelAnyJob(d, req.params.id!, (id) => d.queue.abort(id)))),
     },
     {
       method: 'GET',
@@ -209,12 +234,23 @@ export function createAdminApi(d: ApiDeps, log: Logger): AdminApi {
   const token = d.config.adminToken;
 
   async function route(req: ApiRequest): Promise<Reply> {
-    if (!token) throw new ApiError('ENDPOINT_NOT_FOUND', `${req.path.slice(0, 100)} is off: the server has no ADMIN_TOKEN`);
+    if (!token)
+      throw new ApiError(
+        'ENDPOINT_NOT_FOUND',
+        `${req.path.slice(0, 100)} is off: the server has no ADMIN_TOKEN`,
+      );
     if (!adminAuthorized(token, header(req, 'authorization'))) {
-      throw new ApiError('UNAUTHORIZED', 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>; the token is missing or wrong');
+      throw new ApiError(
+        'UNAUTHORIZED',
+        'the admin API needs Authorization: Bearer <ADMIN_TOKEN>; the token is missing or wrong',
+      );
     }
     if (req.path === METRICS_PATH) {
-      if (req.method !== 'GET') throw new ApiError('ENDPOINT_NOT_FOUND', `${req.method} is not accepted on ${METRICS_PATH}; it takes GET`);
+      if (req.method !== 'GET')
+        throw new ApiError(
+          'ENDPOINT_NOT_FOUND',
+          `${req.method} is not accepted on ${METRICS_PATH}; it takes GET`,
+        );
       const { contentType, text } = await d.metrics.prometheus(await d.snapshot());
       return { status: 200, raw: { contentType, bytes: text } };
     }
@@ -222,7 +258,9 @@ export function createAdminApi(d: ApiDeps, log: Logger): AdminApi {
     if (!m.route) {
       throw new ApiError(
         'ENDPOINT_NOT_FOUND',
-        m.allowed.length ? `${req.method} is not accepted on ${req.path}; it takes ${m.allowed.join(', ')}` : `${req.method} ${req.path.slice(0, 100)} is not an admin endpoint`,
+        m.allowed.length
+          ? `${req.method} is not accepted on ${req.path}; it takes ${m.allowed.join(', ')}`
+          : `${req.method} ${req.path.slice(0, 100)} is not an admin endpoint`,
       );
     }
     const json = m.route.body === 'json' ? parseJsonBody(req.body) : undefined;

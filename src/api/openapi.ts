@@ -165,7 +165,8 @@ function schemas(): Record<string, unknown> {
         },
         previewUrl: {
           type: 'string',
-          description: 'A completed preview: where its images are (/api/v1/generations/{id}/preview). Extension.',
+          description:
+            'A completed preview: where its images are (/api/v1/generations/{id}/preview). Extension.',
         },
         error: obj({
           code: { type: 'string', enum: ['GENERATION_FAILED', 'INSUFFICIENT_BALANCE'] },
@@ -192,7 +193,8 @@ function schemas(): Record<string, unknown> {
         },
         overrides: {
           type: 'object',
-          description: "Legacy Document v1 templates only: settings of the template to change for this job (not the page: size, orientation, paper, background). Version 2 templates refuse it.",
+          description:
+            'Legacy Document v1 templates only: settings of the template to change for this job (not the page: size, orientation, paper, background). Version 2 templates refuse it.',
         },
       },
       ['templateId'],
@@ -386,7 +388,9 @@ function operations(): Record<string, Record<string, Schema>> {
         responses: {
           ...jsonOk('Queued.', 'Generation', '202'),
           '402': errorResponse('INSUFFICIENT_BALANCE.'),
-          '403': errorResponse('FONT_ACCESS_DENIED: the template uses a premium font the plan does not include.'),
+          '403': errorResponse(
+            'FONT_ACCESS_DENIED: the template uses a premium font the plan does not include.',
+          ),
           ...common,
         },
       },

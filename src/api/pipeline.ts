@@ -35,7 +35,14 @@ export interface Api {
 }
 
 export function routes(d: ApiDeps): Route[] {
-  return [...templateRoutes(d), ...fontRoutes(d), ...usageRoutes(d), ...assetRoutes(d), ...generationRoutes(d), ...renderRoutes(d)];
+  return [
+    ...templateRoutes(d),
+    ...fontRoutes(d),
+    ...usageRoutes(d),
+    ...assetRoutes(d),
+    ...generationRoutes(d),
+    ...renderRoutes(d),
+  ];
 }
 
 export function createApi(d: ApiDeps, log: Logger): Api {
@@ -51,7 +58,10 @@ export function createApi(d: ApiDeps, log: Logger): Api {
       const code = (reply.json as { error?: { code?: string } } | undefined)?.error?.code;
       if (code) d.metrics.error(code, reply.status);
     } else if (req.method === 'POST' && req.path === RENDERS_PATH && reply.raw) {
-      d.metrics.render(reply.raw.contentType.startsWith('image/png') ? 'png' : 'svg', Date.now() - req.receivedAt.getTime());
+      d.metrics.render(
+        reply.raw.contentType.startsWith('image/png') ? 'png' : 'svg',
+        Date.now() - req.receivedAt.getTime(),
+      );
     }
     return reply;
   }
@@ -62,7 +72,8 @@ export function createApi(d: ApiDeps, log: Logger): Api {
     return h;
   }
 
-  const failure = (req: ApiRequest, err: unknown, rate?: RateDecision): Reply => errorReply(publicError(err, req, log), req, baseHeaders(req, rate));
+  const failure = (req: ApiRequest, err: unknown, rate?: RateDecision): Reply =>
+    errorReply(publicError(err, req, log), req, baseHeaders(req, rate));
 
   async function handle(req: ApiRequest): Promise<Reply> {
     if (admin.owns(req.path)) return admin.handle(req);

@@ -103,13 +103,26 @@ export function listen(api: Api, opts: { host: string; port: number; live?: Live
           const [status, code, message] =
             allowed === 'off'
               ? ['404 Not Found', 'ENDPOINT_NOT_FOUND', `${live.path} is off: the server has no ADMIN_TOKEN`]
-              : ['401 Unauthorized', 'UNAUTHORIZED', 'the live feed needs Authorization: Bearer <ADMIN_TOKEN>; the token is missing or wrong'];
+              : [
+                  '401 Unauthorized',
+                  'UNAUTHORIZED',
+                  'the live feed needs Authorization: Bearer <ADMIN_TOKEN>; the token is missing or wrong',
+                ];
           res.cork(() => {
-            res.writeStatus(status).writeHeader('Content-Type', JSON_TYPE).end(JSON.stringify({ error: { code, message } }));
+            res
+              .writeStatus(status)
+              .writeHeader('Content-Type', JSON_TYPE)
+              .end(JSON.stringify({ error: { code, message } }));
           });
           return;
         }
-        res.upgrade({}, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
+        res.upgrade(
+          {},
+          req.getHeader('sec-websocket-key'),
+          req.getHeader('sec-websocket-protocol'),
+          req.getHeader('sec-websocket-extensions'),
+          context,
+        );
       },
       open: (ws) => {
         sockets.add(ws);

@@ -9,7 +9,14 @@ import { newId, sha256Hex } from '../lib/ids.ts';
 import { inspectFont, NotAFontError } from '../render/index.ts';
 import type { Job } from '../domain/generation.ts';
 import { todayRange } from '../domain/usage-range.ts';
-import type { Account, ApiKeyRecord, BalanceReport, FontRecord, Store, TemplateRecord } from '../store/index.ts';
+import type {
+  Account,
+  ApiKeyRecord,
+  BalanceReport,
+  FontRecord,
+  Store,
+  TemplateRecord,
+} from '../store/index.ts';
 import type { Page } from '../store/paging.ts';
 import type { UsageCounter } from '../store/schema.ts';
 
@@ -20,7 +27,10 @@ export interface AdminDeps {
   now: () => Date;
 }
 
-export function createAccount(d: AdminDeps, input: { name: string; plan?: string; period?: number }): Promise<Account> {
+export function createAccount(
+  d: AdminDeps,
+  input: { name: string; plan?: string; period?: number },
+): Promise<Account> {
   return d.store.accounts.create({ ...input, now: d.now() });
 }
 
@@ -51,7 +61,13 @@ export function createKey(
   d: AdminDeps,
   input: { account: string; mode: KeyMode; name?: string },
 ): Promise<{ key: string; record: ApiKeyRecord }> {
-  return d.store.accounts.createKey({ accountId: input.account, mode: input.mode, name: input.name, max: d.config.keysMax, now: d.now() });
+  return d.store.accounts.createKey({
+    accountId: input.account,
+    mode: input.mode,
+    name: input.name,
+    max: d.config.keysMax,
+    now: d.now(),
+  });
 }
 
 export async function revokeKey(d: AdminDeps, keyId: string): Promise<ApiKeyRecord> {
@@ -69,7 +85,10 @@ export async function importTemplate(
   try {
     raw = JSON.parse(input.json);
   } catch (err) {
-    throw new Refusal('invalid', `${input.source ?? 'template'} is not valid JSON: ${(err as Error).message}`);
+    throw new Refusal(
+      'invalid',
+      `${input.source ?? 'template'} is not valid JSON: ${(err as Error).message}`,
+    );
   }
   const parsed = parseTemplate(raw);
   if (!parsed.ok) throw new Refusal('invalid', `${input.source ?? 'template'}: ${parsed.message}`);
@@ -77,12 +96,18 @@ export async function importTemplate(
   const tenant = { accountId: input.account, mode: input.mode };
   for (const fontId of templateFontIds(parsed.template)) {
     if (!(await d.store.fonts.getVisible(input.account, fontId))) {
-      throw new Refusal('invalid', `${input.source ?? 'template'}: font ${fontId} does not exist for account ${input.account}`);
+      throw new Refusal(
+        'invalid',
+        `${input.source ?? 'template'}: font ${fontId} does not exist for account ${input.account}`,
+      );
     }
   }
   for (const assetId of templateAssetIds(parsed.template)) {
     if (!(await d.store.assets.exists(tenant, assetId))) {
-      throw new Refusal('invalid', `${input.source ?? 'template'}: asset ${assetId} does not exist for account ${input.account} (${input.mode})`);
+      throw new Refusal(
+        'invalid',
+        `${input.source ?? 'template'}: asset ${assetId} does not exist for account ${input.account} (${input.mode})`,
+      );
     }
   }
   return d.store.templates.create(tenant, parsed.template, d.config.templatesMax, d.now());
@@ -91,19 +116,31 @@ export async function importTemplate(
 /** Adds a font for everyone, or a personal font of one account; anything not a font is refused. */
 export async function addFont(
   d: AdminDeps,
-  input: { bytes: Uint8Array; name: string; account?: string; premium: boolean; license?: string; source?: string },
+  input: {
+    bytes: Uint8Array;
+    name: string;
+    account?: string;
+    premium: boolean;
+    license?: string;
+    source?: string;
+  },
 ): Promise<FontRecord> {
   const name = input.name.trim();
-  if (name.length < 1 || name.length > 120) throw new Refusal('invalid', `name must be 1-120 characters, got ${name.length}`);
+  if (name.length < 1 || name.length > 120)
+    throw new Refusal('invalid', `name must be 1-120 characters, got ${name.length}`);
   const maxBytes = 20 * 1024 * 1024;
   if (input.bytes.length > maxBytes) {
-    throw new Refusal('invalid', `${input.source ?? 'font'} must be at most ${maxBytes} bytes, got ${input.bytes.length}`);
+    throw new Refusal(
+      'invalid',
+      `${input.source ?? 'font'} must be at most ${maxBytes} bytes, got ${input.bytes.length}`,
+    );
   }
   let info: ReturnType<typeof inspectFont>;
   try {
     info = inspectFont(input.bytes);
   } catch (err) {
-    if (err instanceof NotAFontError) throw new Refusal('invalid', `${input.source ?? 'file'} is ${err.message}`);
+    if (err instanceof NotAFontError)
+      throw new Refusal('invalid', `${input.source ?? 'file'} is ${err.message}`);
     throw err;
   }
   if (input.account) await requireAccount(d, input.account);
@@ -138,7 +175,10 @@ export interface AccountSummary {
 }
 
 /** A page of accounts with their plan, balances and today's usage: the operator's overview. */
-export async function listAccounts(d: AdminDeps, opts: { limit: number; cursor?: string }): Promise<Page<AccountSummary>> {
+export async function listAccounts(
+  d: AdminDeps,
+  opts: { limit: number; cursor?: string },
+): Promise<Page<AccountSummary>> {
   const page = await d.store.accounts.page(opts);
   const now = d.now();
   const { from: day, to: next } = todayRange(now);
@@ -173,7 +213,11 @@ export function listJobs(d: AdminDeps, filter: JobFilter): Promise<Page<Job>> {
 export async function cancelAnyJob(d: AdminDeps, id: string, abort: (id: string) => void): Promise<Job> {
   const job = await d.store.generations.find(id);
   if (!job) throw new Refusal('missing', `job ${JSON.stringify(id)} does not exist`);
-  const cancelled = await d.store.generations.cancel({ accountId: job.accountId, mode: job.mode }, id, d.now());
+  const cancelled = await d.store.generations.cancel(
+    { accountId: job.accountId, mode: job.mode },
+    id,
+    d.now(),
+  );
   if (!cancelled) throw new Refusal('missing', `job ${JSON.stringify(id)} does not exist`);
   abort(id);
   return cancelled;
@@ -183,12 +227,23 @@ export function listFonts(d: AdminDeps, account?: string): Promise<FontRecord[]>
   return d.store.fonts.listVisible(account ?? null);
 }
 
-export async function topUp(d: AdminDeps, input: { account: string; sheets: number; mode: KeyMode }): Promise<BalanceReport> {
+export async function topUp(
+  d: AdminDeps,
+  input: { account: string; sheets: number; mode: KeyMode },
+): Promise<BalanceReport> {
   await requireAccount(d, input.account);
-  return d.store.billing.topUp({ accountId: input.account, mode: input.mode }, input.sheets, d.now(), `${input.mode} top-up`);
+  return d.store.billing.topUp(
+    { accountId: input.account, mode: input.mode },
+    input.sheets,
+    d.now(),
+    `${input.mode} top-up`,
+  );
 }
 
-export async function setPlan(d: AdminDeps, input: { account: string; plan: string; period?: number }): Promise<Account> {
+export async function setPlan(
+  d: AdminDeps,
+  input: { account: string; plan: string; period?: number },
+): Promise<Account> {
   await requireAccount(d, input.account);
   return d.store.accounts.setPlan(input.account, input.plan, input.period, d.now());
 }

@@ -17,8 +17,14 @@ export const EXAMPLE_IMAGES = ['meadow.png'] as const;
 const demoFile = (name: string) => new URL(`./demo/${name}`, import.meta.url);
 
 /** An example's template JSON and input, with `"asset:<file>"` turned into the given asset ids. */
-export function readExample(name: ExampleName, assetIds: Record<string, string>): { template: string; input: Record<string, unknown> } {
-  const resolve = (json: string) => json.replace(/"asset:([\w.-]+)"/g, (_, file: string) => JSON.stringify(assetIds[file] ?? `asset:${file}`));
+export function readExample(
+  name: ExampleName,
+  assetIds: Record<string, string>,
+): { template: string; input: Record<string, unknown> } {
+  const resolve = (json: string) =>
+    json.replace(/"asset:([\w.-]+)"/g, (_, file: string) =>
+      JSON.stringify(assetIds[file] ?? `asset:${file}`),
+    );
   return {
     template: resolve(readFileSync(demoFile(`${name}.template.json`), 'utf8')),
     input: JSON.parse(resolve(readFileSync(demoFile(`${name}.example.json`), 'utf8'))),
@@ -45,10 +51,16 @@ export async function seedDemo(d: AdminDeps): Promise<Demo | null> {
   await topUp(d, { account: account.id, sheets: 1000, mode: 'test' });
   const tenant = { accountId: account.id, mode: 'test' as const };
   const assetIds: Record<string, string> = {};
-  for (const file of EXAMPLE_IMAGES) assetIds[file] = (await uploadAsset(d, tenant, exampleImage(file), 'image/png')).id;
+  for (const file of EXAMPLE_IMAGES)
+    assetIds[file] = (await uploadAsset(d, tenant, exampleImage(file), 'image/png')).id;
   const templates = [];
   for (const name of EXAMPLES) {
-    const t = await importTemplate(d, { account: account.id, mode: 'test', json: readExample(name, assetIds).template, source: `${name}.template.json` });
+    const t = await importTemplate(d, {
+      account: account.id,
+      mode: 'test',
+      json: readExample(name, assetIds).template,
+      source: `${name}.template.json`,
+    });
     templates.push({ id: t.id, name: t.name, kind: t.kind, example: name });
   }
   return { accountId: account.id, key, templates, assets: assetIds };
@@ -61,7 +73,10 @@ export function demoBanner(demo: Demo, baseUrl: string): string {
     'Created a demo account (test mode: nothing is billed for real).',
     `  account   ${demo.accountId}`,
     `  API key   ${demo.key}   (shown once; keep it)`,
-    ...demo.templates.map((t) => `  template  ${t.id}  ${t.kind.padEnd(10)} ${t.name} (input: src/app/demo/${t.example}.example.json)`),
+    ...demo.templates.map(
+      (t) =>
+        `  template  ${t.id}  ${t.kind.padEnd(10)} ${t.name} (input: src/app/demo/${t.example}.example.json)`,
+    ),
     ...Object.entries(demo.assets).map(([file, id]) => `  image     ${id}  ${file}`),
     '',
     'Try it:',

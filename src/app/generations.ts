@@ -43,29 +43,61 @@ export interface JobDeps {
  * POST /generations and POST /previews. Returns the job and whether it already existed (an
  * unchanged preview). Bad input, a foreign template, a limit: an error, and nothing created.
  */
-export async function submitJob(d: JobDeps, caller: Caller, body: unknown, kind: JobKind): Promise<{ job: Job; existing: boolean }> {
+export async function submitJob(
+  d: JobDeps,
+  caller: Caller,
+  body: unknown,
+  kind: JobKind,
+): Promise<{ job: Job; existing: boolean }> {
   const parsed = parseJobBody(body, kind);
   const tenant = caller.tenant;
   const template = await d.store.templates.get(tenant, parsed.templateId);
-  if (!template) throw new ApiError('TEMPLATE_NOT_FOUND', `no template ${parsed.templateId} for this account and key mode`, { field: 'templateId' });
+  if (!template)
+    throw new ApiError(
+      'TEMPLATE_NOT_FOUND',
+      `no template ${parsed.templateId} for this account and key mode`,
+      { field: 'templateId' },
+    );
   const subscribed = hasSubscription(d.store.plans[caller.account.plan]);
-  const { template: model, spec } = toRenderSpec(template.model, parsed, { subscribed, textLimit: subscribed ? d.config.textMaxChars : d.config.textMaxCharsFree });
+  const { template: model, spec } = toRenderSpec(template.model, parsed, {
+    subscribed,
+    textLimit: subscribed ? d.config.textMaxChars : d.config.textMaxCharsFree,
+  });
   for (const fontId of templateFontIds(model)) await checkFontAccess(d.store, caller, fontId);
   if ('blocks' in spec.content) await checkAssets(d.store, tenant, spec.content.blocks, parsed.input);
   const inputHash = sha256Hex(JSON.stringify(parsed.input));
   const now = d.now();
   if (kind === 'preview') {
-    const existing = await d.store.generations.findPreview(tenant, template.id, template.revision, inputHash, now);
+    const existing = await d.store.generations.findPreview(
+      tenant,
+      template.id,
+      template.revision,
+      inputHash,
+      now,
+    );
     if (existing) return { job: existing, existing: true };
     const rate = await d.previewLimiter.consume(tenant.accountId);
     if (!rate.allowed) {
-      throw new ApiError('RATE_LIMIT_EXCEEDED', `at most ${d.previewLimiter.points} new previews a minute per account; wait 60 s`, { retryAfter: 60 });
+      throw new ApiError(
+        'RATE_LIMIT_EXCEEDED',
+        `at most ${d.previewLimiter.points} new previews a minute per account; wait 60 s`,
+        { retryAfter: 60 },
+      );
     }
   }
   const job = await d.store.generations
     .submit(
       tenant,
-      { id: newId('gen'), kind, templateId: template.id, templateRevision: template.revision, template: model, input: parsed.input, inputHash, spec },
+      {
+        id: newId('gen'),
+        kind,
+        templateId: template.id,
+        templateRevision: template.revision,
+        template: model,
+        input: parsed.input,
+        inputHash,
+        spec,
+      },
       { unfinished: d.config.maxUnfinishedJobs, queued: d.config.queueMax, instance: d.instance },
       now,
     )
@@ -87,9 +119,14 @@ async function checkAssets(store: Store, tenant: Tenant, blocks: DocBlock[], inp
     if (await store.assets.exists(tenant, id)) continue;
     const what = `names no image of this account and key mode: ${id} (upload it with POST /assets)`;
     if ('data' in input) {
-      const key = Object.keys(input.data).find((k) => (input.data[k] as { assetId?: unknown } | null)?.assetId === id);
-      if (key) throw new ApiError('INVALID_TEMPLATE_DATA', `${key}/assetId ${what}`, { field: `${key}/assetId` });
-      throw new ApiError('INVALID_REQUEST', `the template's image ${id} no longer exists`, { field: 'templateId' });
+      const key = Object.keys(input.data).find(
+        (k) => (input.data[k] as { assetId?: unknown } | null)?.assetId === id,
+      );
+      if (key)
+        throw new ApiError('INVALID_TEMPLATE_DATA', `${key}/assetId ${what}`, { field: `${key}/assetId` });
+      throw new ApiError('INVALID_REQUEST', `the template's image ${id} no longer exists`, {
+        field: 'templateId',
+      });
     }
     const field = contentPathOf(input as { content: unknown[] }, id);
     throw new ApiError('INVALID_REQUEST', `${field} ${what}`, { field });
@@ -131,7 +168,8 @@ export interface RunnerDeps {
   onFinished?: (kind: JobKind, outcome: 'completed' | 'failed', pages: number) => void;
 }
 
-const outputKey = (job: Job) => `${job.kind === 'pdf' ? 'outputs' : 'previews'}/${job.accountId}/${job.id}/${job.attempt}.${job.kind === 'pdf' ? 'pdf' : 'json'}`;
+const outputKey = (job: Job) =>
+  `${job.kind === 'pdf' ? 'outputs' : 'previews'}/${job.accountId}/${job.id}/${job.attempt}.${job.kind === 'pdf' ? 'pdf' : 'json'}`;
 
 /** The worker side: claim, render, store, commit. */
 export function jobRunner(d: RunnerDeps): JobRunner {
@@ -150,9 +188,12 @@ export function jobRunner(d: RunnerDeps): JobRunner {
       output = await d.renderer.run(await requestFor(d, job, spec), { signal });
     } catch (err) {
       if (err instanceof RenderTaskError && err.reason === 'cancelled') return; // the cancel already moved the job
-      const message = err instanceof RenderTaskError ? err.message : 'an internal error stopped the rendering';
-      if (!(err instanceof RenderTaskError) || err.reason === 'crash') d.log.error({ err, job: id }, 'render failed');
-      if (await d.store.generations.fail(id, job.attempt, { code: 'GENERATION_FAILED', message }, d.now())) d.onFinished?.(job.kind, 'failed', 0);
+      const message =
+        err instanceof RenderTaskError ? err.message : 'an internal error stopped the rendering';
+      if (!(err instanceof RenderTaskError) || err.reason === 'crash')
+        d.log.error({ err, job: id }, 'render failed');
+      if (await d.store.generations.fail(id, job.attempt, { code: 'GENERATION_FAILED', message }, d.now()))
+        d.onFinished?.(job.kind, 'failed', 0);
       return;
     }
     const key = outputKey(job);
@@ -172,7 +213,12 @@ export function jobRunner(d: RunnerDeps): JobRunner {
     );
     crash('after-commit');
     if (done.outcome !== 'completed') await d.blobs.delete(key);
-    if (done.outcome !== 'stale') d.onFinished?.(job.kind, done.outcome === 'completed' ? 'completed' : 'failed', done.outcome === 'completed' ? output.pages : 0);
+    if (done.outcome !== 'stale')
+      d.onFinished?.(
+        job.kind,
+        done.outcome === 'completed' ? 'completed' : 'failed',
+        done.outcome === 'completed' ? output.pages : 0,
+      );
   };
 }
 
@@ -193,7 +239,11 @@ async function requestFor(d: RunnerDeps, job: Job, spec: RenderSpec): Promise<Re
     spec,
     ...(await renderResources(d.store, d.blobs, { accountId: job.accountId, mode: job.mode }, spec)),
     createdAt: job.createdAt,
-    limits: { maxPages: d.config.maxPages, maxBytes: d.config.pdfMaxBytes, previewPages: d.config.previewPages },
+    limits: {
+      maxPages: d.config.maxPages,
+      maxBytes: d.config.pdfMaxBytes,
+      previewPages: d.config.previewPages,
+    },
     jobId: job.id,
   };
 }
@@ -203,7 +253,12 @@ async function requestFor(d: RunnerDeps, job: Job, spec: RenderSpec): Promise<Re
  * 410 from its stored expiry), and outputs no job holds are deleted once their job can no longer
  * write them (a crash between writing and committing, a commit that lost).
  */
-export async function sweep(d: { store: Store; blobs: BlobStore; now: () => Date; log: Logger }): Promise<{ expired: number; orphans: number }> {
+export async function sweep(d: {
+  store: Store;
+  blobs: BlobStore;
+  now: () => Date;
+  log: Logger;
+}): Promise<{ expired: number; orphans: number }> {
   let expired = 0;
   for (;;) {
     const batch = await d.store.generations.expired(d.now(), 100);
@@ -219,7 +274,8 @@ export async function sweep(d: { store: Store; blobs: BlobStore; now: () => Date
     for await (const key of d.blobs.list(prefix)) {
       const jobId = key.split('/')[2];
       // Live first: a job finishing between the two reads has its output committed before it stops being live.
-      if (!jobId || (await d.store.generations.isLive(jobId)) || (await d.store.generations.ownsBlob(key))) continue;
+      if (!jobId || (await d.store.generations.isLive(jobId)) || (await d.store.generations.ownsBlob(key)))
+        continue;
       await d.blobs.delete(key);
       orphans++;
     }

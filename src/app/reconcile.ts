@@ -6,7 +6,10 @@ import type { JobQueue } from '../queue/types.ts';
 import type { Store } from '../store/index.ts';
 
 /** Queues every unfinished job the queue does not hold; returns how many. */
-export async function reconcile(d: { store: Store; queue: JobQueue; log: Logger }, opts: { atStart: boolean }): Promise<number> {
+export async function reconcile(
+  d: { store: Store; queue: JobQueue; log: Logger },
+  opts: { atStart: boolean },
+): Promise<number> {
   const held = await d.queue.held();
   let requeued = 0;
   for (const job of await d.store.generations.unfinished()) {

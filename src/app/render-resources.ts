@@ -14,12 +14,20 @@ export async function checkFontAccess(store: Store, caller: Caller, fontId: stri
   const font = await store.fonts.getVisible(caller.tenant.accountId, fontId);
   if (!font) throw new ApiError('FONT_NOT_FOUND', `the template's font ${fontId} no longer exists`);
   if (font.premium && !store.plans[caller.account.plan].premiumFonts) {
-    throw new ApiError('FONT_ACCESS_DENIED', `the template's font ${font.name} is a premium font; the ${caller.account.plan} plan does not include premium fonts`);
+    throw new ApiError(
+      'FONT_ACCESS_DENIED',
+      `the template's font ${font.name} is a premium font; the ${caller.account.plan} plan does not include premium fonts`,
+    );
   }
 }
 
 /** Personal fonts' and images' bytes of a specification; one gone since is a render failure. */
-export async function renderResources(store: Store, blobs: BlobStore, tenant: Tenant, spec: RenderSpec): Promise<Pick<RenderRequest, 'fonts' | 'images'>> {
+export async function renderResources(
+  store: Store,
+  blobs: BlobStore,
+  tenant: Tenant,
+  spec: RenderSpec,
+): Promise<Pick<RenderRequest, 'fonts' | 'images'>> {
   const wanted = resourcesOf(spec);
   const fonts: RenderRequest['fonts'] = {};
   for (const id of wanted.fonts) {

@@ -22,23 +22,46 @@ export interface RenderDeps extends Pick<JobDeps, 'store' | 'blobs' | 'config' |
 
 const CONTENT_TYPES = { svg: 'image/svg+xml; charset=utf-8', png: 'image/png' } as const;
 
-export async function renderNow(d: RenderDeps, caller: Caller, body: unknown, requestId: string): Promise<{ contentType: string; bytes: Uint8Array }> {
+export async function renderNow(
+  d: RenderDeps,
+  caller: Caller,
+  body: unknown,
+  requestId: string,
+): Promise<{ contentType: string; bytes: Uint8Array }> {
   const c = d.config;
-  if (c.renderMode === 'disabled') throw new ApiError('RENDER_DISABLED', 'synchronous renders are disabled on this server; PDF generations still work');
+  if (c.renderMode === 'disabled')
+    throw new ApiError(
+      'RENDER_DISABLED',
+      'synchronous renders are disabled on this server; PDF generations still work',
+    );
   const req = parseRenderBody(body, { textMax: c.renderTextMax });
   const tenant = caller.tenant;
   const template = await d.store.templates.get(tenant, req.templateId);
-  if (!template) throw new ApiError('TEMPLATE_NOT_FOUND', `no template ${req.templateId} for this account and key mode`, { field: 'templateId' });
-  if (template.model.version !== 2 || template.model.mode !== 'simple') {
-    throw new ApiError('INVALID_REQUEST', `template ${template.id} is a ${template.kind} template; renders take simple-text templates only (use POST /generations for the others)`, {
+  if (!template)
+    throw new ApiError('TEMPLATE_NOT_FOUND', `no template ${req.templateId} for this account and key mode`, {
       field: 'templateId',
     });
+  if (template.model.version !== 2 || template.model.mode !== 'simple') {
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `template ${template.id} is a ${template.kind} template; renders take simple-text templates only (use POST /generations for the others)`,
+      {
+        field: 'templateId',
+      },
+    );
   }
   const plan = d.store.plans[caller.account.plan];
   if (c.renderMode === 'subscription' && !plan.renderAccess) {
-    throw new ApiError('RENDER_ACCESS_DENIED', `the ${caller.account.plan} plan does not include renders; renders need a plan with render access`);
+    throw new ApiError(
+      'RENDER_ACCESS_DENIED',
+      `the ${caller.account.plan} plan does not include renders; renders need a plan with render access`,
+    );
   }
-  const { spec } = toRenderSpec(template.model, { input: { text: req.text }, fontSize: req.fontSize }, { textLimit: c.renderTextMax, subscribed: true });
+  const { spec } = toRenderSpec(
+    template.model,
+    { input: { text: req.text }, fontSize: req.fontSize },
+    { textLimit: c.renderTextMax, subscribed: true },
+  );
   const style = spec.style;
   await checkFontAccess(d.store, caller, template.model.style.fontId);
   if (req.format === 'png') {
@@ -52,16 +75,27 @@ export async function renderNow(d: RenderDeps, caller: Caller, body: unknown, re
   }
   const release = req.format === 'png' ? await d.quota.lease(tenant.accountId) : null;
   if (req.format === 'png' && !release) {
-    throw new ApiError('RATE_LIMIT_EXCEEDED', 'one PNG render at a time per account: another one is running', { retryAfter: 60 });
+    throw new ApiError(
+      'RATE_LIMIT_EXCEEDED',
+      'one PNG render at a time per account: another one is running',
+      { retryAfter: 60 },
+    );
   }
   try {
     const admission = await d.quota.admit(tenant.accountId, now);
-    if (!admission.ok) throw new ApiError('RATE_LIMIT_EXCEEDED', admission.message, { retryAfter: admission.retryAfter });
+    if (!admission.ok)
+      throw new ApiError('RATE_LIMIT_EXCEEDED', admission.message, { retryAfter: admission.retryAfter });
     let bytes: Uint8Array;
     try {
       const resources = await renderResources(d.store, d.blobs, tenant, spec);
       const out = await d.renderer.run(
-        { output: req.format, spec, ...resources, createdAt: now.toISOString(), limits: { maxPages: 1, maxLines: c.renderLinesMax, maxBytes: c.renderOutputMaxBytes } },
+        {
+          output: req.format,
+          spec,
+          ...resources,
+          createdAt: now.toISOString(),
+          limits: { maxPages: 1, maxLines: c.renderLinesMax, maxBytes: c.renderOutputMaxBytes },
+        },
         { timeoutMs: c.renderSyncTimeoutMs },
       );
       bytes = out.bytes;
@@ -70,10 +104,22 @@ export async function renderNow(d: RenderDeps, caller: Caller, body: unknown, re
     }
     await d.store.db.write(async (tx) => {
       if (c.renderMode === 'credits') {
-        const charge = await d.store.billing.chargeIn(tx, tenant, { jobId: requestId, kind: 'render', pages: 1, milliPerPage: milliSheetsPerPage(style.pageSize) }, now);
-        if (!charge.ok) throw new ApiError('INSUFFICIENT_BALANCE', `the render needs sheets the account does not have: ${charge.message}`);
+        const charge = await d.store.billing.chargeIn(
+          tx,
+          tenant,
+          { jobId: requestId, kind: 'render', pages: 1, milliPerPage: milliSheetsPerPage(style.pageSize) },
+          now,
+        );
+        if (!charge.ok)
+          throw new ApiError(
+            'INSUFFICIENT_BALANCE',
+            `the render needs sheets the account does not have: ${charge.message}`,
+          );
       }
-      await d.store.billing.count(tx, tenant, now, { renders: 1, [req.format === 'svg' ? 'svg_renders' : 'png_renders']: 1 });
+      await d.store.billing.count(tx, tenant, now, {
+        renders: 1,
+        [req.format === 'svg' ? 'svg_renders' : 'png_renders']: 1,
+      });
     });
     return { contentType: CONTENT_TYPES[req.format], bytes };
   } finally {
@@ -84,7 +130,12 @@ export async function renderNow(d: RenderDeps, caller: Caller, body: unknown, re
 /** A failed render as the client hears it: a limit is a 400 naming it; anything else is ours. */
 function refusal(err: unknown, timeoutMs: number): ApiError {
   if (err instanceof RenderTaskError) {
-    if (err.reason === 'timeout') return new ApiError('INVALID_REQUEST', `rendering took longer than ${timeoutMs / 1000} s and was stopped; send less text`, { field: 'text' });
+    if (err.reason === 'timeout')
+      return new ApiError(
+        'INVALID_REQUEST',
+        `rendering took longer than ${timeoutMs / 1000} s and was stopped; send less text`,
+        { field: 'text' },
+      );
     if (err.reason === 'render') {
       const why: Record<string, string> = {
         TOO_MANY_LINES: `${err.message} (a render is at most that many lines, wrapping included)`,

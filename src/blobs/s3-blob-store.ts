@@ -55,15 +55,28 @@ export class S3BlobStore implements BlobStore {
     }
     // The sweeper deletes expired outputs; this rule is the backstop should it stop. A day of
     // slack past the retention: the stored expiry, not the bucket, decides 410.
-    const rule = (id: string, prefix: string) => ({ ID: id, Status: 'Enabled', Filter: { Prefix: prefix }, Expiration: { Days: opts.outputDays + 1 } });
+    const rule = (id: string, prefix: string) => ({
+      ID: id,
+      Status: 'Enabled',
+      Filter: { Prefix: prefix },
+      Expiration: { Days: opts.outputDays + 1 },
+    });
     await this.client
-      .setBucketLifecycle(this.bucket, { Rule: [rule('expire-outputs', 'outputs/'), rule('expire-previews', 'previews/')] })
-      .catch((err: Error & { code?: string }) => opts.warn(`S3 lifecycle rule not set (${err.code ?? err.message}); the sweeper alone deletes expired outputs`));
+      .setBucketLifecycle(this.bucket, {
+        Rule: [rule('expire-outputs', 'outputs/'), rule('expire-previews', 'previews/')],
+      })
+      .catch((err: Error & { code?: string }) =>
+        opts.warn(
+          `S3 lifecycle rule not set (${err.code ?? err.message}); the sweeper alone deletes expired outputs`,
+        ),
+      );
   }
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
     const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    await this.client.putObject(this.bucket, checkKey(key), body, body.length, { 'Content-Type': contentType });
+    await this.client.putObject(this.bucket, checkKey(key), body, body.length, {
+      'Content-Type': contentType,
+    });
   }
 
   async get(key: string): Promise<Uint8Array | null> {
@@ -114,7 +127,11 @@ export class S3BlobStore implements BlobStore {
   }
 
   async *list(prefix: string): AsyncIterable<string> {
-    for await (const item of this.client.listObjectsV2(this.bucket, `${checkKey(prefix.replace(/\/+$/, ''))}/`, true)) {
+    for await (const item of this.client.listObjectsV2(
+      this.bucket,
+      `${checkKey(prefix.replace(/\/+$/, ''))}/`,
+      true,
+    )) {
       const name = (item as { name?: string }).name;
       if (name) yield name;
     }

@@ -30,7 +30,10 @@ export interface BlobStream {
 
 /** Keys are paths of safe segments: no traversal, no absolute paths. */
 export function checkKey(key: string): string {
-  if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/.test(key) || key.split('/').some((s) => s === '..' || s === '.')) {
+  if (
+    !/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/.test(key) ||
+    key.split('/').some((s) => s === '..' || s === '.')
+  ) {
     throw new Error(`invalid blob key ${JSON.stringify(key)}`);
   }
   return key;

@@ -19,6 +19,9 @@ export function formatAccount(v: AccountView): string {
     `balance  ${balanceLine(v.balances.live)}`,
     `         ${balanceLine(v.balances.test)}`,
     `keys     ${v.keys.filter((k) => !k.revokedAt).length} active of ${v.keys.length}`,
-    ...v.keys.map((k) => `         ${k.id}  ${k.displayPrefix}…  ${k.mode}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}  ${k.name}`),
+    ...v.keys.map(
+      (k) =>
+        `         ${k.id}  ${k.displayPrefix}…  ${k.mode}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}  ${k.name}`,
+    ),
   ].join('\n');
 }

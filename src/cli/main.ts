@@ -101,9 +101,13 @@ export function buildProgram(): Command {
           const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
           const base = `http://${host}:${service.http.port}`;
           if (demo) process.stdout.write(`${demoBanner(demo, base)}\n\n`);
-          process.stdout.write(`scriptorium: listening on ${base}/api/v1 (${mode} mode, role ${opts.role})\n`);
+          process.stdout.write(
+            `scriptorium: listening on ${base}/api/v1 (${mode} mode, role ${opts.role})\n`,
+          );
         } else {
-          process.stdout.write(`scriptorium: worker ready, ${config.poolThreads} render threads (${mode} mode)\n`);
+          process.stdout.write(
+            `scriptorium: worker ready, ${config.poolThreads} render threads (${mode} mode)\n`,
+          );
         }
       } catch (err) {
         await ctx.close();
@@ -289,9 +293,15 @@ export function buildProgram(): Command {
     .option('--token <token>', 'admin token (default: ADMIN_TOKEN)')
     .action(async (opts: { url: string; token?: string }) => {
       const token = opts.token ?? envValue('ADMIN_TOKEN');
-      if (!token) throw new Refusal('invalid', 'the console needs the admin token: --token TOKEN or ADMIN_TOKEN');
-      if (!/^https?:\/\/[^/]+/.test(opts.url)) throw new Refusal('invalid', `--url must be an http:// or https:// address, got ${JSON.stringify(opts.url)}`);
-      if (!process.stdin.isTTY) throw new Refusal('invalid', 'the console needs a terminal (stdin is not a TTY)');
+      if (!token)
+        throw new Refusal('invalid', 'the console needs the admin token: --token TOKEN or ADMIN_TOKEN');
+      if (!/^https?:\/\/[^/]+/.test(opts.url))
+        throw new Refusal(
+          'invalid',
+          `--url must be an http:// or https:// address, got ${JSON.stringify(opts.url)}`,
+        );
+      if (!process.stdin.isTTY)
+        throw new Refusal('invalid', 'the console needs a terminal (stdin is not a TTY)');
       forgetCiForConsole();
       const { runTui } = await import('../../tui/main.tsx');
       await runTui({ url: opts.url, token });

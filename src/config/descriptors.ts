@@ -264,7 +264,7 @@ export const descriptors = {
     env: 'QUEUE_LOCK_MS',
     default: 30_000,
     parse: integer(1_000, 600_000, 'ms'),
-    doc: 'Farm workers: a job whose worker stopped answering (killed) runs elsewhere after this long; also the life of an account\'s lease.',
+    doc: "Farm workers: a job whose worker stopped answering (killed) runs elsewhere after this long; also the life of an account's lease.",
   }),
   reconcileIntervalMs: describe({
     env: 'RECONCILE_INTERVAL_MS',

@@ -51,14 +51,18 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
   }
   const c = config as Config;
   if (problems.length === 0 && c.textMaxCharsFree > c.textMaxChars) {
-    problems.push(`TEXT_MAX_CHARS_FREE must not exceed TEXT_MAX_CHARS (${c.textMaxChars}), got ${c.textMaxCharsFree}`);
+    problems.push(
+      `TEXT_MAX_CHARS_FREE must not exceed TEXT_MAX_CHARS (${c.textMaxChars}), got ${c.textMaxCharsFree}`,
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return c;
 }
 
 /** The database the store opens: PostgreSQL when DATABASE_URL says so, else a SQLite file. */
-export function databaseTarget(config: Config): { dialect: 'postgres'; url: string } | { dialect: 'sqlite'; file: string } {
+export function databaseTarget(
+  config: Config,
+): { dialect: 'postgres'; url: string } | { dialect: 'sqlite'; file: string } {
   const url = config.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) return { dialect: 'postgres', url };
   const file = url ?? `${config.dataDir.replace(/\/+$/, '')}/scriptorium.db`;

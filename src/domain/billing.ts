@@ -32,7 +32,11 @@ export type ChargeRefusal = { ok: false; reason: 'daily_pages' | 'balance'; mess
 /** The check before work (spec §3 rule 3): some allowance must remain. */
 export function checkBeforeWork(s: AllowanceState): { ok: true } | ChargeRefusal {
   if (s.pagesToday >= s.plan.pagesPerDay) {
-    return { ok: false, reason: 'daily_pages', message: `daily allowance of ${s.plan.pagesPerDay} pages is used up` };
+    return {
+      ok: false,
+      reason: 'daily_pages',
+      message: `daily allowance of ${s.plan.pagesPerDay} pages is used up`,
+    };
   }
   if (planLeftMilli(s) + s.extraMilli <= 0) {
     return { ok: false, reason: 'balance', message: 'no plan sheets or extra balance left' };
@@ -48,8 +52,13 @@ export interface ChargeSplit {
 }
 
 /** The check at completion: the WHOLE document must fit, plan sheets first, then extra. */
-export function decideCharge(s: AllowanceState, pages: number, milliPerPage: number): ChargeSplit | ChargeRefusal {
-  if (!Number.isInteger(pages) || pages < 0) throw new RangeError(`pages must be a whole number ≥ 0, got ${pages}`);
+export function decideCharge(
+  s: AllowanceState,
+  pages: number,
+  milliPerPage: number,
+): ChargeSplit | ChargeRefusal {
+  if (!Number.isInteger(pages) || pages < 0)
+    throw new RangeError(`pages must be a whole number ≥ 0, got ${pages}`);
   if (s.pagesToday + pages > s.plan.pagesPerDay) {
     return {
       ok: false,
@@ -62,17 +71,28 @@ export function decideCharge(s: AllowanceState, pages: number, milliPerPage: num
   const fromExtra = total - fromPlan;
   if (fromExtra > s.extraMilli) {
     const have = (planLeftMilli(s) + s.extraMilli) / 1000;
-    return { ok: false, reason: 'balance', message: `the document needs ${total / 1000} sheets, ${have} available` };
+    return {
+      ok: false,
+      reason: 'balance',
+      message: `the document needs ${total / 1000} sheets, ${have} available`,
+    };
   }
   return { ok: true, totalMilli: total, planMilli: fromPlan, extraMilli: fromExtra };
 }
 
 /** The plan period containing `now`: whole periods counted from the plan's anchor. */
-export function currentPeriod(anchorIso: string, periodDays: PeriodDays, now: Date): { start: string; end: string } {
+export function currentPeriod(
+  anchorIso: string,
+  periodDays: PeriodDays,
+  now: Date,
+): { start: string; end: string } {
   const anchor = Date.parse(anchorIso);
   const len = periodDays * DAY_MS;
   const n = Math.max(0, Math.floor((now.getTime() - anchor) / len));
-  return { start: new Date(anchor + n * len).toISOString(), end: new Date(anchor + (n + 1) * len).toISOString() };
+  return {
+    start: new Date(anchor + n * len).toISOString(),
+    end: new Date(anchor + (n + 1) * len).toISOString(),
+  };
 }
 
 /** Without a plan period, the usage period is the UTC calendar month. */

@@ -2,8 +2,14 @@
 // the spec leaves open). Messages say what was wrong, what is allowed and what was received.
 
 export const errorCatalog = {
-  INVALID_REQUEST: { status: 400, meaning: 'The request is malformed or breaks a limit (413 when the body is too large).' },
-  INVALID_TEMPLATE_DATA: { status: 400, meaning: 'A `data` value does not fit the template; `field` names it.' },
+  INVALID_REQUEST: {
+    status: 400,
+    meaning: 'The request is malformed or breaks a limit (413 when the body is too large).',
+  },
+  INVALID_TEMPLATE_DATA: {
+    status: 400,
+    meaning: 'A `data` value does not fit the template; `field` names it.',
+  },
   INVALID_API_KEY: { status: 401, meaning: 'The key is missing, malformed or unknown.' },
   API_KEY_REVOKED: { status: 401, meaning: 'The key was revoked.' },
   INSUFFICIENT_BALANCE: { status: 402, meaning: 'Plan allowance and extra balance do not cover the work.' },
@@ -13,10 +19,16 @@ export const errorCatalog = {
   GENERATION_NOT_FOUND: { status: 404, meaning: 'No such generation for this account and key mode.' },
   ENDPOINT_NOT_FOUND: { status: 404, meaning: 'No such endpoint.' },
   FONT_NOT_FOUND: { status: 404, meaning: 'The template names a font that no longer exists.' },
-  GENERATION_NOT_READY: { status: 409, meaning: 'The job is not completed (queued, processing, failed or cancelled).' },
+  GENERATION_NOT_READY: {
+    status: 409,
+    meaning: 'The job is not completed (queued, processing, failed or cancelled).',
+  },
   PREVIEW_ONLY: { status: 409, meaning: 'A preview job has images, not a PDF.' },
   GENERATION_EXPIRED: { status: 410, meaning: 'The result is past its retention.' },
-  RATE_LIMIT_EXCEEDED: { status: 429, meaning: 'A rate, quota or concurrency limit; wait `Retry-After` seconds.' },
+  RATE_LIMIT_EXCEEDED: {
+    status: 429,
+    meaning: 'A rate, quota or concurrency limit; wait `Retry-After` seconds.',
+  },
   INTERNAL_ERROR: { status: 500, meaning: 'An unexpected failure; quote the request id.' },
   RENDER_FAILED: { status: 500, meaning: 'The synchronous render failed.' },
   RENDER_DISABLED: { status: 503, meaning: 'Synchronous renders are disabled on this server.' },
@@ -76,7 +88,10 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
-    this.status = opts.status ?? (code in errorCatalog ? errorCatalog[code as ErrorCode] : adminErrorCatalog[code as AdminErrorCode]).status;
+    this.status =
+      opts.status ??
+      (code in errorCatalog ? errorCatalog[code as ErrorCode] : adminErrorCatalog[code as AdminErrorCode])
+        .status;
     this.field = opts.field;
     this.retryAfter = opts.retryAfter;
   }
@@ -92,7 +107,8 @@ export function invalid(field: string, allowed: string, received: unknown): ApiE
 /** A received value as it reads in a message: short, and never a wall of user text. */
 export function show(value: unknown): string {
   if (value === undefined) return 'nothing';
-  if (typeof value === 'string') return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
+  if (typeof value === 'string')
+    return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
   if (Array.isArray(value)) return `an array of ${value.length}`;
   return typeof value === 'object' ? 'an object' : typeof value;

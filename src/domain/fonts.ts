@@ -29,7 +29,11 @@ export const BUNDLED_FONTS: BundledFont[] = [
   ofl('kalam-bold', 'Kalam Bold', 'kalam/700Bold/Kalam_700Bold.ttf'),
   ofl('patrick-hand', 'Patrick Hand', 'patrick-hand/400Regular/PatrickHand_400Regular.ttf'),
   ofl('gochi-hand', 'Gochi Hand', 'gochi-hand/400Regular/GochiHand_400Regular.ttf'),
-  ofl('shadows-into-light', 'Shadows Into Light', 'shadows-into-light/400Regular/ShadowsIntoLight_400Regular.ttf'),
+  ofl(
+    'shadows-into-light',
+    'Shadows Into Light',
+    'shadows-into-light/400Regular/ShadowsIntoLight_400Regular.ttf',
+  ),
   ofl('nanum-pen-script', 'Nanum Pen Script', 'nanum-pen-script/400Regular/NanumPenScript_400Regular.ttf'),
   ofl('aref-ruqaa', 'Aref Ruqaa', 'aref-ruqaa/400Regular/ArefRuqaa_400Regular.ttf'),
   ofl('dancing-script', 'Dancing Script', 'dancing-script/400Regular/DancingScript_400Regular.ttf', true),

@@ -26,10 +26,16 @@ export function canMove(from: JobStatus, to: JobStatus): boolean {
 /** What a job renders: exactly one of the three, matching the template (spec §4, §9). */
 export type JobInput = { text: string } | { data: Record<string, unknown> } | { content: unknown[] };
 
-const FIELDS = { pdf: ['templateId', 'text', 'data', 'content', 'overrides'], preview: ['templateId', 'text', 'data', 'content'] } as const;
+const FIELDS = {
+  pdf: ['templateId', 'text', 'data', 'content', 'overrides'],
+  preview: ['templateId', 'text', 'data', 'content'],
+} as const;
 
 /** The body's shape, before the template is known: an object, a template id, one input field. */
-export function parseJobBody(body: unknown, kind: JobKind): { templateId: string; input: JobInput; overrides?: unknown } {
+export function parseJobBody(
+  body: unknown,
+  kind: JobKind,
+): { templateId: string; input: JobInput; overrides?: unknown } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ApiError('INVALID_REQUEST', `the body must be a JSON object, got ${show(body)}`);
   }
@@ -37,18 +43,26 @@ export function parseJobBody(body: unknown, kind: JobKind): { templateId: string
   const allowed: readonly string[] = FIELDS[kind];
   const unknown = Object.keys(b).filter((k) => !allowed.includes(k));
   if (unknown.length) {
-    throw new ApiError('INVALID_REQUEST', `unknown field ${unknown[0]}; a ${kind === 'pdf' ? 'generation' : 'preview'} takes ${allowed.join(', ')}`, {
-      field: unknown[0],
-    });
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `unknown field ${unknown[0]}; a ${kind === 'pdf' ? 'generation' : 'preview'} takes ${allowed.join(', ')}`,
+      {
+        field: unknown[0],
+      },
+    );
   }
   if (b.templateId === undefined) throw invalid('templateId', 'a template id (tpl_…)', undefined);
   if (!isId('tpl', b.templateId)) throw invalid('templateId', 'a template id (tpl_…)', b.templateId);
   const given = (['text', 'data', 'content'] as const).filter((k) => b[k] !== undefined);
   const choices = 'text, data or content';
   if (given.length !== 1) {
-    throw new ApiError('INVALID_REQUEST', `send exactly one of ${choices}, got ${given.length ? given.join(' and ') : 'none'}`, {
-      field: given[1] ?? 'text',
-    });
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `send exactly one of ${choices}, got ${given.length ? given.join(' and ') : 'none'}`,
+      {
+        field: given[1] ?? 'text',
+      },
+    );
   }
   const field = given[0]!;
   const value = b[field];
@@ -57,19 +71,25 @@ export function parseJobBody(body: unknown, kind: JobKind): { templateId: string
     if (typeof value !== 'string') throw invalid('text', 'a string', value);
     input = { text: value };
   } else if (field === 'data') {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('data', 'an object of block keys', value);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw invalid('data', 'an object of block keys', value);
     input = { data: value as Record<string, unknown> };
   } else {
     if (!Array.isArray(value)) throw invalid('content', 'an array of blocks', value);
     input = { content: value };
   }
-  return { templateId: b.templateId, input, ...(b.overrides !== undefined ? { overrides: b.overrides } : {}) };
+  return {
+    templateId: b.templateId,
+    input,
+    ...(b.overrides !== undefined ? { overrides: b.overrides } : {}),
+  };
 }
 
 /** Text must be text (see badCharacter): refused naming the first offender and where it is. */
 export function checkTextCharacters(text: string, field = 'text'): void {
   const bad = badCharacter(text);
-  if (bad) throw new ApiError('INVALID_REQUEST', `${field} must be plain text: it holds ${bad.what}`, { field });
+  if (bad)
+    throw new ApiError('INVALID_REQUEST', `${field} must be plain text: it holds ${bad.what}`, { field });
 }
 
 /** Characters as people count them: code points (an emoji is one). */
@@ -90,9 +110,13 @@ export function checkInputForTemplate(
 ): DocBlock[] | null {
   const { input } = parsed;
   if (template.version === 2 && parsed.overrides !== undefined) {
-    throw new ApiError('INVALID_REQUEST', 'overrides cannot be sent for a version 2 template: change its formatting in the builder', {
-      field: 'overrides',
-    });
+    throw new ApiError(
+      'INVALID_REQUEST',
+      'overrides cannot be sent for a version 2 template: change its formatting in the builder',
+      {
+        field: 'overrides',
+      },
+    );
   }
   const wanted = template.version === 1 ? 'content' : template.mode === 'structured' ? 'data' : 'text';
   const got = Object.keys(input)[0] as 'text' | 'data' | 'content';
@@ -106,9 +130,13 @@ export function checkInputForTemplate(
     checkTextCharacters(input.text);
     const n = characters(input.text);
     if (n < 1 || n > limit) {
-      throw new ApiError('INVALID_REQUEST', `text must be 1-${limit.toLocaleString('en-US')} characters${why}, got ${n.toLocaleString('en-US')} characters`, {
-        field: 'text',
-      });
+      throw new ApiError(
+        'INVALID_REQUEST',
+        `text must be 1-${limit.toLocaleString('en-US')} characters${why}, got ${n.toLocaleString('en-US')} characters`,
+        {
+          field: 'text',
+        },
+      );
     }
     return null;
   }
@@ -116,9 +144,13 @@ export function checkInputForTemplate(
   // Overall text limits apply to structured input as to simple text (spec §8).
   const n = textOf(blocks).reduce((sum, t) => sum + characters(t), 0);
   if (n > limit) {
-    throw new ApiError('INVALID_REQUEST', `the text of ${got} must be at most ${limit.toLocaleString('en-US')} characters${why}, got ${n.toLocaleString('en-US')} characters`, {
-      field: got,
-    });
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `the text of ${got} must be at most ${limit.toLocaleString('en-US')} characters${why}, got ${n.toLocaleString('en-US')} characters`,
+      {
+        field: got,
+      },
+    );
   }
   return blocks;
 }
@@ -171,7 +203,11 @@ export function jobView(j: Job) {
     ...(done && j.expiresAt ? { expiresAt: j.expiresAt } : {}),
     ...(done && j.pages !== null ? { pages: j.pages } : {}),
     ...(done && j.creditsMilli !== null ? { creditsSpent: j.creditsMilli / 1000 } : {}),
-    ...(done ? (j.kind === 'pdf' ? { downloadUrl: downloadPath(j.id) } : { previewUrl: previewPath(j.id) }) : {}),
+    ...(done
+      ? j.kind === 'pdf'
+        ? { downloadUrl: downloadPath(j.id) }
+        : { previewUrl: previewPath(j.id) }
+      : {}),
     ...(j.status === 'failed' && j.error ? { error: j.error } : {}),
   };
 }

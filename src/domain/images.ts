@@ -74,8 +74,14 @@ export function checkImage(
   if (bytes.byteLength === 0) throw bad('the body must be a PNG or JPEG image, got 0 bytes');
   const actual = sniff(bytes);
   if (actual !== label) {
-    const what: Record<string, string> = { 'image/png': 'a PNG image', 'image/jpeg': 'a JPEG image', SVG: 'an SVG image' };
-    throw bad(`Content-Type says ${label} but the bytes are ${what[actual] ?? (actual === 'an unknown format' ? 'not a PNG or JPEG image' : `a ${actual} image`)}`);
+    const what: Record<string, string> = {
+      'image/png': 'a PNG image',
+      'image/jpeg': 'a JPEG image',
+      SVG: 'an SVG image',
+    };
+    throw bad(
+      `Content-Type says ${label} but the bytes are ${what[actual] ?? (actual === 'an unknown format' ? 'not a PNG or JPEG image' : `a ${actual} image`)}`,
+    );
   }
 
   let size: { width?: number; height?: number };

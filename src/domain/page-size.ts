@@ -3,7 +3,14 @@
 // The geometry itself is the render engine's.
 import { type PageSize, pageDimensionsMm, STANDARD_SIZES } from '../render/index.ts';
 
-export { type CustomSize, MM_PER_PX, type PageSize, pageDimensionsMm, STANDARD_SIZES, type StandardSize } from '../render/index.ts';
+export {
+  type CustomSize,
+  MM_PER_PX,
+  type PageSize,
+  pageDimensionsMm,
+  STANDARD_SIZES,
+  type StandardSize,
+} from '../render/index.ts';
 
 /** Billing tiers, smallest first: milli-sheets per page (A5 1, A4 1.5, A3 2). */
 export const BILLING_TIERS = [

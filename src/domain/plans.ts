@@ -20,8 +20,22 @@ export interface Plan {
 }
 
 export const DEFAULT_PLANS: Record<PlanId, Plan> = {
-  none: { id: 'none', name: 'No subscription', sheetsPerPeriod: {}, pagesPerDay: 200, premiumFonts: false, renderAccess: false },
-  week: { id: 'week', name: '7-day plan', sheetsPerPeriod: { 7: 100 }, pagesPerDay: 200, premiumFonts: false, renderAccess: true },
+  none: {
+    id: 'none',
+    name: 'No subscription',
+    sheetsPerPeriod: {},
+    pagesPerDay: 200,
+    premiumFonts: false,
+    renderAccess: false,
+  },
+  week: {
+    id: 'week',
+    name: '7-day plan',
+    sheetsPerPeriod: { 7: 100 },
+    pagesPerDay: 200,
+    premiumFonts: false,
+    renderAccess: true,
+  },
   basic: {
     id: 'basic',
     name: 'Basic',
@@ -72,7 +86,9 @@ export function planCatalog(overrideJson?: string): PlanCatalog {
   } catch {
     throw new Error('must be a JSON object');
   }
-  const parsed = z.partialRecord(oneOf(PLAN_IDS), planOverride, { error: () => 'must be a JSON object of plans' }).safeParse(raw);
+  const parsed = z
+    .partialRecord(oneOf(PLAN_IDS), planOverride, { error: () => 'must be a JSON object of plans' })
+    .safeParse(raw);
   if (!parsed.success) throw new Error(formatIssue(parsed.error.issues[0]!).message);
   const merged = { ...DEFAULT_PLANS };
   for (const [id, o] of Object.entries(parsed.data) as [PlanId, z.infer<typeof planOverride>][]) {

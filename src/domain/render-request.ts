@@ -24,32 +24,56 @@ export function parseRenderBody(body: unknown, limits: { textMax: number }): Ren
   const unknown = Object.keys(b).find((k) => !FIELDS.includes(k));
   if (unknown) {
     const hint = unknown === 'overrides' || unknown === 'style' ? '; fontSize is the only override' : '';
-    throw new ApiError('INVALID_REQUEST', `unknown field ${unknown}; a render takes ${FIELDS.join(', ')}${hint}`, { field: unknown });
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `unknown field ${unknown}; a render takes ${FIELDS.join(', ')}${hint}`,
+      { field: unknown },
+    );
   }
   if (!isId('tpl', b.templateId)) throw invalid('templateId', 'a template id (tpl_…)', b.templateId);
   if (typeof b.text !== 'string') throw invalid('text', 'a string', b.text);
   // UTF-16 code units, as the spec counts them: an emoji is 2.
   if (b.text.length < 1 || b.text.length > limits.textMax) {
-    throw new ApiError('INVALID_REQUEST', `text must be 1-${limits.textMax.toLocaleString('en-US')} UTF-16 characters, got ${b.text.length.toLocaleString('en-US')}`, {
-      field: 'text',
-    });
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `text must be 1-${limits.textMax.toLocaleString('en-US')} UTF-16 characters, got ${b.text.length.toLocaleString('en-US')}`,
+      {
+        field: 'text',
+      },
+    );
   }
   checkTextCharacters(b.text);
   if (b.format !== 'svg' && b.format !== 'png') throw invalid('format', 'svg or png', b.format);
-  if (b.fontSize !== undefined && (typeof b.fontSize !== 'number' || !(b.fontSize >= 6 && b.fontSize <= 96))) {
+  if (
+    b.fontSize !== undefined &&
+    (typeof b.fontSize !== 'number' || !(b.fontSize >= 6 && b.fontSize <= 96))
+  ) {
     throw invalid('fontSize', '6-96 pt', b.fontSize);
   }
-  return { templateId: b.templateId, text: b.text, format: b.format, ...(b.fontSize !== undefined ? { fontSize: b.fontSize as number } : {}) };
+  return {
+    templateId: b.templateId,
+    text: b.text,
+    format: b.format,
+    ...(b.fontSize !== undefined ? { fontSize: b.fontSize as number } : {}),
+  };
 }
 
 /** Pixel size of a page of `widthPt` x `heightPt` at 144 DPI, against the image limits. */
-export function checkImageSize(widthPt: number, heightPt: number, limits: { maxSide: number; maxPixels: number }): { width: number; height: number } {
+export function checkImageSize(
+  widthPt: number,
+  heightPt: number,
+  limits: { maxSide: number; maxPixels: number },
+): { width: number; height: number } {
   const width = Math.round((widthPt / 72) * 144);
   const height = Math.round((heightPt / 72) * 144);
   if (width > limits.maxSide || height > limits.maxSide) {
-    throw new ApiError('INVALID_REQUEST', `the template's page would be ${width} x ${height} px at 144 DPI; a rendered image may be at most ${limits.maxSide} px on a side`, {
-      field: 'templateId',
-    });
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `the template's page would be ${width} x ${height} px at 144 DPI; a rendered image may be at most ${limits.maxSide} px on a side`,
+      {
+        field: 'templateId',
+      },
+    );
   }
   if (width * height > limits.maxPixels) {
     throw new ApiError(

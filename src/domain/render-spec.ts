@@ -27,7 +27,11 @@ export interface SpecLimits {
  * Checks the input against its template and maps both to a render specification. Returns the
  * template as the job keeps it (a v1 template with the job's overrides applied) with the spec.
  */
-export function toRenderSpec(template: TemplateModel, request: SpecRequest, limits: SpecLimits): { template: TemplateModel; spec: RenderSpec } {
+export function toRenderSpec(
+  template: TemplateModel,
+  request: SpecRequest,
+  limits: SpecLimits,
+): { template: TemplateModel; spec: RenderSpec } {
   let model = template;
   if (model.version === 1 && request.overrides !== undefined) {
     const applied = withOverrides(model, request.overrides);
@@ -35,7 +39,14 @@ export function toRenderSpec(template: TemplateModel, request: SpecRequest, limi
     model = applied.template;
   }
   const blocks = checkInputForTemplate(model, request, limits);
-  return { template: model, spec: specOf(model, blocks ? { blocks } : { text: (request.input as { text: string }).text }, request.fontSize) };
+  return {
+    template: model,
+    spec: specOf(
+      model,
+      blocks ? { blocks } : { text: (request.input as { text: string }).text },
+      request.fontSize,
+    ),
+  };
 }
 
 /** The specification of a template and its already checked content (a job admitted before specs were stored). */

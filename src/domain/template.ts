@@ -213,9 +213,13 @@ const v1Overrides = object({ ...styleShape, columnGap: range(0, 100, 'pt') })
   .partial();
 
 /** A v1 template with a job's `overrides` applied; throws naming the offending field. */
-export function withOverrides(t: LegacyTemplate, overrides: unknown): { ok: true; template: LegacyTemplate } | { ok: false; field: string; message: string } {
+export function withOverrides(
+  t: LegacyTemplate,
+  overrides: unknown,
+): { ok: true; template: LegacyTemplate } | { ok: false; field: string; message: string } {
   const parsed = v1Overrides.safeParse(overrides);
-  if (!parsed.success) return { ok: false, ...formatIssue(parsed.error.issues[0]!, (p) => dottedPath(['overrides', ...p])) };
+  if (!parsed.success)
+    return { ok: false, ...formatIssue(parsed.error.issues[0]!, (p) => dottedPath(['overrides', ...p])) };
   // Only the fields sent: the schema's defaults must not reset the template's own values. An
   // object sent (margins, modifiers) replaces the template's whole.
   const given = overrides as Record<string, unknown>;

@@ -24,7 +24,9 @@ export function slashPath(path: Path): string {
 export function range(min: number, max: number, unit = '', opts: { int?: boolean } = {}) {
   const allowed = `${opts.int ? 'a whole number ' : ''}${min}-${max}${unit ? ` ${unit}` : ''}`;
   const error = (iss: { input?: unknown }) => `must be ${allowed}, got ${show(iss.input)}`;
-  return z.number({ error }).refine((v) => v >= min && v <= max && (!opts.int || Number.isInteger(v)), { error });
+  return z
+    .number({ error })
+    .refine((v) => v >= min && v <= max && (!opts.int || Number.isInteger(v)), { error });
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
@@ -57,11 +59,17 @@ export function array<T extends z.ZodType>(item: T, min: number, max: number, wh
 }
 
 export function object<T extends z.ZodRawShape>(shape: T) {
-  return z.strictObject(shape, { error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : `must be an object, got ${show(iss.input)}`) });
+  return z.strictObject(shape, {
+    error: (iss) =>
+      iss.code === 'unrecognized_keys' ? undefined : `must be an object, got ${show(iss.input)}`,
+  });
 }
 
 /** One line per issue, path first. */
-export function formatIssue(issue: z.core.$ZodIssue, pathStyle: (p: Path) => string = dottedPath): { field: string; message: string } {
+export function formatIssue(
+  issue: z.core.$ZodIssue,
+  pathStyle: (p: Path) => string = dottedPath,
+): { field: string; message: string } {
   if (issue.code === 'unrecognized_keys') {
     const field = pathStyle([...issue.path, issue.keys[0]!]);
     return { field, message: `${field} is not a known field` };
@@ -84,7 +92,11 @@ export function badCharacter(text: string): { index: number; what: string } | nu
       if (next >= 0xdc00 && next <= 0xdfff) i++;
       else bad = 'an unpaired surrogate';
     } else if (c >= 0xdc00 && c <= 0xdfff) bad = 'an unpaired surrogate';
-    if (bad) return { index: i, what: `${bad} (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at position ${i}` };
+    if (bad)
+      return {
+        index: i,
+        what: `${bad} (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at position ${i}`,
+      };
   }
   return null;
 }

@@ -23,7 +23,12 @@ export interface RenderQuotaOptions {
 }
 
 const secondsToMidnight = (now: Date) =>
-  Math.max(1, Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000));
+  Math.max(
+    1,
+    Math.ceil(
+      (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000,
+    ),
+  );
 
 abstract class Quota implements RenderQuota {
   constructor(
@@ -36,13 +41,21 @@ abstract class Quota implements RenderQuota {
   async admit(accountId: string, now: Date): Promise<Admission> {
     const m = await this.minute.consume(accountId);
     if (!m.allowed) {
-      return { ok: false, retryAfter: 60, message: `at most ${this.minute.points} renders a minute per account; wait 60 s` };
+      return {
+        ok: false,
+        retryAfter: 60,
+        message: `at most ${this.minute.points} renders a minute per account; wait 60 s`,
+      };
     }
     const d = await this.day.consume(`${accountId}:${now.toISOString().slice(0, 10)}`);
     if (!d.allowed) {
       await this.minute.refund(accountId);
       const wait = secondsToMidnight(now);
-      return { ok: false, retryAfter: wait, message: `at most ${this.day.points} renders a UTC day per account; the count starts again at 00:00 UTC, in ${wait} s` };
+      return {
+        ok: false,
+        retryAfter: wait,
+        message: `at most ${this.day.points} renders a UTC day per account; the count starts again at 00:00 UTC, in ${wait} s`,
+      };
     }
     return { ok: true };
   }
@@ -52,7 +65,10 @@ export class MemoryRenderQuota extends Quota {
   private readonly active = new Set<string>();
 
   constructor(opts: RenderQuotaOptions) {
-    super(new MemoryRateLimiter({ points: opts.perMinute, windowSeconds: 60 }), new MemoryRateLimiter({ points: opts.perDay, windowSeconds: 86_400 }));
+    super(
+      new MemoryRateLimiter({ points: opts.perMinute, windowSeconds: 60 }),
+      new MemoryRateLimiter({ points: opts.perDay, windowSeconds: 86_400 }),
+    );
   }
 
   async lease(accountId: string) {
@@ -73,8 +89,18 @@ export class RedisRenderQuota extends Quota {
     private readonly opts: RenderQuotaOptions,
   ) {
     super(
-      new RedisRateLimiter({ points: opts.perMinute, windowSeconds: 60, client: redis, keyPrefix: `${prefix}renders-minute` }),
-      new RedisRateLimiter({ points: opts.perDay, windowSeconds: 86_400, client: redis, keyPrefix: `${prefix}renders-day` }),
+      new RedisRateLimiter({
+        points: opts.perMinute,
+        windowSeconds: 60,
+        client: redis,
+        keyPrefix: `${prefix}renders-minute`,
+      }),
+      new RedisRateLimiter({
+        points: opts.perDay,
+        windowSeconds: 86_400,
+        client: redis,
+        keyPrefix: `${prefix}renders-day`,
+      }),
     );
   }
 

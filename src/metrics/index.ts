@@ -10,7 +10,9 @@ import type { Redis } from 'ioredis';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Render latency buckets, in milliseconds (the last one is everything slower). */
-export const LATENCY_BUCKETS_MS = [2, 5, 10, 20, 35, 50, 75, 100, 150, 250, 400, 600, 1000, 1500, 2500, 5000, 10_000, 15_000] as const;
+export const LATENCY_BUCKETS_MS = [
+  2, 5, 10, 20, 35, 50, 75, 100, 150, 250, 400, 600, 1000, 1500, 2500, 5000, 10_000, 15_000,
+] as const;
 
 const WINDOW_S = 60;
 
@@ -123,23 +125,73 @@ export class Metrics {
     this.registry.setDefaultLabels(labels);
     const r = [this.registry];
     this.prom = {
-      renders: new Counter({ name: 'scriptorium_renders_total', help: 'Synchronous renders answered 200, by format', labelNames: ['format'], registers: r }),
+      renders: new Counter({
+        name: 'scriptorium_renders_total',
+        help: 'Synchronous renders answered 200, by format',
+        labelNames: ['format'],
+        registers: r,
+      }),
       renderSeconds: new Histogram({
         name: 'scriptorium_render_duration_seconds',
         help: 'Time to answer a successful synchronous render',
         buckets: LATENCY_BUCKETS_MS.map((b) => b / 1000),
         registers: r,
       }),
-      jobs: new Counter({ name: 'scriptorium_jobs_finished_total', help: 'Jobs this process finished, by kind and outcome', labelNames: ['kind', 'outcome'], registers: r }),
-      pages: new Counter({ name: 'scriptorium_pages_total', help: 'PDF pages of completed generations', registers: r }),
-      rejected: new Counter({ name: 'scriptorium_rejected_total', help: 'Requests answered 429', registers: r }),
-      errors: new Counter({ name: 'scriptorium_errors_total', help: 'Error replies by code', labelNames: ['code'], registers: r }),
-      uptime: new Gauge({ name: 'scriptorium_uptime_seconds', help: 'Seconds since this process started', registers: r }),
-      poolThreads: new Gauge({ name: 'scriptorium_pool_threads', help: 'Render threads of this process', registers: r }),
-      poolBusy: new Gauge({ name: 'scriptorium_pool_busy', help: 'Render tasks running in this process', registers: r }),
-      queue: new Gauge({ name: 'scriptorium_queue_jobs', help: 'Jobs of the whole service by queue state (completed and failed: today, UTC)', labelNames: ['state'], registers: r }),
-      perMinute: new Gauge({ name: 'scriptorium_per_minute', help: 'Events of the whole service in the last 60 s', labelNames: ['figure'], registers: r }),
-      latency: new Gauge({ name: 'scriptorium_render_latency_ms', help: 'Render latency of the whole service over the last 60 s', labelNames: ['quantile'], registers: r }),
+      jobs: new Counter({
+        name: 'scriptorium_jobs_finished_total',
+        help: 'Jobs this process finished, by kind and outcome',
+        labelNames: ['kind', 'outcome'],
+        registers: r,
+      }),
+      pages: new Counter({
+        name: 'scriptorium_pages_total',
+        help: 'PDF pages of completed generations',
+        registers: r,
+      }),
+      rejected: new Counter({
+        name: 'scriptorium_rejected_total',
+        help: 'Requests answered 429',
+        registers: r,
+      }),
+      errors: new Counter({
+        name: 'scriptorium_errors_total',
+        help: 'Error replies by code',
+        labelNames: ['code'],
+        registers: r,
+      }),
+      uptime: new Gauge({
+        name: 'scriptorium_uptime_seconds',
+        help: 'Seconds since this process started',
+        registers: r,
+      }),
+      poolThreads: new Gauge({
+        name: 'scriptorium_pool_threads',
+        help: 'Render threads of this process',
+        registers: r,
+      }),
+      poolBusy: new Gauge({
+        name: 'scriptorium_pool_busy',
+        help: 'Render tasks running in this process',
+        registers: r,
+      }),
+      queue: new Gauge({
+        name: 'scriptorium_queue_jobs',
+        help: 'Jobs of the whole service by queue state (completed and failed: today, UTC)',
+        labelNames: ['state'],
+        registers: r,
+      }),
+      perMinute: new Gauge({
+        name: 'scriptorium_per_minute',
+        help: 'Events of the whole service in the last 60 s',
+        labelNames: ['figure'],
+        registers: r,
+      }),
+      latency: new Gauge({
+        name: 'scriptorium_render_latency_ms',
+        help: 'Render latency of the whole service over the last 60 s',
+        labelNames: ['quantile'],
+        registers: r,
+      }),
     };
   }
 
@@ -237,7 +289,12 @@ export class Metrics {
 }
 
 /** Sums instance samples and queue figures into the snapshot operators see. */
-export function combine(samples: InstanceSample[], queue: QueueFigures, mode: Snapshot['mode'], at: Date): Snapshot {
+export function combine(
+  samples: InstanceSample[],
+  queue: QueueFigures,
+  mode: Snapshot['mode'],
+  at: Date,
+): Snapshot {
   const latency = new Array(LATENCY_BUCKETS_MS.length + 1).fill(0) as number[];
   const perMinute = { renders: 0, generations: 0, previews: 0, pages: 0, rejected: 0 };
   const errors: Record<string, number> = {};
@@ -254,11 +311,17 @@ export function combine(samples: InstanceSample[], queue: QueueFigures, mode: Sn
   return {
     at: at.toISOString(),
     mode,
-    instances: samples.map(({ minute: _, ...rest }) => rest).sort((a, b) => a.role.localeCompare(b.role) || a.instance.localeCompare(b.instance)),
+    instances: samples
+      .map(({ minute: _, ...rest }) => rest)
+      .sort((a, b) => a.role.localeCompare(b.role) || a.instance.localeCompare(b.instance)),
     queue,
     pool,
     perMinute,
-    renderLatencyMs: { p50: quantile(latency, 0.5), p99: quantile(latency, 0.99), count: latency.reduce((a, b) => a + b, 0) },
+    renderLatencyMs: {
+      p50: quantile(latency, 0.5),
+      p99: quantile(latency, 0.99),
+      count: latency.reduce((a, b) => a + b, 0),
+    },
     errors,
   };
 }
@@ -285,7 +348,9 @@ export class SampleBoard {
   }
 
   private async publish(): Promise<void> {
-    await this.redis?.set(this.key(this.metrics.instance), JSON.stringify(this.metrics.sample()), 'PX', 5000).catch(() => {});
+    await this.redis
+      ?.set(this.key(this.metrics.instance), JSON.stringify(this.metrics.sample()), 'PX', 5000)
+      .catch(() => {});
   }
 
   /** Every live instance's sample (this one's fresh); only this one's when Redis is away. */
@@ -302,7 +367,10 @@ export class SampleBoard {
       } while (cursor !== '0');
       const others = keys.filter((k) => k !== this.key(own.instance));
       const values = others.length ? await this.redis.mget(...others) : [];
-      return [own, ...values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as InstanceSample)];
+      return [
+        own,
+        ...values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as InstanceSample),
+      ];
     } catch {
       return [own];
     }

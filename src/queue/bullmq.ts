@@ -151,7 +151,10 @@ export class BullQueue implements JobQueue {
     }
     const controller = new AbortController();
     this.running.set(id, controller);
-    const renew = setInterval(() => void this.redis.eval(RENEW, 1, lease, mine, String(leaseMs)).catch(() => {}), leaseMs / 3);
+    const renew = setInterval(
+      () => void this.redis.eval(RENEW, 1, lease, mine, String(leaseMs)).catch(() => {}),
+      leaseMs / 3,
+    );
     try {
       await this.run({ id, accountId }, controller.signal);
     } catch (err) {

@@ -7,7 +7,10 @@ import type { JobQueue, JobRunner, QueuedJob, QueueStats } from './types.ts';
 export class EmbeddedQueue implements JobQueue {
   readonly shared = false;
   private readonly waiting: QueuedJob[] = [];
-  private readonly active = new Map<string, { job: QueuedJob; controller: AbortController; done: Promise<void> }>();
+  private readonly active = new Map<
+    string,
+    { job: QueuedJob; controller: AbortController; done: Promise<void> }
+  >();
   private stopped = false;
 
   constructor(
@@ -33,7 +36,11 @@ export class EmbeddedQueue implements JobQueue {
 
   stats(): QueueStats {
     const busy = new Set([...this.active.values()].map((a) => a.job.accountId));
-    return { waiting: this.waiting.length, active: this.active.size, delayed: this.waiting.filter((w) => busy.has(w.accountId)).length };
+    return {
+      waiting: this.waiting.length,
+      active: this.active.size,
+      delayed: this.waiting.filter((w) => busy.has(w.accountId)).length,
+    };
   }
 
   async stop(graceMs: number): Promise<void> {

@@ -23,14 +23,23 @@ export function renderText(doc: TextDocument): DisplayList {
   const maxPages = doc.limits?.maxPages ?? 200;
   const fonts: LoadedFont[] = doc.fonts.map(loadFont);
   const { width, height } = pageSizePt(style);
-  const margin = { top: style.margins.top * MM, right: style.margins.right * MM, bottom: style.margins.bottom * MM, left: style.margins.left * MM };
+  const margin = {
+    top: style.margins.top * MM,
+    right: style.margins.right * MM,
+    bottom: style.margins.bottom * MM,
+    left: style.margins.left * MM,
+  };
   const size = style.fontSize;
   const boxWidth = Math.max(size, width - margin.left - margin.right);
   const ruled = style.paper.type === 'lined' || style.paper.type === 'grid';
   const spacing = style.paper.spacing * MM;
   // On ruled paper every baseline sits on a rule: the pitch is a whole number of rule spacings.
-  const pitch = ruled ? spacing * Math.max(1, Math.round((size * style.lineHeight) / spacing)) : size * style.lineHeight;
-  const firstBaseline = ruled ? Math.ceil((margin.top + size * 0.8) / spacing) * spacing : margin.top + size * 0.8;
+  const pitch = ruled
+    ? spacing * Math.max(1, Math.round((size * style.lineHeight) / spacing))
+    : size * style.lineHeight;
+  const firstBaseline = ruled
+    ? Math.ceil((margin.top + size * 0.8) / spacing) * spacing
+    : margin.top + size * 0.8;
 
   const missing = new Set<string>();
   const lines: Line[] = [];
@@ -55,18 +64,32 @@ export function renderText(doc: TextDocument): DisplayList {
   }
   if (missing.size > 0) {
     const list = [...missing].slice(0, 10).join(', ');
-    throw new RenderError('UNSUPPORTED_CHARACTERS', `no bundled font has ${missing.size > 10 ? `${missing.size} characters, among them ` : ''}${list}`);
+    throw new RenderError(
+      'UNSUPPORTED_CHARACTERS',
+      `no bundled font has ${missing.size > 10 ? `${missing.size} characters, among them ` : ''}${list}`,
+    );
   }
 
   const maxLines = doc.limits?.maxLines;
   if (maxLines !== undefined && lines.length > maxLines) {
-    throw new RenderError('TOO_MANY_LINES', `the text makes ${lines.length} lines after wrapping, the most allowed is ${maxLines}`);
+    throw new RenderError(
+      'TOO_MANY_LINES',
+      `the text makes ${lines.length} lines after wrapping, the most allowed is ${maxLines}`,
+    );
   }
   const perPage = Math.max(1, Math.floor((height - margin.bottom - firstBaseline) / pitch) + 1);
   const pageCount = Math.max(1, Math.ceil(lines.length / perPage));
-  if (pageCount > maxPages) throw new RenderError('TOO_MANY_PAGES', `the document needs ${pageCount} pages, the most allowed is ${maxPages}`);
+  if (pageCount > maxPages)
+    throw new RenderError(
+      'TOO_MANY_PAGES',
+      `the document needs ${pageCount} pages, the most allowed is ${maxPages}`,
+    );
 
-  const hand = new Handwriting(style.modifiers, style.color, lines.reduce((n, l) => n + l.glyphs.length, 0));
+  const hand = new Handwriting(
+    style.modifiers,
+    style.color,
+    lines.reduce((n, l) => n + l.glyphs.length, 0),
+  );
   const pen = new Pen(fonts, style, hand);
   const pages: DisplayPage[] = [];
   const drawn = Math.min(pageCount, doc.limits?.firstPages ?? pageCount);
@@ -100,6 +123,14 @@ export function blankPage(
     lines: [],
   };
   drawPaper(page, style.paper, rules);
-  if (style.background?.assetId) page.items.unshift({ kind: 'image', assetId: style.background.assetId, x: 0, y: 0, width: size.width, height: size.height });
+  if (style.background?.assetId)
+    page.items.unshift({
+      kind: 'image',
+      assetId: style.background.assetId,
+      x: 0,
+      y: 0,
+      width: size.width,
+      height: size.height,
+    });
   return page;
 }

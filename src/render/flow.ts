@@ -78,7 +78,12 @@ class Flow {
     const { width, height } = pageSizePt(style);
     this.width = width;
     this.height = height;
-    this.margin = { top: style.margins.top * MM, right: style.margins.right * MM, bottom: style.margins.bottom * MM, left: style.margins.left * MM };
+    this.margin = {
+      top: style.margins.top * MM,
+      right: style.margins.right * MM,
+      bottom: style.margins.bottom * MM,
+      left: style.margins.left * MM,
+    };
     this.top = this.margin.top;
     this.bottom = height - this.margin.bottom;
     this.size = style.fontSize;
@@ -92,24 +97,46 @@ class Flow {
       for (const b of bs) {
         if (b.type === 'paragraph' || b.type === 'heading') letters += b.text.length;
         else if (b.type === 'list') for (const i of b.items) letters += i.length + 2;
-        else if (b.type === 'table') for (const r of [...(b.header ? [b.header] : []), ...b.rows]) for (const c of r) letters += c.length;
+        else if (b.type === 'table')
+          for (const r of [...(b.header ? [b.header] : []), ...b.rows])
+            for (const c of r) letters += c.length;
         else if (b.type === 'columns') for (const c of b.columns) count(c);
       }
     };
     count(doc.blocks);
     this.hand = new Handwriting(style.modifiers, style.color, letters);
-    this.pen = new Pen([...this.fonts, ...this.headingFonts.filter((f) => !this.fonts.includes(f))], style, this.hand);
+    this.pen = new Pen(
+      [...this.fonts, ...this.headingFonts.filter((f) => !this.fonts.includes(f))],
+      style,
+      this.hand,
+    );
     this.strokes = new Random(style.modifiers.seed, 'strokes');
-    this.scratch = { width, height, background: '', sheet: { tilt: 0, shadow: 0, texture: 0, scanner: false, seed: 0 }, items: [], lines: [] };
+    this.scratch = {
+      width,
+      height,
+      background: '',
+      sheet: { tilt: 0, shadow: 0, texture: 0, scanner: false, seed: 0 },
+      items: [],
+      lines: [],
+    };
   }
 
   run(): DisplayList {
-    const cur: Cursor = { page: 0, y: this.top, last: null, left: this.margin.left, width: Math.max(this.size, this.width - this.margin.left - this.margin.right) };
+    const cur: Cursor = {
+      page: 0,
+      y: this.top,
+      last: null,
+      left: this.margin.left,
+      width: Math.max(this.size, this.width - this.margin.left - this.margin.right),
+    };
     this.at(0);
     this.flow(this.doc.blocks, cur);
     if (this.missing.size > 0) {
       const list = [...this.missing].slice(0, 10).join(', ');
-      throw new RenderError('UNSUPPORTED_CHARACTERS', `no bundled font has ${this.missing.size > 10 ? `${this.missing.size} characters, among them ` : ''}${list}`);
+      throw new RenderError(
+        'UNSUPPORTED_CHARACTERS',
+        `no bundled font has ${this.missing.size > 10 ? `${this.missing.size} characters, among them ` : ''}${list}`,
+      );
     }
     return { pages: this.pages, glyphs: this.pen.glyphs };
   }
@@ -129,13 +156,29 @@ class Flow {
 
   /** The page, created with its paper when first reached; past the page cap the document is refused. */
   private at(index: number): DisplayPage {
-    if (index >= this.maxPages) throw new RenderError('TOO_MANY_PAGES', `the document needs more than ${this.maxPages} pages, the most allowed is ${this.maxPages}`);
+    if (index >= this.maxPages)
+      throw new RenderError(
+        'TOO_MANY_PAGES',
+        `the document needs more than ${this.maxPages} pages, the most allowed is ${this.maxPages}`,
+      );
     while (this.pageCount <= index) {
       const n = this.pageCount++;
       if (n >= this.drawnPages) continue;
       const baselines: number[] = [];
-      for (let b = this.snap(this.top + this.size * 0.8); b <= this.bottom + 0.01; b += this.ruled ? this.spacing : this.pitch(this.size)) baselines.push(b);
-      this.pages.push(blankPage(this.style, this.hand, { width: this.width, height: this.height }, { baselines, spacing: this.spacing, margin: this.margin }));
+      for (
+        let b = this.snap(this.top + this.size * 0.8);
+        b <= this.bottom + 0.01;
+        b += this.ruled ? this.spacing : this.pitch(this.size)
+      )
+        baselines.push(b);
+      this.pages.push(
+        blankPage(
+          this.style,
+          this.hand,
+          { width: this.width, height: this.height },
+          { baselines, spacing: this.spacing, margin: this.margin },
+        ),
+      );
     }
     return index < this.drawnPages ? this.pages[index]! : this.scratch;
   }
@@ -150,7 +193,14 @@ class Flow {
   // ----- text
 
   private metrics(size: number, width: number, align: TextMetrics['align'], indent = 0): TextMetrics {
-    return { size, width, letterSpacing: this.style.letterSpacing * MM, wordSpacing: this.style.wordSpacing * MM, firstLineIndent: indent, align };
+    return {
+      size,
+      width,
+      letterSpacing: this.style.letterSpacing * MM,
+      wordSpacing: this.style.wordSpacing * MM,
+      firstLineIndent: indent,
+      align,
+    };
   }
 
   /** Lines of a text that may hold line breaks (each a paragraph of its own). */
@@ -169,7 +219,8 @@ class Flow {
    * text runs on (plus `gap`), else under the free space's top; on the next page if it does not fit.
    */
   private baseline(cur: Cursor, size: number, gap = 0): number {
-    let b = cur.last !== null ? this.snap(cur.last + this.pitch(size) + gap) : this.snap(cur.y + gap + size * 0.8);
+    let b =
+      cur.last !== null ? this.snap(cur.last + this.pitch(size) + gap) : this.snap(cur.y + gap + size * 0.8);
     if (b > this.bottom + 0.01) {
       this.nextPage(cur);
       b = this.snap(this.top + size * 0.8);
@@ -177,13 +228,24 @@ class Flow {
     return b;
   }
 
-  private writeLines(cur: Cursor, lines: Line[], size: number, opts: { gap?: number; indent?: number; overstrike?: number; marker?: Line } = {}): void {
+  private writeLines(
+    cur: Cursor,
+    lines: Line[],
+    size: number,
+    opts: { gap?: number; indent?: number; overstrike?: number; marker?: Line } = {},
+  ): void {
     lines.forEach((line, i) => {
       const b = this.baseline(cur, size, i === 0 ? (opts.gap ?? 0) : 0);
       const page = this.at(cur.page);
-      const lineHand = this.pen.write(page, line, { left: cur.left + (opts.indent ?? 0), baseline: b, size, overstrike: opts.overstrike });
+      const lineHand = this.pen.write(page, line, {
+        left: cur.left + (opts.indent ?? 0),
+        baseline: b,
+        size,
+        overstrike: opts.overstrike,
+      });
       // The marker of a list item is written in the same movement as its first line.
-      if (i === 0 && opts.marker) this.pen.write(page, opts.marker, { left: cur.left, baseline: b, size }, lineHand);
+      if (i === 0 && opts.marker)
+        this.pen.write(page, opts.marker, { left: cur.left, baseline: b, size }, lineHand);
       cur.last = b;
       cur.y = b + size * 0.35;
     });
@@ -206,19 +268,37 @@ class Flow {
       case 'paragraph': {
         const size = b.size ?? this.size;
         this.hand.setInk(b.color ?? ink);
-        const lines = this.lines(b.text, this.fonts, this.metrics(size, cur.width, b.align ?? this.style.align, this.style.firstLineIndent * MM));
+        const lines = this.lines(
+          b.text,
+          this.fonts,
+          this.metrics(size, cur.width, b.align ?? this.style.align, this.style.firstLineIndent * MM),
+        );
         this.writeLines(cur, lines, size, { gap: cur.last !== null ? this.paragraphGap : 0 });
         return;
       }
       case 'heading': {
         const size = b.size ?? this.size * HEADING_SCALE[b.level];
         this.hand.setInk(b.color ?? ink);
-        const lines = this.lines(b.text, this.headingFonts, this.metrics(size, cur.width, b.align ?? (this.style.align === 'justify' ? 'left' : this.style.align)));
+        const lines = this.lines(
+          b.text,
+          this.headingFonts,
+          this.metrics(
+            size,
+            cur.width,
+            b.align ?? (this.style.align === 'justify' ? 'left' : this.style.align),
+          ),
+        );
         // Air above (unless at the top of the page), and never alone at the foot of a page.
         const atTop = cur.last === null && cur.y <= this.top + 0.01;
         let gap = atTop ? 0 : this.ruled ? this.spacing * 0.5 : this.size * 0.6;
-        const first = cur.last !== null ? this.snap(cur.last + this.pitch(size) + gap) : this.snap(cur.y + gap + size * 0.8);
-        if (!atTop && first + (lines.length - 1) * this.pitch(size) + this.pitch(this.size) > this.bottom + 0.01) {
+        const first =
+          cur.last !== null
+            ? this.snap(cur.last + this.pitch(size) + gap)
+            : this.snap(cur.y + gap + size * 0.8);
+        if (
+          !atTop &&
+          first + (lines.length - 1) * this.pitch(size) + this.pitch(this.size) > this.bottom + 0.01
+        ) {
           this.nextPage(cur);
           gap = 0;
         }
@@ -232,8 +312,16 @@ class Flow {
         b.items.forEach((item, i) => {
           const label = b.ordered ? `${b.start + i}.` : '\u2022';
           const [marker] = this.lines(label, this.fonts, this.metrics(size, indent - size * 0.35, 'right'));
-          const lines = this.lines(item, this.fonts, this.metrics(size, Math.max(size, cur.width - indent), 'left'));
-          this.writeLines(cur, lines, size, { indent, marker, gap: i === 0 && cur.last !== null ? this.paragraphGap : 0 });
+          const lines = this.lines(
+            item,
+            this.fonts,
+            this.metrics(size, Math.max(size, cur.width - indent), 'left'),
+          );
+          this.writeLines(cur, lines, size, {
+            indent,
+            marker,
+            gap: i === 0 && cur.last !== null ? this.paragraphGap : 0,
+          });
         });
         return;
       }
@@ -248,7 +336,9 @@ class Flow {
         return;
       case 'divider': {
         this.hand.setInk(ink);
-        const y = this.ruled ? this.snap(this.after(cur)) + this.spacing / 2 : this.after(cur) + this.size * 0.5;
+        const y = this.ruled
+          ? this.snap(this.after(cur)) + this.spacing / 2
+          : this.after(cur) + this.size * 0.5;
         if (y > this.bottom) {
           this.nextPage(cur);
           return;
@@ -277,7 +367,14 @@ class Flow {
 
   /** A hand-drawn line in the ink of the text, a little lighter. */
   private line(page: number, x1: number, y1: number, x2: number, y2: number, weight: number): void {
-    this.at(page).items.push(handLine(this.strokes, x1, y1, x2, y2, { width: 0.7 * weight * Math.max(0.6, this.size / 16), color: this.hand.inkColor, opacity: 0.9, wobble: 1 }));
+    this.at(page).items.push(
+      handLine(this.strokes, x1, y1, x2, y2, {
+        width: 0.7 * weight * Math.max(0.6, this.size / 16),
+        color: this.hand.inkColor,
+        opacity: 0.9,
+        wobble: 1,
+      }),
+    );
   }
 
   private image(b: Extract<Block, { type: 'image' }>, cur: Cursor): void {
@@ -292,7 +389,12 @@ class Flow {
       this.nextPage(cur);
       y = this.top;
     }
-    const x = b.align === 'center' ? cur.left + (cur.width - w) / 2 : b.align === 'right' ? cur.left + cur.width - w : cur.left;
+    const x =
+      b.align === 'center'
+        ? cur.left + (cur.width - w) / 2
+        : b.align === 'right'
+          ? cur.left + cur.width - w
+          : cur.left;
     this.at(cur.page).items.push({ kind: 'image', assetId: b.assetId, x, y, width: w, height: h });
     cur.y = y + h + this.size * 0.3;
     cur.last = null;
@@ -309,7 +411,8 @@ class Flow {
       const col: Cursor = { page: start.page, y: start.y, last: null, left: x, width };
       this.flow(blocks, col);
       const bottom = col.last !== null ? col.last + this.size * 0.35 : col.y;
-      if (col.page > end.page || (col.page === end.page && bottom > end.y)) end = { page: col.page, y: bottom };
+      if (col.page > end.page || (col.page === end.page && bottom > end.y))
+        end = { page: col.page, y: bottom };
       x += width + b.gap;
     });
     cur.page = end.page;
@@ -327,7 +430,8 @@ class Flow {
     const xs = [cur.left];
     for (const w of b.widths) xs.push(xs[xs.length - 1]! + cur.width * w);
     const cellWidth = (i: number) => Math.max(size, xs[i + 1]! - xs[i]! - 2 * pad);
-    const layoutRow = (cells: string[], fonts: LoadedFont[]) => cells.map((c, i) => this.lines(c, fonts, this.metrics(size, cellWidth(i), 'left')));
+    const layoutRow = (cells: string[], fonts: LoadedFont[]) =>
+      cells.map((c, i) => this.lines(c, fonts, this.metrics(size, cellWidth(i), 'left')));
     this.hand.setInk(this.style.color);
     const header = b.header ? layoutRow(b.header, this.headingFonts) : null;
     const headerHeight = header ? need(Math.max(...header.map((c) => c.length))) : 0;
@@ -345,7 +449,12 @@ class Flow {
       const page = this.at(cur.page);
       cells.forEach((lines, i) => {
         for (let j = 0; j < count && from + j < lines.length; j++) {
-          this.pen.write(page, lines[from + j]!, { left: xs[i]! + pad, baseline: top + lead + j * p, size, overstrike: bold && this.doc.headings.overstrike ? OVERSTRIKE : 0 });
+          this.pen.write(page, lines[from + j]!, {
+            left: xs[i]! + pad,
+            baseline: top + lead + j * p,
+            size,
+            overstrike: bold && this.doc.headings.overstrike ? OVERSTRIKE : 0,
+          });
         }
       });
       top += need(count);

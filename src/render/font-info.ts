@@ -4,12 +4,34 @@ import * as hb from 'harfbuzzjs';
 
 /** Core letters of each script; a script counts as covered when the cmap has enough of them. */
 const SCRIPT_CORES: { script: string; ranges: [number, number][]; need: number }[] = [
-  { script: 'Latin', ranges: [[0x41, 0x5a], [0x61, 0x7a]], need: 52 },
+  {
+    script: 'Latin',
+    ranges: [
+      [0x41, 0x5a],
+      [0x61, 0x7a],
+    ],
+    need: 52,
+  },
   { script: 'Latin Extended', ranges: [[0xc0, 0x17f]], need: 180 },
-  { script: 'Greek', ranges: [[0x391, 0x3a1], [0x3a3, 0x3a9], [0x3b1, 0x3c9]], need: 48 },
+  {
+    script: 'Greek',
+    ranges: [
+      [0x391, 0x3a1],
+      [0x3a3, 0x3a9],
+      [0x3b1, 0x3c9],
+    ],
+    need: 48,
+  },
   { script: 'Cyrillic', ranges: [[0x410, 0x44f]], need: 64 },
   { script: 'Hebrew', ranges: [[0x5d0, 0x5ea]], need: 27 },
-  { script: 'Arabic', ranges: [[0x621, 0x63a], [0x641, 0x64a]], need: 36 },
+  {
+    script: 'Arabic',
+    ranges: [
+      [0x621, 0x63a],
+      [0x641, 0x64a],
+    ],
+    need: 36,
+  },
   { script: 'Devanagari', ranges: [[0x905, 0x939]], need: 45 },
   { script: 'Thai', ranges: [[0xe01, 0xe3a]], need: 50 },
   { script: 'Hiragana', ranges: [[0x3041, 0x3096]], need: 80 },
@@ -40,7 +62,10 @@ export class NotAFontError extends Error {
 export function inspectFont(bytes: Uint8Array): FontInfo {
   if (bytes.length < 12) throw new NotAFontError(`${bytes.length} bytes is too short for a font file`);
   const magic = ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
-  if (!SFNT_MAGICS.has(magic)) throw new NotAFontError('no TrueType or OpenType signature (WOFF, collections and other files are not accepted)');
+  if (!SFNT_MAGICS.has(magic))
+    throw new NotAFontError(
+      'no TrueType or OpenType signature (WOFF, collections and other files are not accepted)',
+    );
   const face = new hb.Face(new hb.Blob(bytes), 0);
   const maxp = face.referenceTable('maxp');
   const glyphCount = maxp && maxp.length >= 6 ? (maxp[4]! << 8) | maxp[5]! : 0;

@@ -80,7 +80,9 @@ export function loadFont(source: FontSource): LoadedFont {
     alternates(cp, gid) {
       let found = drawings.get(cp);
       if (!found) {
-        features ??= ALTERNATE_FEATURES.filter((t) => face.getTableFeatureTags('GSUB').includes(t)).map((t) => hb.Feature.fromString(t)!);
+        features ??= ALTERNATE_FEATURES.filter((t) => face.getTableFeatureTags('GSUB').includes(t)).map(
+          (t) => hb.Feature.fromString(t)!,
+        );
         found = features.length ? drawingsOf(font, cp, features) : new Map<number, Alternate[]>();
         drawings.set(cp, found);
       }
@@ -93,7 +95,10 @@ export function loadFont(source: FontSource): LoadedFont {
   return f;
 }
 
-const ALTERNATE_FEATURES = ['salt', ...Array.from({ length: 20 }, (_, i) => `ss${String(i + 1).padStart(2, '0')}`)];
+const ALTERNATE_FEATURES = [
+  'salt',
+  ...Array.from({ length: 20 }, (_, i) => `ss${String(i + 1).padStart(2, '0')}`),
+];
 
 /**
  * The drawings of one character under the stylistic-alternates and stylistic-set features
@@ -125,7 +130,10 @@ function drawingsOf(font: hb.Font, cp: number, features: hb.Feature[]): Map<numb
   if (members.size < 2 || advance <= 0) return found;
   for (const m of members) {
     const others = [...members].filter((o) => o !== m).sort((a, b) => a - b);
-    found.set(m, others.map((o) => ({ gid: o, shift: (font.glyphHAdvance(m) - font.glyphHAdvance(o)) / 2 })));
+    found.set(
+      m,
+      others.map((o) => ({ gid: o, shift: (font.glyphHAdvance(m) - font.glyphHAdvance(o)) / 2 })),
+    );
   }
   return found;
 }
@@ -169,7 +177,9 @@ export function shapeWords(font: LoadedFont, text: string, rtl: boolean): Shaped
       font.words.set(key, glyphs);
     }
     const at = m.index;
-    pieces.push(glyphs.map((g) => ({ gid: g.gid, cluster: g.cluster + at, advance: g.advance, dx: g.dx, dy: g.dy })));
+    pieces.push(
+      glyphs.map((g) => ({ gid: g.gid, cluster: g.cluster + at, advance: g.advance, dx: g.dx, dy: g.dy })),
+    );
   }
   if (rtl) pieces.reverse();
   return pieces.flat();

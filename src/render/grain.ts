@@ -33,7 +33,14 @@ export function grainAlpha(seed: number, strength: number): Uint8Array {
 }
 
 /** Blends the tile into opaque RGBA pixels of a page drawn at `pxPerPt`, tile origin at the page's. */
-export function blendGrain(rgba: Uint8Array, width: number, height: number, pxPerPt: number, seed: number, strength: number): void {
+export function blendGrain(
+  rgba: Uint8Array,
+  width: number,
+  height: number,
+  pxPerPt: number,
+  seed: number,
+  strength: number,
+): void {
   const tile = grainAlpha(seed, strength);
   const tilePerPx = GRAIN_PX / GRAIN_PT / pxPerPt;
   // The image columns each tile column covers, and each tile row's fibres: only those pixels change.
@@ -42,7 +49,8 @@ export function blendGrain(rgba: Uint8Array, width: number, height: number, pxPe
   const fibres: number[][] = [];
   for (let ty = 0; ty < GRAIN_PX; ty++) {
     const row: number[] = [];
-    for (let tx = 0; tx < GRAIN_PX; tx++) for (const x of tile[ty * GRAIN_PX + tx] ? columns[tx]! : []) row.push(x, tile[ty * GRAIN_PX + tx]!);
+    for (let tx = 0; tx < GRAIN_PX; tx++)
+      for (const x of tile[ty * GRAIN_PX + tx] ? columns[tx]! : []) row.push(x, tile[ty * GRAIN_PX + tx]!);
     fibres.push(row);
   }
   const [cr, cg, cb] = GRAIN_RGB;

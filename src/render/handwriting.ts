@@ -66,7 +66,10 @@ export class Handwriting {
       this.word = {
         n: word,
         scale: w.enabled ? 1 + w.size * this.words.soft() : 1,
-        color: k.enabled && k.colorVariation > 0 ? shade(this.color, k.colorVariation * 0.25 * this.ink.signed()) : this.color,
+        color:
+          k.enabled && k.colorVariation > 0
+            ? shade(this.color, k.colorVariation * 0.25 * this.ink.signed())
+            : this.color,
         // Pressure changes from word to word, in steps of 5 % (fewer graphics states to write).
         opacity: k.enabled ? Math.round((1 - k.pressure * 0.3 * this.ink.next()) * 20) / 20 : 1,
       };
@@ -118,14 +121,25 @@ export class Handwriting {
     if (!l.enabled) return { wobble: 0, drift: 0, slope: 0, angle: 0 };
     const f = this.fatigue();
     const angle = l.slope * DEG * f * this.lines.soft();
-    return { wobble: l.wobble * MM * f * this.lines.soft(), drift: l.drift * MM * f * this.lines.soft(), slope: Math.tan(angle), angle };
+    return {
+      wobble: l.wobble * MM * f * this.lines.soft(),
+      drift: l.drift * MM * f * this.lines.soft(),
+      slope: Math.tan(angle),
+      angle,
+    };
   }
 
   sheet(): { tilt: number; shadow: number; texture: number; scanner: boolean; seed: number } {
     const p = this.m.paper;
     const seed = Math.floor(this.sheets.next() * 1_000_000);
     return p.enabled
-      ? { tilt: p.tilt * this.sheets.signed(), shadow: p.shadow, texture: p.texture, scanner: p.scanner, seed }
+      ? {
+          tilt: p.tilt * this.sheets.signed(),
+          shadow: p.shadow,
+          texture: p.texture,
+          scanner: p.scanner,
+          seed,
+        }
       : { tilt: 0, shadow: 0, texture: 0, scanner: false, seed };
   }
 }

@@ -24,7 +24,10 @@ export { MM_PER_PX, pageDimensionsMm, pageSizePt, STANDARD_SIZES } from './page-
 
 /** Every font and image a specification names: what the caller must hand to layout(). */
 export function resourcesOf(spec: RenderSpec): { fonts: string[]; images: string[] } {
-  const fonts = new Set([...spec.fonts.body, ...('blocks' in spec.content ? (spec.fonts.headings?.fonts ?? []) : [])]);
+  const fonts = new Set([
+    ...spec.fonts.body,
+    ...('blocks' in spec.content ? (spec.fonts.headings?.fonts ?? []) : []),
+  ]);
   const images = new Set<string>();
   if (spec.style.background?.assetId) images.add(spec.style.background.assetId);
   const walk = (blocks: Block[]) => {
@@ -45,14 +48,18 @@ export function layout(spec: RenderSpec, resources: Resources, limits: LayoutLim
     return { id, bytes };
   };
   const fonts = spec.fonts.body.map(font);
-  if ('text' in spec.content) return renderText({ style: spec.style, text: spec.content.text, fonts, limits });
+  if ('text' in spec.content)
+    return renderText({ style: spec.style, text: spec.content.text, fonts, limits });
   const images: Record<string, { width: number; height: number }> = {};
-  for (const [id, image] of Object.entries(resources.images)) images[id] = { width: image.width, height: image.height };
+  for (const [id, image] of Object.entries(resources.images))
+    images[id] = { width: image.width, height: image.height };
   return renderBlocks({
     style: spec.style,
     blocks: spec.content.blocks,
     fonts,
-    headings: spec.fonts.headings ? { fonts: spec.fonts.headings.fonts.map(font), overstrike: spec.fonts.headings.overstrike } : { fonts, overstrike: true },
+    headings: spec.fonts.headings
+      ? { fonts: spec.fonts.headings.fonts.map(font), overstrike: spec.fonts.headings.overstrike }
+      : { fonts, overstrike: true },
     images,
     limits,
   });
@@ -61,7 +68,8 @@ export function layout(spec: RenderSpec, resources: Resources, limits: LayoutLim
 /** The image bytes of the resources, as the writers take them. */
 export function assetBytes(resources: Resources): AssetBytes {
   const out: AssetBytes = {};
-  for (const [id, image] of Object.entries(resources.images)) out[id] = { type: image.type, bytes: image.bytes };
+  for (const [id, image] of Object.entries(resources.images))
+    out[id] = { type: image.type, bytes: image.bytes };
   return out;
 }
 

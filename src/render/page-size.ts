@@ -24,11 +24,16 @@ export function pageDimensionsMm(size: PageSize): { width: number; height: numbe
  * Page width and height in pt. Standard sizes are turned to the orientation; a custom size is
  * taken as its width and height say, and `landscape` swaps them.
  */
-export function pageSizePt(style: Pick<Style, 'pageSize' | 'orientation'>): { width: number; height: number } {
+export function pageSizePt(style: Pick<Style, 'pageSize' | 'orientation'>): {
+  width: number;
+  height: number;
+} {
   const mm = pageDimensionsMm(style.pageSize);
   const landscape = style.orientation === 'landscape';
   if (typeof style.pageSize === 'object') {
-    return landscape ? { width: mm.height * MM, height: mm.width * MM } : { width: mm.width * MM, height: mm.height * MM };
+    return landscape
+      ? { width: mm.height * MM, height: mm.width * MM }
+      : { width: mm.width * MM, height: mm.height * MM };
   }
   const [short, long] = mm.width <= mm.height ? [mm.width, mm.height] : [mm.height, mm.width];
   return landscape ? { width: long * MM, height: short * MM } : { width: short * MM, height: long * MM };

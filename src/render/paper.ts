@@ -17,7 +17,8 @@ export function drawPaper(
   }
   if (paper.type === 'dotted') {
     for (let y = at.spacing; y < page.height; y += at.spacing) {
-      for (let x = at.spacing; x < page.width; x += at.spacing) page.items.push({ kind: 'dot', x, y, r: 0.7, color: paper.color });
+      for (let x = at.spacing; x < page.width; x += at.spacing)
+        page.items.push({ kind: 'dot', x, y, r: 0.7, color: paper.color });
     }
   }
   if (paper.marginRule.enabled && paper.type !== 'blank') {

@@ -38,7 +38,8 @@ interface PdfImage {
 }
 
 const u16 = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
-const u32 = (b: Uint8Array, at: number) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+const u32 = (b: Uint8Array, at: number) =>
+  ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
 
 /**
  * An image as a PDF image XObject: JPEG as is (DCTDecode, §7.4.8); an 8-bit, non-interlaced grey
@@ -47,15 +48,22 @@ const u32 = (b: Uint8Array, at: number) => ((b[at]! << 24) | (b[at + 1]! << 16) 
  */
 function pdfImage(assetId: string, asset: AssetBytes[string], decodePng: PdfOptions['decodePng']): PdfImage {
   const b = asset.bytes;
-  const refuse = (why: string) => new RenderError('UNSUPPORTED_IMAGE', `image ${assetId} cannot go into a PDF: ${why}`);
+  const refuse = (why: string) =>
+    new RenderError('UNSUPPORTED_IMAGE', `image ${assetId} cannot go into a PDF: ${why}`);
   if (asset.type === 'image/jpeg') {
     for (let at = 2; at + 9 < b.length; ) {
       const marker = b[at + 1]!;
       if (b[at] !== 0xff) break;
       if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
         const [height, width, comps] = [u16(b, at + 5), u16(b, at + 7), b[at + 9]!];
-        const space = comps === 1 ? '/DeviceGray' : comps === 3 ? '/DeviceRGB' : '/DeviceCMYK /Decode [1 0 1 0 1 0 1 0]';
-        return { dict: `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace ${space} /BitsPerComponent 8 /Filter /DCTDecode`, data: b, width, height };
+        const space =
+          comps === 1 ? '/DeviceGray' : comps === 3 ? '/DeviceRGB' : '/DeviceCMYK /Decode [1 0 1 0 1 0 1 0]';
+        return {
+          dict: `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace ${space} /BitsPerComponent 8 /Filter /DCTDecode`,
+          data: b,
+          width,
+          height,
+        };
       }
       at += 2 + u16(b, at + 2);
     }
@@ -72,7 +80,10 @@ function pdfImage(assetId: string, asset: AssetBytes[string], decodePng: PdfOpti
     at += 12 + length;
   }
   if (depth !== 8 || (colour !== 0 && colour !== 2) || interlace !== 0 || transparent) {
-    if (!decodePng) throw refuse('a PNG with transparency, a palette, 16 bits or interlacing needs decoding, and no decoder was given');
+    if (!decodePng)
+      throw refuse(
+        'a PNG with transparency, a palette, 16 bits or interlacing needs decoding, and no decoder was given',
+      );
     return decodedImage(decodePng(b));
   }
   const data = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -91,7 +102,15 @@ function pdfImage(assetId: string, asset: AssetBytes[string], decodePng: PdfOpti
 }
 
 /** Decoded RGBA split into RGB samples and, when any pixel is not opaque, an alpha mask. */
-function decodedImage({ width, height, rgba }: { width: number; height: number; rgba: Uint8Array }): PdfImage {
+function decodedImage({
+  width,
+  height,
+  rgba,
+}: {
+  width: number;
+  height: number;
+  rgba: Uint8Array;
+}): PdfImage {
   const rgb = new Uint8Array(width * height * 3);
   const alpha = new Uint8Array(width * height);
   let opaque = true;
@@ -115,7 +134,6 @@ const f4 = (v: number) => {
   const r = Math.round(v * 10000) / 10000;
   return Object.is(r, -0) ? '0' : String(r);
 };
-
 
 const f8 = (v: number) => v.toFixed(8).replace(/0+$/, '');
 
@@ -145,7 +163,12 @@ function pathOps(d: string): string {
   const re = /([MLQCZ])([^MLQCZ]*)/g;
   let [cx, cy] = [0, 0];
   for (let m = re.exec(d); m; m = re.exec(d)) {
-    const v = m[2]!.trim() ? m[2]!.trim().split(/[\s,]+/).map(Number) : [];
+    const v = m[2]!.trim()
+      ? m[2]!
+          .trim()
+          .split(/[\s,]+/)
+          .map(Number)
+      : [];
     switch (m[1]) {
       case 'M':
         [cx, cy] = [v[0]!, v[1]!];
@@ -157,7 +180,9 @@ function pathOps(d: string): string {
         break;
       case 'Q': {
         const [qx, qy, x, y] = v as [number, number, number, number];
-        out.push(`${f2(cx + (2 / 3) * (qx - cx))} ${f2(cy + (2 / 3) * (qy - cy))} ${f2(x + (2 / 3) * (qx - x))} ${f2(y + (2 / 3) * (qy - y))} ${x} ${y} c`);
+        out.push(
+          `${f2(cx + (2 / 3) * (qx - cx))} ${f2(cy + (2 / 3) * (qy - cy))} ${f2(x + (2 / 3) * (qx - x))} ${f2(y + (2 / 3) * (qy - y))} ${x} ${y} c`,
+        );
         [cx, cy] = [x, y];
         break;
       }
@@ -175,9 +200,19 @@ function pathOps(d: string): string {
 }
 
 function bbox(d: string): [number, number, number, number] {
-  const nums = d.replace(/[MLQCZ]/g, ' ').trim().split(/\s+/).filter(Boolean).map(Number);
+  const nums = d
+    .replace(/[MLQCZ]/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
   if (nums.length < 2) return [0, 0, 0, 0];
-  let [x0, y0, x1, y1] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  let [x0, y0, x1, y1] = [
+    Number.POSITIVE_INFINITY,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+  ];
   for (let i = 0; i + 1 < nums.length; i += 2) {
     x0 = Math.min(x0, nums[i]!);
     x1 = Math.max(x1, nums[i]!);
@@ -210,7 +245,8 @@ class Writer {
     const bytes = typeof data === 'string' ? enc.encode(data) : data;
     this.chunks.push(bytes);
     this.length += bytes.length;
-    if (this.length > this.maxBytes) throw new RenderError('OUTPUT_TOO_LARGE', `the PDF passes ${this.maxBytes} bytes`);
+    if (this.length > this.maxBytes)
+      throw new RenderError('OUTPUT_TOO_LARGE', `the PDF passes ${this.maxBytes} bytes`);
   }
 
   get size(): number {
@@ -225,7 +261,9 @@ class Writer {
   stream(n: number, dict: string, data: Uint8Array, deflate?: PdfOptions['deflate']): void {
     const body = deflate ? deflate(data) : data;
     this.offsets[n] = this.length;
-    this.push(`${n} 0 obj\n<< ${dict}${deflate ? ' /Filter /FlateDecode' : ''} /Length ${body.length} >>\nstream\n`);
+    this.push(
+      `${n} 0 obj\n<< ${dict}${deflate ? ' /Filter /FlateDecode' : ''} /Length ${body.length} >>\nstream\n`,
+    );
     this.push(body);
     this.push('\nendstream\nendobj\n');
   }
@@ -298,7 +336,9 @@ function pageContent(
     const a = (page.sheet.tilt * Math.PI) / 180;
     const [c, s] = [Math.cos(a), Math.sin(a)];
     const [cx, cy] = [W / 2, H / 2];
-    out.push(`${f4(c)} ${f4(s)} ${f4(-s)} ${f4(c)} ${f2(cx - c * cx + s * cy)} ${f2(cy - s * cx - c * cy)} cm`);
+    out.push(
+      `${f4(c)} ${f4(s)} ${f4(-s)} ${f4(c)} ${f2(cx - c * cx + s * cy)} ${f2(cy - s * cx - c * cy)} cm`,
+    );
   }
   // Ink (colour and opacity) changes per word: one graphics state group per change, not per glyph.
   let ink = '';
@@ -320,7 +360,9 @@ function pageContent(
       const m = it.m;
       const form = forms.get(it.ref)!;
       const k = form.k;
-      out.push(`q ${Math.round(m[0] * k)} ${Math.round(m[1] * k)} ${Math.round(m[2] * k)} ${Math.round(m[3] * k)} ${Math.round(m[4] * 10)} ${Math.round(m[5] * 10)} cm /${form.name} Do Q`);
+      out.push(
+        `q ${Math.round(m[0] * k)} ${Math.round(m[1] * k)} ${Math.round(m[2] * k)} ${Math.round(m[3] * k)} ${Math.round(m[4] * 10)} ${Math.round(m[5] * 10)} cm /${form.name} Do Q`,
+      );
       continue;
     }
     endInk();
@@ -330,9 +372,13 @@ function pageContent(
       const scale = Math.max(it.width / img.width, it.height / img.height);
       const [w, h] = [img.width * scale, img.height * scale];
       const [x, y] = [it.x + (it.width - w) / 2, it.y + (it.height - h) / 2];
-      out.push(`q ${f2(it.x)} ${f2(it.y)} ${f2(it.width)} ${f2(it.height)} re W n ${f4(w)} 0 0 ${f4(-h)} ${f2(x)} ${f2(y + h)} cm /${img.name} Do Q`);
+      out.push(
+        `q ${f2(it.x)} ${f2(it.y)} ${f2(it.width)} ${f2(it.height)} re W n ${f4(w)} 0 0 ${f4(-h)} ${f2(x)} ${f2(y + h)} cm /${img.name} Do Q`,
+      );
     } else if (it.kind === 'rule') {
-      out.push(`${rgb(it.color)} RG ${f2(it.width)} w ${f2(it.x1)} ${f2(it.y1)} m ${f2(it.x2)} ${f2(it.y2)} l S`);
+      out.push(
+        `${rgb(it.color)} RG ${f2(it.width)} w ${f2(it.x1)} ${f2(it.y1)} m ${f2(it.x2)} ${f2(it.y2)} l S`,
+      );
     } else if (it.kind === 'stroke') {
       const p = it.points;
       let path = `${f2(p[0]!)} ${f2(p[1]!)} m`;
@@ -385,7 +431,8 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
     for (const it of p.items) {
       if (it.kind !== 'image' || images.has(it.assetId)) continue;
       const asset = opts.assets?.[it.assetId];
-      if (!asset) throw new RenderError('MISSING_ASSET', `image ${it.assetId} was not supplied to the writer`);
+      if (!asset)
+        throw new RenderError('MISSING_ASSET', `image ${it.assetId} was not supplied to the writer`);
       images.set(it.assetId, { ...pdfImage(it.assetId, asset, opts.decodePng), name: `Im${images.size}` });
     }
   }
@@ -394,7 +441,10 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
   const refs = Object.keys(list.glyphs).sort();
   const glyphNames = new Map(refs.map((r, i) => [r, `G${i}`]));
   const opacities = new Set<number>();
-  for (const p of list.pages) for (const it of p.items) if ((it.kind === 'glyph' || it.kind === 'stroke') && it.opacity < 1) opacities.add(Math.round(it.opacity * 100));
+  for (const p of list.pages)
+    for (const it of p.items)
+      if ((it.kind === 'glyph' || it.kind === 'stroke') && it.opacity < 1)
+        opacities.add(Math.round(it.opacity * 100));
   const gs = new Map([...opacities].sort((a, b) => a - b).map((o) => [o, `A${o}`]));
   const codes = new TextCodes();
   const forms = new Map(refs.map((r) => [r, { name: glyphNames.get(r)!, k: 1000 / list.glyphs[r]!.scale }]));
@@ -409,21 +459,35 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
   const maskObj = new Map([...images].filter(([, img]) => img.alpha).map(([id]) => [id, next++]));
 
   w.object(1, '<< /Type /Catalog /Pages 2 0 R >>');
-  w.object(2, `<< /Type /Pages /Kids [${pageObjs.map((p) => `${p.page} 0 R`).join(' ')}] /Count ${list.pages.length} >>`);
+  w.object(
+    2,
+    `<< /Type /Pages /Kids [${pageObjs.map((p) => `${p.page} 0 R`).join(' ')}] /Count ${list.pages.length} >>`,
+  );
   const date = `D:${(opts.createdAt ?? '2000-01-01T00:00:00Z').replace(/[-:T]/g, '').slice(0, 14)}Z`;
-  w.object(3, `<< /Producer (Scriptorium) /Creator (Scriptorium) /Title ${pdfString(opts.title ?? 'Handwritten document')} /CreationDate (${date}) /ModDate (${date}) >>`);
+  w.object(
+    3,
+    `<< /Producer (Scriptorium) /Creator (Scriptorium) /Title ${pdfString(opts.title ?? 'Handwritten document')} /CreationDate (${date}) /ModDate (${date}) >>`,
+  );
   const xobjects = [
     ...refs.map((r) => `/${glyphNames.get(r)} ${glyphObj.get(r)} 0 R`),
     ...[...images].map(([id, img]) => `/${img.name} ${imageObj.get(id)} 0 R`),
   ].join(' ');
   const fonts = fontObjs.map((f, i) => `/T${i} ${f.font} 0 R`).join(' ');
   const states = [...gs].map(([o, name]) => `/${name} << /ca ${f2(o / 100)} /CA ${f2(o / 100)} >>`).join(' ');
-  w.object(4, `<< /XObject << ${xobjects} >> /Font << ${fonts} >> /ExtGState << ${states} >> /ProcSet [/PDF /Text] >>`);
+  w.object(
+    4,
+    `<< /XObject << ${xobjects} >> /Font << ${fonts} >> /ExtGState << ${states} >> /ProcSet [/PDF /Text] >>`,
+  );
   for (const r of refs) {
     const def = list.glyphs[r]!;
     const s = f8(def.scale / 100);
     const form = formOf(def.path);
-    w.stream(glyphObj.get(r)!, `/Type /XObject /Subtype /Form /BBox [${form.bbox}] /Matrix [${s} 0 0 ${s} 0 0]`, form.ops, opts.deflate);
+    w.stream(
+      glyphObj.get(r)!,
+      `/Type /XObject /Subtype /Form /BBox [${form.bbox}] /Matrix [${s} 0 0 ${s} 0 0]`,
+      form.ops,
+      opts.deflate,
+    );
   }
   codes.fonts.forEach((chars, i) => {
     const o = fontObjs[i]!;
@@ -439,19 +503,35 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
   });
   list.pages.forEach((p, i) => {
     const o = pageObjs[i]!;
-    w.object(o.page, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${f2(p.width)} ${f2(p.height)}] /Resources 4 0 R /Contents ${o.content} 0 R >>`);
+    w.object(
+      o.page,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${f2(p.width)} ${f2(p.height)}] /Resources 4 0 R /Contents ${o.content} 0 R >>`,
+    );
     w.stream(o.content, '', contents[i]!, opts.deflate);
   });
 
   for (const [id, img] of images) {
     const mask = maskObj.get(id);
-    w.stream(imageObj.get(id)!, `${img.dict}${mask ? ` /SMask ${mask} 0 R` : ''}`, img.data, img.raw ? opts.deflate : undefined);
-    if (mask) w.stream(mask, `/Type /XObject /Subtype /Image /Width ${img.width} /Height ${img.height} /ColorSpace /DeviceGray /BitsPerComponent 8`, img.alpha!, opts.deflate);
+    w.stream(
+      imageObj.get(id)!,
+      `${img.dict}${mask ? ` /SMask ${mask} 0 R` : ''}`,
+      img.data,
+      img.raw ? opts.deflate : undefined,
+    );
+    if (mask)
+      w.stream(
+        mask,
+        `/Type /XObject /Subtype /Image /Width ${img.width} /Height ${img.height} /ColorSpace /DeviceGray /BitsPerComponent 8`,
+        img.alpha!,
+        opts.deflate,
+      );
   }
 
   const xref = w.size;
   const lines = ['xref', `0 ${next}`, '0000000000 65535 f '];
   for (let n = 1; n < next; n++) lines.push(`${String(w.offsets[n] ?? 0).padStart(10, '0')} 00000 n `);
-  w.push(`${lines.join('\n')}\ntrailer\n<< /Size ${next} /Root 1 0 R /Info 3 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  w.push(
+    `${lines.join('\n')}\ntrailer\n<< /Size ${next} /Root 1 0 R /Info 3 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+  );
   return w.bytes();
 }

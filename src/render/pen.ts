@@ -82,15 +82,29 @@ export class Pen {
         gid,
         variant,
         scale: size / g.font.upem,
-        path: variantPath(g.font.outline(gid), g.font.upem, variant, this.style.modifiers.letters.warp, this.style.modifiers.seed, `${g.font.id}:${gid}`),
+        path: variantPath(
+          g.font.outline(gid),
+          g.font.upem,
+          variant,
+          this.style.modifiers.letters.warp,
+          this.style.modifiers.seed,
+          `${g.font.id}:${gid}`,
+        ),
       };
       page.items.push({ kind: 'glyph', ref, m, color: gh.color, opacity: gh.opacity });
       if (at.overstrike) {
         const o = at.overstrike * size;
-        page.items.push({ kind: 'glyph', ref, m: [m[0], m[1], m[2], m[3], m[4] + o * cos, m[5] + o * sin], color: gh.color, opacity: gh.opacity });
+        page.items.push({
+          kind: 'glyph',
+          ref,
+          m: [m[0], m[1], m[2], m[3], m[4] + o * cos, m[5] + o * sin],
+          color: gh.color,
+          opacity: gh.opacity,
+        });
       }
     }
-    if (line.text) page.lines.push({ x: x0, y: baseline, width: line.width, size, text: line.text, visual: line.visual });
+    if (line.text)
+      page.lines.push({ x: x0, y: baseline, width: line.width, size, text: line.text, visual: line.visual });
     return lineHand;
   }
 }
@@ -100,7 +114,12 @@ type LineHand = ReturnType<Handwriting['line']>;
 const NO_ALTERNATES: readonly Alternate[] = [];
 
 /** The k-th of a letter's drawings (its usual one first) other than `skip`. */
-function nthDrawing(usual: number, alts: readonly Alternate[], skip: number | undefined, k: number): Alternate {
+function nthDrawing(
+  usual: number,
+  alts: readonly Alternate[],
+  skip: number | undefined,
+  k: number,
+): Alternate {
   let left = k;
   if (usual !== skip && left-- === 0) return { gid: usual, shift: 0 };
   for (const d of alts) if (d.gid !== skip && left-- === 0) return d;

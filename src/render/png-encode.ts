@@ -21,7 +21,12 @@ function scratch(size: number): Uint8Array {
 }
 
 /** An RGBA image as PNG (8-bit, no interlace, filter 0 on every row). */
-export function encodePng(width: number, height: number, rgba: Uint8Array, deflate: (b: Uint8Array) => Uint8Array = storedDeflate): Uint8Array {
+export function encodePng(
+  width: number,
+  height: number,
+  rgba: Uint8Array,
+  deflate: (b: Uint8Array) => Uint8Array = storedDeflate,
+): Uint8Array {
   const stride = width * 4;
   const raw = scratch((stride + 1) * height);
   for (let y = 0; y < height; y++) {
@@ -33,7 +38,12 @@ export function encodePng(width: number, height: number, rgba: Uint8Array, defla
   v.setUint32(0, width);
   v.setUint32(4, height);
   ihdr.set([8, 6, 0, 0, 0], 8);
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflate(raw)), chunk('IEND', new Uint8Array(0))];
+  const parts = [
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflate(raw)),
+    chunk('IEND', new Uint8Array(0)),
+  ];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {

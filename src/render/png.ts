@@ -19,7 +19,10 @@ export const OUTLINE_TOLERANCE_PX = 0.2;
  * Draws an SVG at `width` pixels (its height follows), system fonts off; `background` fills what
  * the drawing leaves bare. RGBA pixels, premultiplied as resvg gives them.
  */
-export type Rasterizer = (svg: string, opts: { width: number; background?: string }) => { width: number; height: number; pixels: Uint8Array };
+export type Rasterizer = (
+  svg: string,
+  opts: { width: number; background?: string },
+) => { width: number; height: number; pixels: Uint8Array };
 
 export interface PngOptions {
   raster: Rasterizer;

@@ -41,7 +41,10 @@ function flatten(d: string, tol: number): number[][] {
       [x, y] = [x2, y2];
     } else if (c === 'C') {
       const [x1, y1, x2, y2, x3, y3] = [num(), num(), num(), num(), num(), num()];
-      const dd = Math.max(Math.hypot(x - 2 * x1 + x2, y - 2 * y1 + y2), Math.hypot(x1 - 2 * x2 + x3, y1 - 2 * y2 + y3));
+      const dd = Math.max(
+        Math.hypot(x - 2 * x1 + x2, y - 2 * y1 + y2),
+        Math.hypot(x1 - 2 * x2 + x3, y1 - 2 * y2 + y3),
+      );
       const n = Math.max(1, Math.ceil(Math.sqrt((3 * dd) / (4 * tol))));
       for (let k = 1; k <= n; k++) {
         const [t, u] = [k / n, 1 - k / n];
@@ -86,7 +89,10 @@ function reduce(pts: number[], tol: number): Int32Array {
     let worstDist = tol;
     for (let k = a + 1; k < b; k++) {
       const [px, py] = [pts[2 * k]!, pts[2 * k + 1]!];
-      const dist = len > 0 ? Math.abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / len : Math.hypot(px - ax, py - ay);
+      const dist =
+        len > 0
+          ? Math.abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / len
+          : Math.hypot(px - ax, py - ay);
       if (dist > worstDist) [worst, worstDist] = [k, dist];
     }
     if (worst > 0) {
@@ -95,6 +101,7 @@ function reduce(pts: number[], tol: number): Int32Array {
     }
   }
   const out = new Int32Array(keep.reduce((sum, k) => sum + k, 0) * 2);
-  for (let k = 0, j = 0; k < n; k++) if (keep[k]) [out[j++], out[j++]] = [Math.round(pts[2 * k]!), Math.round(pts[2 * k + 1]!)];
+  for (let k = 0, j = 0; k < n; k++)
+    if (keep[k]) [out[j++], out[j++]] = [Math.round(pts[2 * k]!), Math.round(pts[2 * k + 1]!)];
   return out;
 }

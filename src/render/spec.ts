@@ -28,7 +28,15 @@ export interface Page {
 /** The seeded variation of the hand (DESIGN §5): same seed and input, same bytes. */
 export interface Modifiers {
   seed: number;
-  letters: { enabled: boolean; rotation: number; scale: number; baseline: number; spacing: number; warp: number; alternates: boolean };
+  letters: {
+    enabled: boolean;
+    rotation: number;
+    scale: number;
+    baseline: number;
+    spacing: number;
+    warp: number;
+    alternates: boolean;
+  };
   words: { enabled: boolean; spacing: number; size: number };
   lines: { enabled: boolean; slope: number; drift: number; wobble: number };
   ink: { enabled: boolean; colorVariation: number; pressure: number };
@@ -52,9 +60,29 @@ export type Style = Page & TextStyle & { modifiers: Modifiers };
 
 /** What the engine lays out: every value resolved, lengths in pt, widths as fractions. */
 export type Block =
-  | { type: 'paragraph'; text: string; size?: number | undefined; color?: string | undefined; align?: Align | undefined }
-  | { type: 'heading'; level: 1 | 2 | 3; text: string; size?: number | undefined; color?: string | undefined; align?: Align | undefined }
-  | { type: 'list'; ordered: boolean; start: number; items: string[]; size?: number | undefined; color?: string | undefined }
+  | {
+      type: 'paragraph';
+      text: string;
+      size?: number | undefined;
+      color?: string | undefined;
+      align?: Align | undefined;
+    }
+  | {
+      type: 'heading';
+      level: 1 | 2 | 3;
+      text: string;
+      size?: number | undefined;
+      color?: string | undefined;
+      align?: Align | undefined;
+    }
+  | {
+      type: 'list';
+      ordered: boolean;
+      start: number;
+      items: string[];
+      size?: number | undefined;
+      color?: string | undefined;
+    }
   | { type: 'image'; assetId: string; width: number; align: 'left' | 'center' | 'right' }
   | { type: 'table'; header: string[] | null; widths: number[]; rows: string[][] }
   | { type: 'columns'; gap: number; widths: number[]; columns: Block[][] }

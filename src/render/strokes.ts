@@ -15,7 +15,14 @@ export interface StrokeStyle {
 /** Points every few pt along the line, enough for the waves to read as curves. */
 const STEP = 6;
 
-export function handLine(rnd: Random, x1: number, y1: number, x2: number, y2: number, style: StrokeStyle): Extract<Item, { kind: 'stroke' }> {
+export function handLine(
+  rnd: Random,
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+  style: StrokeStyle,
+): Extract<Item, { kind: 'stroke' }> {
   const len = Math.hypot(x2 - x1, y2 - y1);
   const [ux, uy] = len > 0 ? [(x2 - x1) / len, (y2 - y1) / len] : [1, 0];
   const [nx, ny] = [-uy, ux];
@@ -27,17 +34,28 @@ export function handLine(rnd: Random, x1: number, y1: number, x2: number, y2: nu
   const across1 = 0.8 * w * rnd.signed();
   // A bow of up to 0.4 % of the length (at most 2.5 pt), and two slow waves.
   const bow = Math.min(2.5, len * 0.004) * w * rnd.signed();
-  const waves = [0, 1].map((i) => ({ amp: (0.35 / (i + 1)) * w * (0.5 + rnd.next()), freq: (1.2 + rnd.next() * 1.5) * (i + 1), phase: rnd.next() * Math.PI * 2 }));
+  const waves = [0, 1].map((i) => ({
+    amp: (0.35 / (i + 1)) * w * (0.5 + rnd.next()),
+    freq: (1.2 + rnd.next() * 1.5) * (i + 1),
+    phase: rnd.next() * Math.PI * 2,
+  }));
   const n = Math.max(2, Math.ceil(len / STEP) + 1);
   const points: number[] = [];
   for (let i = 0; i < n; i++) {
     const t = i / (n - 1);
     const along = -start + t * (len + start + end);
     let off = across0 + (across1 - across0) * t + bow * Math.sin(Math.PI * t);
-    for (const wave of waves) off += wave.amp * Math.sin(wave.phase + wave.freq * Math.PI * 2 * t * (len / 200));
+    for (const wave of waves)
+      off += wave.amp * Math.sin(wave.phase + wave.freq * Math.PI * 2 * t * (len / 200));
     points.push(round(x1 + ux * along + nx * off), round(y1 + uy * along + ny * off));
   }
-  return { kind: 'stroke', points, width: style.width * (1 + 0.15 * w * rnd.signed()), color: style.color, opacity: style.opacity };
+  return {
+    kind: 'stroke',
+    points,
+    width: style.width * (1 + 0.15 * w * rnd.signed()),
+    color: style.color,
+    opacity: style.opacity,
+  };
 }
 
 const round = (v: number) => Math.round(v * 100) / 100;

@@ -86,7 +86,11 @@ function base64(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; i += 3) {
     const [a, b, c] = [bytes[i]!, bytes[i + 1] ?? 0, bytes[i + 2] ?? 0];
-    out += B64[a >> 2]! + B64[((a & 3) << 4) | (b >> 4)]! + (i + 1 < bytes.length ? B64[((b & 15) << 2) | (c >> 6)]! : '=') + (i + 2 < bytes.length ? B64[c & 63]! : '=');
+    out +=
+      B64[a >> 2]! +
+      B64[((a & 3) << 4) | (b >> 4)]! +
+      (i + 1 < bytes.length ? B64[((b & 15) << 2) | (c >> 6)]! : '=') +
+      (i + 2 < bytes.length ? B64[c & 63]! : '=');
   }
   return out;
 }
@@ -147,7 +151,8 @@ export function pageToSvg(
       body += `<line x1="${n(it.x1)}" y1="${n(it.y1)}" x2="${n(it.x2)}" y2="${n(it.y2)}" stroke="${it.color}" stroke-width="${n(it.width)}"/>`;
     } else if (it.kind === 'image') {
       const asset = opts.assets?.[it.assetId];
-      if (!asset) throw new RenderError('MISSING_ASSET', `image ${it.assetId} was not supplied to the writer`);
+      if (!asset)
+        throw new RenderError('MISSING_ASSET', `image ${it.assetId} was not supplied to the writer`);
       // Covers its box like a photo in a frame; the data URI holds only validated PNG or JPEG bytes.
       body += `<image x="${n(it.x)}" y="${n(it.y)}" width="${n(it.width)}" height="${n(it.height)}" preserveAspectRatio="xMidYMid slice" href="data:${asset.type};base64,${base64(asset.bytes)}"/>`;
     } else if (it.kind === 'stroke') {
@@ -162,7 +167,12 @@ export function pageToSvg(
   }
   flush();
   const text = opts.textLayer
-    ? page.lines.map((l) => `<text x="${n(l.x)}" y="${n(l.y)}" font-size="${n(l.size)}" fill-opacity="0">${esc(l.text)}</text>`).join('')
+    ? page.lines
+        .map(
+          (l) =>
+            `<text x="${n(l.x)}" y="${n(l.y)}" font-size="${n(l.size)}" fill-opacity="0">${esc(l.text)}</text>`,
+        )
+        .join('')
     : '';
   const w = n(page.width);
   const h = n(page.height);
@@ -187,7 +197,8 @@ export function pageToSvg(
     sheetAttrs = ' filter="url(#shadow)"';
   }
   // With a shadow the sheet sits on a desk a little smaller than the image.
-  const inset = shadow > 0 ? ` transform="translate(${n(page.width * 0.03)} ${n(page.height * 0.03)}) scale(0.94)"` : '';
+  const inset =
+    shadow > 0 ? ` transform="translate(${n(page.width * 0.03)} ${n(page.height * 0.03)}) scale(0.94)"` : '';
   const desk = shadow > 0 ? `<rect width="${w}" height="${h}" fill="#d9d4cc"/>` : '';
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}pt" height="${h}pt" viewBox="0 0 ${w} ${h}">` +

@@ -9,7 +9,13 @@ import { type LoadedFont, shapeWords } from './fonts.ts';
 // The package is CommonJS whose module.exports is the factory; its types describe an ES default.
 const bidi = (bidiFactory as unknown as typeof bidiFactory.default)();
 
-export type RenderErrorCode = 'UNSUPPORTED_CHARACTERS' | 'TOO_MANY_PAGES' | 'TOO_MANY_LINES' | 'OUTPUT_TOO_LARGE' | 'MISSING_ASSET' | 'UNSUPPORTED_IMAGE';
+export type RenderErrorCode =
+  | 'UNSUPPORTED_CHARACTERS'
+  | 'TOO_MANY_PAGES'
+  | 'TOO_MANY_LINES'
+  | 'OUTPUT_TOO_LARGE'
+  | 'MISSING_ASSET'
+  | 'UNSUPPORTED_IMAGE';
 
 /** A refusal of the input (characters no font has, too many pages, too large): not a crash. */
 export class RenderError extends Error {
@@ -78,10 +84,13 @@ function itemize(text: string, levels: Uint8Array, fonts: LoadedFont[], missing:
     const cp = text.codePointAt(i)!;
     const len = cp > 0xffff ? 2 : 1;
     let font: LoadedFont | undefined;
-    if (isSpace(cp) || cp < 0x20 || (isMark(cp) && prev.covers(cp))) font = prev.covers(cp) || isSpace(cp) ? prev : undefined;
+    if (isSpace(cp) || cp < 0x20 || (isMark(cp) && prev.covers(cp)))
+      font = prev.covers(cp) || isSpace(cp) ? prev : undefined;
     font ??= fonts.find((f) => f.covers(cp));
     if (!font) {
-      missing.add(`U+${cp.toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(String.fromCodePoint(cp))}`);
+      missing.add(
+        `U+${cp.toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(String.fromCodePoint(cp))}`,
+      );
       font = prev;
     }
     const level = levels[i]!;
@@ -95,7 +104,12 @@ function itemize(text: string, levels: Uint8Array, fonts: LoadedFont[], missing:
 }
 
 /** Characters a..b (inclusive) in display order, mirrored where right to left, pairs kept whole. */
-function visualOrder(text: string, embedding: ReturnType<typeof bidi.getEmbeddingLevels>, a: number, b: number): string {
+function visualOrder(
+  text: string,
+  embedding: ReturnType<typeof bidi.getEmbeddingLevels>,
+  a: number,
+  b: number,
+): string {
   // The library returns indices for the whole string, flipped within a..b only.
   const out = bidi
     .getReorderedIndices(text, embedding, a, b)
@@ -114,10 +128,21 @@ interface Shaped {
 }
 
 /** Lays out one paragraph into lines of `m.width` pt. */
-export function layoutParagraph(text: string, fonts: LoadedFont[], m: TextMetrics, wordBase: number, missing: Set<string>): { lines: Line[]; words: number } {
-  if (text.length === 0) return { lines: [{ glyphs: [], width: 0, text: '', visual: '', offset: 0, justify: 0, rtl: false }], words: 0 };
+export function layoutParagraph(
+  text: string,
+  fonts: LoadedFont[],
+  m: TextMetrics,
+  wordBase: number,
+  missing: Set<string>,
+): { lines: Line[]; words: number } {
+  if (text.length === 0)
+    return {
+      lines: [{ glyphs: [], width: 0, text: '', visual: '', offset: 0, justify: 0, rtl: false }],
+      words: 0,
+    };
   // Bidi only where a right-to-left character could change something.
-  const hasRtl = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|\ud802|\ud803|\ud83a|\u200f|\u202b|\u202e|\u2067/.test(text);
+  const hasRtl =
+    /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|\ud802|\ud803|\ud83a|\u200f|\u202b|\u202e|\u2067/.test(text);
   const embedding = hasRtl
     ? bidi.getEmbeddingLevels(text, 'auto')
     : { levels: new Uint8Array(text.length), paragraphs: [{ start: 0, end: text.length - 1, level: 0 }] };
@@ -173,7 +198,8 @@ export function layoutParagraph(text: string, fonts: LoadedFont[], m: TextMetric
         ranges.push([lineStart, lastFit]);
         lineStart = lastFit;
       }
-      if (widthOf(lineStart, trimEnd(lineStart, pos)) > limit(lineStart)) lineStart = pushLongWord(lineStart, pos);
+      if (widthOf(lineStart, trimEnd(lineStart, pos)) > limit(lineStart))
+        lineStart = pushLongWord(lineStart, pos);
     }
     lastFit = pos;
     if (bk.required && pos < text.length) {
@@ -197,7 +223,11 @@ export function layoutParagraph(text: string, fonts: LoadedFont[], m: TextMetric
     // Runs of this line in visual order (UAX #9 L2: reverse sequences at each level from the highest).
     const parts = shaped
       .filter((s) => s.run.start < end && s.run.end > a)
-      .map((s) => ({ level: s.run.level, s, glyphs: s.glyphs.filter((g) => g.cluster >= a && g.cluster < end) }));
+      .map((s) => ({
+        level: s.run.level,
+        s,
+        glyphs: s.glyphs.filter((g) => g.cluster >= a && g.cluster < end),
+      }));
     const maxLevel = Math.max(0, ...parts.map((p) => p.level));
     const minOdd = Math.max(1, Math.min(...parts.map((p) => p.level)) | 1);
     for (let lvl = maxLevel; lvl >= minOdd; lvl--) {
@@ -217,14 +247,23 @@ export function layoutParagraph(text: string, fonts: LoadedFont[], m: TextMetric
     for (const p of parts) {
       const scale = m.size / p.s.run.font.upem;
       for (const g of p.glyphs) {
-        glyphs.push({ font: p.s.run.font, gid: g.gid, cp: text.codePointAt(g.cluster)!, x, dx: g.dx * scale, dy: g.dy * scale, word: wordAt[g.cluster]! });
+        glyphs.push({
+          font: p.s.run.font,
+          gid: g.gid,
+          cp: text.codePointAt(g.cluster)!,
+          x,
+          dx: g.dx * scale,
+          dy: g.dy * scale,
+          word: wordAt[g.cluster]!,
+        });
         x += g.advance * scale + m.letterSpacing + (isSpace(text.charCodeAt(g.cluster)) ? m.wordSpacing : 0);
       }
     }
     const width = x;
     const indent = li === 0 ? m.firstLineIndent : 0;
     const room = m.width - indent - width;
-    const align = m.align === 'justify' ? (li === ranges.length - 1 ? (rtl ? 'right' : 'left') : 'justify') : m.align;
+    const align =
+      m.align === 'justify' ? (li === ranges.length - 1 ? (rtl ? 'right' : 'left') : 'justify') : m.align;
     let spaces = 0;
     for (let i = a; i < end; i++) if (isSpace(text.charCodeAt(i))) spaces++;
     const offset =
@@ -236,7 +275,15 @@ export function layoutParagraph(text: string, fonts: LoadedFont[], m: TextMetric
             ? room
             : indent;
     const visual = hasRtl && end > a ? visualOrder(text, embedding, a, end - 1) : text.slice(a, end);
-    return { glyphs, width, text: text.slice(a, end), visual, offset, justify: align === 'justify' && spaces > 0 ? room / spaces : 0, rtl };
+    return {
+      glyphs,
+      width,
+      text: text.slice(a, end),
+      visual,
+      offset,
+      justify: align === 'justify' && spaces > 0 ? room / spaces : 0,
+      rtl,
+    };
   });
   return { lines, words };
 }

@@ -9,7 +9,14 @@ const round = (v: number) => Math.round(v); // font units: 1/1000 em or finer is
 const made = new Map<string, string>();
 
 /** Path data of `outline` (font units, y up) under variant `variant`'s warp (0 = the outline itself); remembered per thread. */
-export function variantPath(outline: readonly PathCommand[], upem: number, variant: number, strength: number, seed: number, key: string): string {
+export function variantPath(
+  outline: readonly PathCommand[],
+  upem: number,
+  variant: number,
+  strength: number,
+  seed: number,
+  key: string,
+): string {
   const id = `${key}/${variant}/${strength}/${seed}`;
   let d = made.get(id);
   if (d === undefined) {
@@ -20,7 +27,14 @@ export function variantPath(outline: readonly PathCommand[], upem: number, varia
   return d;
 }
 
-function warpedPath(outline: readonly PathCommand[], upem: number, variant: number, strength: number, seed: number, key: string): string {
+function warpedPath(
+  outline: readonly PathCommand[],
+  upem: number,
+  variant: number,
+  strength: number,
+  seed: number,
+  key: string,
+): string {
   let warp = (x: number, y: number): [number, number] => [x, y];
   if (variant > 0 && strength > 0) {
     const r = new Random(seed, `${key}/${variant}`);

@@ -5,4 +5,3 @@ declare module 'linebreak' {
     nextBreak(): { position: number; required: boolean } | null;
   }
 }
-

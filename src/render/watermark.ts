@@ -20,7 +20,13 @@ export function addWatermark(list: DisplayList, source: FontSource, word = 'PREV
     let y = page.height / 2 - (advance / 2) * s * sin + lift * cos;
     for (const g of glyphs) {
       const ref = `watermark:${font.id}:${g.gid}`;
-      list.glyphs[ref] ??= { font: font.id, gid: g.gid, variant: 0, path: variantPath(font.outline(g.gid), font.upem, 0, 0, 0, `${font.id}:${g.gid}`), scale: s };
+      list.glyphs[ref] ??= {
+        font: font.id,
+        gid: g.gid,
+        variant: 0,
+        path: variantPath(font.outline(g.gid), font.upem, 0, 0, 0, `${font.id}:${g.gid}`),
+        scale: s,
+      };
       const m: Matrix = [s * cos, s * sin, s * sin, -s * cos, x, y];
       page.items.push({ kind: 'glyph', ref, m, color: '#7a7a7a', opacity: 0.28 });
       x += g.advance * s * cos;

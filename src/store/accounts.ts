@@ -59,8 +59,7 @@ export function resolvePlan(
   period?: number,
 ): { plan: PlanId; periodDays: PeriodDays | null } {
   if (!(plan in plans)) {
-    throw new Refusal('invalid', `plan must be one of ${Object.keys(plans).join(', ')}, got "${plan}"`,
-    );
+    throw new Refusal('invalid', `plan must be one of ${Object.keys(plans).join(', ')}, got "${plan}"`);
   }
   const periods = planPeriods(plans[plan as PlanId]);
   if (periods.length === 0) {
@@ -70,7 +69,9 @@ export function resolvePlan(
   }
   const chosen = period ?? periods[periods.length - 1]!;
   if (!periods.includes(chosen as PeriodDays)) {
-    throw new Refusal('invalid', `period of plan ${plan} must be ${periods.join(' or ')} days, got ${period}`,
+    throw new Refusal(
+      'invalid',
+      `period of plan ${plan} must be ${periods.join(' or ')} days, got ${period}`,
     );
   }
   return { plan: plan as PlanId, periodDays: chosen as PeriodDays };
@@ -199,8 +200,7 @@ export class AccountRepo {
       const account = await this.db
         .forUpdate(tx.selectFrom('accounts').select('id').where('id', '=', input.accountId))
         .executeTakeFirst();
-      if (!account)
-        throw new Refusal('invalid', `account ${JSON.stringify(input.accountId)} does not exist`);
+      if (!account) throw new Refusal('invalid', `account ${JSON.stringify(input.accountId)} does not exist`);
       const active = await tx
         .selectFrom('api_keys')
         .select((eb) => eb.fn.countAll().as('n'))
@@ -208,7 +208,9 @@ export class AccountRepo {
         .where('revoked_at', 'is', null)
         .executeTakeFirstOrThrow();
       if (num(active.n) >= input.max) {
-        throw new Refusal('invalid', `account ${input.accountId} has ${num(active.n)} active API keys, the most allowed is ${input.max}: revoke one first`,
+        throw new Refusal(
+          'invalid',
+          `account ${input.accountId} has ${num(active.n)} active API keys, the most allowed is ${input.max}: revoke one first`,
         );
       }
       await tx.insertInto('api_keys').values(row).execute();

@@ -77,11 +77,15 @@ export class AssetRepo {
         .executeTakeFirstOrThrow();
       const { count, bytes: total } = await usedBy(tx, tenant.accountId);
       if (count + 1 > quota.maxCount) {
-        throw new Refusal('invalid', `an account may hold at most ${quota.maxCount} images, it holds ${count} already`,
+        throw new Refusal(
+          'invalid',
+          `an account may hold at most ${quota.maxCount} images, it holds ${count} already`,
         );
       }
       if (total + asset.bytes > quota.maxTotalBytes) {
-        throw new Refusal('invalid', `an account's images may total at most ${quota.maxTotalBytes} bytes, it holds ${total} and this one is ${asset.bytes}`,
+        throw new Refusal(
+          'invalid',
+          `an account's images may total at most ${quota.maxTotalBytes} bytes, it holds ${total} and this one is ${asset.bytes}`,
         );
       }
       await tx.insertInto('assets').values(row).execute();

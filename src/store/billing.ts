@@ -105,7 +105,9 @@ export class BillingRepo {
   /** Adds a pack of extra sheets (50 to 1,000; test top-ups land in the test balance). */
   async topUp(tenant: Tenant, sheets: number, now: Date, note = 'top-up'): Promise<BalanceReport> {
     if (!Number.isInteger(sheets) || sheets < PACK_MIN_SHEETS || sheets > PACK_MAX_SHEETS) {
-      throw new Refusal('invalid', `sheets must be a whole number ${PACK_MIN_SHEETS}-${PACK_MAX_SHEETS}, got ${sheets}`,
+      throw new Refusal(
+        'invalid',
+        `sheets must be a whole number ${PACK_MIN_SHEETS}-${PACK_MAX_SHEETS}, got ${sheets}`,
       );
     }
     const milli = sheets * 1000;
@@ -138,7 +140,11 @@ export class BillingRepo {
   }
 
   /** The check before work (spec §3 rule 3): some allowance must remain. */
-  async checkBeforeWork(tenant: Tenant, now: Date, tx: Tx = this.db.kysely): Promise<{ ok: true } | ChargeRefusal> {
+  async checkBeforeWork(
+    tenant: Tenant,
+    now: Date,
+    tx: Tx = this.db.kysely,
+  ): Promise<{ ok: true } | ChargeRefusal> {
     const { state } = await this.load(tx, tenant, now, false);
     return checkBeforeWork(state);
   }

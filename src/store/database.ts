@@ -36,7 +36,8 @@ export class Db {
   private localWrites = 0;
   private readonly dataVersion: (() => unknown) | null;
   /** The last token handed out, reused while nothing changed (it is asked for on every request). */
-  private lastVersion: { data: unknown; writes: number; value: { token: string; exact: boolean } } | null = null;
+  private lastVersion: { data: unknown; writes: number; value: { token: string; exact: boolean } } | null =
+    null;
 
   private constructor(
     readonly kysely: Kysely<Database>,

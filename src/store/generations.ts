@@ -4,7 +4,15 @@
 import { type Selectable, sql } from 'kysely';
 import { type ChargeRefusal, checkBeforeWork } from '../domain/billing.ts';
 import { Refusal } from '../domain/errors.ts';
-import { canMove, type Job, type JobError, type JobInput, type JobKind, type JobStatus, UNFINISHED } from '../domain/generation.ts';
+import {
+  canMove,
+  type Job,
+  type JobError,
+  type JobInput,
+  type JobKind,
+  type JobStatus,
+  UNFINISHED,
+} from '../domain/generation.ts';
 import type { TemplateModel } from '../domain/template.ts';
 import type { RenderSpec } from '../render/index.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -97,15 +105,26 @@ export class GenerationRepo {
         )?.n,
       );
       if (unfinished >= limits.unfinished) {
-        throw new Refusal('limit', `the account has ${unfinished} unfinished jobs, the most allowed is ${limits.unfinished}: wait for one to finish`, {
-          retryAfter: 60,
-        });
+        throw new Refusal(
+          'limit',
+          `the account has ${unfinished} unfinished jobs, the most allowed is ${limits.unfinished}: wait for one to finish`,
+          {
+            retryAfter: 60,
+          },
+        );
       }
-      let queuedQuery = tx.selectFrom('generations').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'queued');
+      let queuedQuery = tx
+        .selectFrom('generations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'queued');
       if (limits.instance !== undefined) queuedQuery = queuedQuery.where('admitted_by', '=', limits.instance);
       const queued = num((await queuedQuery.executeTakeFirst())?.n);
       if (queued >= limits.queued) {
-        throw new Refusal('limit', `the queue holds ${queued} jobs, the most allowed is ${limits.queued}: try again shortly`, { retryAfter: 60 });
+        throw new Refusal(
+          'limit',
+          `the queue holds ${queued} jobs, the most allowed is ${limits.queued}: try again shortly`,
+          { retryAfter: 60 },
+        );
       }
       if (job.kind === 'pdf') {
         const { state } = await this.billing.load(tx, tenant, now, true);
@@ -159,17 +178,28 @@ export class GenerationRepo {
 
   /** The render specification stored at submission; null for a job admitted before specs were stored. */
   async renderSpec(id: string): Promise<RenderSpec | null> {
-    const row = await this.db.kysely.selectFrom('generations').select('render_spec').where('id', '=', id).executeTakeFirst();
+    const row = await this.db.kysely
+      .selectFrom('generations')
+      .select('render_spec')
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row?.render_spec ? (JSON.parse(row.render_spec) as RenderSpec) : null;
   }
 
   /** Any job, for the workers. */
   async find(id: string): Promise<Job | null> {
-    const row = await this.db.kysely.selectFrom('generations').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.db.kysely
+      .selectFrom('generations')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toJob(row) : null;
   }
 
-  async list(tenant: Tenant, opts: { limit: number; cursor?: string | undefined; status?: JobStatus | undefined }): Promise<Page<Job>> {
+  async list(
+    tenant: Tenant,
+    opts: { limit: number; cursor?: string | undefined; status?: JobStatus | undefined },
+  ): Promise<Page<Job>> {
     let q = this.db.kysely
       .selectFrom('generations')
       .selectAll()
@@ -209,7 +239,13 @@ export class GenerationRepo {
   }
 
   /** The unexpired preview of this template revision and input, if one is queued, running or done. */
-  async findPreview(tenant: Tenant, templateId: string, revision: number, inputHash: string, now: Date): Promise<Job | null> {
+  async findPreview(
+    tenant: Tenant,
+    templateId: string,
+    revision: number,
+    inputHash: string,
+    now: Date,
+  ): Promise<Job | null> {
     const row = await this.db.kysely
       .selectFrom('generations')
       .selectAll()
@@ -220,7 +256,10 @@ export class GenerationRepo {
       .where('template_id', '=', templateId)
       .where('template_revision', '=', revision)
       .where((eb) =>
-        eb.or([eb('status', 'in', UNFINISHED), eb.and([eb('status', '=', 'completed'), eb('expires_at', '>', now.toISOString())])]),
+        eb.or([
+          eb('status', 'in', UNFINISHED),
+          eb.and([eb('status', '=', 'completed'), eb('expires_at', '>', now.toISOString())]),
+        ]),
       )
       .orderBy('created_at', 'desc')
       .executeTakeFirst();
@@ -239,10 +278,21 @@ export class GenerationRepo {
       const at = now.toISOString();
       await tx
         .updateTable('generations')
-        .set({ status: 'processing', attempt: num(row.attempt) + 1, started_at: row.started_at ?? at, updated_at: at })
+        .set({
+          status: 'processing',
+          attempt: num(row.attempt) + 1,
+          started_at: row.started_at ?? at,
+          updated_at: at,
+        })
         .where('id', '=', id)
         .execute();
-      return toJob({ ...row, status: 'processing', attempt: num(row.attempt) + 1, started_at: row.started_at ?? at, updated_at: at });
+      return toJob({
+        ...row,
+        status: 'processing',
+        attempt: num(row.attempt) + 1,
+        started_at: row.started_at ?? at,
+        updated_at: at,
+      });
     });
   }
 
@@ -259,22 +309,43 @@ export class GenerationRepo {
   ): Promise<Completion> {
     return this.db.write(async (tx) => {
       const row = await this.lockRow(tx, id);
-      if (row?.status !== 'processing' || num(row.attempt) !== attempt) return { outcome: 'stale', job: row ? toJob(row) : null };
+      if (row?.status !== 'processing' || num(row.attempt) !== attempt)
+        return { outcome: 'stale', job: row ? toJob(row) : null };
       const job = toJob(row);
       const at = now.toISOString();
       let credits: number | null = null;
       if (job.kind === 'pdf') {
-        const charge = await this.billing.chargeIn(tx, tenantOf(job), { jobId: id, pages: out.pages, milliPerPage: out.milliPerPage }, now);
+        const charge = await this.billing.chargeIn(
+          tx,
+          tenantOf(job),
+          { jobId: id, pages: out.pages, milliPerPage: out.milliPerPage },
+          now,
+        );
         if (!charge.ok) {
-          const error: JobError = { code: 'INSUFFICIENT_BALANCE', message: `not charged and no PDF issued: ${charge.message}` };
+          const error: JobError = {
+            code: 'INSUFFICIENT_BALANCE',
+            message: `not charged and no PDF issued: ${charge.message}`,
+          };
           await this.setFailed(tx, job, error, at);
           await this.billing.count(tx, tenantOf(job), now, { failed_generations: 1 });
-          return { outcome: 'refused', job: { ...job, status: 'failed', error, updatedAt: at }, refusal: charge };
+          return {
+            outcome: 'refused',
+            job: { ...job, status: 'failed', error, updatedAt: at },
+            refusal: charge,
+          };
         }
         credits = charge.totalMilli;
         await this.billing.count(tx, tenantOf(job), now, { successful_generations: 1 });
       }
-      const done = { status: 'completed', pages: out.pages, credits_milli: credits, blob_key: out.blobKey, completed_at: at, expires_at: out.expiresAt, updated_at: at };
+      const done = {
+        status: 'completed',
+        pages: out.pages,
+        credits_milli: credits,
+        blob_key: out.blobKey,
+        completed_at: at,
+        expires_at: out.expiresAt,
+        updated_at: at,
+      };
       await tx.updateTable('generations').set(done).where('id', '=', id).execute();
       return { outcome: 'completed', job: toJob({ ...row, ...done }) };
     });
@@ -307,7 +378,11 @@ export class GenerationRepo {
         throw new Refusal('conflict', `the job is ${job.status} and can no longer be cancelled`);
       }
       const at = now.toISOString();
-      await tx.updateTable('generations').set({ status: 'cancelled', cancelled_at: at, updated_at: at }).where('id', '=', id).execute();
+      await tx
+        .updateTable('generations')
+        .set({ status: 'cancelled', cancelled_at: at, updated_at: at })
+        .where('id', '=', id)
+        .execute();
       if (job.kind === 'pdf') await this.billing.count(tx, tenant, now, { cancelled_generations: 1 });
       return { ...job, status: 'cancelled', cancelledAt: at, updatedAt: at };
     });
@@ -341,36 +416,58 @@ export class GenerationRepo {
   /** Forgets an expired job's output once it is deleted (the job stays completed; downloads say 410). */
   async clearBlob(id: string, blobKey: string, now: Date): Promise<void> {
     await this.db.write((tx) =>
-      tx.updateTable('generations').set({ blob_key: null, updated_at: now.toISOString() }).where('id', '=', id).where('blob_key', '=', blobKey).execute(),
+      tx
+        .updateTable('generations')
+        .set({ blob_key: null, updated_at: now.toISOString() })
+        .where('id', '=', id)
+        .where('blob_key', '=', blobKey)
+        .execute(),
     );
   }
 
   /** Whether some job holds this output key (the sweeper's test for an orphan). */
   async ownsBlob(blobKey: string): Promise<boolean> {
-    const row = await this.db.kysely.selectFrom('generations').select('id').where('blob_key', '=', blobKey).executeTakeFirst();
+    const row = await this.db.kysely
+      .selectFrom('generations')
+      .select('id')
+      .where('blob_key', '=', blobKey)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
   /** Whether the job may still write outputs: unfinished. */
   async isLive(id: string): Promise<boolean> {
-    const row = await this.db.kysely.selectFrom('generations').select('status').where('id', '=', id).executeTakeFirst();
+    const row = await this.db.kysely
+      .selectFrom('generations')
+      .select('status')
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row !== undefined && UNFINISHED.includes(row.status as JobStatus);
   }
 
   private async setFailed(tx: Tx, job: Job, error: JobError, at: string): Promise<void> {
     await tx
       .updateTable('generations')
-      .set({ status: 'failed', error_code: error.code, error_message: error.message, completed_at: at, updated_at: at })
+      .set({
+        status: 'failed',
+        error_code: error.code,
+        error_message: error.message,
+        completed_at: at,
+        updated_at: at,
+      })
       .where('id', '=', job.id)
       .execute();
   }
 
   private lockRow(tx: Tx, id: string): Promise<Row | undefined> {
-    return this.db.forUpdate(tx.selectFrom('generations').selectAll().where('id', '=', id)).executeTakeFirst();
+    return this.db
+      .forUpdate(tx.selectFrom('generations').selectAll().where('id', '=', id))
+      .executeTakeFirst();
   }
 
   /** One admission at a time: PostgreSQL takes a transaction lock; SQLite's write already holds its lock. */
   private async lockAdmission(tx: Tx): Promise<void> {
-    if (this.db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('scriptorium:admission'))`.execute(tx);
+    if (this.db.dialect === 'postgres')
+      await sql`select pg_advisory_xact_lock(hashtext('scriptorium:admission'))`.execute(tx);
   }
 }

@@ -33,9 +33,9 @@ export async function pageOf<TB extends keyof Database, R extends Row, T>(
   if (opts.cursor !== undefined) {
     const c = decodeCursor(opts.cursor);
     if (!c)
-      throw new Refusal('invalid', 'cursor must be a nextCursor from an earlier page, got an unknown value',
-        { field: 'cursor' },
-      );
+      throw new Refusal('invalid', 'cursor must be a nextCursor from an earlier page, got an unknown value', {
+        field: 'cursor',
+      });
     page = page.where((eb) =>
       eb.or([
         eb('created_at', '<', c.createdAt),

@@ -69,7 +69,9 @@ export class TemplateRepo {
         .where('account_id', '=', tenant.accountId)
         .executeTakeFirstOrThrow();
       if (num(n.n) >= max) {
-        throw new Refusal('invalid', `account ${tenant.accountId} has ${num(n.n)} templates, the most allowed is ${max}`,
+        throw new Refusal(
+          'invalid',
+          `account ${tenant.accountId} has ${num(n.n)} templates, the most allowed is ${max}`,
         );
       }
       await tx.insertInto('templates').values(row).execute();
@@ -92,8 +94,7 @@ export class TemplateRepo {
         .executeTakeFirst();
       if (!current) return null;
       if (templateKind(model) !== current.kind) {
-        throw new Refusal('invalid', `template kind must stay ${current.kind}, got ${templateKind(model)}`,
-        );
+        throw new Refusal('invalid', `template kind must stay ${current.kind}, got ${templateKind(model)}`);
       }
       await tx
         .updateTable('templates')

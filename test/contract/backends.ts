@@ -55,14 +55,24 @@ export const backends: {
     { name: 'postgres', needs: 'postgres', setup: async () => postgresFactory },
   ],
   queue: [
-    { name: 'embedded', setup: async () => async (run, concurrency) => new EmbeddedQueue(run, { concurrency, onError }) },
+    {
+      name: 'embedded',
+      setup: async () => async (run, concurrency) => new EmbeddedQueue(run, { concurrency, onError }),
+    },
     {
       name: 'bullmq',
       needs: 'redis',
       async setup(t) {
         const prefix = redisPrefix(t, 'queue');
         let n = 0;
-        return async (run, concurrency) => new BullQueue(run, { url: REDIS_URL, prefix: `${prefix}${n++}:`, concurrency, onError, retryMs: 50 });
+        return async (run, concurrency) =>
+          new BullQueue(run, {
+            url: REDIS_URL,
+            prefix: `${prefix}${n++}:`,
+            concurrency,
+            onError,
+            retryMs: 50,
+          });
       },
     },
   ],
@@ -90,7 +100,10 @@ export const backends: {
     },
   ],
   rateLimiter: [
-    { name: 'memory', setup: async () => async (points) => new MemoryRateLimiter({ points, windowSeconds: 60 }) },
+    {
+      name: 'memory',
+      setup: async () => async (points) => new MemoryRateLimiter({ points, windowSeconds: 60 }),
+    },
     {
       name: 'redis',
       needs: 'redis',
@@ -98,7 +111,8 @@ export const backends: {
         const client = redisClient(t);
         const prefix = redisPrefix(t, 'rl');
         let n = 0;
-        return async (points) => new RedisRateLimiter({ points, windowSeconds: 60, client, keyPrefix: `${prefix}c${n++}` });
+        return async (points) =>
+          new RedisRateLimiter({ points, windowSeconds: 60, client, keyPrefix: `${prefix}c${n++}` });
       },
     },
   ],
@@ -117,12 +131,19 @@ export const backends: {
   ],
   renderer: [
     { name: 'in-process', setup: async () => async () => new InProcessRenderer() },
-    { name: 'piscina', setup: async () => async () => new PiscinaRenderer({ threads: 2, timeoutMs: 60_000, memoryMb: 256 }) },
+    {
+      name: 'piscina',
+      setup: async () => async () => new PiscinaRenderer({ threads: 2, timeoutMs: 60_000, memoryMb: 256 }),
+    },
   ],
 };
 
 /** Runs a port's contract over each of its backends, each in a subtest of its own. */
-export async function eachBackend<F>(t: Test, list: readonly Backend<F>[], contract: (t: Test, name: string, make: F) => void): Promise<void> {
+export async function eachBackend<F>(
+  t: Test,
+  list: readonly Backend<F>[],
+  contract: (t: Test, name: string, make: F) => void,
+): Promise<void> {
   for (const backend of list) {
     const skip = backend.needs ? await unavailable(backend.needs) : false;
     t.test(backend.name, { skip }, async (t) => contract(t, backend.name, await backend.setup(t)));

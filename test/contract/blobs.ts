@@ -56,10 +56,21 @@ export function blobStoreContract(t: Test, name: string, make: BlobStoreFactory)
 
   t.test(`${name}: list by prefix`, async (t) => {
     const b = await make();
-    for (const k of ['outputs/a/gen_1/1.pdf', 'outputs/a/gen_2/1.pdf', 'outputs/b/gen_3/2.pdf', 'previews/a/gen_4/1.json', 'assets/a/asset_1']) await b.put(k, new Uint8Array([1]), 'application/octet-stream');
+    for (const k of [
+      'outputs/a/gen_1/1.pdf',
+      'outputs/a/gen_2/1.pdf',
+      'outputs/b/gen_3/2.pdf',
+      'previews/a/gen_4/1.json',
+      'assets/a/asset_1',
+    ])
+      await b.put(k, new Uint8Array([1]), 'application/octet-stream');
     const seen: string[] = [];
     for await (const k of b.list('outputs/')) seen.push(k);
-    t.same(seen.sort(), ['outputs/a/gen_1/1.pdf', 'outputs/a/gen_2/1.pdf', 'outputs/b/gen_3/2.pdf'], 'only the prefix, full keys');
+    t.same(
+      seen.sort(),
+      ['outputs/a/gen_1/1.pdf', 'outputs/a/gen_2/1.pdf', 'outputs/b/gen_3/2.pdf'],
+      'only the prefix, full keys',
+    );
     const none: string[] = [];
     for await (const k of b.list('fonts/')) none.push(k);
     t.same(none, [], 'an empty prefix lists nothing');

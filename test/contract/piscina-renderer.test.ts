@@ -21,14 +21,22 @@ const LONG = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(
 t.test('tasks render in worker threads and return PDF bytes', async (t) => {
   const pool = new RenderPool({ threads: 2, timeoutMs: 60_000, memoryMb: 256 });
   t.teardown(() => pool.close());
-  const results = await Promise.all([pool.run(task('Hello from a worker.')), pool.run(task('And another one.'))]);
+  const results = await Promise.all([
+    pool.run(task('Hello from a worker.')),
+    pool.run(task('And another one.')),
+  ]);
   for (const r of results) {
     t.equal(r.pages, 1);
     t.equal(Buffer.from(r.bytes.subarray(0, 5)).toString(), '%PDF-');
   }
   t.equal(pool.threads, 2);
   const capped = await pool.run(task(LONG, { maxPages: 3 })).catch((e: unknown) => e);
-  t.ok(capped instanceof RenderTaskError && capped.reason === 'render' && /needs \d+ pages, the most allowed is 3/.test(capped.message), 'the page cap is a render failure');
+  t.ok(
+    capped instanceof RenderTaskError &&
+      capped.reason === 'render' &&
+      /needs \d+ pages, the most allowed is 3/.test(capped.message),
+    'the page cap is a render failure',
+  );
 });
 
 t.test('a task past its time limit is stopped; the pool carries on', async (t) => {
@@ -42,15 +50,23 @@ t.test('a task past its time limit is stopped; the pool carries on', async (t) =
   // The same pool recovers too, once its limit allows the work.
   await pool.run(task('x')).then(
     (r) => t.equal(r.pages, 1, 'the next small task succeeds on a fresh worker'),
-    (e: unknown) => t.ok(e instanceof RenderTaskError && e.reason === 'timeout', 'or is itself stopped, never hangs'),
+    (e: unknown) =>
+      t.ok(e instanceof RenderTaskError && e.reason === 'timeout', 'or is itself stopped, never hangs'),
   );
 });
 
 t.test('a task past its memory limit is stopped; the pool carries on', async (t) => {
-  const pool = new RenderPool({ threads: 1, timeoutMs: 60_000, memoryMb: 48, onWorkerError: (e) => t.comment(`worker error: ${e.message}`) });
+  const pool = new RenderPool({
+    threads: 1,
+    timeoutMs: 60_000,
+    memoryMb: 48,
+    onWorkerError: (e) => t.comment(`worker error: ${e.message}`),
+  });
   t.teardown(() => pool.close());
   // Far past the limit at once: a task that only just exceeds it can spend a minute in V8's last GCs.
-  const err = await pool.run(task(LONG.repeat(40), { maxPages: 100_000, maxBytes: 1e9 })).catch((e: unknown) => e);
+  const err = await pool
+    .run(task(LONG.repeat(40), { maxPages: 100_000, maxBytes: 1e9 }))
+    .catch((e: unknown) => e);
   t.ok(err instanceof RenderTaskError && (err.reason === 'memory' || err.reason === 'crash'), String(err));
   t.equal((await pool.run(task('small'))).pages, 1, 'a fresh worker serves the next task');
 });
@@ -77,7 +93,10 @@ t.test('a replacement worker that dies while starting does not leave tasks waiti
     rmSync(dir, { recursive: true, force: true });
   });
   const first = await pool.run({ exit: true } as unknown as RenderRequest).catch((e: unknown) => e);
-  t.ok(first instanceof RenderTaskError && first.reason === 'crash', `the first task ends its worker: ${first}`);
+  t.ok(
+    first instanceof RenderTaskError && first.reason === 'crash',
+    `the first task ends its worker: ${first}`,
+  );
   // Queued at once, while worker 2 starts and dies: without the watchdog it would wait until its
   // time limit.
   const next = await pool.run({} as RenderRequest).catch((e: unknown) => e);

@@ -53,7 +53,10 @@ export function queueContract(t: Test, name: string, make: QueueFactory): void {
       active--;
     }, 2);
     t.teardown(() => q.stop(1000));
-    const jobs = Array.from({ length: 12 }, (_, i) => ({ id: `gen_${name}_${i}`, accountId: `acc_${i % 3}` }));
+    const jobs = Array.from({ length: 12 }, (_, i) => ({
+      id: `gen_${name}_${i}`,
+      accountId: `acc_${i % 3}`,
+    }));
     for (const j of jobs) q.enqueue(j);
     q.enqueue(jobs[0]!); // a job already queued is not added twice
     t.ok(await until(() => runs.length >= 12), `all ran (${runs.length})`);

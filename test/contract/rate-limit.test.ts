@@ -9,7 +9,12 @@ import { rateLimiterContract } from './rate-limit.ts';
 await eachBackend(t, backends.rateLimiter, rateLimiterContract);
 
 t.test('redis down: the memory insurance limiter still limits', async (t) => {
-  const dead = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const dead = new Redis('redis://127.0.0.1:1', {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   dead.on('error', () => {});
   t.teardown(() => dead.disconnect());
   const l = new RedisRateLimiter({ points: 2, windowSeconds: 60, client: dead, keyPrefix: 'x' });

@@ -9,9 +9,16 @@ export function rateLimiterContract(t: Test, name: string, make: LimiterFactory)
     const l = await make(3);
     const seen = [];
     for (let i = 0; i < 5; i++) seen.push(await l.consume('key_a'));
-    t.same(seen.map((d) => d.allowed), [true, true, true, false, false]);
-    t.same(seen.map((d) => d.remaining), [2, 1, 0, 0, 0]);
-    for (const d of seen) t.ok(d.resetSeconds >= 1 && d.resetSeconds <= 60, `resets within the window (${d.resetSeconds} s)`);
+    t.same(
+      seen.map((d) => d.allowed),
+      [true, true, true, false, false],
+    );
+    t.same(
+      seen.map((d) => d.remaining),
+      [2, 1, 0, 0, 0],
+    );
+    for (const d of seen)
+      t.ok(d.resetSeconds >= 1 && d.resetSeconds <= 60, `resets within the window (${d.resetSeconds} s)`);
     t.equal((await l.consume('key_b')).allowed, true, 'keys have their own budgets');
   });
 

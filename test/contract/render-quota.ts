@@ -29,14 +29,25 @@ export function renderQuotaContract(t: Test, name: string, make: RenderQuotaFact
     t.same(await q.admit('acc_other', NOON), { ok: true }, 'another account is not affected');
   });
 
-  t.test(`${name}: so many a UTC day; the refusal waits until midnight and spends nothing of the minute`, async (t) => {
-    const q = await make({ perMinute: 3, perDay: 2, leaseMs: 60_000 });
-    t.same(await q.admit('acc_d', NOON), { ok: true });
-    t.same(await q.admit('acc_d', NOON), { ok: true });
-    const refused = await q.admit('acc_d', NOON);
-    t.match(refused, { ok: false, retryAfter: 12 * 3600, message: /at most 2 renders a UTC day per account; the count starts again at 00:00 UTC, in 43200 s/ });
-    const tomorrow = new Date('2026-11-24T00:00:01Z');
-    t.same(await q.admit('acc_d', tomorrow), { ok: true }, 'a new UTC day counts afresh, and the refused render left the minute one render to spare');
-    t.match(await q.admit('acc_d', tomorrow), { ok: false, retryAfter: 60 }, 'now the minute is spent');
-  });
+  t.test(
+    `${name}: so many a UTC day; the refusal waits until midnight and spends nothing of the minute`,
+    async (t) => {
+      const q = await make({ perMinute: 3, perDay: 2, leaseMs: 60_000 });
+      t.same(await q.admit('acc_d', NOON), { ok: true });
+      t.same(await q.admit('acc_d', NOON), { ok: true });
+      const refused = await q.admit('acc_d', NOON);
+      t.match(refused, {
+        ok: false,
+        retryAfter: 12 * 3600,
+        message: /at most 2 renders a UTC day per account; the count starts again at 00:00 UTC, in 43200 s/,
+      });
+      const tomorrow = new Date('2026-11-24T00:00:01Z');
+      t.same(
+        await q.admit('acc_d', tomorrow),
+        { ok: true },
+        'a new UTC day counts afresh, and the refused render left the minute one render to spare',
+      );
+      t.match(await q.admit('acc_d', tomorrow), { ok: false, retryAfter: 60 }, 'now the minute is spent');
+    },
+  );
 }

@@ -7,7 +7,11 @@ import { textSpec } from '../helpers/specs.ts';
 
 export type RendererFactory = () => Promise<Renderer>;
 
-const request = (output: RenderRequest['output'], text: string, limits: Partial<RenderRequest['limits']> = {}): RenderRequest => ({
+const request = (
+  output: RenderRequest['output'],
+  text: string,
+  limits: Partial<RenderRequest['limits']> = {},
+): RenderRequest => ({
   output,
   spec: textSpec({}, text),
   fonts: {},
@@ -32,27 +36,39 @@ export function rendererContract(t: Test, name: string, make: RendererFactory): 
     const png = await r.run(request('png', 'A caption.'));
     t.equal(ascii(png.bytes, 8), '\x89PNG\r\n\x1a\n');
     const preview = await r.run(request('preview', 'A preview.'));
-    t.match(JSON.parse(Buffer.from(preview.bytes).toString()), { id: 'gen_contract' }, 'a preview is its JSON body');
+    t.match(
+      JSON.parse(Buffer.from(preview.bytes).toString()),
+      { id: 'gen_contract' },
+      'a preview is its JSON body',
+    );
     t.equal(r.busy, 0, 'nothing is busy once all are answered');
   });
 
   t.test(`${name}: the same request gives the same bytes`, async (t) => {
     const r = await make();
     t.teardown(() => r.close());
-    const [a, b] = await Promise.all([r.run(request('pdf', 'Twice the same.')), r.run(request('pdf', 'Twice the same.'))]);
+    const [a, b] = await Promise.all([
+      r.run(request('pdf', 'Twice the same.')),
+      r.run(request('pdf', 'Twice the same.')),
+    ]);
     t.same(Buffer.from(a.bytes), Buffer.from(b.bytes));
   });
 
-  t.test(`${name}: a refusal of the input is a render error with its code; the renderer carries on`, async (t) => {
-    const r = await make();
-    t.teardown(() => r.close());
-    const err = await r.run(request('pdf', 'Many words here. '.repeat(400), { maxPages: 1 })).catch((e: unknown) => e);
-    t.ok(err instanceof RenderTaskError, String(err));
-    t.equal((err as RenderTaskError).reason, 'render');
-    t.match((err as RenderTaskError).message, /needs \d+ pages, the most allowed is 1/);
-    t.ok((err as RenderTaskError).code, 'the engine names the rule');
-    t.equal((await r.run(request('pdf', 'Next.'))).pages, 1, 'the next request is served');
-  });
+  t.test(
+    `${name}: a refusal of the input is a render error with its code; the renderer carries on`,
+    async (t) => {
+      const r = await make();
+      t.teardown(() => r.close());
+      const err = await r
+        .run(request('pdf', 'Many words here. '.repeat(400), { maxPages: 1 }))
+        .catch((e: unknown) => e);
+      t.ok(err instanceof RenderTaskError, String(err));
+      t.equal((err as RenderTaskError).reason, 'render');
+      t.match((err as RenderTaskError).message, /needs \d+ pages, the most allowed is 1/);
+      t.ok((err as RenderTaskError).code, 'the engine names the rule');
+      t.equal((await r.run(request('pdf', 'Next.'))).pages, 1, 'the next request is served');
+    },
+  );
 
   t.test(`${name}: a request whose signal is aborted is cancelled`, async (t) => {
     const r = await make();

@@ -16,7 +16,12 @@ const NOW = new Date('2026-03-10T12:00:00.000Z');
 const A4 = 1500;
 
 function template(name = 'Letter'): TemplateModel {
-  const parsed = parseTemplate({ version: 2, name, mode: 'simple', style: { fontId: bundledFontId('caveat') } });
+  const parsed = parseTemplate({
+    version: 2,
+    name,
+    mode: 'simple',
+    style: { fontId: bundledFontId('caveat') },
+  });
   if (!parsed.ok) throw new Error(parsed.message);
   return parsed.template;
 }
@@ -62,7 +67,10 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.ok(byName.get('Nanum Pen Script')?.scripts.includes('Hangul'), 'Nanum Pen Script covers Hangul');
     t.ok(byName.get('Kalam')?.scripts.includes('Devanagari'), 'Kalam covers Devanagari');
     t.ok(byName.get('Caveat')?.scripts.includes('Cyrillic'), 'Caveat covers Cyrillic');
-    t.notOk(byName.get('Homemade Apple')?.scripts.includes('Cyrillic'), 'Homemade Apple does not cover Cyrillic');
+    t.notOk(
+      byName.get('Homemade Apple')?.scripts.includes('Cyrillic'),
+      'Homemade Apple does not cover Cyrillic',
+    );
     t.equal(byName.get('Caveat')?.id, bundledFontId('caveat'), 'bundled ids are stable');
   });
 
@@ -85,10 +93,25 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     const c = await account();
     t.equal(c.plan, 'none');
     t.equal(c.periodDays, null);
-    await rejects(t, account('gold'), /plan must be one of none, week, basic, pro, premium, got "gold"/, 'unknown plan');
+    await rejects(
+      t,
+      account('gold'),
+      /plan must be one of none, week, basic, pro, premium, got "gold"/,
+      'unknown plan',
+    );
     await rejects(t, account('week', 30), /period of plan week must be 7 days, got 30/, 'wrong period');
-    await rejects(t, account('none', 7), /period must be omitted for plan none, got 7/, 'period without plan');
-    await rejects(t, store.accounts.create({ name: '  ', now: NOW }), /name must be 1-120 characters, got 0/, 'blank name');
+    await rejects(
+      t,
+      account('none', 7),
+      /period must be omitted for plan none, got 7/,
+      'period without plan',
+    );
+    await rejects(
+      t,
+      store.accounts.create({ name: '  ', now: NOW }),
+      /name must be 1-120 characters, got 0/,
+      'blank name',
+    );
     t.equal(await store.accounts.count(), before + 3, 'only the valid accounts exist');
   });
 
@@ -106,17 +129,36 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.equal(r.subscription.sheetsUsed, 0, 'new period, nothing used');
     t.equal(r.subscription.sheetsPerPeriod, 250);
     t.equal(r.extraSheets, 50, 'bought sheets stay');
-    await rejects(t, store.accounts.setPlan(a.id, 'gold', undefined, later), /plan must be one of/, 'unknown plan');
-    await rejects(t, store.accounts.setPlan('acc_nope', 'pro', 7, later), /account "acc_nope" does not exist/, 'unknown account');
+    await rejects(
+      t,
+      store.accounts.setPlan(a.id, 'gold', undefined, later),
+      /plan must be one of/,
+      'unknown plan',
+    );
+    await rejects(
+      t,
+      store.accounts.setPlan('acc_nope', 'pro', 7, later),
+      /account "acc_nope" does not exist/,
+      'unknown account',
+    );
   });
 
   t.test('API keys: hash only, display prefix, revocation, at most 10 active', async (t) => {
     const a = await account();
-    const { key, record } = await store.accounts.createKey({ accountId: a.id, mode: 'test', max: 10, now: NOW });
+    const { key, record } = await store.accounts.createKey({
+      accountId: a.id,
+      mode: 'test',
+      max: 10,
+      now: NOW,
+    });
     t.match(key, /^hw_test_[0-9A-Za-z]{38}$/);
     t.ok(parseApiKey(key).ok, 'checksum valid');
     t.equal(record.displayPrefix, key.slice(0, 16));
-    const rows = await store.db.kysely.selectFrom('api_keys').selectAll().where('id', '=', record.id).execute();
+    const rows = await store.db.kysely
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', record.id)
+      .execute();
     t.equal(rows.length, 1);
     t.notOk(JSON.stringify(rows).includes(key.slice(16)), 'the secret part is not stored');
     t.match(rows[0]!.key_hash, /^[0-9a-f]{64}$/);
@@ -124,12 +166,20 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.equal(found?.id, record.id);
     t.equal(found?.account.id, a.id);
     t.equal(found?.mode, 'test');
-    t.equal(await store.accounts.findKey(`${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`), null, 'a different key finds nothing');
+    t.equal(
+      await store.accounts.findKey(`${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`),
+      null,
+      'a different key finds nothing',
+    );
     const revoked = await store.accounts.revokeKey(record.id, NOW);
     t.equal(revoked?.revokedAt, NOW.toISOString());
     const again = await store.accounts.revokeKey(record.id, new Date(NOW.getTime() + 1000));
     t.equal(again?.revokedAt, NOW.toISOString(), 'revoking twice keeps the first time');
-    t.equal((await store.accounts.findKey(key))?.revokedAt, NOW.toISOString(), 'a revoked key is still known as revoked');
+    t.equal(
+      (await store.accounts.findKey(key))?.revokedAt,
+      NOW.toISOString(),
+      'a revoked key is still known as revoked',
+    );
     t.equal(await store.accounts.revokeKey('key_unknown', NOW), null);
   });
 
@@ -149,7 +199,11 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     const first = (await store.accounts.listKeys(a.id))[0]!;
     await store.accounts.revokeKey(first.id, NOW);
     await store.accounts.createKey({ accountId: a.id, mode: 'live', max: 10, now: NOW });
-    t.equal((await store.accounts.listKeys(a.id)).filter((k) => !k.revokedAt).length, 10, 'a revoked key frees a place');
+    t.equal(
+      (await store.accounts.listKeys(a.id)).filter((k) => !k.revokedAt).length,
+      10,
+      'a revoked key frees a place',
+    );
   });
 
   t.test('templates: tenant and mode walls, revisions, newest-first pages, a cap per account', async (t) => {
@@ -165,10 +219,19 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     const updated = await store.templates.update(tenant(a.id), tpl.id, template('One, again'), NOW);
     t.equal(updated?.revision, 2);
     t.equal(updated?.name, 'One, again');
-    t.equal(await store.templates.update(tenant(b.id), tpl.id, template(), NOW), null, 'no update across accounts');
+    t.equal(
+      await store.templates.update(tenant(b.id), tpl.id, template(), NOW),
+      null,
+      'no update across accounts',
+    );
 
     for (let i = 0; i < 4; i++) {
-      await store.templates.create(tenant(a.id), template(`T${i}`), 100, new Date(NOW.getTime() + (i + 1) * 1000));
+      await store.templates.create(
+        tenant(a.id),
+        template(`T${i}`),
+        100,
+        new Date(NOW.getTime() + (i + 1) * 1000),
+      );
     }
     const p1 = await store.templates.list(tenant(a.id), { limit: 2 });
     t.same(
@@ -188,20 +251,35 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     );
     t.equal(p3.hasMore, false);
     t.equal(p3.nextCursor, null);
-    await rejects(t, store.templates.list(tenant(a.id), { limit: 2, cursor: 'garbage' }), /cursor must be/, 'bad cursor');
+    await rejects(
+      t,
+      store.templates.list(tenant(a.id), { limit: 2, cursor: 'garbage' }),
+      /cursor must be/,
+      'bad cursor',
+    );
 
     const c = await account();
     const racing = await Promise.allSettled(
       Array.from({ length: 6 }, () => store.templates.create(tenant(c.id, 'test'), template(), 4, NOW)),
     );
     t.equal(racing.filter((r) => r.status === 'fulfilled').length, 4, 'the cap holds under racing imports');
-    await rejects(t, store.templates.create(tenant(c.id), template(), 4, NOW), /has 4 templates, the most allowed is 4/, 'cap counts both modes');
+    await rejects(
+      t,
+      store.templates.create(tenant(c.id), template(), 4, NOW),
+      /has 4 templates, the most allowed is 4/,
+      'cap counts both modes',
+    );
   });
 
   t.test('top-ups: packs of 50 to 1,000 sheets, live and test apart', async (t) => {
     const a = await account();
     for (const bad of [49, 1001, 0, -50, 50.5]) {
-      await rejects(t, store.billing.topUp(tenant(a.id), bad, NOW), new RegExp(`sheets must be a whole number 50-1000, got ${bad}`), `pack of ${bad}`);
+      await rejects(
+        t,
+        store.billing.topUp(tenant(a.id), bad, NOW),
+        new RegExp(`sheets must be a whole number 50-1000, got ${bad}`),
+        `pack of ${bad}`,
+      );
     }
     await store.billing.topUp(tenant(a.id), 50, NOW);
     const live = await store.billing.topUp(tenant(a.id), 1000, NOW);
@@ -210,8 +288,16 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.equal(test.extraSheets, 0, 'live top-ups do not reach the test balance');
     const test2 = await store.billing.topUp(tenant(a.id, 'test'), 200, NOW);
     t.equal(test2.extraSheets, 200);
-    t.equal((await store.billing.report(tenant(a.id), NOW)).extraSheets, 1050, 'test top-ups do not reach live');
-    const ledger = await store.db.kysely.selectFrom('ledger').selectAll().where('account_id', '=', a.id).execute();
+    t.equal(
+      (await store.billing.report(tenant(a.id), NOW)).extraSheets,
+      1050,
+      'test top-ups do not reach live',
+    );
+    const ledger = await store.db.kysely
+      .selectFrom('ledger')
+      .selectAll()
+      .where('account_id', '=', a.id)
+      .execute();
     t.equal(ledger.length, 3, 'one ledger row per top-up, none for refusals');
   });
 
@@ -221,7 +307,9 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     const other = await factory.open();
     const jobs = Array.from({ length: 20 }, () => newId('gen'));
     const results = await Promise.all(
-      jobs.map((jobId, i) => (i % 2 ? other : store).billing.charge(tenant(a.id), { jobId, pages: 2, milliPerPage: 2500 }, NOW)),
+      jobs.map((jobId, i) =>
+        (i % 2 ? other : store).billing.charge(tenant(a.id), { jobId, pages: 2, milliPerPage: 2500 }, NOW),
+      ),
     );
     t.equal(results.filter((r) => r.ok).length, 10, 'exactly 10 charged');
     t.equal(results.filter((r) => !r.ok && r.reason === 'balance').length, 10, '10 refused for balance');
@@ -244,12 +332,24 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     const jobs = Array.from({ length: 21 }, () => newId('gen'));
     const child = (slice: string[]) =>
       runTs('test/helpers/charge-child.ts', [
-        JSON.stringify({ target: factory.target, accountId: a.id, mode: 'live', jobs: slice, pages: 2, milliPerPage: 2500, now: NOW }),
+        JSON.stringify({
+          target: factory.target,
+          accountId: a.id,
+          mode: 'live',
+          jobs: slice,
+          pages: 2,
+          milliPerPage: 2500,
+          now: NOW,
+        }),
       ]);
     const [c1, c2, here] = await Promise.all([
       child(jobs.slice(0, 7)),
       child(jobs.slice(7, 14)),
-      Promise.all(jobs.slice(14).map((jobId) => store.billing.charge(tenant(a.id), { jobId, pages: 2, milliPerPage: 2500 }, NOW))),
+      Promise.all(
+        jobs
+          .slice(14)
+          .map((jobId) => store.billing.charge(tenant(a.id), { jobId, pages: 2, milliPerPage: 2500 }, NOW)),
+      ),
     ]);
     t.equal(c1.code, 0, c1.stderr);
     t.equal(c2.code, 0, c2.stderr);
@@ -265,14 +365,27 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     const jobId = newId('gen');
     const other = await factory.open();
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => (i % 2 ? other : store).billing.charge(tenant(a.id), { jobId, pages: 4, milliPerPage: A4 }, NOW)),
+      Array.from({ length: 6 }, (_, i) =>
+        (i % 2 ? other : store).billing.charge(tenant(a.id), { jobId, pages: 4, milliPerPage: A4 }, NOW),
+      ),
     );
-    t.ok(results.every((r) => r.ok && r.totalMilli === 6000), 'every attempt reports the one charge');
-    t.equal(results.filter((r) => r.ok && !r.duplicate).length, 1, 'one attempt charged, the rest saw the charge');
+    t.ok(
+      results.every((r) => r.ok && r.totalMilli === 6000),
+      'every attempt reports the one charge',
+    );
+    t.equal(
+      results.filter((r) => r.ok && !r.duplicate).length,
+      1,
+      'one attempt charged, the rest saw the charge',
+    );
     const r = await store.billing.report(tenant(a.id), NOW);
     t.equal(r.extraSheets, 94, '6 sheets charged once');
     t.equal(r.usage.pagesToday, 4, 'pages counted once');
-    const retry = await store.billing.charge(tenant(a.id), { jobId, pages: 4, milliPerPage: A4 }, new Date(NOW.getTime() + 86_400_000));
+    const retry = await store.billing.charge(
+      tenant(a.id),
+      { jobId, pages: 4, milliPerPage: A4 },
+      new Date(NOW.getTime() + 86_400_000),
+    );
     t.ok(retry.ok && retry.duplicate, 'a retry the next day is still the same charge');
     t.equal((await store.billing.report(tenant(a.id), NOW)).extraSheets, 94);
   });
@@ -280,21 +393,45 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
   t.test('spend order: plan sheets first, then extra; all or nothing', async (t) => {
     const a = await account('week', 7); // 100 plan sheets
     await store.billing.topUp(tenant(a.id), 50, NOW);
-    const first = await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 60, milliPerPage: A4 }, NOW);
+    const first = await store.billing.charge(
+      tenant(a.id),
+      { jobId: newId('gen'), pages: 60, milliPerPage: A4 },
+      NOW,
+    );
     t.match(first, { ok: true, planMilli: 90_000, extraMilli: 0 }, '90 sheets from the plan');
-    const split = await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 20, milliPerPage: A4 }, NOW);
+    const split = await store.billing.charge(
+      tenant(a.id),
+      { jobId: newId('gen'), pages: 20, milliPerPage: A4 },
+      NOW,
+    );
     t.match(split, { ok: true, planMilli: 10_000, extraMilli: 20_000 }, '10 from the plan, 20 from extra');
     const before = await store.billing.report(tenant(a.id), NOW);
     t.equal(before.subscription.sheetsLeft, 0);
     t.equal(before.extraSheets, 30);
-    const tooBig = await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 21, milliPerPage: A4 }, NOW);
-    t.match(tooBig, { ok: false, reason: 'balance', message: 'the document needs 31.5 sheets, 30 available' });
+    const tooBig = await store.billing.charge(
+      tenant(a.id),
+      { jobId: newId('gen'), pages: 21, milliPerPage: A4 },
+      NOW,
+    );
+    t.match(tooBig, {
+      ok: false,
+      reason: 'balance',
+      message: 'the document needs 31.5 sheets, 30 available',
+    });
     const after = await store.billing.report(tenant(a.id), NOW);
     t.same(after, before, 'a refused charge changes nothing');
-    const exact = await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 20, milliPerPage: A4 }, NOW);
+    const exact = await store.billing.charge(
+      tenant(a.id),
+      { jobId: newId('gen'), pages: 20, milliPerPage: A4 },
+      NOW,
+    );
     t.match(exact, { ok: true, extraMilli: 30_000 }, 'exactly the balance succeeds');
     t.equal((await store.billing.report(tenant(a.id), NOW)).availableSheets, 0);
-    t.match(await store.billing.checkBeforeWork(tenant(a.id), NOW), { ok: false, reason: 'balance' }, 'nothing left to start work');
+    t.match(
+      await store.billing.checkBeforeWork(tenant(a.id), NOW),
+      { ok: false, reason: 'balance' },
+      'nothing left to start work',
+    );
   });
 
   t.test('plan sheets renew each period; test mode spends only test sheets', async (t) => {
@@ -305,14 +442,26 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     const r = await store.billing.report(tenant(a.id), nextWeek);
     t.equal(r.subscription.sheetsLeft, 100, 'a new period, a new allowance');
     t.equal(r.usage.pagesThisPeriod, 0, 'pages of the last period are not this period');
-    const inNext = await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 5, milliPerPage: 1000 }, nextWeek);
+    const inNext = await store.billing.charge(
+      tenant(a.id),
+      { jobId: newId('gen'), pages: 5, milliPerPage: 1000 },
+      nextWeek,
+    );
     t.match(inNext, { ok: true, planMilli: 5000 });
     t.equal((await store.billing.report(tenant(a.id), nextWeek)).subscription.sheetsUsed, 5);
 
-    const testMode = await store.billing.charge(tenant(a.id, 'test'), { jobId: newId('gen'), pages: 1, milliPerPage: 1000 }, NOW);
+    const testMode = await store.billing.charge(
+      tenant(a.id, 'test'),
+      { jobId: newId('gen'), pages: 1, milliPerPage: 1000 },
+      NOW,
+    );
     t.match(testMode, { ok: false, reason: 'balance' }, 'plan sheets do not pay for test jobs');
     await store.billing.topUp(tenant(a.id, 'test'), 50, NOW);
-    const paid = await store.billing.charge(tenant(a.id, 'test'), { jobId: newId('gen'), pages: 1, milliPerPage: 1000 }, NOW);
+    const paid = await store.billing.charge(
+      tenant(a.id, 'test'),
+      { jobId: newId('gen'), pages: 1, milliPerPage: 1000 },
+      NOW,
+    );
     t.match(paid, { ok: true, planMilli: 0, extraMilli: 1000 });
     const testReport = await store.billing.report(tenant(a.id, 'test'), NOW);
     t.equal(testReport.subscription.sheetsPerPeriod, 0);
@@ -323,10 +472,24 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
   t.test('pages per UTC day: the whole document must fit; the day resets at 00:00 UTC', async (t) => {
     const a = await account(); // plan none: 200 pages a day
     await store.billing.topUp(tenant(a.id), 1000, NOW);
-    t.match(await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 150, milliPerPage: 1000 }, NOW), { ok: true });
-    const over = await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 51, milliPerPage: 1000 }, NOW);
-    t.match(over, { ok: false, reason: 'daily_pages', message: /51 pages exceed the daily allowance: 50 of 200 left today/ });
-    t.match(await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 50, milliPerPage: 1000 }, NOW), { ok: true });
+    t.match(
+      await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 150, milliPerPage: 1000 }, NOW),
+      { ok: true },
+    );
+    const over = await store.billing.charge(
+      tenant(a.id),
+      { jobId: newId('gen'), pages: 51, milliPerPage: 1000 },
+      NOW,
+    );
+    t.match(over, {
+      ok: false,
+      reason: 'daily_pages',
+      message: /51 pages exceed the daily allowance: 50 of 200 left today/,
+    });
+    t.match(
+      await store.billing.charge(tenant(a.id), { jobId: newId('gen'), pages: 50, milliPerPage: 1000 }, NOW),
+      { ok: true },
+    );
     t.match(await store.billing.checkBeforeWork(tenant(a.id), NOW), { ok: false, reason: 'daily_pages' });
     const midnight = new Date('2026-03-11T00:00:00.000Z');
     t.match(await store.billing.checkBeforeWork(tenant(a.id), midnight), { ok: true }, 'a new UTC day');
@@ -364,10 +527,17 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     const a = await account();
     const tn = tenant(a.id);
     await Promise.all(
-      Array.from({ length: 10 }, () => store.db.write((tx) => store.billing.count(tx, tn, NOW, { requests: 1, renders: 1, svg_renders: 1 }))),
+      Array.from({ length: 10 }, () =>
+        store.db.write((tx) => store.billing.count(tx, tn, NOW, { requests: 1, renders: 1, svg_renders: 1 })),
+      ),
     );
     await store.db.write((tx) => store.billing.count(tx, tenant(a.id, 'test'), NOW, { requests: 5 }));
-    const rows = await store.db.kysely.selectFrom('usage_daily').selectAll().where('account_id', '=', a.id).orderBy('mode').execute();
+    const rows = await store.db.kysely
+      .selectFrom('usage_daily')
+      .selectAll()
+      .where('account_id', '=', a.id)
+      .orderBy('mode')
+      .execute();
     t.equal(rows.length, 2);
     t.match(rows[0], { mode: 'live', day: '2026-03-10' });
     t.equal(Number(rows[0]!.requests), 10);
@@ -384,7 +554,15 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
       name: 'My hand',
       premium: false,
       license: 'proprietary',
-      info: { family: 'Mine', subfamily: 'Regular', fullName: 'Mine', upem: 1000, glyphCount: 10, codepoints: 10, scripts: ['Latin'] },
+      info: {
+        family: 'Mine',
+        subfamily: 'Regular',
+        fullName: 'Mine',
+        upem: 1000,
+        glyphCount: 10,
+        codepoints: 10,
+        scripts: ['Latin'],
+      },
       location: 'fonts/x.ttf',
       sha256: '0'.repeat(64),
       bytes: 100,
@@ -413,14 +591,26 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     const a = await account('pro', 30);
     const other = await factory.open();
     const results = await Promise.allSettled(
-      Array.from({ length: 25 }, (_, i) => (i % 2 ? other : store).generations.submit(tenant(a.id), job(), LIMITS, NOW)),
+      Array.from({ length: 25 }, (_, i) =>
+        (i % 2 ? other : store).generations.submit(tenant(a.id), job(), LIMITS, NOW),
+      ),
     );
     t.equal(results.filter((r) => r.status === 'fulfilled').length, 2, 'two admitted');
-    const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason as Refusal);
-    t.ok(refused.length === 23 && refused.every((e) => e.kind === 'limit' && e.retryAfter === 60), '23 refused as over a limit, try again in 60 s');
+    const refused = results
+      .filter((r) => r.status === 'rejected')
+      .map((r) => (r as PromiseRejectedResult).reason as Refusal);
+    t.ok(
+      refused.length === 23 && refused.every((e) => e.kind === 'limit' && e.retryAfter === 60),
+      '23 refused as over a limit, try again in 60 s',
+    );
     t.equal(refused.filter((e) => /2 unfinished jobs/.test(e.message)).length, 23);
     const free = await account();
-    await rejects(t, store.generations.submit(tenant(free.id), job(), LIMITS, NOW), /no plan sheets or extra balance left/, 'no allowance: 402');
+    await rejects(
+      t,
+      store.generations.submit(tenant(free.id), job(), LIMITS, NOW),
+      /no plan sheets or extra balance left/,
+      'no allowance: 402',
+    );
     await store.generations.submit(tenant(free.id), job(newId('gen'), 'preview'), LIMITS, NOW);
     t.pass('a preview needs no allowance');
   });
@@ -430,10 +620,19 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     const accounts = await Promise.all([1, 2, 3, 4].map(() => account('pro', 30)));
     await store.generations.submit(tenant(accounts[0]!.id), job(), limits('api-a'), NOW);
     await store.generations.submit(tenant(accounts[1]!.id), job(), limits('api-a'), NOW);
-    await rejects(t, store.generations.submit(tenant(accounts[2]!.id), job(), limits('api-a'), NOW), /the queue holds 2 jobs, the most allowed is 2/, 'api-a is full');
+    await rejects(
+      t,
+      store.generations.submit(tenant(accounts[2]!.id), job(), limits('api-a'), NOW),
+      /the queue holds 2 jobs, the most allowed is 2/,
+      'api-a is full',
+    );
     const b = await store.generations.submit(tenant(accounts[2]!.id), job(), limits('api-b'), NOW);
     t.equal(b.status, 'queued', 'api-b still admits: the jobs of api-a are not its own');
-    const row = await store.db.kysely.selectFrom('generations').select('admitted_by').where('id', '=', b.id).executeTakeFirstOrThrow();
+    const row = await store.db.kysely
+      .selectFrom('generations')
+      .select('admitted_by')
+      .where('id', '=', b.id)
+      .executeTakeFirstOrThrow();
     t.equal(row.admitted_by, 'api-b', 'the job records who admitted it');
     await store.generations.claim(b.id, NOW);
     await store.generations.submit(tenant(accounts[3]!.id), job(), limits('api-b'), NOW);
@@ -445,8 +644,16 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     const submitted = job();
     await store.generations.submit(tenant(a.id), submitted, LIMITS, NOW);
     t.same(await store.generations.renderSpec(submitted.id), submitted.spec, 'read back whole');
-    await store.db.kysely.updateTable('generations').set({ render_spec: null }).where('id', '=', submitted.id).execute();
-    t.equal(await store.generations.renderSpec(submitted.id), null, 'a job admitted before specs were stored has none');
+    await store.db.kysely
+      .updateTable('generations')
+      .set({ render_spec: null })
+      .where('id', '=', submitted.id)
+      .execute();
+    t.equal(
+      await store.generations.renderSpec(submitted.id),
+      null,
+      'a job admitted before specs were stored has none',
+    );
   });
 
   t.test('jobs: only the newest attempt finishes a job, and it is charged once', async (t) => {
@@ -455,15 +662,36 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     const first = (await store.generations.claim(j.id, NOW))!;
     const second = (await store.generations.claim(j.id, NOW))!; // taken over after a crash
     t.same([first.attempt, second.attempt, second.status], [1, 2, 'processing']);
-    const out = { pages: 3, blobKey: 'outputs/x/1.pdf', milliPerPage: A4, expiresAt: '2026-03-17T12:00:00.000Z' };
-    t.equal((await store.generations.complete(j.id, 1, out, NOW)).outcome, 'stale', 'the old attempt cannot complete it');
-    t.equal(await store.generations.fail(j.id, 1, { code: 'GENERATION_FAILED', message: 'x' }, NOW), null, 'nor fail it');
+    const out = {
+      pages: 3,
+      blobKey: 'outputs/x/1.pdf',
+      milliPerPage: A4,
+      expiresAt: '2026-03-17T12:00:00.000Z',
+    };
+    t.equal(
+      (await store.generations.complete(j.id, 1, out, NOW)).outcome,
+      'stale',
+      'the old attempt cannot complete it',
+    );
+    t.equal(
+      await store.generations.fail(j.id, 1, { code: 'GENERATION_FAILED', message: 'x' }, NOW),
+      null,
+      'nor fail it',
+    );
     const done = await store.generations.complete(j.id, 2, { ...out, blobKey: 'outputs/x/2.pdf' }, NOW);
     t.equal(done.outcome, 'completed');
     t.match(done.job, { status: 'completed', pages: 3, creditsMilli: 4500, blobKey: 'outputs/x/2.pdf' });
-    t.equal((await store.generations.complete(j.id, 2, out, NOW)).outcome, 'stale', 'a repeated commit changes nothing');
+    t.equal(
+      (await store.generations.complete(j.id, 2, out, NOW)).outcome,
+      'stale',
+      'a repeated commit changes nothing',
+    );
     t.equal(await store.generations.claim(j.id, NOW), null, 'a finished job is not claimed');
-    const charges = await store.db.kysely.selectFrom('ledger').selectAll().where('job_id', '=', j.id).execute();
+    const charges = await store.db.kysely
+      .selectFrom('ledger')
+      .selectAll()
+      .where('job_id', '=', j.id)
+      .execute();
     t.equal(charges.length, 1, 'one charge');
   });
 
@@ -473,24 +701,44 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     for (let i = 0; i < 12; i++) {
       const j = await store.generations.submit(tenant(a.id), job(), LIMITS, NOW);
       await store.generations.claim(j.id, NOW);
-      const out = { pages: 1, blobKey: `outputs/x/${j.id}.pdf`, milliPerPage: A4, expiresAt: '2026-03-17T12:00:00.000Z' };
+      const out = {
+        pages: 1,
+        blobKey: `outputs/x/${j.id}.pdf`,
+        milliPerPage: A4,
+        expiresAt: '2026-03-17T12:00:00.000Z',
+      };
       const [completion, cancel] = await Promise.allSettled([
         (i % 2 ? other : store).generations.complete(j.id, 1, out, NOW),
         (i % 2 ? store : other).generations.cancel(tenant(a.id), j.id, NOW),
       ]);
       const final = (await store.generations.find(j.id))!;
-      const charges = await store.db.kysely.selectFrom('ledger').selectAll().where('job_id', '=', j.id).execute();
+      const charges = await store.db.kysely
+        .selectFrom('ledger')
+        .selectAll()
+        .where('job_id', '=', j.id)
+        .execute();
       if (final.status === 'completed') {
         t.ok(completion.status === 'fulfilled' && completion.value.outcome === 'completed', 'the commit won');
-        t.ok(cancel.status === 'rejected' && /completed and can no longer be cancelled/.test((cancel.reason as Error).message), 'the cancel was refused');
+        t.ok(
+          cancel.status === 'rejected' &&
+            /completed and can no longer be cancelled/.test((cancel.reason as Error).message),
+          'the cancel was refused',
+        );
         t.equal(charges.length, 1, 'charged once');
       } else {
         t.equal(final.status, 'cancelled');
-        t.ok(completion.status === 'fulfilled' && completion.value.outcome === 'stale', 'the commit saw the cancel');
+        t.ok(
+          completion.status === 'fulfilled' && completion.value.outcome === 'stale',
+          'the commit saw the cancel',
+        );
         t.equal(charges.length, 0, 'nothing charged');
       }
     }
-    t.same((await store.generations.unfinished()).filter((u) => u.accountId === a.id), [], 'nothing left unfinished');
+    t.same(
+      (await store.generations.unfinished()).filter((u) => u.accountId === a.id),
+      [],
+      'nothing left unfinished',
+    );
   });
 
   t.test('jobs: moves never go backwards; the sweeper finds expired outputs', async (t) => {
@@ -499,10 +747,19 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     const cancelled = (await store.generations.cancel(tenant(a.id), j.id, NOW))!;
     t.equal(cancelled.status, 'cancelled');
     t.equal(await store.generations.claim(j.id, NOW), null, 'a cancelled job is never run');
-    t.equal(await store.generations.cancel(tenant('acc_other'), j.id, NOW), null, 'another account cannot touch it');
+    t.equal(
+      await store.generations.cancel(tenant('acc_other'), j.id, NOW),
+      null,
+      'another account cannot touch it',
+    );
     const k = await store.generations.submit(tenant(a.id), job(), LIMITS, NOW);
     await store.generations.claim(k.id, NOW);
-    await store.generations.complete(k.id, 1, { pages: 1, blobKey: `outputs/${k.id}.pdf`, milliPerPage: A4, expiresAt: '2026-03-11T12:00:00.000Z' }, NOW);
+    await store.generations.complete(
+      k.id,
+      1,
+      { pages: 1, blobKey: `outputs/${k.id}.pdf`, milliPerPage: A4, expiresAt: '2026-03-11T12:00:00.000Z' },
+      NOW,
+    );
     t.same(await store.generations.expired(NOW, 10), [], 'not yet expired');
     const later = new Date('2026-03-12T00:00:00.000Z');
     t.same(await store.generations.expired(later, 10), [{ id: k.id, blobKey: `outputs/${k.id}.pdf` }]);

@@ -19,7 +19,9 @@ t.test('off without a token; 401 without the right one', async (t) => {
     t.match(r.body.error.message, /the server has no ADMIN_TOKEN/);
   }
   for (const authorization of [undefined, 'Bearer wrong', `Basic ${TOKEN}`, `Bearer ${TOKEN}x`]) {
-    const r = await call(t, server, 'GET', A('/accounts'), { headers: authorization ? { authorization } : {} });
+    const r = await call(t, server, 'GET', A('/accounts'), {
+      headers: authorization ? { authorization } : {},
+    });
     t.equal(r.status, 401, `${authorization ?? 'no header'}: 401`);
     t.equal(r.body.error.code, 'UNAUTHORIZED');
   }
@@ -29,10 +31,16 @@ t.test('off without a token; 401 without the right one', async (t) => {
 });
 
 t.test('accounts: create, list with plan, balances and usage today; top up; change the plan', async (t) => {
-  const created = await call(t, server, 'POST', A('/accounts'), { headers: admin, body: { name: 'Atelier', plan: 'pro', period: 30 } });
+  const created = await call(t, server, 'POST', A('/accounts'), {
+    headers: admin,
+    body: { name: 'Atelier', plan: 'pro', period: 30 },
+  });
   t.equal(created.status, 201);
   const id = created.body.id as string;
-  const key = await call(t, server, 'POST', A(`/accounts/${id}/keys`), { headers: admin, body: { mode: 'live', name: 'main' } });
+  const key = await call(t, server, 'POST', A(`/accounts/${id}/keys`), {
+    headers: admin,
+    body: { mode: 'live', name: 'main' },
+  });
   t.equal(key.status, 201);
   t.match(key.body.key, /^hw_live_/, 'the full key, once');
 
@@ -47,7 +55,10 @@ t.test('accounts: create, list with plan, balances and usage today; top up; chan
 
   const usage = async () => (await call(t, server, 'GET', '/usage', { key: key.body.key })).body.balance;
   const before = await usage();
-  const topped = await call(t, server, 'POST', A(`/accounts/${id}/topups`), { headers: admin, body: { sheets: 50, mode: 'live' } });
+  const topped = await call(t, server, 'POST', A(`/accounts/${id}/topups`), {
+    headers: admin,
+    body: { sheets: 50, mode: 'live' },
+  });
   t.equal(topped.status, 200);
   t.equal(topped.body.extraSheets, before.extraSheets + 50);
   t.equal((await usage()).extraSheets, before.extraSheets + 50, 'the top-up shows in GET /usage');
@@ -67,17 +78,30 @@ t.test('accounts: create, list with plan, balances and usage today; top up; chan
     t.match(r.body.error.message, message);
   }
   t.equal((await usage()).extraSheets, before.extraSheets + 50, 'refused top-ups changed nothing');
-  const missing = await call(t, server, 'POST', A('/accounts/acc_nope/topups'), { headers: admin, body: { sheets: 50 } });
+  const missing = await call(t, server, 'POST', A('/accounts/acc_nope/topups'), {
+    headers: admin,
+    body: { sheets: 50 },
+  });
   t.equal(missing.status, 404);
   t.equal(missing.body.error.code, 'NOT_FOUND');
 
-  const badPlan = await call(t, server, 'POST', A(`/accounts/${id}/plan`), { headers: admin, body: { plan: 'platinum' } });
+  const badPlan = await call(t, server, 'POST', A(`/accounts/${id}/plan`), {
+    headers: admin,
+    body: { plan: 'platinum' },
+  });
   t.equal(badPlan.status, 400);
   t.match(badPlan.body.error.message, /plan must be one of .*pro.*, got "platinum"/);
-  const plan = await call(t, server, 'POST', A(`/accounts/${id}/plan`), { headers: admin, body: { plan: 'none' } });
+  const plan = await call(t, server, 'POST', A(`/accounts/${id}/plan`), {
+    headers: admin,
+    body: { plan: 'none' },
+  });
   t.equal(plan.status, 200);
   t.equal(plan.body.plan, 'none');
-  t.equal((await call(t, server, 'GET', A(`/accounts/${id}`), { headers: admin })).body.account.plan, 'none', 'the change is stored');
+  t.equal(
+    (await call(t, server, 'GET', A(`/accounts/${id}`), { headers: admin })).body.account.plan,
+    'none',
+    'the change is stored',
+  );
 });
 
 t.test('keys: list by account, revoke (the key is refused at once)', async (t) => {
@@ -97,24 +121,45 @@ t.test('keys: list by account, revoke (the key is refused at once)', async (t) =
 
 t.test('jobs: listed across accounts with filters; cancelled by the operator', async (t) => {
   const a = await server.tenant();
-  const post = await call(t, server, 'POST', '/generations', { key: a.live, body: { templateId: a.templates.live.simple, text: 'A long letter. '.repeat(3000) } });
+  const post = await call(t, server, 'POST', '/generations', {
+    key: a.live,
+    body: { templateId: a.templates.live.simple, text: 'A long letter. '.repeat(3000) },
+  });
   t.equal(post.status, 202);
   const listed = await call(t, server, 'GET', A(`/jobs?account=${a.accountId}&kind=pdf`), { headers: admin });
   t.equal(listed.status, 200);
-  t.same(listed.body.data.map((j: { id: string }) => j.id), [post.body.id]);
+  t.same(
+    listed.body.data.map((j: { id: string }) => j.id),
+    [post.body.id],
+  );
   t.match(listed.body.data[0], { accountId: a.accountId, mode: 'live', kind: 'pdf' });
   const cancelled = await call(t, server, 'POST', A(`/jobs/${post.body.id}/cancel`), { headers: admin });
   t.equal(cancelled.status, 200);
   t.equal(cancelled.body.status, 'cancelled');
-  t.equal((await call(t, server, 'GET', `/generations/${post.body.id}`, { key: a.live })).body.status, 'cancelled', 'the owner sees it cancelled');
-  const byStatus = await call(t, server, 'GET', A(`/jobs?status=cancelled&account=${a.accountId}`), { headers: admin });
-  t.same(byStatus.body.data.map((j: { id: string }) => j.id), [post.body.id]);
+  t.equal(
+    (await call(t, server, 'GET', `/generations/${post.body.id}`, { key: a.live })).body.status,
+    'cancelled',
+    'the owner sees it cancelled',
+  );
+  const byStatus = await call(t, server, 'GET', A(`/jobs?status=cancelled&account=${a.accountId}`), {
+    headers: admin,
+  });
+  t.same(
+    byStatus.body.data.map((j: { id: string }) => j.id),
+    [post.body.id],
+  );
   const bad = await call(t, server, 'GET', A('/jobs?status=done'), { headers: admin });
   t.equal(bad.status, 400);
-  t.match(bad.body.error.message, /status must be one of queued, processing, completed, failed, cancelled, got "done"/);
+  t.match(
+    bad.body.error.message,
+    /status must be one of queued, processing, completed, failed, cancelled, got "done"/,
+  );
   t.equal((await call(t, server, 'POST', A('/jobs/gen_nope/cancel'), { headers: admin })).status, 404);
 
-  const done = await call(t, server, 'POST', '/generations', { key: a.live, body: { templateId: a.templates.live.simple, text: 'Short.' } });
+  const done = await call(t, server, 'POST', '/generations', {
+    key: a.live,
+    body: { templateId: a.templates.live.simple, text: 'Short.' },
+  });
   let status = 'queued';
   for (let i = 0; i < 300 && status !== 'completed'; i++) {
     await new Promise((r) => setTimeout(r, 50));
@@ -122,12 +167,20 @@ t.test('jobs: listed across accounts with filters; cancelled by the operator', a
   }
   const late = await call(t, server, 'POST', A(`/jobs/${done.body.id}/cancel`), { headers: admin });
   t.equal(late.status, 409, 'a completed job is not cancelled');
-  t.equal((await call(t, server, 'GET', `/generations/${done.body.id}`, { key: a.live })).body.status, 'completed', 'and is unchanged');
+  t.equal(
+    (await call(t, server, 'GET', `/generations/${done.body.id}`, { key: a.live })).body.status,
+    'completed',
+    'and is unchanged',
+  );
 });
 
 t.test('figures: the snapshot, GET /metrics and the live socket count what happened', async (t) => {
   const a = await server.tenant();
-  const render = () => call(t, server, 'POST', '/renders', { key: a.live, body: { templateId: a.templates.live.simple, text: 'Figures', format: 'svg' } });
+  const render = () =>
+    call(t, server, 'POST', '/renders', {
+      key: a.live,
+      body: { templateId: a.templates.live.simple, text: 'Figures', format: 'svg' },
+    });
   const before = (await call(t, server, 'GET', A('/snapshot'), { headers: admin })).body;
   for (let i = 0; i < 3; i++) t.equal((await render()).status, 200);
   t.equal((await render()).status, 429, 'the fourth render of the minute is refused');
@@ -138,9 +191,17 @@ t.test('figures: the snapshot, GET /metrics and the live socket count what happe
   t.equal(snap.instances[0].role, 'all');
   t.equal(snap.perMinute.renders - before.perMinute.renders, 3, 'three renders this minute');
   t.equal(snap.perMinute.rejected - before.perMinute.rejected, 1, 'one 429');
-  t.equal((snap.errors.RATE_LIMIT_EXCEEDED ?? 0) - (before.errors.RATE_LIMIT_EXCEEDED ?? 0), 1, 'errors by code');
-  t.ok(snap.renderLatencyMs.p50 > 0 && snap.renderLatencyMs.p99 >= snap.renderLatencyMs.p50, `latency p50 ${snap.renderLatencyMs.p50} ms, p99 ${snap.renderLatencyMs.p99} ms`);
-  for (const k of ['waiting', 'active', 'delayed', 'completedToday', 'failedToday']) t.type(snap.queue[k], 'number', `queue.${k}`);
+  t.equal(
+    (snap.errors.RATE_LIMIT_EXCEEDED ?? 0) - (before.errors.RATE_LIMIT_EXCEEDED ?? 0),
+    1,
+    'errors by code',
+  );
+  t.ok(
+    snap.renderLatencyMs.p50 > 0 && snap.renderLatencyMs.p99 >= snap.renderLatencyMs.p50,
+    `latency p50 ${snap.renderLatencyMs.p50} ms, p99 ${snap.renderLatencyMs.p99} ms`,
+  );
+  for (const k of ['waiting', 'active', 'delayed', 'completedToday', 'failedToday'])
+    t.type(snap.queue[k], 'number', `queue.${k}`);
   t.ok(snap.queue.completedToday >= 1, 'the jobs completed today are counted');
   t.equal(snap.pool.threads, 2);
 
@@ -168,7 +229,9 @@ t.test('figures: the snapshot, GET /metrics and the live socket count what happe
   t.equal(messages[0]!.type, 'snapshot');
   t.not(messages[0]!.snapshot.at, messages[1]!.snapshot.at, 'a new snapshot, not the same one again');
   const refused = await new Promise<number>((resolve) => {
-    const bad = new WebSocket(`ws://127.0.0.1:${server.port}/admin/v1/live`, { headers: { authorization: 'Bearer wrong' } });
+    const bad = new WebSocket(`ws://127.0.0.1:${server.port}/admin/v1/live`, {
+      headers: { authorization: 'Bearer wrong' },
+    });
     bad.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
     bad.on('error', () => {});
   });

@@ -19,13 +19,24 @@ const json = cliJson(env);
 t.test('malformed commands exit non-zero with one line and write nothing', async (t) => {
   const acc = await json(['admin', 'account', 'create', '--name', 'Quiet']);
   const state = async () => {
-    const store = await Store.open({ dialect: 'sqlite', file: join(env.DATA_DIR, 'scriptorium.db') }, DEFAULT_PLANS);
+    const store = await Store.open(
+      { dialect: 'sqlite', file: join(env.DATA_DIR, 'scriptorium.db') },
+      DEFAULT_PLANS,
+    );
     try {
       const counts: Record<string, number> = {};
       for (const table of ['accounts', 'api_keys', 'templates', 'fonts', 'ledger', 'balances'] as const) {
         counts[table] = (await store.db.kysely.selectFrom(table).selectAll().execute()).length;
       }
-      return { counts, balances: await store.db.kysely.selectFrom('balances').selectAll().orderBy('account_id').orderBy('mode').execute() };
+      return {
+        counts,
+        balances: await store.db.kysely
+          .selectFrom('balances')
+          .selectAll()
+          .orderBy('account_id')
+          .orderBy('mode')
+          .execute(),
+      };
     } finally {
       await store.close();
     }
@@ -34,40 +45,90 @@ t.test('malformed commands exit non-zero with one line and write nothing', async
   const notFont = join(dir, 'not-a-font.ttf');
   writeFileSync(notFont, 'hello, I am text');
   const badTemplate = join(dir, 'bad.json');
-  writeFileSync(badTemplate, JSON.stringify({ version: 2, name: 'x', mode: 'simple', style: { fontId: CAVEAT, fontSize: 120 } }));
+  writeFileSync(
+    badTemplate,
+    JSON.stringify({ version: 2, name: 'x', mode: 'simple', style: { fontId: CAVEAT, fontSize: 120 } }),
+  );
   const brokenJson = join(dir, 'broken.json');
   writeFileSync(brokenJson, '{"version": 2,');
   const missingFont = join(dir, 'missing-font.json');
-  writeFileSync(missingFont, JSON.stringify({ version: 2, name: 'x', mode: 'simple', style: { fontId: 'font_0000000000000000000000' } }));
+  writeFileSync(
+    missingFont,
+    JSON.stringify({
+      version: 2,
+      name: 'x',
+      mode: 'simple',
+      style: { fontId: 'font_0000000000000000000000' },
+    }),
+  );
   const otherAccount = 'acc_0000000000000000000000';
 
   const cases: [string[], RegExp][] = [
     [['admin', 'account', 'create'], /required option '--name <name>' not specified/],
-    [['admin', 'account', 'create', '--name', 'X', '--plan', 'gold'], /--plan <plan>' argument 'gold' is invalid/],
-    [['admin', 'account', 'create', '--name', 'X', '--plan', 'week', '--period', '30'], /period of plan week must be 7 days, got 30/],
-    [['admin', 'account', 'create', '--name', 'X', '--period', '9'], /--period <days>' argument '9' is invalid. must be 7 or 30 days/],
+    [
+      ['admin', 'account', 'create', '--name', 'X', '--plan', 'gold'],
+      /--plan <plan>' argument 'gold' is invalid/,
+    ],
+    [
+      ['admin', 'account', 'create', '--name', 'X', '--plan', 'week', '--period', '30'],
+      /period of plan week must be 7 days, got 30/,
+    ],
+    [
+      ['admin', 'account', 'create', '--name', 'X', '--period', '9'],
+      /--period <days>' argument '9' is invalid. must be 7 or 30 days/,
+    ],
     [['admin', 'account', 'show'], /missing required argument 'account'/],
     [['admin', 'account', 'show', 'acme'], /must be an account id/],
     [['admin', 'account', 'show', otherAccount], /account "acc_0000000000000000000000" does not exist/],
     [['admin', 'key', 'create'], /required option '--account <account>' not specified/],
-    [['admin', 'key', 'create', '--account', acc.id, '--mode', 'staging'], /--mode <mode>' argument 'staging' is invalid/],
+    [
+      ['admin', 'key', 'create', '--account', acc.id, '--mode', 'staging'],
+      /--mode <mode>' argument 'staging' is invalid/,
+    ],
     [['admin', 'key', 'create', '--account', otherAccount], /does not exist/],
     [['admin', 'key', 'revoke'], /missing required argument 'key'/],
-    [['admin', 'key', 'revoke', 'key_0000000000000000000000'], /key "key_0000000000000000000000" does not exist/],
+    [
+      ['admin', 'key', 'revoke', 'key_0000000000000000000000'],
+      /key "key_0000000000000000000000" does not exist/,
+    ],
     [['admin', 'template', 'import', '--account', acc.id], /required option '--file <file>' not specified/],
-    [['admin', 'template', 'import', '--account', acc.id, '--file', join(dir, 'nope.json')], /must be a readable file/],
-    [['admin', 'template', 'import', '--account', acc.id, '--file', badTemplate], /style.fontSize must be 6-96 pt, got 120/],
+    [
+      ['admin', 'template', 'import', '--account', acc.id, '--file', join(dir, 'nope.json')],
+      /must be a readable file/,
+    ],
+    [
+      ['admin', 'template', 'import', '--account', acc.id, '--file', badTemplate],
+      /style.fontSize must be 6-96 pt, got 120/,
+    ],
     [['admin', 'template', 'import', '--account', acc.id, '--file', brokenJson], /is not valid JSON/],
-    [['admin', 'template', 'import', '--account', acc.id, '--file', missingFont], /font font_0000000000000000000000 does not exist/],
-    [['admin', 'font', 'add', '--file', notFont, '--name', 'X'], /not-a-font.ttf is not a usable font: no TrueType or OpenType signature/],
+    [
+      ['admin', 'template', 'import', '--account', acc.id, '--file', missingFont],
+      /font font_0000000000000000000000 does not exist/,
+    ],
+    [
+      ['admin', 'font', 'add', '--file', notFont, '--name', 'X'],
+      /not-a-font.ttf is not a usable font: no TrueType or OpenType signature/,
+    ],
     [['admin', 'font', 'add', '--file', FONT_FILE], /required option '--name <name>' not specified/],
-    [['admin', 'font', 'add', '--file', FONT_FILE, '--name', 'X', '--account', otherAccount], /does not exist/],
-    [['admin', 'topup', '--account', acc.id, '--sheets', '49'], /sheets must be a whole number 50-1000, got 49/],
-    [['admin', 'topup', '--account', acc.id, '--sheets', '1001'], /sheets must be a whole number 50-1000, got 1001/],
+    [
+      ['admin', 'font', 'add', '--file', FONT_FILE, '--name', 'X', '--account', otherAccount],
+      /does not exist/,
+    ],
+    [
+      ['admin', 'topup', '--account', acc.id, '--sheets', '49'],
+      /sheets must be a whole number 50-1000, got 49/,
+    ],
+    [
+      ['admin', 'topup', '--account', acc.id, '--sheets', '1001'],
+      /sheets must be a whole number 50-1000, got 1001/,
+    ],
     [['admin', 'topup', '--account', acc.id, '--sheets', 'ten'], /--sheets <n>' argument 'ten' is invalid/],
     [['admin', 'topup', '--account', acc.id], /required option '--sheets <n>' not specified/],
     [['admin', 'plan', 'set', '--account', acc.id], /required option '--plan <plan>' not specified/],
-    [['admin', 'plan', 'set', '--account', acc.id, '--plan', 'none', '--period', '7'], /period must be omitted for plan none, got 7/],
+    [
+      ['admin', 'plan', 'set', '--account', acc.id, '--plan', 'none', '--period', '7'],
+      /period must be omitted for plan none, got 7/,
+    ],
     [['admin', 'frobnicate'], /unknown command 'frobnicate'/],
     [['admin', 'account', 'create', '--name', 'X', '--colour', 'red'], /unknown option '--colour'/],
   ];
@@ -87,5 +148,9 @@ t.test('malformed commands exit non-zero with one line and write nothing', async
   t.notOk(existsSync(fresh), 'a malformed command does not even create the data directory');
   const badEnv = await cli(['migrate'], { DATA_DIR: fresh, PORT: 'x', POOL_THREADS: '0' });
   t.not(badEnv.code, 0);
-  t.match(badEnv.stderr, /PORT must be a whole number, got "x"\n.*POOL_THREADS must be 1-64, got 0/s, 'every bad variable reported');
+  t.match(
+    badEnv.stderr,
+    /PORT must be a whole number, got "x"\n.*POOL_THREADS must be 1-64, got 0/s,
+    'every bad variable reported',
+  );
 });

@@ -22,7 +22,17 @@ const json = cliJson(env);
 
 t.test('every admin command, end to end', async (t) => {
   t.match(await json(['migrate']), { migrated: true, dialect: 'sqlite' });
-  const acc = await json(['admin', 'account', 'create', '--name', 'Acme', '--plan', 'basic', '--period', '7']);
+  const acc = await json([
+    'admin',
+    'account',
+    'create',
+    '--name',
+    'Acme',
+    '--plan',
+    'basic',
+    '--period',
+    '7',
+  ]);
   t.match(acc, { id: /^acc_/, name: 'Acme', plan: 'basic', periodDays: 7 });
 
   const key = await json(['admin', 'key', 'create', '--account', acc.id, '--mode', 'test', '--name', 'ci']);
@@ -39,21 +49,59 @@ t.test('every admin command, end to end', async (t) => {
   const top = await json(['admin', 'topup', '--account', acc.id, '--sheets', '200', '--mode', 'test']);
   t.equal(top.balance.extraSheets, 200);
   t.equal(top.balance.mode, 'test');
-  const plan = await json(['admin', 'plan', 'set', '--account', acc.id, '--plan', 'premium', '--period', '30']);
+  const plan = await json([
+    'admin',
+    'plan',
+    'set',
+    '--account',
+    acc.id,
+    '--plan',
+    'premium',
+    '--period',
+    '30',
+  ]);
   t.match(plan, { plan: 'premium', periodDays: 30 });
 
   for (const name of ['letter', 'notes', 'document']) {
-    const tpl = await json(['admin', 'template', 'import', '--account', acc.id, '--file', `src/app/demo/${name}.template.json`]);
+    const tpl = await json([
+      'admin',
+      'template',
+      'import',
+      '--account',
+      acc.id,
+      '--file',
+      `src/app/demo/${name}.template.json`,
+    ]);
     t.match(tpl, { id: /^tpl_/, revision: 1, mode: 'live' }, `${name} imported`);
   }
 
-  const font = await json(['admin', 'font', 'add', '--file', FONT_FILE, '--name', 'Kalam Light', '--account', acc.id, '--premium']);
-  t.match(font, { id: /^font_/, family: 'Kalam', premium: true, accountId: acc.id, scripts: ['Latin', 'Devanagari'] });
+  const font = await json([
+    'admin',
+    'font',
+    'add',
+    '--file',
+    FONT_FILE,
+    '--name',
+    'Kalam Light',
+    '--account',
+    acc.id,
+    '--premium',
+  ]);
+  t.match(font, {
+    id: /^font_/,
+    family: 'Kalam',
+    premium: true,
+    accountId: acc.id,
+    scripts: ['Latin', 'Devanagari'],
+  });
   const shared = await json(['admin', 'font', 'add', '--file', FONT_FILE, '--name', 'Kalam Light (shared)']);
   t.equal(shared.accountId, null);
   t.ok(existsSync(join(env.DATA_DIR, 'blobs', `fonts/${font.id}.ttf`)), 'the font file is stored');
   const fonts = await json(['admin', 'font', 'list', '--account', acc.id]);
-  t.ok(fonts.data.some((f: { id: string }) => f.id === font.id), 'personal font listed for its account');
+  t.ok(
+    fonts.data.some((f: { id: string }) => f.id === font.id),
+    'personal font listed for its account',
+  );
   t.notOk(JSON.stringify(fonts).includes('location'), 'no file locations listed');
 
   const revoked = await json(['admin', 'key', 'revoke', key.id]);
@@ -61,7 +109,10 @@ t.test('every admin command, end to end', async (t) => {
 
   const human = await cli(['admin', 'key', 'create', '--account', acc.id], env);
   t.equal(human.code, 0);
-  t.match(human.stdout, /^hw_live_[0-9A-Za-z]{38}\nkey key_\S+ \(live\) created: the key above is shown this once/);
+  t.match(
+    human.stdout,
+    /^hw_live_[0-9A-Za-z]{38}\nkey key_\S+ \(live\) created: the key above is shown this once/,
+  );
 });
 
 t.test('at most 10 active keys per account', async (t) => {
@@ -82,35 +133,65 @@ t.test('the start command creates the demo once on an empty embedded store and s
   t.match(out, /template\s+tpl_\S+\s+simple/);
   t.match(out, /template\s+tpl_\S+\s+structured/);
   t.match(out, /template\s+tpl_\S+\s+legacy/);
-  t.match(out, new RegExp(`curl -s -X POST http://127\\.0\\.0\\.1:${first.port}/api/v1/generations[\\s\\S]*Bearer ${key}`), 'a ready curl line');
-  const res = await fetch(`http://127.0.0.1:${first.port}/api/v1/templates`, { headers: { authorization: `Bearer ${key}` } });
+  t.match(
+    out,
+    new RegExp(
+      `curl -s -X POST http://127\\.0\\.0\\.1:${first.port}/api/v1/generations[\\s\\S]*Bearer ${key}`,
+    ),
+    'a ready curl line',
+  );
+  const res = await fetch(`http://127.0.0.1:${first.port}/api/v1/templates`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
   t.equal(res.status, 200, 'the demo key works against the running server');
   t.equal(((await res.json()) as { data: unknown[] }).data.length, 4, 'four test-mode templates');
   // Each example template renders its example input on the running server.
   const meadow = /image\s+(asset_\S+)\s+meadow\.png/.exec(out)?.[1];
   t.ok(meadow, 'the example image was uploaded');
   let charged = 0;
-  for (const [, id, name] of out.matchAll(/template\s+(tpl_\S+)\s+\S+\s+.*\(input: src\/app\/demo\/(\w+)\.example\.json\)/g)) {
+  for (const [, id, name] of out.matchAll(
+    /template\s+(tpl_\S+)\s+\S+\s+.*\(input: src\/app\/demo\/(\w+)\.example\.json\)/g,
+  )) {
     const { input } = readExample(name as ExampleName, { 'meadow.png': meadow! });
     const api = (path: string, init: RequestInit = {}) =>
-      fetch(`http://127.0.0.1:${first.port}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then((r) => r.json() as Promise<{ id: string; status: string; pages?: number; error?: unknown }>);
-    const job = await api('/generations', { method: 'POST', body: JSON.stringify({ templateId: id, ...input }) });
+      fetch(`http://127.0.0.1:${first.port}/api/v1${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      }).then((r) => r.json() as Promise<{ id: string; status: string; pages?: number; error?: unknown }>);
+    const job = await api('/generations', {
+      method: 'POST',
+      body: JSON.stringify({ templateId: id, ...input }),
+    });
     let state = job;
     for (let i = 0; i < 300 && (state.status === 'queued' || state.status === 'processing'); i++) {
       await new Promise((r) => setTimeout(r, 100));
       state = await api(`/generations/${job.id}`);
     }
-    t.equal(state.status, 'completed', `the ${name} example renders (${JSON.stringify(state.error ?? state.pages)})`);
+    t.equal(
+      state.status,
+      'completed',
+      `the ${name} example renders (${JSON.stringify(state.error ?? state.pages)})`,
+    );
     charged += (state as { creditsSpent?: number }).creditsSpent ?? 0;
   }
   t.equal(await first.stop('SIGINT'), 0, 'SIGINT stops it with exit code 0');
 
-  const store = await Store.open({ dialect: 'sqlite', file: join(demoEnv.DATA_DIR, 'scriptorium.db') }, DEFAULT_PLANS);
+  const store = await Store.open(
+    { dialect: 'sqlite', file: join(demoEnv.DATA_DIR, 'scriptorium.db') },
+    DEFAULT_PLANS,
+  );
   const found = await store.accounts.findKey(key!);
   t.equal(found?.mode, 'test');
   const tenant = { accountId: found!.accountId, mode: 'test' as const };
-  t.equal((await store.billing.report(tenant, new Date())).extraSheets, 1000 - charged, 'a test balance of 1,000 sheets, less the examples');
-  t.ok((await store.billing.usageBetween(tenant, '2000-01-01', '2999-01-01')).requests > 1, 'the requests were counted before exit');
+  t.equal(
+    (await store.billing.report(tenant, new Date())).extraSheets,
+    1000 - charged,
+    'a test balance of 1,000 sheets, less the examples',
+  );
+  t.ok(
+    (await store.billing.usageBetween(tenant, '2000-01-01', '2999-01-01')).requests > 1,
+    'the requests were counted before exit',
+  );
   await store.close();
 
   const second = await startServe(demoEnv);
@@ -120,7 +201,10 @@ t.test('the start command creates the demo once on an empty embedded store and s
   const skipped = await startServe({ DATA_DIR: join(dir, 'nodemo') }, ['--no-demo']);
   t.notMatch(skipped.stdout(), /API key/, '--no-demo skips the demo');
   t.equal(await skipped.stop(), 0);
-  const s2 = await Store.open({ dialect: 'sqlite', file: join(dir, 'nodemo', 'scriptorium.db') }, DEFAULT_PLANS);
+  const s2 = await Store.open(
+    { dialect: 'sqlite', file: join(dir, 'nodemo', 'scriptorium.db') },
+    DEFAULT_PLANS,
+  );
   t.equal(await s2.accounts.count(), 0);
   await s2.close();
 });
@@ -129,7 +213,10 @@ t.test('SIGTERM: stops accepting, finishes the request in flight, flushes counte
   const env = { DATA_DIR: join(dir, 'graceful') };
   const serve = await startServe(env);
   const key = /API key\s+(hw_test_\S+)/.exec(serve.stdout())![1]!;
-  for (let i = 0; i < 7; i++) await fetch(`http://127.0.0.1:${serve.port}/api/v1/templates`, { headers: { authorization: `Bearer ${key}` } });
+  for (let i = 0; i < 7; i++)
+    await fetch(`http://127.0.0.1:${serve.port}/api/v1/templates`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
   const image = png(300, 200);
   const { connect } = await import('node:net');
   const socket = connect(serve.port, '127.0.0.1');
@@ -138,7 +225,9 @@ t.test('SIGTERM: stops accepting, finishes the request in flight, flushes counte
   socket.on('data', (d) => {
     answer += d;
   });
-  socket.write(`POST /api/v1/assets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: image/png\r\nContent-Length: ${image.length}\r\n\r\n`);
+  socket.write(
+    `POST /api/v1/assets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: image/png\r\nContent-Length: ${image.length}\r\n\r\n`,
+  );
   socket.write(image.subarray(0, 100));
   await new Promise((r) => setTimeout(r, 200));
   const exit = serve.stop('SIGTERM');
@@ -157,16 +246,31 @@ t.test('SIGTERM: stops accepting, finishes the request in flight, flushes counte
   t.match(answer, /^HTTP\/1.1 201 /, 'the upload in flight was finished');
   t.match(answer, /connection: close/i, 'and its connection closed');
   socket.destroy();
-  const store = await Store.open({ dialect: 'sqlite', file: join(env.DATA_DIR, 'scriptorium.db') }, DEFAULT_PLANS);
+  const store = await Store.open(
+    { dialect: 'sqlite', file: join(env.DATA_DIR, 'scriptorium.db') },
+    DEFAULT_PLANS,
+  );
   const found = (await store.accounts.findKey(key))!;
-  const used = await store.billing.usageBetween({ accountId: found.accountId, mode: 'test' }, '2000-01-01', '2999-01-01');
+  const used = await store.billing.usageBetween(
+    { accountId: found.accountId, mode: 'test' },
+    '2000-01-01',
+    '2999-01-01',
+  );
   t.equal(used.requests, 8, 'every request counted, none lost at shutdown');
-  t.equal((await store.assets.usage(found.accountId)).count, EXAMPLE_IMAGES.length + 1, 'the upload was stored (beside the demo\'s example image)');
+  t.equal(
+    (await store.assets.usage(found.accountId)).count,
+    EXAMPLE_IMAGES.length + 1,
+    "the upload was stored (beside the demo's example image)",
+  );
   await store.close();
 });
 
 t.test('serve refuses to start on the fallback HTTP implementation', async (t) => {
-  const r = await runTs('bin/scriptorium.js', ['serve', '--no-demo'], { DATA_DIR: join(dir, 'fallback'), UWS_USE_FALLBACK: '1', PORT: '0' });
+  const r = await runTs('bin/scriptorium.js', ['serve', '--no-demo'], {
+    DATA_DIR: join(dir, 'fallback'),
+    UWS_USE_FALLBACK: '1',
+    PORT: '0',
+  });
   t.not(r.code, 0);
   t.match(r.stderr, /did not load its native binary/);
 });

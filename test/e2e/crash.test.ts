@@ -31,56 +31,88 @@ async function waitFor<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 60
 }
 
 for (const point of ['while rendering', 'after-blob', 'after-commit'] as const) {
-  t.test(`kill -9 ${point === 'while rendering' ? point : `at ${point}`}: after a restart the job is completed, charged once, one PDF kept`, async (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'scriptorium-crash-'));
-    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-    // Polling would spend the default 10 requests a minute of the key.
-    const env = { DATA_DIR: dir, SWEEP_INTERVAL_MS: '1000', RATE_LIMIT_PER_MINUTE: '100000' };
-    const first = await startServe({ ...env, ...(point === 'while rendering' ? {} : { CRASH_AT: point }) });
-    const key = /API key\s+(hw_test_\S+)/.exec(first.stdout())![1]!;
-    const template = /template\s+(tpl_\S+)\s+simple/.exec(first.stdout())![1]!;
-    const post = await api(first.port, key, 'POST', '/generations', { templateId: template, text: TEXT });
-    t.equal(post.status, 202);
-    const id: string = post.body.id;
-    if (point === 'while rendering') {
-      await waitFor(() => api(first.port, key, 'GET', `/generations/${id}`), (r) => r.body.status === 'processing');
-      first.child.kill('SIGKILL');
-    }
-    await new Promise<void>((resolve) => (first.child.exitCode !== null || first.child.signalCode !== null ? resolve() : first.child.once('exit', () => resolve())));
-    t.equal(first.child.signalCode, 'SIGKILL', 'the server was killed');
+  t.test(
+    `kill -9 ${point === 'while rendering' ? point : `at ${point}`}: after a restart the job is completed, charged once, one PDF kept`,
+    async (t) => {
+      const dir = mkdtempSync(join(tmpdir(), 'scriptorium-crash-'));
+      t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+      // Polling would spend the default 10 requests a minute of the key.
+      const env = { DATA_DIR: dir, SWEEP_INTERVAL_MS: '1000', RATE_LIMIT_PER_MINUTE: '100000' };
+      const first = await startServe({ ...env, ...(point === 'while rendering' ? {} : { CRASH_AT: point }) });
+      const key = /API key\s+(hw_test_\S+)/.exec(first.stdout())![1]!;
+      const template = /template\s+(tpl_\S+)\s+simple/.exec(first.stdout())![1]!;
+      const post = await api(first.port, key, 'POST', '/generations', { templateId: template, text: TEXT });
+      t.equal(post.status, 202);
+      const id: string = post.body.id;
+      if (point === 'while rendering') {
+        await waitFor(
+          () => api(first.port, key, 'GET', `/generations/${id}`),
+          (r) => r.body.status === 'processing',
+        );
+        first.child.kill('SIGKILL');
+      }
+      await new Promise<void>((resolve) =>
+        first.child.exitCode !== null || first.child.signalCode !== null
+          ? resolve()
+          : first.child.once('exit', () => resolve()),
+      );
+      t.equal(first.child.signalCode, 'SIGKILL', 'the server was killed');
 
-    const store = await Store.open({ dialect: 'sqlite', file: join(dir, 'scriptorium.db') }, DEFAULT_PLANS);
-    const atCrash = (await store.generations.find(id))!;
-    t.equal(atCrash.status, point === 'after-commit' ? 'completed' : 'processing', `at the crash the job was ${atCrash.status}`);
-    await store.close();
+      const store = await Store.open({ dialect: 'sqlite', file: join(dir, 'scriptorium.db') }, DEFAULT_PLANS);
+      const atCrash = (await store.generations.find(id))!;
+      t.equal(
+        atCrash.status,
+        point === 'after-commit' ? 'completed' : 'processing',
+        `at the crash the job was ${atCrash.status}`,
+      );
+      await store.close();
 
-    const second = await startServe(env);
-    t.teardown(() => second.stop());
-    const done = await waitFor(() => api(second.port, key, 'GET', `/generations/${id}`), (r) => r.body.status === 'completed');
-    t.equal(done.body.status, 'completed', 'completed after the restart');
-    const pdf = await fetch(`http://127.0.0.1:${second.port}${done.body.downloadUrl}`, { headers: { authorization: `Bearer ${key}` } });
-    t.equal(pdf.status, 200);
-    t.equal(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+      const second = await startServe(env);
+      t.teardown(() => second.stop());
+      const done = await waitFor(
+        () => api(second.port, key, 'GET', `/generations/${id}`),
+        (r) => r.body.status === 'completed',
+      );
+      t.equal(done.body.status, 'completed', 'completed after the restart');
+      const pdf = await fetch(`http://127.0.0.1:${second.port}${done.body.downloadUrl}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      t.equal(pdf.status, 200);
+      t.equal(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+        '%PDF-',
+      );
 
-    const check = await Store.open({ dialect: 'sqlite', file: join(dir, 'scriptorium.db') }, DEFAULT_PLANS);
-    t.teardown(() => check.close());
-    const charges = await check.db.kysely.selectFrom('ledger').selectAll().where('job_id', '=', id).execute();
-    t.equal(charges.length, 1, 'charged once');
-    t.equal(Number(charges[0]!.total_milli), done.body.pages * 1500, 'for the whole document');
-    const job = (await check.generations.find(id))!;
-    t.equal(job.attempt, point === 'after-commit' ? 1 : 2, point === 'after-commit' ? 'not run again' : 'run again as attempt 2');
-    const { FsBlobStore } = await import('../../src/blobs/fs-blob-store.ts');
-    const blobs = new FsBlobStore(join(dir, 'blobs'));
-    const kept = await waitFor(
-      async () => {
-        const keys: string[] = [];
-        for await (const k of blobs.list('outputs')) keys.push(k);
-        return keys;
-      },
-      (keys) => keys.length === 1,
-      10_000,
-    );
-    t.same(kept, [job.blobKey], 'exactly the committed PDF is kept (the sweeper removed the rest)');
-    t.equal(await second.stop(), 0);
-  });
+      const check = await Store.open({ dialect: 'sqlite', file: join(dir, 'scriptorium.db') }, DEFAULT_PLANS);
+      t.teardown(() => check.close());
+      const charges = await check.db.kysely
+        .selectFrom('ledger')
+        .selectAll()
+        .where('job_id', '=', id)
+        .execute();
+      t.equal(charges.length, 1, 'charged once');
+      t.equal(Number(charges[0]!.total_milli), done.body.pages * 1500, 'for the whole document');
+      const job = (await check.generations.find(id))!;
+      t.equal(
+        job.attempt,
+        point === 'after-commit' ? 1 : 2,
+        point === 'after-commit' ? 'not run again' : 'run again as attempt 2',
+      );
+      const { FsBlobStore } = await import('../../src/blobs/fs-blob-store.ts');
+      const blobs = new FsBlobStore(join(dir, 'blobs'));
+      const kept = await waitFor(
+        async () => {
+          const keys: string[] = [];
+          for await (const k of blobs.list('outputs')) keys.push(k);
+          return keys;
+        },
+        (keys) => keys.length === 1,
+        10_000,
+      );
+      t.same(kept, [job.blobKey], 'exactly the committed PDF is kept (the sweeper removed the rest)');
+      t.equal(await second.stop(), 0);
+    },
+  );
 }

@@ -46,14 +46,21 @@ t.teardown(async () => {
 });
 
 // Accounts, keys and templates written straight into the farm's store.
-const ctx = await openContext(loadConfig({ ...process.env, ...env, DATA_DIR: '/nonexistent' }, { logLevel: 'silent' }));
+const ctx = await openContext(
+  loadConfig({ ...process.env, ...env, DATA_DIR: '/nonexistent' }, { logLevel: 'silent' }),
+);
 t.teardown(() => ctx.close());
 const accounts: { id: string; key: string; template: string }[] = [];
 for (let i = 0; i < 5; i++) {
   const account = await createAccount(ctx, { name: `Farm ${i}`, plan: 'pro', period: 30 });
   const { key } = await createKey(ctx, { account: account.id, mode: 'test' });
   await topUp(ctx, { account: account.id, sheets: 1000, mode: 'test' });
-  const json = JSON.stringify({ version: 2, name: 'Farm letter', mode: 'simple', style: { fontId: 'font_76FIvrxbMWVVj6WyJCWgxI', pageSize: 'A5' } });
+  const json = JSON.stringify({
+    version: 2,
+    name: 'Farm letter',
+    mode: 'simple',
+    style: { fontId: 'font_76FIvrxbMWVVj6WyJCWgxI', pageSize: 'A5' },
+  });
   const tpl = await importTemplate(ctx, { account: account.id, mode: 'test', json, source: 'farm' });
   accounts.push({ id: account.id, key, template: tpl.id });
 }
@@ -102,147 +109,195 @@ const text = (n: number) => `Letter number ${n}. `.repeat(40);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const errorOf = (body: Record<string, unknown>) => body.error as { code: string; message: string };
 
-t.test('2 API and 2 worker processes: 50 jobs of 5 accounts complete once, never two of one account rendering, never three unfinished', async (t) => {
-  const [a1, a2] = [await start('api'), await start('api')];
-  await Promise.all([start('worker'), start('worker')]);
-  t.match(a1.stdout(), /listening on .*\(farm mode, role api\)/);
-  const ids: { id: string; key: string }[] = [];
-  let refusals = 0;
-  const otherRefusals: string[] = [];
-  // Watches the store while the jobs run: the most unfinished jobs any account had at once.
-  let mostUnfinished = 0;
-  let watching = true;
-  t.teardown(() => {
-    watching = false;
-  });
-  const watcher = (async () => {
-    while (watching) {
-      const counts = await ctx.store.db.kysely
-        .selectFrom('generations')
-        .select(['account_id', (eb) => eb.fn.countAll<string>().as('n')])
-        .where('status', 'in', ['queued', 'processing'])
-        .groupBy('account_id')
-        .execute()
-        .catch(() => null); // the store closed: the test is over
-      if (!counts) break;
-      for (const c of counts) mostUnfinished = Math.max(mostUnfinished, Number(c.n));
-      await sleep(20);
-    }
-  })();
-  // Each account sends its 10 jobs as fast as admission lets it, turn about to both API processes.
-  await Promise.all(
-    accounts.map(async (acc, i) => {
-      for (let n = 0; n < 10; ) {
-        const r = await api((i + n) % 2 === 0 ? a1.port : a2.port, acc.key, 'POST', '/generations', { templateId: acc.template, text: text(i * 10 + n) });
-        if (r.status === 429) {
-          if (/unfinished jobs, the most allowed is 2/.test(errorOf(r.body).message)) refusals++;
-          else otherRefusals.push(errorOf(r.body).message);
-          await sleep(100);
-          continue;
-        }
-        t.equal(r.status, 202, JSON.stringify(r.body));
-        ids.push({ id: r.body.id as string, key: acc.key });
-        n++;
-      }
-    }),
-  );
-  t.equal(ids.length, 50, '50 jobs admitted');
-  t.ok(refusals > 0, `the unfinished-jobs limit was reached and answered 429 (${refusals} times)`);
-  t.same(otherRefusals, [], 'no other refusal');
-  for (const { id, key } of ids) {
-    const job = await settle(a1.port, key, id);
-    t.equal(job.status, 'completed', `${id} completed (${JSON.stringify(job.error ?? '')})`);
-  }
-  watching = false;
-  await watcher;
-  // The operator's snapshot, asked of one API process, covers the whole farm: four instances, and
-  // the jobs the workers finished (published through Redis).
-  const snap = (await (await fetch(`http://127.0.0.1:${a2.port}/admin/v1/snapshot`, { headers: { authorization: 'Bearer farm-admin-token-0123456789' } })).json()) as {
-    mode: string;
-    instances: { role: string }[];
-    perMinute: { generations: number; pages: number };
-    pool: { threads: number };
-  };
-  t.equal(snap.mode, 'farm');
-  t.same(snap.instances.map((i) => i.role), ['api', 'api', 'worker', 'worker'], 'every instance of the farm');
-  t.ok(snap.perMinute.generations > 0 && snap.perMinute.pages >= snap.perMinute.generations, `the workers' jobs reach it (${snap.perMinute.generations} jobs, ${snap.perMinute.pages} pages)`);
-  t.equal(snap.pool.threads, 8, 'the render threads of all four');
-  const rows = await ctx.store.db.kysely.selectFrom('generations').selectAll().execute();
-  const ledger = await ctx.store.db.kysely.selectFrom('ledger').selectAll().where('kind', '=', 'charge').execute();
-  t.equal(ledger.length, ids.length, 'one charge per job');
-  t.equal(new Set(ledger.map((l) => l.job_id)).size, ids.length, 'no job charged twice');
-  // Per account, no two jobs' render spans (claimed → completed) overlap.
-  const byAccount = new Map<string, { s: number; e: number }[]>();
-  for (const r of rows) {
-    const spans = byAccount.get(r.account_id) ?? [];
-    spans.push({ s: Date.parse(r.started_at!), e: Date.parse(r.completed_at!) });
-    byAccount.set(r.account_id, spans);
-  }
-  let overlap = false;
-  for (const spans of byAccount.values()) {
-    spans.sort((x, y) => x.s - y.s);
-    for (let i = 1; i < spans.length; i++) if (spans[i]!.s < spans[i - 1]!.e) overlap = true;
-  }
-  t.notOk(overlap, 'no account ever had two jobs rendering at once');
-  t.equal(mostUnfinished, 2, 'no account was ever seen with more than 2 unfinished jobs (and some had 2)');
-  for (const p of processes.splice(0)) t.equal(await p.stop('SIGTERM'), 0, 'SIGTERM: a clean exit');
-});
-
-t.test('limits hold across both API processes: per-key rate, renders per account, queued jobs per instance', async (t) => {
-  const limited = { ...env, RATE_LIMIT_PER_MINUTE: '10', QUEUE_MAX: '1' };
-  const [a1, a2] = [await startServe(limited, ['--role', 'api', '--no-demo']), await startServe(limited, ['--role', 'api', '--no-demo'])];
-  processes.push(a1, a2);
-  const ports = [a1.port, a2.port];
-  // Per key: 10 a minute, wherever the requests land.
-  const { key } = await createKey(ctx, { account: accounts[0]!.id, mode: 'test' });
-  const statuses: number[] = [];
-  for (let i = 0; i < 14; i++) {
-    const r = await api(ports[i % 2]!, key, 'GET', '/usage');
-    statuses.push(r.status);
-    if (r.status === 429) {
-      t.equal(errorOf(r.body).code, 'RATE_LIMIT_EXCEEDED');
-      t.equal(r.headers.get('retry-after'), '60');
-    }
-  }
-  t.same(statuses, [...Array(10).fill(200), ...Array(4).fill(429)], 'the 11th request is refused, on either process');
-  // Renders: 5 accepted a minute per account, wherever they land.
-  const acc = accounts[1]!;
-  const { key: renderKey } = await createKey(ctx, { account: acc.id, mode: 'test' });
-  const renders: number[] = [];
-  for (let i = 0; i < 7; i++) {
-    const res = await fetch(`http://127.0.0.1:${ports[i % 2]}/api/v1/renders`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${renderKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ templateId: acc.template, text: `Render ${i}`, format: 'svg' }),
+t.test(
+  '2 API and 2 worker processes: 50 jobs of 5 accounts complete once, never two of one account rendering, never three unfinished',
+  async (t) => {
+    const [a1, a2] = [await start('api'), await start('api')];
+    await Promise.all([start('worker'), start('worker')]);
+    t.match(a1.stdout(), /listening on .*\(farm mode, role api\)/);
+    const ids: { id: string; key: string }[] = [];
+    let refusals = 0;
+    const otherRefusals: string[] = [];
+    // Watches the store while the jobs run: the most unfinished jobs any account had at once.
+    let mostUnfinished = 0;
+    let watching = true;
+    t.teardown(() => {
+      watching = false;
     });
-    await res.arrayBuffer();
-    renders.push(res.status);
-  }
-  t.same(renders, [200, 200, 200, 200, 200, 429, 429], 'the sixth render of the minute is refused, on either process');
-  // Queue: each API process admits QUEUE_MAX queued jobs of its own (no worker is running now).
-  // Fresh keys: the ones above spent their minute under a higher limit.
-  const fresh = async (a: (typeof accounts)[number]) => ({ ...a, key: (await createKey(ctx, { account: a.id, mode: 'test' })).key });
-  const [acc2, acc3] = [await fresh(accounts[2]!), await fresh(accounts[3]!)];
-  const submit = (port: number, a: (typeof accounts)[number]) => api(port, a.key, 'POST', '/generations', { templateId: a.template, text: 'Queued.' });
-  const first = await submit(a1.port, acc2);
-  t.equal(first.status, 202, 'the first process admits one');
-  const full = await submit(a1.port, acc3);
-  t.equal(full.status, 429, 'then its queue is full');
-  t.match(errorOf(full.body).message, /the queue holds 1 jobs, the most allowed is 1/);
-  const second = await submit(a2.port, acc3);
-  t.equal(second.status, 202, 'the second process still admits: its queue is its own');
-  for (const [r, a] of [[first, acc2], [second, acc3]] as const) {
-    t.equal((await api(a1.port, a.key, 'POST', `/generations/${r.body.id}/cancel`)).body.status, 'cancelled');
-  }
-  for (const p of [a1, a2]) t.equal(await p.stop('SIGTERM'), 0);
-});
+    const watcher = (async () => {
+      while (watching) {
+        const counts = await ctx.store.db.kysely
+          .selectFrom('generations')
+          .select(['account_id', (eb) => eb.fn.countAll<string>().as('n')])
+          .where('status', 'in', ['queued', 'processing'])
+          .groupBy('account_id')
+          .execute()
+          .catch(() => null); // the store closed: the test is over
+        if (!counts) break;
+        for (const c of counts) mostUnfinished = Math.max(mostUnfinished, Number(c.n));
+        await sleep(20);
+      }
+    })();
+    // Each account sends its 10 jobs as fast as admission lets it, turn about to both API processes.
+    await Promise.all(
+      accounts.map(async (acc, i) => {
+        for (let n = 0; n < 10; ) {
+          const r = await api((i + n) % 2 === 0 ? a1.port : a2.port, acc.key, 'POST', '/generations', {
+            templateId: acc.template,
+            text: text(i * 10 + n),
+          });
+          if (r.status === 429) {
+            if (/unfinished jobs, the most allowed is 2/.test(errorOf(r.body).message)) refusals++;
+            else otherRefusals.push(errorOf(r.body).message);
+            await sleep(100);
+            continue;
+          }
+          t.equal(r.status, 202, JSON.stringify(r.body));
+          ids.push({ id: r.body.id as string, key: acc.key });
+          n++;
+        }
+      }),
+    );
+    t.equal(ids.length, 50, '50 jobs admitted');
+    t.ok(refusals > 0, `the unfinished-jobs limit was reached and answered 429 (${refusals} times)`);
+    t.same(otherRefusals, [], 'no other refusal');
+    for (const { id, key } of ids) {
+      const job = await settle(a1.port, key, id);
+      t.equal(job.status, 'completed', `${id} completed (${JSON.stringify(job.error ?? '')})`);
+    }
+    watching = false;
+    await watcher;
+    // The operator's snapshot, asked of one API process, covers the whole farm: four instances, and
+    // the jobs the workers finished (published through Redis).
+    const snap = (await (
+      await fetch(`http://127.0.0.1:${a2.port}/admin/v1/snapshot`, {
+        headers: { authorization: 'Bearer farm-admin-token-0123456789' },
+      })
+    ).json()) as {
+      mode: string;
+      instances: { role: string }[];
+      perMinute: { generations: number; pages: number };
+      pool: { threads: number };
+    };
+    t.equal(snap.mode, 'farm');
+    t.same(
+      snap.instances.map((i) => i.role),
+      ['api', 'api', 'worker', 'worker'],
+      'every instance of the farm',
+    );
+    t.ok(
+      snap.perMinute.generations > 0 && snap.perMinute.pages >= snap.perMinute.generations,
+      `the workers' jobs reach it (${snap.perMinute.generations} jobs, ${snap.perMinute.pages} pages)`,
+    );
+    t.equal(snap.pool.threads, 8, 'the render threads of all four');
+    const rows = await ctx.store.db.kysely.selectFrom('generations').selectAll().execute();
+    const ledger = await ctx.store.db.kysely
+      .selectFrom('ledger')
+      .selectAll()
+      .where('kind', '=', 'charge')
+      .execute();
+    t.equal(ledger.length, ids.length, 'one charge per job');
+    t.equal(new Set(ledger.map((l) => l.job_id)).size, ids.length, 'no job charged twice');
+    // Per account, no two jobs' render spans (claimed → completed) overlap.
+    const byAccount = new Map<string, { s: number; e: number }[]>();
+    for (const r of rows) {
+      const spans = byAccount.get(r.account_id) ?? [];
+      spans.push({ s: Date.parse(r.started_at!), e: Date.parse(r.completed_at!) });
+      byAccount.set(r.account_id, spans);
+    }
+    let overlap = false;
+    for (const spans of byAccount.values()) {
+      spans.sort((x, y) => x.s - y.s);
+      for (let i = 1; i < spans.length; i++) if (spans[i]!.s < spans[i - 1]!.e) overlap = true;
+    }
+    t.notOk(overlap, 'no account ever had two jobs rendering at once');
+    t.equal(mostUnfinished, 2, 'no account was ever seen with more than 2 unfinished jobs (and some had 2)');
+    for (const p of processes.splice(0)) t.equal(await p.stop('SIGTERM'), 0, 'SIGTERM: a clean exit');
+  },
+);
+
+t.test(
+  'limits hold across both API processes: per-key rate, renders per account, queued jobs per instance',
+  async (t) => {
+    const limited = { ...env, RATE_LIMIT_PER_MINUTE: '10', QUEUE_MAX: '1' };
+    const [a1, a2] = [
+      await startServe(limited, ['--role', 'api', '--no-demo']),
+      await startServe(limited, ['--role', 'api', '--no-demo']),
+    ];
+    processes.push(a1, a2);
+    const ports = [a1.port, a2.port];
+    // Per key: 10 a minute, wherever the requests land.
+    const { key } = await createKey(ctx, { account: accounts[0]!.id, mode: 'test' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 14; i++) {
+      const r = await api(ports[i % 2]!, key, 'GET', '/usage');
+      statuses.push(r.status);
+      if (r.status === 429) {
+        t.equal(errorOf(r.body).code, 'RATE_LIMIT_EXCEEDED');
+        t.equal(r.headers.get('retry-after'), '60');
+      }
+    }
+    t.same(
+      statuses,
+      [...Array(10).fill(200), ...Array(4).fill(429)],
+      'the 11th request is refused, on either process',
+    );
+    // Renders: 5 accepted a minute per account, wherever they land.
+    const acc = accounts[1]!;
+    const { key: renderKey } = await createKey(ctx, { account: acc.id, mode: 'test' });
+    const renders: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const res = await fetch(`http://127.0.0.1:${ports[i % 2]}/api/v1/renders`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${renderKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ templateId: acc.template, text: `Render ${i}`, format: 'svg' }),
+      });
+      await res.arrayBuffer();
+      renders.push(res.status);
+    }
+    t.same(
+      renders,
+      [200, 200, 200, 200, 200, 429, 429],
+      'the sixth render of the minute is refused, on either process',
+    );
+    // Queue: each API process admits QUEUE_MAX queued jobs of its own (no worker is running now).
+    // Fresh keys: the ones above spent their minute under a higher limit.
+    const fresh = async (a: (typeof accounts)[number]) => ({
+      ...a,
+      key: (await createKey(ctx, { account: a.id, mode: 'test' })).key,
+    });
+    const [acc2, acc3] = [await fresh(accounts[2]!), await fresh(accounts[3]!)];
+    const submit = (port: number, a: (typeof accounts)[number]) =>
+      api(port, a.key, 'POST', '/generations', { templateId: a.template, text: 'Queued.' });
+    const first = await submit(a1.port, acc2);
+    t.equal(first.status, 202, 'the first process admits one');
+    const full = await submit(a1.port, acc3);
+    t.equal(full.status, 429, 'then its queue is full');
+    t.match(errorOf(full.body).message, /the queue holds 1 jobs, the most allowed is 1/);
+    const second = await submit(a2.port, acc3);
+    t.equal(second.status, 202, 'the second process still admits: its queue is its own');
+    for (const [r, a] of [
+      [first, acc2],
+      [second, acc3],
+    ] as const) {
+      t.equal(
+        (await api(a1.port, a.key, 'POST', `/generations/${r.body.id}/cancel`)).body.status,
+        'cancelled',
+      );
+    }
+    for (const p of [a1, a2]) t.equal(await p.stop('SIGTERM'), 0);
+  },
+);
 
 t.test('kill -9 of the worker rendering a job: another worker finishes it, charged once', async (t) => {
   const apiProcess = await start('api');
   const doomed = await start('worker');
   const acc = accounts[1]!;
   const long = 'The quick brown fox jumps over the lazy dog, again and again. '.repeat(1500);
-  const r = await api(apiProcess.port, acc.key, 'POST', '/generations', { templateId: acc.template, text: long });
+  const r = await api(apiProcess.port, acc.key, 'POST', '/generations', {
+    templateId: acc.template,
+    text: long,
+  });
   t.equal(r.status, 202);
   const id = r.body.id as string;
   t.equal(await untilProcessing(apiProcess.port, acc.key, id), 'processing');
@@ -251,35 +306,66 @@ t.test('kill -9 of the worker rendering a job: another worker finishes it, charg
   await start('worker');
   const job = await settle(apiProcess.port, acc.key, id, 90_000);
   t.equal(job.status, 'completed', JSON.stringify(job.error ?? ''));
-  const charges = await ctx.store.db.kysely.selectFrom('ledger').selectAll().where('job_id', '=', id).where('kind', '=', 'charge').execute();
+  const charges = await ctx.store.db.kysely
+    .selectFrom('ledger')
+    .selectAll()
+    .where('job_id', '=', id)
+    .where('kind', '=', 'charge')
+    .execute();
   t.equal(charges.length, 1, 'charged once');
-  const dl = await fetch(`http://127.0.0.1:${apiProcess.port}/api/v1/generations/${id}/download`, { headers: { authorization: `Bearer ${acc.key}` } });
+  const dl = await fetch(`http://127.0.0.1:${apiProcess.port}/api/v1/generations/${id}/download`, {
+    headers: { authorization: `Bearer ${acc.key}` },
+  });
   t.equal(dl.status, 200);
-  t.equal(Buffer.from(await dl.arrayBuffer()).subarray(0, 5).toString(), '%PDF-', 'the PDF streams from S3 through the API process');
+  t.equal(
+    Buffer.from(await dl.arrayBuffer())
+      .subarray(0, 5)
+      .toString(),
+    '%PDF-',
+    'the PDF streams from S3 through the API process',
+  );
   for (const p of processes.splice(0)) if (p.child.exitCode === null) await p.stop('SIGTERM');
 });
 
-t.test('SIGTERM drains: a worker finishes the job it is rendering, then exits 0; so does the API', async (t) => {
-  const apiProcess = await start('api');
-  const worker = await start('worker');
-  const acc = accounts[4]!;
-  const long = 'Slow and steady, a letter written with care. '.repeat(1200);
-  const r = await api(apiProcess.port, acc.key, 'POST', '/generations', { templateId: acc.template, text: long });
-  t.equal(r.status, 202);
-  const id = r.body.id as string;
-  t.equal(await untilProcessing(apiProcess.port, acc.key, id), 'processing');
-  const exit = worker.stop('SIGTERM');
-  t.equal(await exit, 0, 'the worker exits 0');
-  const job = await api(apiProcess.port, acc.key, 'GET', `/generations/${id}`);
-  t.equal(job.body.status, 'completed', `the job it was rendering completed before it left (${JSON.stringify(job.body)})`);
-  const row = await ctx.store.db.kysely.selectFrom('generations').select('attempt').where('id', '=', id).executeTakeFirstOrThrow();
-  t.equal(Number(row.attempt), 1, 'in its first attempt: drained, not abandoned');
-  t.equal(await apiProcess.stop('SIGTERM'), 0, 'the API exits 0');
-});
+t.test(
+  'SIGTERM drains: a worker finishes the job it is rendering, then exits 0; so does the API',
+  async (t) => {
+    const apiProcess = await start('api');
+    const worker = await start('worker');
+    const acc = accounts[4]!;
+    const long = 'Slow and steady, a letter written with care. '.repeat(1200);
+    const r = await api(apiProcess.port, acc.key, 'POST', '/generations', {
+      templateId: acc.template,
+      text: long,
+    });
+    t.equal(r.status, 202);
+    const id = r.body.id as string;
+    t.equal(await untilProcessing(apiProcess.port, acc.key, id), 'processing');
+    const exit = worker.stop('SIGTERM');
+    t.equal(await exit, 0, 'the worker exits 0');
+    const job = await api(apiProcess.port, acc.key, 'GET', `/generations/${id}`);
+    t.equal(
+      job.body.status,
+      'completed',
+      `the job it was rendering completed before it left (${JSON.stringify(job.body)})`,
+    );
+    const row = await ctx.store.db.kysely
+      .selectFrom('generations')
+      .select('attempt')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    t.equal(Number(row.attempt), 1, 'in its first attempt: drained, not abandoned');
+    t.equal(await apiProcess.stop('SIGTERM'), 0, 'the API exits 0');
+  },
+);
 
 t.test('a configured service that does not answer stops the start, named', async (t) => {
   const cases: [string, Record<string, string>, RegExp][] = [
-    ['PostgreSQL', { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nope' }, /cannot open the postgres store at postgres:\/\/postgres@127\.0\.0\.1:1\/nope: connect ECONNREFUSED/],
+    [
+      'PostgreSQL',
+      { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nope' },
+      /cannot open the postgres store at postgres:\/\/postgres@127\.0\.0\.1:1\/nope: connect ECONNREFUSED/,
+    ],
     ['Redis', { REDIS_URL: 'redis://127.0.0.1:1' }, /Redis at redis:\/\/127\.0\.0\.1:1 does not answer/],
     ['S3', { S3_ENDPOINT: 'http://127.0.0.1:1' }, /S3 at http:\/\/127\.0\.0\.1:1 does not answer/],
   ];
@@ -295,52 +381,75 @@ t.test('a configured service that does not answer stops the start, named', async
   }
 });
 
-t.test('Redis restarted mid-run (a private redis-server): every job still reaches its end, charged once', async (t) => {
-  const { spawn } = await import('node:child_process');
-  const { createServer } = await import('node:net');
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const p = (probe.address() as { port: number }).port;
-      probe.close(() => resolve(p));
+t.test(
+  'Redis restarted mid-run (a private redis-server): every job still reaches its end, charged once',
+  async (t) => {
+    const { spawn } = await import('node:child_process');
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as { port: number }).port;
+        probe.close(() => resolve(p));
+      });
     });
-  });
-  const redisServer = () => {
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    return child;
-  };
-  let server = redisServer();
-  t.teardown(() => {
-    server.kill('SIGKILL');
-  });
-  const ping = new Redis(`redis://127.0.0.1:${port}`, { lazyConnect: true, retryStrategy: () => 100, maxRetriesPerRequest: 1 });
-  ping.on('error', () => {});
-  t.teardown(() => ping.disconnect());
-  for (let i = 0; i < 50 && (await ping.ping().catch(() => '')) !== 'PONG'; i++) await new Promise((r) => setTimeout(r, 100));
-  const privateEnv = { ...env, REDIS_URL: `redis://127.0.0.1:${port}` };
-  const apiP = await startServe(privateEnv, ['--role', 'api', '--no-demo']);
-  const worker = await startServe(privateEnv, ['--role', 'worker', '--no-demo']);
-  processes.push(apiP, worker);
-  const ids: { id: string; key: string }[] = [];
-  for (const acc of accounts.slice(0, 3)) {
-    for (let n = 0; n < 2; n++) {
-      const r = await api(apiP.port, acc.key, 'POST', '/generations', { templateId: acc.template, text: text(n).repeat(20) });
-      t.equal(r.status, 202, JSON.stringify(r.body));
-      ids.push({ id: r.body.id as string, key: acc.key });
+    const redisServer = () => {
+      const child = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      );
+      return child;
+    };
+    let server = redisServer();
+    t.teardown(() => {
+      server.kill('SIGKILL');
+    });
+    const ping = new Redis(`redis://127.0.0.1:${port}`, {
+      lazyConnect: true,
+      retryStrategy: () => 100,
+      maxRetriesPerRequest: 1,
+    });
+    ping.on('error', () => {});
+    t.teardown(() => ping.disconnect());
+    for (let i = 0; i < 50 && (await ping.ping().catch(() => '')) !== 'PONG'; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const privateEnv = { ...env, REDIS_URL: `redis://127.0.0.1:${port}` };
+    const apiP = await startServe(privateEnv, ['--role', 'api', '--no-demo']);
+    const worker = await startServe(privateEnv, ['--role', 'worker', '--no-demo']);
+    processes.push(apiP, worker);
+    const ids: { id: string; key: string }[] = [];
+    for (const acc of accounts.slice(0, 3)) {
+      for (let n = 0; n < 2; n++) {
+        const r = await api(apiP.port, acc.key, 'POST', '/generations', {
+          templateId: acc.template,
+          text: text(n).repeat(20),
+        });
+        t.equal(r.status, 202, JSON.stringify(r.body));
+        ids.push({ id: r.body.id as string, key: acc.key });
+      }
     }
-  }
-  // Redis goes away with everything it held (no persistence), and comes back empty.
-  server.kill('SIGKILL');
-  await new Promise((r) => setTimeout(r, 1500));
-  server = redisServer();
-  for (const { id, key } of ids) {
-    const job = await settle(apiP.port, key, id, 90_000);
-    t.equal(job.status, 'completed', `${id} completed after the restart (${JSON.stringify(job.error ?? '')})`);
-  }
-  const charges = await ctx.store.db.kysely
-    .selectFrom('ledger')
-    .selectAll()
-    .where('kind', '=', 'charge')
-    .where('job_id', 'in', ids.map((i) => i.id))
-    .execute();
-  t.equal(charges.length, ids.length, 'each charged once');
-});
+    // Redis goes away with everything it held (no persistence), and comes back empty.
+    server.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 1500));
+    server = redisServer();
+    for (const { id, key } of ids) {
+      const job = await settle(apiP.port, key, id, 90_000);
+      t.equal(
+        job.status,
+        'completed',
+        `${id} completed after the restart (${JSON.stringify(job.error ?? '')})`,
+      );
+    }
+    const charges = await ctx.store.db.kysely
+      .selectFrom('ledger')
+      .selectAll()
+      .where('kind', '=', 'charge')
+      .where(
+        'job_id',
+        'in',
+        ids.map((i) => i.id),
+      )
+      .execute();
+    t.equal(charges.length, ids.length, 'each charged once');
+  },
+);

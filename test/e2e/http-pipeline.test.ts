@@ -11,7 +11,8 @@ const b = await server.tenant();
 
 async function requestsOf(accountId: string, mode: 'live' | 'test'): Promise<number> {
   await server.service.counter.flush();
-  return (await server.ctx.store.billing.usageBetween({ accountId, mode }, '2000-01-01', '2999-01-01')).requests;
+  return (await server.ctx.store.billing.usageBetween({ accountId, mode }, '2000-01-01', '2999-01-01'))
+    .requests;
 }
 
 t.test('the OpenAPI document is valid OpenAPI 3.1 and covers every endpoint of the spec', async (t) => {
@@ -20,7 +21,9 @@ t.test('the OpenAPI document is valid OpenAPI 3.1 and covers every endpoint of t
   const result = await new Validator().validate(r.body);
   t.same(result.errors ?? [], [], 'valid against the OpenAPI 3.1 schema');
   t.ok(result.valid);
-  const ops = Object.entries(r.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, o]) => Object.keys(o).map((m) => `${m.toUpperCase()} ${p}`));
+  const ops = Object.entries(r.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, o]) =>
+    Object.keys(o).map((m) => `${m.toUpperCase()} ${p}`),
+  );
   for (const expected of [
     'GET /templates',
     'GET /templates/{id}',
@@ -41,9 +44,12 @@ t.test('the OpenAPI document is valid OpenAPI 3.1 and covers every endpoint of t
 
 t.test('every response has one X-Request-ID, and errors carry it with code and message', async (t) => {
   const ids = new Set<string>();
-  for (let i = 0; i < 5; i++) ids.add((await call(t, server, 'GET', '/templates', { key: a.live })).requestId);
+  for (let i = 0; i < 5; i++)
+    ids.add((await call(t, server, 'GET', '/templates', { key: a.live })).requestId);
   t.equal(ids.size, 5, 'a new id per request');
-  const raw = await rawExchange(server.port, (s) => s.end('GET /api/v1/templates HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+  const raw = await rawExchange(server.port, (s) =>
+    s.end('GET /api/v1/templates HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+  );
   t.equal(raw.match(/^x-request-id:/gim)?.length, 1, 'exactly one X-Request-ID header on the wire');
   const e = await call(t, server, 'GET', '/nowhere', { key: a.live });
   t.equal(e.status, 404);
@@ -69,14 +75,44 @@ t.test('auth: missing, empty, Basic, malformed, bad checksum, unknown, revoked',
   const cases: [string, Record<string, string>, string, RegExp][] = [
     ['no header', {}, 'INVALID_API_KEY', /got nothing/],
     ['empty header', { authorization: '' }, 'INVALID_API_KEY', /got nothing/],
-    ['Basic', { authorization: `Basic ${Buffer.from('u:p').toString('base64')}` }, 'INVALID_API_KEY', /Bearer scheme, got "Basic"/],
+    [
+      'Basic',
+      { authorization: `Basic ${Buffer.from('u:p').toString('base64')}` },
+      'INVALID_API_KEY',
+      /Bearer scheme, got "Basic"/,
+    ],
     ['Bearer alone', { authorization: 'Bearer' }, 'INVALID_API_KEY', /Bearer/],
-    ['wrong prefix', { authorization: `Bearer sk_live_${a.live.slice(8)}` }, 'INVALID_API_KEY', /must be hw_live_ or hw_test_/],
-    ['bad checksum', { authorization: `Bearer ${a.live.slice(0, -1)}${a.live.endsWith('a') ? 'b' : 'a'}` }, 'INVALID_API_KEY', /checksum/],
-    ['extra token after the key', { authorization: `Bearer ${a.live} x` }, 'INVALID_API_KEY', /extra text after the key/],
-    ['a tab and more after the key', { authorization: `Bearer ${a.live}\tx` }, 'INVALID_API_KEY', /extra text after the key/],
+    [
+      'wrong prefix',
+      { authorization: `Bearer sk_live_${a.live.slice(8)}` },
+      'INVALID_API_KEY',
+      /must be hw_live_ or hw_test_/,
+    ],
+    [
+      'bad checksum',
+      { authorization: `Bearer ${a.live.slice(0, -1)}${a.live.endsWith('a') ? 'b' : 'a'}` },
+      'INVALID_API_KEY',
+      /checksum/,
+    ],
+    [
+      'extra token after the key',
+      { authorization: `Bearer ${a.live} x` },
+      'INVALID_API_KEY',
+      /extra text after the key/,
+    ],
+    [
+      'a tab and more after the key',
+      { authorization: `Bearer ${a.live}\tx` },
+      'INVALID_API_KEY',
+      /extra text after the key/,
+    ],
     ['a tab instead of the space', { authorization: `Bearer\t${a.live}` }, 'INVALID_API_KEY', /Bearer/],
-    ['whitespace inside the key', { authorization: `Bearer ${a.live.slice(0, 20)} ${a.live.slice(20)}` }, 'INVALID_API_KEY', /extra text after the key/],
+    [
+      'whitespace inside the key',
+      { authorization: `Bearer ${a.live.slice(0, 20)} ${a.live.slice(20)}` },
+      'INVALID_API_KEY',
+      /extra text after the key/,
+    ],
   ];
   for (const [name, headers, code, message] of cases) {
     const r = await call(t, server, 'GET', '/templates', { headers });
@@ -93,7 +129,9 @@ t.test('auth: missing, empty, Basic, malformed, bad checksum, unknown, revoked',
   t.match(r.body.error.message, /is not known/);
   t.equal((await call(t, server, 'GET', '/templates', { key: unknown })).status, 401);
   const twice = await rawExchange(server.port, (s) =>
-    s.end(`GET /api/v1/templates HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.live}\r\nAuthorization: Bearer ${b.live}\r\nConnection: close\r\n\r\n`),
+    s.end(
+      `GET /api/v1/templates HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.live}\r\nAuthorization: Bearer ${b.live}\r\nConnection: close\r\n\r\n`,
+    ),
   );
   t.match(twice, /^HTTP\/1.1 401/, 'two Authorization headers are refused');
   t.match(twice, /send one Authorization header, got 2/);
@@ -113,7 +151,9 @@ t.test('a key revoked from another process is refused at once', async (t) => {
   const extra = await createKey(server.ctx, { account: a.accountId, mode: 'test' });
   t.equal((await call(t, server, 'GET', '/templates', { key: extra.key })).status, 200, 'known and cached');
   const { runTs } = await import('../helpers/spawn.ts');
-  const r = await runTs('bin/scriptorium.js', ['admin', 'key', 'revoke', extra.record.id], { DATA_DIR: server.dir });
+  const r = await runTs('bin/scriptorium.js', ['admin', 'key', 'revoke', extra.record.id], {
+    DATA_DIR: server.dir,
+  });
   t.equal(r.code, 0, r.stderr);
   const after = await call(t, server, 'GET', '/templates', { key: extra.key });
   t.equal(after.body.error?.code, 'API_KEY_REVOKED');
@@ -134,22 +174,45 @@ t.test('the tenant wall and the test/live wall answer 404 as if nothing existed'
   t.same(
     { code: missing.body.error.code, status: missing.status },
     { code: other.body.error.code, status: other.status },
-    'another account\'s template reads exactly like a missing one',
+    "another account's template reads exactly like a missing one",
   );
-  t.equal((await call(t, server, 'GET', '/templates/not-an-id', { key: a.live })).body.error.code, 'TEMPLATE_NOT_FOUND');
+  t.equal(
+    (await call(t, server, 'GET', '/templates/not-an-id', { key: a.live })).body.error.code,
+    'TEMPLATE_NOT_FOUND',
+  );
   const list = await call(t, server, 'GET', '/templates', { key: b.test });
-  t.notOk(list.body.data.some((x: { id: string }) => Object.values(a.templates.test).includes(x.id)), "no other account's templates in a list");
+  t.notOk(
+    list.body.data.some((x: { id: string }) => Object.values(a.templates.test).includes(x.id)),
+    "no other account's templates in a list",
+  );
 });
 
 t.test('hostile JSON bodies: each 400 INVALID_REQUEST, nothing created', async (t) => {
   const tpl = a.templates.live.simple;
-  const send = (raw: string) => call(t, server, 'POST', '/generations', { key: a.live, raw, headers: { 'content-type': 'application/json' } });
+  const send = (raw: string) =>
+    call(t, server, 'POST', '/generations', {
+      key: a.live,
+      raw,
+      headers: { 'content-type': 'application/json' },
+    });
   const cases: [string, string, RegExp][] = [
     ['invalid JSON', '{"templateId": ', /must be valid JSON/],
-    ['10,000-deep nesting', `${'['.repeat(10_000)}${']'.repeat(10_000)}`, /nest arrays and objects 64 levels deep/],
+    [
+      '10,000-deep nesting',
+      `${'['.repeat(10_000)}${']'.repeat(10_000)}`,
+      /nest arrays and objects 64 levels deep/,
+    ],
     ['10,000-deep objects', `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`, /64 levels deep/],
-    ['__proto__ key', `{"templateId":"${tpl}","text":"x","__proto__":{"admin":true}}`, /"__proto__" is not accepted/],
-    ['nested __proto__', `{"templateId":"${tpl}","data":{"a":[{"__proto__":1}]}}`, /\/data\/a\/0: the key "__proto__"/],
+    [
+      '__proto__ key',
+      `{"templateId":"${tpl}","text":"x","__proto__":{"admin":true}}`,
+      /"__proto__" is not accepted/,
+    ],
+    [
+      'nested __proto__',
+      `{"templateId":"${tpl}","data":{"a":[{"__proto__":1}]}}`,
+      /\/data\/a\/0: the key "__proto__"/,
+    ],
     ['1e309', `{"templateId":"${tpl}","text":"x","n":1e309}`, /\/n holds a number too large/],
     ['empty body', '', /got nothing/],
     ['an array', '[1,2]', /must be a JSON object, got an array/],
@@ -166,48 +229,69 @@ t.test('hostile JSON bodies: each 400 INVALID_REQUEST, nothing created', async (
 t.test('body limit: 413 from Content-Length at once, and from streamed chunks', async (t) => {
   const big = 512 * 1024 + 1;
   const declared = await rawExchange(server.port, (s) =>
-    s.write(`POST /api/v1/generations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.live}\r\nContent-Type: application/json\r\nContent-Length: ${big}\r\n\r\n`),
+    s.write(
+      `POST /api/v1/generations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.live}\r\nContent-Type: application/json\r\nContent-Length: ${big}\r\n\r\n`,
+    ),
   );
   t.match(declared, /^HTTP\/1.1 413 /, 'answered before any body byte was sent');
   t.match(declared, /"code":"INVALID_REQUEST"/);
   t.match(declared, /at most 524288 bytes, got 524289 \(Content-Length\)/);
   t.match(declared, /x-request-id: req_/i);
 
-  const chunked = await rawExchange(server.port, (s) => {
-    s.write(`POST /api/v1/generations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.live}\r\nTransfer-Encoding: chunked\r\n\r\n`);
-    const piece = Buffer.alloc(64 * 1024, 0x20);
-    let sent = 0;
-    const more = () => {
-      if (s.destroyed || sent > 2 * 1024 * 1024) return;
-      sent += piece.length;
-      s.write(`${piece.length.toString(16)}\r\n`);
-      s.write(piece);
-      s.write('\r\n', () => setImmediate(more));
-    };
-    more();
-  }, 5000);
+  const chunked = await rawExchange(
+    server.port,
+    (s) => {
+      s.write(
+        `POST /api/v1/generations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.live}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
+      const piece = Buffer.alloc(64 * 1024, 0x20);
+      let sent = 0;
+      const more = () => {
+        if (s.destroyed || sent > 2 * 1024 * 1024) return;
+        sent += piece.length;
+        s.write(`${piece.length.toString(16)}\r\n`);
+        s.write(piece);
+        s.write('\r\n', () => setImmediate(more));
+      };
+      more();
+    },
+    5000,
+  );
   t.match(chunked, /^HTTP\/1.1 413 /, 'a chunked body is cut off once it passes the limit');
   t.match(chunked, /at most 524288 bytes, got more than 524288/);
   const trailing = await rawExchange(server.port, (s) =>
-    s.end(`GET /api/v1/templates HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.live} \t \r\nConnection: close\r\n\r\n`),
+    s.end(
+      `GET /api/v1/templates HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.live} \t \r\nConnection: close\r\n\r\n`,
+    ),
   );
-  t.match(trailing, /^HTTP\/1.1 200 /, 'whitespace ending the header line is not part of the value (RFC 9110 §5.5)');
+  t.match(
+    trailing,
+    /^HTTP\/1.1 200 /,
+    'whitespace ending the header line is not part of the value (RFC 9110 §5.5)',
+  );
 
-  const justUnder = await call(t, server, 'POST', '/generations', { key: a.live, raw: `{"a":"${'x'.repeat(512 * 1024 - 10)}"}` });
+  const justUnder = await call(t, server, 'POST', '/generations', {
+    key: a.live,
+    raw: `{"a":"${'x'.repeat(512 * 1024 - 10)}"}`,
+  });
   t.equal(justUnder.status, 400, 'a body at the limit is read, parsed and routed');
   t.match(justUnder.body.error.message, /unknown field a/, 'and reaches the handler');
 });
 
 t.test('clients that abort mid-body or mid-request do not hurt the process', async (t) => {
   await rawExchange(server.port, (s) => {
-    s.write(`POST /api/v1/generations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.live}\r\nContent-Length: 1000\r\n\r\n{"templateId":`);
+    s.write(
+      `POST /api/v1/generations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.live}\r\nContent-Length: 1000\r\n\r\n{"templateId":`,
+    );
     setTimeout(() => s.destroy(), 50);
   });
   // An upload aborts while its handler awaits the store and the pixel check.
   const { png } = await import('../helpers/images.ts');
   const image = png(2000, 2000);
   await rawExchange(server.port, (s) => {
-    s.write(`POST /api/v1/assets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.live}\r\nContent-Type: image/png\r\nContent-Length: ${image.length}\r\n\r\n`);
+    s.write(
+      `POST /api/v1/assets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.live}\r\nContent-Type: image/png\r\nContent-Length: ${image.length}\r\n\r\n`,
+    );
     s.write(image, () => s.destroy());
   });
   await new Promise((r) => setTimeout(r, 300));
@@ -219,7 +303,10 @@ t.test('clients that abort mid-body or mid-request do not hurt the process', asy
 t.test('the docs list every error code of the catalogue with its status', async (t) => {
   const { readFileSync } = await import('node:fs');
   const docs = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
-  const rows = new Map([...docs.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])]));
-  for (const [code, { status }] of Object.entries(errorCatalog)) t.equal(rows.get(code), status, `${code} ${status}`);
+  const rows = new Map(
+    [...docs.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])]),
+  );
+  for (const [code, { status }] of Object.entries(errorCatalog))
+    t.equal(rows.get(code), status, `${code} ${status}`);
   t.equal(rows.size, Object.keys(errorCatalog).length, 'and no code the catalogue does not have');
 });

@@ -10,7 +10,8 @@ import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
 import { styleOf as style } from '../helpers/specs.ts';
 
 const fonts = bundledChain(bundledFontSource('caveat'));
-const LETTER = 'Dear friend, thank you for the lovely afternoon. The garden looked wonderful and the roses by the gate were in full bloom.';
+const LETTER =
+  'Dear friend, thank you for the lovely afternoon. The garden looked wonderful and the roses by the gate were in full bloom.';
 
 t.test('PDF: outlines once, text extractable, valid, deterministic, size capped while writing', async (t) => {
   const { execFileSync } = await import('node:child_process');
@@ -23,10 +24,18 @@ t.test('PDF: outlines once, text extractable, valid, deterministic, size capped 
   const list = renderText({ style: style({ paper: { type: 'lined' } }), text, fonts });
   const opts = { deflate: (b: Uint8Array) => deflateSync(b), createdAt: '2026-11-22T10:00:00Z' };
   const pdf = displayListToPdf(list, opts);
-  t.same(displayListToPdf(renderText({ style: style({ paper: { type: 'lined' } }), text, fonts }), opts), pdf, 'same input, same bytes');
+  t.same(
+    displayListToPdf(renderText({ style: style({ paper: { type: 'lined' } }), text, fonts }), opts),
+    pdf,
+    'same input, same bytes',
+  );
   const raw = Buffer.from(displayListToPdf(list, { createdAt: opts.createdAt })).toString('latin1');
   const instances = list.pages.flatMap((p) => p.items.filter((i) => i.kind === 'glyph')).length;
-  t.equal(raw.match(/\/Subtype \/Form/g)?.length, Object.keys(list.glyphs).length, 'one form per distinct outline');
+  t.equal(
+    raw.match(/\/Subtype \/Form/g)?.length,
+    Object.keys(list.glyphs).length,
+    'one form per distinct outline',
+  );
   t.equal(raw.match(/ Do Q/g)?.length, instances, 'placed once per instance');
   t.ok(Object.keys(list.glyphs).length < instances, 'and reused');
 
@@ -45,19 +54,38 @@ t.test('PDF: outlines once, text extractable, valid, deterministic, size capped 
     t.ok(!process.env.CI, 'qpdf and pdftotext are installed in CI');
     return;
   }
-  t.match(execFileSync('qpdf', ['--check', file], { encoding: 'utf8' }), /No syntax or stream encoding errors/);
-  const extracted = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-  for (const phrase of ['Dear friend, thank you for the lovely afternoon.', 'nouns, verbs & <markup>.', 'मेरा नाम']) t.ok(extracted.includes(phrase), `"${phrase}" is searchable`);
+  t.match(
+    execFileSync('qpdf', ['--check', file], { encoding: 'utf8' }),
+    /No syntax or stream encoding errors/,
+  );
+  const extracted = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(
+    /\s+/g,
+    ' ',
+  );
+  for (const phrase of [
+    'Dear friend, thank you for the lovely afternoon.',
+    'nouns, verbs & <markup>.',
+    'मेरा नाम',
+  ])
+    t.ok(extracted.includes(phrase), `"${phrase}" is searchable`);
 
   const { RenderError: E } = await import('../../src/render/text-layout.ts');
-  t.throws(() => displayListToPdf(list, { ...opts, maxBytes: 10_000 }), E, 'the output limit stops the writer');
+  t.throws(
+    () => displayListToPdf(list, { ...opts, maxBytes: 10_000 }),
+    E,
+    'the output limit stops the writer',
+  );
 });
 
 t.test('a background image asset is drawn in SVG, PNG and PDF', async (t) => {
   const { png: makePng } = await import('../helpers/images.ts');
   const { displayListToPdf } = await import('../../src/render/pdf.ts');
   const assetId = 'asset_0000000000000000000001';
-  const list = renderText({ style: style({ background: { assetId }, pageSize: { name: 'c', width: 200, height: 100, unit: 'px' } }), text: 'on a picture', fonts });
+  const list = renderText({
+    style: style({ background: { assetId }, pageSize: { name: 'c', width: 200, height: 100, unit: 'px' } }),
+    text: 'on a picture',
+    fonts,
+  });
   const assets = { [assetId]: { type: 'image/png' as const, bytes: makePng(20, 10) } };
   const svg = pageToSvg(list, list.pages[0]!, { assets });
   t.match(svg, /<image [^>]*href="data:image\/png;base64,iVBORw0KGgo/, 'embedded as a data URI');
@@ -82,15 +110,29 @@ t.test('a background image asset is drawn in SVG, PNG and PDF', async (t) => {
     const file = join(dir, 'img.pdf');
     writeFileSync(file, pdf);
     try {
-      t.match(execFileSync('qpdf', ['--check', file], { encoding: 'utf8' }), /No syntax or stream encoding errors/, `${name}: qpdf is content`);
+      t.match(
+        execFileSync('qpdf', ['--check', file], { encoding: 'utf8' }),
+        /No syntax or stream encoding errors/,
+        `${name}: qpdf is content`,
+      );
       execFileSync('pdftoppm', ['-r', '36', '-png', '-singlefile', file, join(dir, 'page')]);
       t.ok(read(join(dir, 'page.png')).length > 100, `${name}: poppler draws it`);
     } catch (err) {
-      t.ok(!process.env.CI && (err as NodeJS.ErrnoException).code === 'ENOENT', `${name}: qpdf and poppler are installed in CI`);
+      t.ok(
+        !process.env.CI && (err as NodeJS.ErrnoException).code === 'ENOENT',
+        `${name}: qpdf and poppler are installed in CI`,
+      );
     }
   }
-  const alpha = { type: 'image/png' as const, bytes: readFileSync(new URL('../fixtures/alpha-40x24.png', import.meta.url)) };
-  t.throws(() => displayListToPdf(list, { assets: { [assetId]: alpha } }), { code: 'UNSUPPORTED_IMAGE' }, 'without a decoder, a PNG with transparency is refused by name, not dropped');
+  const alpha = {
+    type: 'image/png' as const,
+    bytes: readFileSync(new URL('../fixtures/alpha-40x24.png', import.meta.url)),
+  };
+  t.throws(
+    () => displayListToPdf(list, { assets: { [assetId]: alpha } }),
+    { code: 'UNSUPPORTED_IMAGE' },
+    'without a decoder, a PNG with transparency is refused by name, not dropped',
+  );
 });
 
 t.test('PDF: PNGs with transparency, a palette, 16 bits or interlacing are decoded and drawn', async (t) => {
@@ -105,32 +147,75 @@ t.test('PDF: PNGs with transparency, a palette, 16 bits or interlacing are decod
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-png-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const assetId = 'asset_0000000000000000000002';
-  const list = renderText({ style: style({ background: { assetId }, pageSize: { name: 'c', width: 200, height: 120, unit: 'px' }, modifiers: { paper: { enabled: false } } }), text: '', fonts });
+  const list = renderText({
+    style: style({
+      background: { assetId },
+      pageSize: { name: 'c', width: 200, height: 120, unit: 'px' },
+      modifiers: { paper: { enabled: false } },
+    }),
+    text: '',
+    fonts,
+  });
   // The page at 72 DPI is 150 x 90 px and the 40 x 24 image covers it: sample the middle and a corner.
   type Image = InstanceType<typeof PNG>;
-  const at = (png: Image, x: number, y: number) => [...png.data.subarray((y * png.width + x) * 4, (y * png.width + x) * 4 + 3)];
+  const at = (png: Image, x: number, y: number) => [
+    ...png.data.subarray((y * png.width + x) * 4, (y * png.width + x) * 4 + 3),
+  ];
   const cases = {
     'alpha-40x24.png': (p: Image) => {
-      t.ok(at(p, 75, 45)[0]! > 200 && at(p, 75, 45)[2]! < 60, `alpha: opaque red in the middle (${at(p, 75, 45)})`);
-      t.ok(at(p, 1, 1).every((v) => v > 220), `alpha: the paper shows through the transparent corner (${at(p, 1, 1)})`);
+      t.ok(
+        at(p, 75, 45)[0]! > 200 && at(p, 75, 45)[2]! < 60,
+        `alpha: opaque red in the middle (${at(p, 75, 45)})`,
+      );
+      t.ok(
+        at(p, 1, 1).every((v) => v > 220),
+        `alpha: the paper shows through the transparent corner (${at(p, 1, 1)})`,
+      );
     },
-    'palette-40x24.png': (p: Image) => t.ok(at(p, 75, 1)[0]! > 150 && at(p, 75, 88)[2]! > 150, `palette: red at the top, blue at the bottom (${at(p, 75, 1)} / ${at(p, 75, 88)})`),
-    'interlaced16-40x24.png': (p: Image) => t.ok(at(p, 75, 1)[0]! > 200 && at(p, 75, 88)[0]! < 50, `16-bit interlaced: white at the top, black at the bottom (${at(p, 75, 1)} / ${at(p, 75, 88)})`),
+    'palette-40x24.png': (p: Image) =>
+      t.ok(
+        at(p, 75, 1)[0]! > 150 && at(p, 75, 88)[2]! > 150,
+        `palette: red at the top, blue at the bottom (${at(p, 75, 1)} / ${at(p, 75, 88)})`,
+      ),
+    'interlaced16-40x24.png': (p: Image) =>
+      t.ok(
+        at(p, 75, 1)[0]! > 200 && at(p, 75, 88)[0]! < 50,
+        `16-bit interlaced: white at the top, black at the bottom (${at(p, 75, 1)} / ${at(p, 75, 88)})`,
+      ),
   };
   for (const [name, check] of Object.entries(cases)) {
     const bytes = readFileSync(new URL(`../fixtures/${name}`, import.meta.url));
-    const pdf = displayListToPdf(list, { assets: { [assetId]: { type: 'image/png', bytes } }, decodePng, deflate: (b) => deflateSync(b) });
+    const pdf = displayListToPdf(list, {
+      assets: { [assetId]: { type: 'image/png', bytes } },
+      decodePng,
+      deflate: (b) => deflateSync(b),
+    });
     const raw = Buffer.from(pdf).toString('latin1');
-    t.match(raw, /\/Subtype \/Image \/Width 40 \/Height 24 \/ColorSpace \/DeviceRGB/, `${name}: decoded to an RGB image`);
-    t.equal(/\/SMask \d+ 0 R/.test(raw), name.startsWith('alpha'), `${name}: a soft mask exactly when there is transparency`);
+    t.match(
+      raw,
+      /\/Subtype \/Image \/Width 40 \/Height 24 \/ColorSpace \/DeviceRGB/,
+      `${name}: decoded to an RGB image`,
+    );
+    t.equal(
+      /\/SMask \d+ 0 R/.test(raw),
+      name.startsWith('alpha'),
+      `${name}: a soft mask exactly when there is transparency`,
+    );
     const file = join(dir, 'img.pdf');
     writeFileSync(file, pdf);
     try {
-      t.match(execFileSync('qpdf', ['--check', file], { encoding: 'utf8' }), /No syntax or stream encoding errors/, `${name}: qpdf is content`);
+      t.match(
+        execFileSync('qpdf', ['--check', file], { encoding: 'utf8' }),
+        /No syntax or stream encoding errors/,
+        `${name}: qpdf is content`,
+      );
       execFileSync('pdftoppm', ['-r', '72', '-png', '-singlefile', file, join(dir, 'page')]);
       check(PNG.sync.read(readFileSync(join(dir, 'page.png'))));
     } catch (err) {
-      t.ok(!process.env.CI && (err as NodeJS.ErrnoException).code === 'ENOENT', `${name}: qpdf and poppler are installed in CI`);
+      t.ok(
+        !process.env.CI && (err as NodeJS.ErrnoException).code === 'ENOENT',
+        `${name}: qpdf and poppler are installed in CI`,
+      );
     }
   }
 });

@@ -11,19 +11,35 @@ import { call, startTestServer } from '../helpers/server.ts';
 
 const s3 = await startS3(t);
 const bucket = `service-${process.pid}`;
-const server = await startTestServer(t, { s3Endpoint: s3.endpoint, s3AccessKey: s3.accessKey, s3SecretKey: s3.secretKey, s3Region: s3.region, s3Bucket: bucket });
+const server = await startTestServer(t, {
+  s3Endpoint: s3.endpoint,
+  s3AccessKey: s3.accessKey,
+  s3SecretKey: s3.secretKey,
+  s3Region: s3.region,
+  s3Bucket: bucket,
+});
 const direct = new S3BlobStore({ ...s3, bucket });
 
 t.test('assets, job inputs and outputs live in the bucket; downloads stream from it', async (t) => {
   const a = await server.tenant();
-  const up = await call(t, server, 'POST', '/assets', { key: a.live, raw: png(90, 60), headers: { 'content-type': 'image/png' } });
+  const up = await call(t, server, 'POST', '/assets', {
+    key: a.live,
+    raw: png(90, 60),
+    headers: { 'content-type': 'image/png' },
+  });
   t.equal(up.status, 201);
   const keys: string[] = [];
   for await (const k of direct.list('assets/')) keys.push(k);
   t.equal(keys.length, 1, 'the upload is an object in the bucket');
   const post = await call(t, server, 'POST', '/generations', {
     key: a.live,
-    body: { templateId: a.templates.live.legacy, content: [{ type: 'heading', level: 1, text: 'On S3' }, { type: 'image', assetId: up.body.id, width: '50%' }] },
+    body: {
+      templateId: a.templates.live.legacy,
+      content: [
+        { type: 'heading', level: 1, text: 'On S3' },
+        { type: 'image', assetId: up.body.id, width: '50%' },
+      ],
+    },
   });
   t.equal(post.status, 202);
   let job = post.body;
@@ -36,7 +52,9 @@ t.test('assets, job inputs and outputs live in the bucket; downloads stream from
   for await (const k of direct.list('outputs/')) outputs.push(k);
   t.equal(outputs.length, 1, 'the PDF is an object in the bucket');
   const stored = await direct.get(outputs[0]!);
-  const res = await fetch(`${server.base}/api/v1/generations/${post.body.id}/download`, { headers: { authorization: `Bearer ${a.live}` } });
+  const res = await fetch(`${server.base}/api/v1/generations/${post.body.id}/download`, {
+    headers: { authorization: `Bearer ${a.live}` },
+  });
   const body = new Uint8Array(await res.arrayBuffer());
   t.equal(res.status, 200);
   t.equal(Number(res.headers.get('content-length')), stored!.length, 'Content-Length from the object');
@@ -60,19 +78,34 @@ async function until(t: Test, key: string, id: string) {
 
 t.test('previews and personal fonts live in the bucket', async (t) => {
   const a = await server.tenant();
-  const post = await call(t, server, 'POST', '/previews', { key: a.live, body: { templateId: a.templates.live.simple, text: 'A preview kept on S3.' } });
+  const post = await call(t, server, 'POST', '/previews', {
+    key: a.live,
+    body: { templateId: a.templates.live.simple, text: 'A preview kept on S3.' },
+  });
   t.equal(post.status, 202);
   t.equal((await until(t, a.live, post.body.id)).status, 'completed');
-  t.equal((await objects(`previews/${a.accountId}/${post.body.id}/`)).length, 1, 'the preview pages are an object in the bucket');
+  t.equal(
+    (await objects(`previews/${a.accountId}/${post.body.id}/`)).length,
+    1,
+    'the preview pages are an object in the bucket',
+  );
   const images = await call(t, server, 'GET', `/generations/${post.body.id}/preview`, { key: a.live });
   t.equal(images.status, 200);
   t.equal(images.body.pages.length, 1, 'read back from the bucket');
 
-  const bytes = readFileSync(new URL('../../node_modules/@expo-google-fonts/kalam/300Light/Kalam_300Light.ttf', import.meta.url));
+  const bytes = readFileSync(
+    new URL('../../node_modules/@expo-google-fonts/kalam/300Light/Kalam_300Light.ttf', import.meta.url),
+  );
   const mine = await addFont(server.ctx, { bytes, name: 'My hand', account: a.accountId, premium: false });
   t.same(Buffer.from((await direct.get(mine.location))!), bytes, 'the font file is an object in the bucket');
-  const model = JSON.parse(readFileSync(new URL('../../src/app/demo/letter.template.json', import.meta.url), 'utf8'));
-  const tpl = await importTemplate(server.ctx, { account: a.accountId, mode: 'live', json: JSON.stringify({ ...model, style: { ...model.style, fontId: mine.id } }) });
+  const model = JSON.parse(
+    readFileSync(new URL('../../src/app/demo/letter.template.json', import.meta.url), 'utf8'),
+  );
+  const tpl = await importTemplate(server.ctx, {
+    account: a.accountId,
+    mode: 'live',
+    json: JSON.stringify({ ...model, style: { ...model.style, fontId: mine.id } }),
+  });
   const res = await fetch(`${server.base}/api/v1/renders`, {
     method: 'POST',
     headers: { authorization: `Bearer ${a.live}`, 'content-type': 'application/json' },
@@ -84,15 +117,26 @@ t.test('previews and personal fonts live in the bucket', async (t) => {
 
 t.test('the sweeper deletes expired outputs and orphans from the bucket', async (t) => {
   const a = await server.tenant();
-  const post = await call(t, server, 'POST', '/generations', { key: a.live, body: { templateId: a.templates.live.simple, text: 'Kept for a while.' } });
+  const post = await call(t, server, 'POST', '/generations', {
+    key: a.live,
+    body: { templateId: a.templates.live.simple, text: 'Kept for a while.' },
+  });
   t.equal((await until(t, a.live, post.body.id)).status, 'completed');
   const job = (await server.ctx.store.generations.find(post.body.id))!;
   t.same(await objects(`outputs/${a.accountId}/`), [job.blobKey], 'the PDF is in the bucket');
-  await server.ctx.store.db.kysely.updateTable('generations').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', job.id).execute();
+  await server.ctx.store.db.kysely
+    .updateTable('generations')
+    .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+    .where('id', '=', job.id)
+    .execute();
   const orphan = `outputs/${a.accountId}/${job.id}/9.pdf`;
   await direct.put(orphan, new Uint8Array([1, 2, 3]), 'application/pdf');
   const swept = await server.service.sweep();
   t.ok(swept.expired >= 1 && swept.orphans >= 1, `swept ${JSON.stringify(swept)}`);
-  t.same(await objects(`outputs/${a.accountId}/`), [], 'the expired PDF and the orphan are gone from the bucket');
+  t.same(
+    await objects(`outputs/${a.accountId}/`),
+    [],
+    'the expired PDF and the orphan are gone from the bucket',
+  );
   t.equal((await call(t, server, 'GET', `/generations/${job.id}/download`, { key: a.live })).status, 410);
 });

@@ -73,16 +73,43 @@ async function api(key: string, method: string, path: string, body?: unknown) {
 }
 
 t.test('the console in 80 x 24: live figures, a top-up, a server restart', async (t) => {
-  const liveKey = (await api(TOKEN, 'POST', `/admin/v1/accounts/${accountId}/keys`, { mode: 'live', name: 'console test' })).key as string;
-  await tmux('new-session', '-d', '-s', 'tui', '-x', '80', '-y', '24', `cd ${ROOT} && node bin/scriptorium.js tui --url ${base} --token ${TOKEN}`);
-  const first = await waitFor(t, /● live[\s\S]*completed today 0/, 'the dashboard is live with an empty queue');
+  const liveKey = (
+    await api(TOKEN, 'POST', `/admin/v1/accounts/${accountId}/keys`, { mode: 'live', name: 'console test' })
+  ).key as string;
+  await tmux(
+    'new-session',
+    '-d',
+    '-s',
+    'tui',
+    '-x',
+    '80',
+    '-y',
+    '24',
+    `cd ${ROOT} && node bin/scriptorium.js tui --url ${base} --token ${TOKEN}`,
+  );
+  const first = await waitFor(
+    t,
+    /● live[\s\S]*completed today 0/,
+    'the dashboard is live with an empty queue',
+  );
   const lines = first.split('\n').filter((l, i, all) => i < all.length - 1 || l !== '');
   t.equal(lines.length, 24, 'the pane is 24 lines');
-  t.ok(lines.every((l) => [...l].length <= 80), 'no line wider than 80');
+  t.ok(
+    lines.every((l) => [...l].length <= 80),
+    'no line wider than 80',
+  );
 
   // Jobs submitted through the public API move the queue figures.
   const ids: string[] = [];
-  for (let i = 0; i < 2; i++) ids.push((await api(demoKey, 'POST', '/api/v1/generations', { templateId: template, text: `Letter ${i}. `.repeat(300) })).id);
+  for (let i = 0; i < 2; i++)
+    ids.push(
+      (
+        await api(demoKey, 'POST', '/api/v1/generations', {
+          templateId: template,
+          text: `Letter ${i}. `.repeat(300),
+        })
+      ).id,
+    );
   await waitFor(t, /completed today 2/, 'the two jobs show as completed today');
   await waitFor(t, /generations\s+2\s/, 'and as two generations this minute');
 
@@ -96,10 +123,18 @@ t.test('the console in 80 x 24: live figures, a top-up, a server restart', async
   await waitFor(t, /sheets 50-1000: 200/, 'the typed number shows');
   await tmux('send-keys', '-t', 'tui', 'Enter');
   await waitFor(t, /Add 200 live sheets to Demo\? \(y\/n\)/, 'and asks for confirmation');
-  t.equal((await api(liveKey, 'GET', '/api/v1/usage')).balance.extraSheets, before, 'nothing is added before the answer');
+  t.equal(
+    (await api(liveKey, 'GET', '/api/v1/usage')).balance.extraSheets,
+    before,
+    'nothing is added before the answer',
+  );
   await tmux('send-keys', '-t', 'tui', 'y');
   await waitFor(t, /Added 200 live sheets to Demo/, 'the console reports the top-up');
-  t.equal((await api(liveKey, 'GET', '/api/v1/usage')).balance.extraSheets, before + 200, 'GET /usage shows the 200 sheets');
+  t.equal(
+    (await api(liveKey, 'GET', '/api/v1/usage')).balance.extraSheets,
+    before + 200,
+    'GET /usage shows the 200 sheets',
+  );
 
   // The server restarts: the console says so, and reconnects by itself.
   await tmux('send-keys', '-t', 'tui', '1');

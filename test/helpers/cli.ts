@@ -15,7 +15,8 @@ export function cli(args: string[], env: Record<string, string>): Promise<Run> {
       process.execPath,
       [join(ROOT, 'bin/scriptorium.js'), ...args],
       { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', ...env } },
-      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }

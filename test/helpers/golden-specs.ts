@@ -12,11 +12,19 @@ export interface GoldenSpecs {
 }
 
 export function readGoldenSpecs(): { specs: GoldenSpecs; resources: Resources } {
-  const specs = JSON.parse(readFileSync(new URL('../goldens/specs.json', import.meta.url), 'utf8')) as GoldenSpecs;
+  const specs = JSON.parse(
+    readFileSync(new URL('../goldens/specs.json', import.meta.url), 'utf8'),
+  ) as GoldenSpecs;
   const resources: Resources = { fonts: {}, images: {} };
-  for (const [id, font] of Object.entries(specs.fonts)) resources.fonts[id] = new Uint8Array(readFileSync(new URL(import.meta.resolve(font.module))));
+  for (const [id, font] of Object.entries(specs.fonts))
+    resources.fonts[id] = new Uint8Array(readFileSync(new URL(import.meta.resolve(font.module))));
   for (const [id, image] of Object.entries(specs.images)) {
-    resources.images[id] = { type: image.type, width: image.width, height: image.height, bytes: new Uint8Array(readFileSync(new URL(`../../${image.file}`, import.meta.url))) };
+    resources.images[id] = {
+      type: image.type,
+      width: image.width,
+      height: image.height,
+      bytes: new Uint8Array(readFileSync(new URL(`../../${image.file}`, import.meta.url))),
+    };
   }
   return { specs, resources };
 }

@@ -26,7 +26,8 @@ export function png(width: number, height: number, opts: PngOptions = {}): Buffe
   if (!raw) {
     raw = Buffer.alloc(height * rowBytes);
     for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) raw.set([(x * 255) / width, (y * 255) / height, 128], y * rowBytes + 1 + x * 3);
+      for (let x = 0; x < width; x++)
+        raw.set([(x * 255) / width, (y * 255) / height, 128], y * rowBytes + 1 + x * 3);
     }
   }
   const ihdr = Buffer.alloc(13);
@@ -53,6 +54,15 @@ export function giantBomb(): Buffer {
 
 export const jpeg = readFileSync(new URL('../fixtures/gradient-64x48.jpg', import.meta.url));
 export const progressiveJpeg = readFileSync(new URL('../fixtures/progressive-64x48.jpg', import.meta.url));
-export const webp = Buffer.concat([Buffer.from('RIFF'), Buffer.from([36, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(24)]);
-export const gif = Buffer.concat([Buffer.from('GIF89a'), Buffer.from([1, 0, 1, 0, 0, 0, 0]), Buffer.from([0x3b])]);
+export const webp = Buffer.concat([
+  Buffer.from('RIFF'),
+  Buffer.from([36, 0, 0, 0]),
+  Buffer.from('WEBPVP8 '),
+  Buffer.alloc(24),
+]);
+export const gif = Buffer.concat([
+  Buffer.from('GIF89a'),
+  Buffer.from([1, 0, 1, 0, 0, 0, 0]),
+  Buffer.from([0x3b]),
+]);
 export const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');

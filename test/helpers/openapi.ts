@@ -8,7 +8,10 @@ import { openApiDocument } from '../../src/api/openapi.ts';
 const Ajv = AjvModule as unknown as typeof AjvModule.default;
 const addFormats = formatsModule as unknown as typeof formatsModule.default;
 
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: Record<string, Record<string, unknown>> };
+type Doc = {
+  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  components: Record<string, Record<string, unknown>>;
+};
 
 export const doc = openApiDocument() as unknown as Doc;
 const ajv = new Ajv({ strict: false, allErrors: true });
@@ -16,13 +19,18 @@ addFormats(ajv);
 ajv.addSchema(doc as object, 'openapi.json');
 const compiled = new Map<string, ValidateFunction>();
 
-const pointer = (parts: string[]) => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+const pointer = (parts: string[]) =>
+  parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
 function resolve<T>(node: unknown): T {
   let n = node as { $ref?: string };
   while (n && typeof n.$ref === 'string') {
     const path = n.$ref.replace(/^#\//, '').split('/');
-    n = path.reduce((o: Record<string, unknown>, k) => o[k.replaceAll('~1', '/').replaceAll('~0', '~')] as Record<string, unknown>, doc as unknown as Record<string, unknown>) as { $ref?: string };
+    n = path.reduce(
+      (o: Record<string, unknown>, k) =>
+        o[k.replaceAll('~1', '/').replaceAll('~0', '~')] as Record<string, unknown>,
+      doc as unknown as Record<string, unknown>,
+    ) as { $ref?: string };
   }
   return n as T;
 }
@@ -52,25 +60,42 @@ export function conformance(r: Received): string[] {
   const tpl = templateOf(r.path);
   const op = tpl ? doc.paths[tpl]?.[r.method.toLowerCase()] : undefined;
   // An undocumented path or method: only an error reply (401 before routing, then 404) fits.
-  const response = op ? op.responses[String(r.status)] : r.status === 401 ? { $ref: '#/components/responses/Unauthorized' } : r.status === 404 ? { $ref: '#/components/responses/NotFound' } : undefined;
+  const response = op
+    ? op.responses[String(r.status)]
+    : r.status === 401
+      ? { $ref: '#/components/responses/Unauthorized' }
+      : r.status === 404
+        ? { $ref: '#/components/responses/NotFound' }
+        : undefined;
   if (!response) return [`${r.method} ${tpl ?? r.path} does not document status ${r.status}`];
-  const resolved = resolve<{ content?: Record<string, unknown>; headers?: Record<string, unknown> }>(response);
+  const resolved = resolve<{ content?: Record<string, unknown>; headers?: Record<string, unknown> }>(
+    response,
+  );
   const problems: string[] = [];
   for (const [name, h] of Object.entries(resolved.headers ?? {})) {
-    if (resolve<{ required?: boolean }>(h).required && !r.headers.get(name)) problems.push(`required header ${name} missing`);
+    if (resolve<{ required?: boolean }>(h).required && !r.headers.get(name))
+      problems.push(`required header ${name} missing`);
   }
   const media = (r.contentType ?? '').split(';')[0]!.trim();
   const content = resolved.content ?? {};
-  if (!(media in content)) return [...problems, `content type ${media} is not documented for ${r.status} (${Object.keys(content).join(', ')})`];
+  if (!(media in content))
+    return [
+      ...problems,
+      `content type ${media} is not documented for ${r.status} (${Object.keys(content).join(', ')})`,
+    ];
   if (media !== 'application/json') return problems;
-  const refPath = typeof (response as { $ref?: string }).$ref === 'string'
-    ? `${(response as { $ref: string }).$ref}/content/${pointer([media])}/schema`
-    : `#/paths/${pointer([tpl!])}/${r.method.toLowerCase()}/responses/${r.status}/content/${pointer([media])}/schema`;
+  const refPath =
+    typeof (response as { $ref?: string }).$ref === 'string'
+      ? `${(response as { $ref: string }).$ref}/content/${pointer([media])}/schema`
+      : `#/paths/${pointer([tpl!])}/${r.method.toLowerCase()}/responses/${r.status}/content/${pointer([media])}/schema`;
   let validate = compiled.get(refPath);
   if (!validate) {
     validate = ajv.compile({ $ref: `openapi.json${refPath}` });
     compiled.set(refPath, validate);
   }
-  if (!validate(r.body)) problems.push(...(validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`));
+  if (!validate(r.body))
+    problems.push(
+      ...(validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`),
+    );
   return problems;
 }

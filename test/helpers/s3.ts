@@ -21,5 +21,10 @@ export async function startS3(t: Test): Promise<TestS3> {
     await server.close();
     rmSync(directory, { recursive: true, force: true });
   });
-  return { endpoint: `http://127.0.0.1:${port}`, accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1' };
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    accessKey: 'S3RVER',
+    secretKey: 'S3RVER',
+    region: 'us-east-1',
+  };
 }

@@ -50,7 +50,18 @@ const TEMPLATE_FILES = { simple: 'letter', structured: 'notes', legacy: 'documen
 /** A service in this process over a fresh embedded store, stopped and removed at the test's end. */
 async function boot(t: Test, overrides: Partial<Config>, opts: ServiceOptions) {
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-http-'));
-  const config = loadConfig({}, { dataDir: dir, port: 0, host: '127.0.0.1', logLevel: 'silent', demo: false, rateLimitPerMinute: 100_000, ...overrides });
+  const config = loadConfig(
+    {},
+    {
+      dataDir: dir,
+      port: 0,
+      host: '127.0.0.1',
+      logLevel: 'silent',
+      demo: false,
+      rateLimitPerMinute: 100_000,
+      ...overrides,
+    },
+  );
   const ctx = await openContext(config);
   const service = await startService(ctx, { log: pino({ level: 'silent' }), ...opts });
   let stopped = false;
@@ -79,7 +90,11 @@ export async function startInProcess(t: Test, overrides: Partial<Config> = {}): 
 
 /** A fresh account with a key of each mode, 100 test sheets, and one template of each kind per mode. */
 export async function seedTenant(ctx: Context, opts: { plan?: string } = {}): Promise<TestTenant> {
-  const account = await createAccount(ctx, { name: 'Tenant', plan: opts.plan ?? 'pro', period: opts.plan && opts.plan !== 'pro' ? undefined : 30 });
+  const account = await createAccount(ctx, {
+    name: 'Tenant',
+    plan: opts.plan ?? 'pro',
+    period: opts.plan && opts.plan !== 'pro' ? undefined : 30,
+  });
   const live = await createKey(ctx, { account: account.id, mode: 'live' });
   const test = await createKey(ctx, { account: account.id, mode: 'test' });
   await topUp(ctx, { account: account.id, sheets: 100, mode: 'test' });
@@ -91,11 +106,24 @@ export async function seedTenant(ctx: Context, opts: { plan?: string } = {}): Pr
       templates[mode][kind as keyof typeof TEMPLATE_FILES] = tpl.id;
     }
   }
-  return { accountId: account.id, live: live.key, test: test.key, liveKeyId: live.record.id, testKeyId: test.record.id, templates };
+  return {
+    accountId: account.id,
+    live: live.key,
+    test: test.key,
+    liveKeyId: live.record.id,
+    testKeyId: test.record.id,
+    templates,
+  };
 }
 
 /** Hands a request to the pipeline in process and answers as a fetch would. */
-async function viaPipeline(api: Api, method: string, url: URL, headers: Record<string, string>, body: string | Uint8Array | undefined): Promise<Response> {
+async function viaPipeline(
+  api: Api,
+  method: string,
+  url: URL,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+): Promise<Response> {
   const reply = await api.handle({
     id: newId('req'),
     method,
@@ -118,7 +146,10 @@ async function viaPipeline(api: Api, method: string, url: URL, headers: Record<s
     bytes = JSON.stringify(reply.json);
     contentType = JSON_TYPE;
   }
-  return new Response(bytes, { status: reply.status, headers: { ...reply.headers, ...(contentType ? { 'content-type': contentType } : {}) } });
+  return new Response(bytes, {
+    status: reply.status,
+    headers: { ...reply.headers, ...(contentType ? { 'content-type': contentType } : {}) },
+  });
 }
 
 export interface Answer {
@@ -151,23 +182,44 @@ export async function call(
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = 'api' in server ? await viaPipeline(server.api, method, new URL(url), headers, body) : await fetch(url, { method, headers, body });
+  const res =
+    'api' in server
+      ? await viaPipeline(server.api, method, new URL(url), headers, body)
+      : await fetch(url, { method, headers, body });
   const text = Buffer.from(await res.arrayBuffer());
   const contentType = res.headers.get('content-type');
-  const parsed = contentType?.startsWith('application/json') ? JSON.parse(text.toString('utf8')) : text.toString('utf8');
+  const parsed = contentType?.startsWith('application/json')
+    ? JSON.parse(text.toString('utf8'))
+    : text.toString('utf8');
   const requestId = res.headers.get('x-request-id') ?? '';
   const where = `${method} ${path.slice(0, 60)}`;
   t.match(requestId, /^req_[0-9A-Za-z]{22}$/, `${where}: exactly one X-Request-ID`);
-  if (res.status >= 400) t.equal(parsed?.error?.requestId, requestId, `${where}: error.requestId is the X-Request-ID`);
+  if (res.status >= 400)
+    t.equal(parsed?.error?.requestId, requestId, `${where}: error.requestId is the X-Request-ID`);
   const apiPath = new URL(url).pathname.replace(/^\/api\/v1/, '');
   if (new URL(url).pathname.startsWith('/api/v1/') && apiPath !== '/openapi.json') {
-    t.same(conformance({ method, path: apiPath, status: res.status, contentType, body: parsed, headers: res.headers }), [], `${where}: ${res.status} conforms to the OpenAPI document`);
+    t.same(
+      conformance({
+        method,
+        path: apiPath,
+        status: res.status,
+        contentType,
+        body: parsed,
+        headers: res.headers,
+      }),
+      [],
+      `${where}: ${res.status} conforms to the OpenAPI document`,
+    );
   }
   return { status: res.status, headers: res.headers, body: parsed, requestId };
 }
 
 /** Sends raw bytes on a fresh TCP connection and collects everything until it closes or `ms` pass. */
-export function rawExchange(port: number, write: (socket: import('node:net').Socket) => void, ms = 1500): Promise<string> {
+export function rawExchange(
+  port: number,
+  write: (socket: import('node:net').Socket) => void,
+  ms = 1500,
+): Promise<string> {
   return import('node:net').then(
     ({ connect }) =>
       new Promise((resolve) => {
@@ -186,4 +238,3 @@ export function rawExchange(port: number, write: (socket: import('node:net').Soc
       }),
   );
 }
-

@@ -24,7 +24,11 @@ const answers: Record<Service, () => Promise<boolean>> = {
     }
   },
   async redis() {
-    const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const probe = new Redis(REDIS_URL, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     probe.on('error', () => {});
     try {
       await probe.connect();
@@ -56,7 +60,8 @@ export function serviceAnswers(service: Service): Promise<boolean> {
 export async function unavailable(service: Service): Promise<false | string> {
   if (await serviceAnswers(service)) return false;
   const where = service === 'redis' ? REDIS_URL : PG_ADMIN_URL;
-  if (process.env.CI) throw new Error(`${service} does not answer at ${where}: CI must run the tests that need it`);
+  if (process.env.CI)
+    throw new Error(`${service} does not answer at ${where}: CI must run the tests that need it`);
   console.error(`\n!!! ${service} does not answer at ${where}: the tests that need it are SKIPPED !!!\n`);
   return `no ${service} server answers`;
 }

@@ -6,7 +6,12 @@ import type { RenderSpec } from '../../src/render/index.ts';
 
 /** A simple template's style, every default filled, from a partial one (Caveat unless it says). */
 export function styleOf(json: Record<string, unknown> = {}): Style {
-  const parsed = parseTemplate({ version: 2, name: 'test', mode: 'simple', style: { fontId: bundledFontId('caveat'), ...json } });
+  const parsed = parseTemplate({
+    version: 2,
+    name: 'test',
+    mode: 'simple',
+    style: { fontId: bundledFontId('caveat'), ...json },
+  });
   if (!parsed.ok) throw new Error(`${parsed.field}: ${parsed.message}`);
   return (parsed.template as { style: Style }).style;
 }

@@ -26,7 +26,9 @@ t.test('process.env is read only in src/config', async (t) => {
 });
 
 t.test('the render engine is entered only through src/render/index.ts', async (t) => {
-  const outside = [...PRODUCT, ...sources('test/helpers'), 'test/unit/goldens.test.ts'].filter((f) => !f.startsWith('src/render/'));
+  const outside = [...PRODUCT, ...sources('test/helpers'), 'test/unit/goldens.test.ts'].filter(
+    (f) => !f.startsWith('src/render/'),
+  );
   t.same(
     outside.filter((f) => /from ['"][./]*(?:src\/)?render\/(?!index\.ts['"])/.test(code(f))),
     [],
@@ -42,7 +44,8 @@ t.test('the golden test imports nothing of the project but the door', async (t) 
 });
 
 t.test('nothing asks an adapter what it is', async (t) => {
-  const adapters = /instanceof\s+(BullQueue|EmbeddedQueue|S3BlobStore|FsBlobStore|PiscinaRenderer|InProcessRenderer|Redis\w*|Memory\w*)\b/;
+  const adapters =
+    /instanceof\s+(BullQueue|EmbeddedQueue|S3BlobStore|FsBlobStore|PiscinaRenderer|InProcessRenderer|Redis\w*|Memory\w*)\b/;
   t.same(
     PRODUCT.filter((f) => adapters.test(code(f))),
     [],
@@ -50,10 +53,16 @@ t.test('nothing asks an adapter what it is', async (t) => {
 });
 
 t.test('adapters are built only in the composition root (an adapter may build its own parts)', async (t) => {
-  const built = /new\s+(BullQueue|EmbeddedQueue|S3BlobStore|FsBlobStore|PiscinaRenderer|Redis|RedisRateLimiter|RedisRenderQuota|SampleBoard)\b|Store\.open\(/;
+  const built =
+    /new\s+(BullQueue|EmbeddedQueue|S3BlobStore|FsBlobStore|PiscinaRenderer|Redis|RedisRateLimiter|RedisRenderQuota|SampleBoard)\b|Store\.open\(/;
   const adapterHomes = ['src/blobs/', 'src/limits/', 'src/queue/', 'src/store/'];
-  const product = PRODUCT.filter((f) => f.startsWith('src/') && !adapterHomes.some((home) => f.startsWith(home)));
-  t.ok(product.includes('src/service.ts') && product.some((f) => f.startsWith('src/app/')), 'roles and use-cases are read');
+  const product = PRODUCT.filter(
+    (f) => f.startsWith('src/') && !adapterHomes.some((home) => f.startsWith(home)),
+  );
+  t.ok(
+    product.includes('src/service.ts') && product.some((f) => f.startsWith('src/app/')),
+    'roles and use-cases are read',
+  );
   t.ok(built.test(code('src/composition.ts')), 'the root builds them');
   t.same(
     product.filter((f) => f !== 'src/composition.ts' && built.test(code(f))),
@@ -63,7 +72,10 @@ t.test('adapters are built only in the composition root (an adapter may build it
 
 t.test('stores refuse in the domain’s words, and one mapper turns every error into a reply', async (t) => {
   const stores = PRODUCT.filter((f) => f.startsWith('src/store/'));
-  t.ok(stores.some((f) => /new Refusal\(/.test(code(f))), 'stores throw Refusal');
+  t.ok(
+    stores.some((f) => /new Refusal\(/.test(code(f))),
+    'stores throw Refusal',
+  );
   t.same(
     stores.filter((f) => /ApiError|errorCatalog/.test(code(f))),
     [],
@@ -71,21 +83,32 @@ t.test('stores refuse in the domain’s words, and one mapper turns every error 
   );
   const api = PRODUCT.filter((f) => f.startsWith('src/api/'));
   t.same(
-    api.filter((f) => f !== 'src/api/errors.ts' && /instanceof (ApiError|Refusal)|json: \{ error/.test(code(f))),
+    api.filter(
+      (f) => f !== 'src/api/errors.ts' && /instanceof (ApiError|Refusal)|json: \{ error/.test(code(f)),
+    ),
     [],
     'only src/api/errors.ts builds an error reply',
   );
   t.same(
-    PRODUCT.filter((f) => f.startsWith('src/') && /class \w+ extends Error/.test(code(f)) && /\b(status|statusCode)\b/.test(code(f)) && f !== 'src/domain/errors.ts'),
+    PRODUCT.filter(
+      (f) =>
+        f.startsWith('src/') &&
+        /class \w+ extends Error/.test(code(f)) &&
+        /\b(status|statusCode)\b/.test(code(f)) &&
+        f !== 'src/domain/errors.ts',
+    ),
     [],
     'no other error class carries a status',
   );
 });
 
 t.test('the unit tier starts no server and no process; the tiers hold every test', async (t) => {
-  const unit = sources('test/unit').filter((f) => f.endsWith('.test.ts') && f !== 'test/unit/architecture.test.ts');
+  const unit = sources('test/unit').filter(
+    (f) => f.endsWith('.test.ts') && f !== 'test/unit/architecture.test.ts',
+  );
   t.ok(unit.length >= 10, `${unit.length} unit tests`);
-  const outside = /node:child_process|from 'ioredis'|from 'pg'|helpers\/(s3|spawn|cli|services)\.ts|postgresFactory|startTestServer|chromium|\bfetch\(/;
+  const outside =
+    /node:child_process|from 'ioredis'|from 'pg'|helpers\/(s3|spawn|cli|services)\.ts|postgresFactory|startTestServer|chromium|\bfetch\(/;
   t.same(
     unit.filter((f) => outside.test(code(f))),
     [],

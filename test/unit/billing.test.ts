@@ -1,8 +1,27 @@
 // Billing rules, exhaustively tabled (spec §4 billing rules, DESIGN §6).
 import t from 'tap';
-import { type AllowanceState, checkBeforeWork, currentPeriod, decideCharge, planGrantMilli } from '../../src/domain/billing.ts';
-import { billingTier, isAllowedSize, milliSheetsPerPage, type PageSize, sheets } from '../../src/domain/page-size.ts';
-import { DEFAULT_PLANS, PACK_MAX_SHEETS, PACK_MIN_SHEETS, type PlanId, planCatalog, planPeriods } from '../../src/domain/plans.ts';
+import {
+  type AllowanceState,
+  checkBeforeWork,
+  currentPeriod,
+  decideCharge,
+  planGrantMilli,
+} from '../../src/domain/billing.ts';
+import {
+  billingTier,
+  isAllowedSize,
+  milliSheetsPerPage,
+  type PageSize,
+  sheets,
+} from '../../src/domain/page-size.ts';
+import {
+  DEFAULT_PLANS,
+  PACK_MAX_SHEETS,
+  PACK_MIN_SHEETS,
+  type PlanId,
+  planCatalog,
+  planPeriods,
+} from '../../src/domain/plans.ts';
 
 t.test('sheets per page for every standard size and custom sizes on each side of each edge', async (t) => {
   const table: [PageSize, number | null][] = [
@@ -28,7 +47,11 @@ t.test('sheets per page for every standard size and custom sizes on each side of
   ];
   for (const [size, milli] of table) {
     const label = typeof size === 'string' ? size : size.name;
-    t.equal(billingTier(size)?.milliSheets ?? null, milli, `${label} bills ${milli === null ? 'nothing (invalid)' : sheets(milli)}`);
+    t.equal(
+      billingTier(size)?.milliSheets ?? null,
+      milli,
+      `${label} bills ${milli === null ? 'nothing (invalid)' : sheets(milli)}`,
+    );
     t.equal(isAllowedSize(size), milli !== null, `${label} ${milli === null ? 'refused' : 'allowed'}`);
     if (milli === null) t.throws(() => milliSheetsPerPage(size), RangeError);
     else t.equal(milliSheetsPerPage(size), milli);
@@ -50,10 +73,17 @@ t.test('the plan catalogue', async (t) => {
     t.equal(plan.premiumFonts, premium, `${id} premium fonts`);
     t.equal(plan.renderAccess, render, `${id} render access`);
     t.ok(plan.pagesPerDay >= 200, `${id} allows one whole 200-page document a day`);
-    for (const p of periods) t.ok((plan.sheetsPerPeriod[`${p}` as '7'] ?? 0) > 0, `${id} grants sheets per ${p} days`);
+    for (const p of periods)
+      t.ok((plan.sheetsPerPeriod[`${p}` as '7'] ?? 0) > 0, `${id} grants sheets per ${p} days`);
   }
-  t.ok(DEFAULT_PLANS.premium.sheetsPerPeriod[30]! > DEFAULT_PLANS.pro.sheetsPerPeriod[30]!, 'premium grants more than pro');
-  t.ok(DEFAULT_PLANS.pro.sheetsPerPeriod[30]! > DEFAULT_PLANS.basic.sheetsPerPeriod[30]!, 'pro grants more than basic');
+  t.ok(
+    DEFAULT_PLANS.premium.sheetsPerPeriod[30]! > DEFAULT_PLANS.pro.sheetsPerPeriod[30]!,
+    'premium grants more than pro',
+  );
+  t.ok(
+    DEFAULT_PLANS.pro.sheetsPerPeriod[30]! > DEFAULT_PLANS.basic.sheetsPerPeriod[30]!,
+    'pro grants more than basic',
+  );
   t.equal(PACK_MIN_SHEETS, 50);
   t.equal(PACK_MAX_SHEETS, 1000);
   const custom = planCatalog('{"basic":{"renderAccess":true,"sheetsPerPeriod":{"30":500}}}');
@@ -61,7 +91,10 @@ t.test('the plan catalogue', async (t) => {
   t.same(custom.basic.sheetsPerPeriod, { 7: 75, 30: 500 }, 'overrides merge over defaults');
   t.equal(custom.pro, DEFAULT_PLANS.pro);
   t.throws(() => planCatalog('not json'), /must be a JSON object/);
-  t.throws(() => planCatalog('{"basic":{"pagesPerDay":-1}}'), /basic.pagesPerDay must be a whole number 1-1000000 pages, got -1/);
+  t.throws(
+    () => planCatalog('{"basic":{"pagesPerDay":-1}}'),
+    /basic.pagesPerDay must be a whole number 1-1000000 pages, got -1/,
+  );
 });
 
 const state = (over: Partial<AllowanceState> = {}): AllowanceState => ({
@@ -97,7 +130,8 @@ t.test('spend order and all-or-nothing, as a table', async (t) => {
     const d = decideCharge(state({ planUsedMilli, extraMilli }), pages, perPage);
     const label = `used ${planUsedMilli}, extra ${extraMilli}, ${pages} x ${perPage}`;
     if (want === 'balance') t.match(d, { ok: false, reason: 'balance' }, label);
-    else t.match(d, { ok: true, planMilli: want[0], extraMilli: want[1], totalMilli: want[0] + want[1] }, label);
+    else
+      t.match(d, { ok: true, planMilli: want[0], extraMilli: want[1], totalMilli: want[0] + want[1] }, label);
   }
   t.throws(() => decideCharge(state(), -1, 1500), RangeError);
   t.throws(() => decideCharge(state(), 1.5, 1500), RangeError);
@@ -105,11 +139,18 @@ t.test('spend order and all-or-nothing, as a table', async (t) => {
 
 t.test('pages per UTC day', async (t) => {
   t.match(decideCharge(state({ extraMilli: 10_000_000, pagesToday: 800 }), 200, 1000), { ok: true });
-  t.match(decideCharge(state({ extraMilli: 10_000_000, pagesToday: 801 }), 200, 1000), { ok: false, reason: 'daily_pages' });
+  t.match(decideCharge(state({ extraMilli: 10_000_000, pagesToday: 801 }), 200, 1000), {
+    ok: false,
+    reason: 'daily_pages',
+  });
   t.match(checkBeforeWork(state({ extraMilli: 1, pagesToday: 999 })), { ok: true });
   t.match(checkBeforeWork(state({ extraMilli: 1, pagesToday: 1000 })), { ok: false, reason: 'daily_pages' });
   t.match(checkBeforeWork(state({ planUsedMilli: 1_000_000 })), { ok: false, reason: 'balance' });
-  t.match(checkBeforeWork(state({ planUsedMilli: 999_999 })), { ok: true }, 'one milli-sheet is some allowance');
+  t.match(
+    checkBeforeWork(state({ planUsedMilli: 999_999 })),
+    { ok: true },
+    'one milli-sheet is some allowance',
+  );
 });
 
 t.test('plan periods count whole periods from the anchor', async (t) => {
@@ -120,5 +161,9 @@ t.test('plan periods count whole periods from the anchor', async (t) => {
   });
   t.same(currentPeriod(anchor, 30, new Date('2026-03-02T10:00:00.000Z')).start, '2026-03-02T10:00:00.000Z');
   t.same(currentPeriod(anchor, 7, new Date('2026-02-14T09:59:59.999Z')).start, '2026-02-07T10:00:00.000Z');
-  t.same(currentPeriod(anchor, 7, new Date('2026-01-01T00:00:00.000Z')).start, anchor, 'before the anchor: the first period');
+  t.same(
+    currentPeriod(anchor, 7, new Date('2026-01-01T00:00:00.000Z')).start,
+    anchor,
+    'before the anchor: the first period',
+  );
 });

@@ -45,14 +45,25 @@ t.test('defaults are the limits of the spec', async (t) => {
 });
 
 t.test('the environment overrides defaults', async (t) => {
-  const c = loadConfig({ PORT: '9090', RATE_LIMIT_PER_MINUTE: '100000', DATABASE_URL: 'postgres://u@h/db', RENDER_MODE: 'credits' });
+  const c = loadConfig({
+    PORT: '9090',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    DATABASE_URL: 'postgres://u@h/db',
+    RENDER_MODE: 'credits',
+  });
   t.equal(c.port, 9090);
   t.equal(c.rateLimitPerMinute, 100_000);
   t.equal(c.renderMode, 'credits');
   t.same(databaseTarget(c), { dialect: 'postgres', url: 'postgres://u@h/db' });
   t.equal(isFarm(c), true);
-  t.same(databaseTarget(loadConfig({ DATABASE_URL: '/var/lib/x.db' })), { dialect: 'sqlite', file: '/var/lib/x.db' });
-  t.same(databaseTarget(loadConfig({ DATA_DIR: '/srv/data/' })), { dialect: 'sqlite', file: '/srv/data/scriptorium.db' });
+  t.same(databaseTarget(loadConfig({ DATABASE_URL: '/var/lib/x.db' })), {
+    dialect: 'sqlite',
+    file: '/var/lib/x.db',
+  });
+  t.same(databaseTarget(loadConfig({ DATA_DIR: '/srv/data/' })), {
+    dialect: 'sqlite',
+    file: '/srv/data/scriptorium.db',
+  });
 });
 
 t.test('every bad variable is reported at once', async (t) => {
@@ -70,15 +81,18 @@ t.test('every bad variable is reported at once', async (t) => {
   } catch (err) {
     t.type(err, ConfigError);
     const problems = (err as ConfigError).problems;
-    t.same(problems, [
-      'ADMIN_TOKEN must be empty or at least 24 characters, got "short"',
-      'RENDER_MODE must be one of subscription, credits, disabled, got "sometimes"',
-      'DEMO must be true or false, got "maybe"',
-      'PORT must be a whole number, got "80a"',
-      'POOL_THREADS must be 1-64, got 0',
-      'REDIS_URL must use redis or rediss, got "http:"',
-      'PLAN_CATALOG pro.pagesPerDay must be a whole number 1-1000000 pages, got 0',
-    ].sort((a, b) => order(a) - order(b)));
+    t.same(
+      problems,
+      [
+        'ADMIN_TOKEN must be empty or at least 24 characters, got "short"',
+        'RENDER_MODE must be one of subscription, credits, disabled, got "sometimes"',
+        'DEMO must be true or false, got "maybe"',
+        'PORT must be a whole number, got "80a"',
+        'POOL_THREADS must be 1-64, got 0',
+        'REDIS_URL must use redis or rediss, got "http:"',
+        'PLAN_CATALOG pro.pagesPerDay must be a whole number 1-1000000 pages, got 0',
+      ].sort((a, b) => order(a) - order(b)),
+    );
   }
 });
 
@@ -88,11 +102,15 @@ function order(line: string): number {
 }
 
 t.test('free text limit may not exceed the subscription limit', async (t) => {
-  t.throws(() => loadConfig({ TEXT_MAX_CHARS: '1000', TEXT_MAX_CHARS_FREE: '2000' }), /TEXT_MAX_CHARS_FREE must not exceed/);
+  t.throws(
+    () => loadConfig({ TEXT_MAX_CHARS: '1000', TEXT_MAX_CHARS_FREE: '2000' }),
+    /TEXT_MAX_CHARS_FREE must not exceed/,
+  );
 });
 
 t.test("the README's table of variables is generated from the descriptors", async (t) => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   t.equal(readme, withConfigTable(readme), 'README is in sync: run npm run docs:config');
-  for (const d of Object.values(descriptors)) t.ok(readme.includes(`| \`${d.env}\` |`), `${d.env} documented`);
+  for (const d of Object.values(descriptors))
+    t.ok(readme.includes(`| \`${d.env}\` |`), `${d.env} documented`);
 });

@@ -15,7 +15,8 @@ import type { GoldenSpecs } from '../helpers/golden-specs.ts';
 
 const UPDATE = process.env.GOLDENS_UPDATE === '1';
 const FILE = new URL('../goldens/specs.json', import.meta.url);
-const read = (name: string) => JSON.parse(readFileSync(new URL(`../goldens/${name}`, import.meta.url), 'utf8'));
+const read = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../goldens/${name}`, import.meta.url), 'utf8'));
 
 interface TextCase {
   name: string;
@@ -33,7 +34,12 @@ interface DocumentCase {
 }
 
 const fontOf = new Map(BUNDLED_FONTS.map((f) => [bundledFontId(f.slug), { slug: f.slug, module: f.module }]));
-const IMAGE_IDS = Object.fromEntries(EXAMPLE_IMAGES.map((file, i) => [file, `asset_${String(i).padStart(16, '0')}${file.replace(/\W/g, '').slice(0, 6).padEnd(6, 'x')}`]));
+const IMAGE_IDS = Object.fromEntries(
+  EXAMPLE_IMAGES.map((file, i) => [
+    file,
+    `asset_${String(i).padStart(16, '0')}${file.replace(/\W/g, '').slice(0, 6).padEnd(6, 'x')}`,
+  ]),
+);
 const imageOf = new Map(Object.entries(IMAGE_IDS).map(([file, id]) => [id, file]));
 
 const specs: GoldenSpecs = { fonts: {}, images: {}, cases: [] };
@@ -52,11 +58,21 @@ function add(name: string, model: unknown, input: JobInput, page: number | undef
 }
 
 for (const c of read('cases.json') as TextCase[]) {
-  add(c.name, { version: 2, name: c.name, mode: 'simple', style: { fontId: bundledFontId('caveat'), ...c.style } }, { text: c.text }, c.page);
+  add(
+    c.name,
+    { version: 2, name: c.name, mode: 'simple', style: { fontId: bundledFontId('caveat'), ...c.style } },
+    { text: c.text },
+    c.page,
+  );
 }
 for (const c of read('documents.json') as DocumentCase[]) {
   const example = c.example ? readExample(c.example, IMAGE_IDS) : null;
-  add(c.name, example ? JSON.parse(example.template) : c.template, (example?.input ?? c.input) as JobInput, c.page);
+  add(
+    c.name,
+    example ? JSON.parse(example.template) : c.template,
+    (example?.input ?? c.input) as JobInput,
+    c.page,
+  );
 }
 
 const text = `${JSON.stringify(specs, null, 1)}\n`;
@@ -65,6 +81,10 @@ if (UPDATE) {
   t.pass(`wrote ${specs.cases.length} specifications`);
 } else {
   t.ok(existsSync(FILE), 'test/goldens/specs.json exists (npm run goldens:update writes it)');
-  t.equal(text, existsSync(FILE) ? readFileSync(FILE, 'utf8') : '', 'every case maps to its stored specification');
+  t.equal(
+    text,
+    existsSync(FILE) ? readFileSync(FILE, 'utf8') : '',
+    'every case maps to its stored specification',
+  );
 }
 t.ok(specs.cases.length >= 20, `${specs.cases.length} cases`);

@@ -9,7 +9,14 @@ import { deflateSync } from 'node:zlib';
 import { Resvg } from '@resvg/resvg-js';
 import { PNG } from 'pngjs';
 import t, { type Test } from 'tap';
-import { assetBytes, type AssetBytes, type DisplayList, layout, type Rasterizer, writePng } from '../../src/render/index.ts';
+import {
+  assetBytes,
+  type AssetBytes,
+  type DisplayList,
+  layout,
+  type Rasterizer,
+  writePng,
+} from '../../src/render/index.ts';
 import { readGoldenSpecs } from '../helpers/golden-specs.ts';
 
 const UPDATE = process.env.GOLDENS_UPDATE === '1';
@@ -20,7 +27,11 @@ const PIXEL_SHARE = 0.002;
 
 /** resvg as the service runs it: system fonts off. */
 const raster: Rasterizer = (svg, { width, background }) => {
-  const image = new Resvg(svg, { fitTo: { mode: 'width', value: width }, font: { loadSystemFonts: false }, ...(background ? { background } : {}) }).render();
+  const image = new Resvg(svg, {
+    fitTo: { mode: 'width', value: width },
+    font: { loadSystemFonts: false },
+    ...(background ? { background } : {}),
+  }).render();
   return { width: image.width, height: image.height, pixels: image.pixels };
 };
 
@@ -30,12 +41,26 @@ const slugOf = new Map(Object.entries(specs.fonts).map(([id, font]) => [id, font
 function snapshot(list: DisplayList, page: number): string {
   const p = list.pages[page]!;
   const round = (v: unknown): unknown =>
-    typeof v === 'number' ? Math.round(v * 10_000) / 10_000 : Array.isArray(v) ? v.map(round) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round(x)])) : v;
+    typeof v === 'number'
+      ? Math.round(v * 10_000) / 10_000
+      : Array.isArray(v)
+        ? v.map(round)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round(x)]))
+          : v;
   const used = new Set(p.items.flatMap((i) => (i.kind === 'glyph' ? [i.ref] : [])));
   const glyphs = Object.fromEntries(
     [...used].sort().map((ref) => {
       const g = list.glyphs[ref]!;
-      return [ref, { font: slugOf.get(g.font), gid: g.gid, variant: g.variant, path: createHash('sha256').update(g.path).digest('hex').slice(0, 16) }];
+      return [
+        ref,
+        {
+          font: slugOf.get(g.font),
+          gid: g.gid,
+          variant: g.variant,
+          path: createHash('sha256').update(g.path).digest('hex').slice(0, 16),
+        },
+      ];
     }),
   );
   return `${JSON.stringify({ pages: list.pages.length, page: round({ ...p }), glyphs }, null, 1)}\n`;
@@ -58,7 +83,11 @@ function differingShare(a: PNG, b: PNG): number {
 /** Compares (or with GOLDENS_UPDATE=1, writes) a page's display list and image. */
 function compare(t: Test, name: string, list: DisplayList, page: number, assets?: AssetBytes): void {
   const snap = snapshot(list, page);
-  const png = writePng(list, list.pages[page]!, 72, { raster, deflate: (b) => deflateSync(b, { level: 9 }), assets });
+  const png = writePng(list, list.pages[page]!, 72, {
+    raster,
+    deflate: (b) => deflateSync(b, { level: 9 }),
+    assets,
+  });
   const snapFile = new URL(`${name}.json`, DIR);
   const pngFile = new URL(`${name}.png`, DIR);
   if (UPDATE) {
@@ -73,7 +102,10 @@ function compare(t: Test, name: string, list: DisplayList, page: number, assets?
   }
   t.equal(snap, readFileSync(snapFile, 'utf8'), 'display list as recorded');
   const share = differingShare(PNG.sync.read(Buffer.from(png)), PNG.sync.read(readFileSync(pngFile)));
-  t.ok(share <= PIXEL_SHARE, `page image within tolerance (${(share * 100).toFixed(3)} % of pixels differ, at most ${PIXEL_SHARE * 100} %)`);
+  t.ok(
+    share <= PIXEL_SHARE,
+    `page image within tolerance (${(share * 100).toFixed(3)} % of pixels differ, at most ${PIXEL_SHARE * 100} %)`,
+  );
 }
 
 t.ok(specs.cases.length >= 20, `${specs.cases.length} cases`);

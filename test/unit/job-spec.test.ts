@@ -24,19 +24,45 @@ t.teardown(async () => {
 });
 const blobs = new FsBlobStore(dir);
 const now = () => new Date('2026-11-23T10:00:00Z');
-const run = jobRunner({ store, blobs, config: loadConfig({}), now, renderer: new InProcessRenderer(), log: pino({ level: 'silent' }) });
+const run = jobRunner({
+  store,
+  blobs,
+  config: loadConfig({}),
+  now,
+  renderer: new InProcessRenderer(),
+  log: pino({ level: 'silent' }),
+});
 
 const account = await store.accounts.create({ name: 'Spec', plan: 'pro', period: 30, now: now() });
 const tenant = { accountId: account.id, mode: 'live' as const };
-const template = { version: 2 as const, name: 'Letter', mode: 'simple' as const, style: styleOf({ pageSize: 'A5', fontSize: 24 }) };
+const template = {
+  version: 2 as const,
+  name: 'Letter',
+  mode: 'simple' as const,
+  style: styleOf({ pageSize: 'A5', fontSize: 24 }),
+};
 const SHORT = 'Dear friend, one short line.';
 const LONG = 'A longer letter that runs over the page. '.repeat(60);
 
 async function submit(spec: ReturnType<typeof specOf>, stored: boolean) {
   const id = newId('gen');
-  const job = { id, kind: 'pdf' as const, templateId: newId('tpl'), templateRevision: 1, template, input: { text: SHORT }, inputHash: 'h', spec };
+  const job = {
+    id,
+    kind: 'pdf' as const,
+    templateId: newId('tpl'),
+    templateRevision: 1,
+    template,
+    input: { text: SHORT },
+    inputHash: 'h',
+    spec,
+  };
   await store.generations.submit(tenant, job, { unfinished: 5, queued: 32 }, now());
-  if (!stored) await store.db.kysely.updateTable('generations').set({ render_spec: null }).where('id', '=', id).execute();
+  if (!stored)
+    await store.db.kysely
+      .updateTable('generations')
+      .set({ render_spec: null })
+      .where('id', '=', id)
+      .execute();
   await run({ id, accountId: account.id }, new AbortController().signal);
   return (await store.generations.find(id))!;
 }

@@ -8,7 +8,12 @@ const queue = { waiting: 3, active: 2, delayed: 1, completedToday: 40, failedTod
 
 t.test('a minute of events, kept by the second', async (t) => {
   let now = Date.UTC(2026, 10, 22, 12, 0, 0);
-  const m = new Metrics('host:1:aa', 'all', () => ({ threads: 2, busy: 1 }), () => now);
+  const m = new Metrics(
+    'host:1:aa',
+    'all',
+    () => ({ threads: 2, busy: 1 }),
+    () => now,
+  );
   m.render('svg', 8);
   m.render('png', 48);
   m.job('pdf', 'completed', 12);
@@ -20,7 +25,13 @@ t.test('a minute of events, kept by the second', async (t) => {
   m.render('svg', 9);
   let s = m.sample();
   t.same(
-    { renders: s.minute.renders, generations: s.minute.generations, previews: s.minute.previews, pages: s.minute.pages, rejected: s.minute.rejected },
+    {
+      renders: s.minute.renders,
+      generations: s.minute.generations,
+      previews: s.minute.previews,
+      pages: s.minute.pages,
+      rejected: s.minute.rejected,
+    },
     { renders: 3, generations: 1, previews: 1, pages: 12, rejected: 1 },
   );
   t.same(s.minute.errors, { RATE_LIMIT_EXCEEDED: 1, INVALID_REQUEST: 1 });
@@ -42,13 +53,27 @@ t.test('quantiles from buckets, interpolated inside their bucket', async (t) => 
   t.equal(quantile(counts, 0.5), 7.5);
   t.equal(quantile(counts, 0.98), 9.9);
   counts[LATENCY_BUCKETS_MS.length] = 2; // 2 slower than the last bucket
-  t.equal(quantile(counts, 0.995), LATENCY_BUCKETS_MS[LATENCY_BUCKETS_MS.length - 1], 'the open bucket answers its lower bound');
+  t.equal(
+    quantile(counts, 0.995),
+    LATENCY_BUCKETS_MS[LATENCY_BUCKETS_MS.length - 1],
+    'the open bucket answers its lower bound',
+  );
 });
 
 t.test('instances summed: counts added, histograms merged before the percentile', async (t) => {
   const now = Date.UTC(2026, 10, 22, 12, 0, 0);
-  const fast = new Metrics('api-1', 'api', () => ({ threads: 2, busy: 0 }), () => now);
-  const slow = new Metrics('worker-1', 'worker', () => ({ threads: 2, busy: 2 }), () => now);
+  const fast = new Metrics(
+    'api-1',
+    'api',
+    () => ({ threads: 2, busy: 0 }),
+    () => now,
+  );
+  const slow = new Metrics(
+    'worker-1',
+    'worker',
+    () => ({ threads: 2, busy: 2 }),
+    () => now,
+  );
   for (let i = 0; i < 98; i++) fast.render('svg', 4);
   for (let i = 0; i < 2; i++) slow.render('png', 900);
   slow.job('pdf', 'completed', 7);

@@ -18,55 +18,95 @@ t.test('a key is needed, and a wrong one is refused by code', async (t) => {
 });
 
 t.test('a synchronous render answers with the image', async (t) => {
-  const svg = await call(t, server, 'POST', '/renders', { key: a.live, body: { templateId: a.templates.live.simple, text: 'In process.', format: 'svg' } });
+  const svg = await call(t, server, 'POST', '/renders', {
+    key: a.live,
+    body: { templateId: a.templates.live.simple, text: 'In process.', format: 'svg' },
+  });
   t.equal(svg.status, 200, JSON.stringify(svg.body).slice(0, 200));
   t.match(svg.headers.get('content-type'), /^image\/svg\+xml/);
   t.match(svg.body, /<svg[^>]*viewBox/);
 });
 
-t.test('a generation is queued, rendered in process, charged, downloaded; a finished job cannot be cancelled', async (t) => {
-  const post = await call(t, server, 'POST', '/generations', { key: a.live, body: { templateId: a.templates.live.simple, text: 'Dear reader,\n\nwritten in process.' } });
-  t.equal(post.status, 202);
-  let job = post.body;
-  for (let i = 0; i < 300 && job.status !== 'completed' && job.status !== 'failed'; i++) {
-    await new Promise((r) => setTimeout(r, 20));
-    job = (await call(t, server, 'GET', `/generations/${post.body.id}`, { key: a.live })).body;
-  }
-  t.equal(job.status, 'completed', JSON.stringify(job));
-  t.equal(job.pages, 1);
-  const pdf = await call(t, server, 'GET', `/generations/${job.id}/download`, { key: a.live });
-  t.equal(pdf.status, 200);
-  t.equal(pdf.headers.get('content-type'), 'application/pdf');
-  t.equal(String(pdf.body).slice(0, 5), '%PDF-');
-  const late = await call(t, server, 'POST', `/generations/${job.id}/cancel`, { key: a.live });
-  t.equal(late.status, 409, "the store's conflict is answered 409 by the one mapper");
-  t.match(late.body.error, { code: 'INVALID_REQUEST', message: /the job is completed and can no longer be cancelled/ });
-});
+t.test(
+  'a generation is queued, rendered in process, charged, downloaded; a finished job cannot be cancelled',
+  async (t) => {
+    const post = await call(t, server, 'POST', '/generations', {
+      key: a.live,
+      body: { templateId: a.templates.live.simple, text: 'Dear reader,\n\nwritten in process.' },
+    });
+    t.equal(post.status, 202);
+    let job = post.body;
+    for (let i = 0; i < 300 && job.status !== 'completed' && job.status !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      job = (await call(t, server, 'GET', `/generations/${post.body.id}`, { key: a.live })).body;
+    }
+    t.equal(job.status, 'completed', JSON.stringify(job));
+    t.equal(job.pages, 1);
+    const pdf = await call(t, server, 'GET', `/generations/${job.id}/download`, { key: a.live });
+    t.equal(pdf.status, 200);
+    t.equal(pdf.headers.get('content-type'), 'application/pdf');
+    t.equal(String(pdf.body).slice(0, 5), '%PDF-');
+    const late = await call(t, server, 'POST', `/generations/${job.id}/cancel`, { key: a.live });
+    t.equal(late.status, 409, "the store's conflict is answered 409 by the one mapper");
+    t.match(late.body.error, {
+      code: 'INVALID_REQUEST',
+      message: /the job is completed and can no longer be cancelled/,
+    });
+  },
+);
 
 t.test('bad input names the field, the range and the value, and changes nothing', async (t) => {
   const before = await call(t, server, 'GET', '/generations', { key: a.live });
-  const bad = await call(t, server, 'POST', '/generations', { key: a.live, body: { templateId: a.templates.live.simple, text: '' } });
+  const bad = await call(t, server, 'POST', '/generations', {
+    key: a.live,
+    body: { templateId: a.templates.live.simple, text: '' },
+  });
   t.equal(bad.status, 400);
   t.match(bad.body.error, { code: 'INVALID_REQUEST', field: 'text' });
-  t.same((await call(t, server, 'GET', '/generations', { key: a.live })).body, before.body, 'no job was made');
+  t.same(
+    (await call(t, server, 'GET', '/generations', { key: a.live })).body,
+    before.body,
+    'no job was made',
+  );
   const cursor = await call(t, server, 'GET', '/generations?cursor=nonsense', { key: a.live });
   t.equal(cursor.status, 400, "the store's refusal of a cursor is answered 400");
-  t.match(cursor.body.error, { code: 'INVALID_REQUEST', field: 'cursor', message: /cursor must be a nextCursor from an earlier page/ });
+  t.match(cursor.body.error, {
+    code: 'INVALID_REQUEST',
+    field: 'cursor',
+    message: /cursor must be a nextCursor from an earlier page/,
+  });
   const nowhere = await call(t, server, 'GET', '/nowhere', { key: a.live });
   t.equal(nowhere.status, 404);
   t.equal(nowhere.body.error.code, 'ENDPOINT_NOT_FOUND');
 });
 
 t.test('the admin API answers through the same mapper', async (t) => {
-  const wrong = await call(t, server, 'GET', '//admin/v1/accounts', { headers: { authorization: 'Bearer not-the-token' } });
+  const wrong = await call(t, server, 'GET', '//admin/v1/accounts', {
+    headers: { authorization: 'Bearer not-the-token' },
+  });
   t.equal(wrong.status, 401);
   t.equal(wrong.body.error.code, 'UNAUTHORIZED');
   const admin = { authorization: `Bearer ${TOKEN}` };
-  const missing = await call(t, server, 'GET', '//admin/v1/accounts/acc_0000000000000000000000', { headers: admin });
+  const missing = await call(t, server, 'GET', '//admin/v1/accounts/acc_0000000000000000000000', {
+    headers: admin,
+  });
   t.equal(missing.status, 404);
-  t.match(missing.body.error, { code: 'NOT_FOUND', message: /account "acc_0000000000000000000000" does not exist/ });
-  const third = await call(t, server, 'POST', `//admin/v1/accounts/${a.accountId}/keys`, { headers: admin, body: { mode: 'live' } });
+  t.match(missing.body.error, {
+    code: 'NOT_FOUND',
+    message: /account "acc_0000000000000000000000" does not exist/,
+  });
+  const third = await call(t, server, 'POST', `//admin/v1/accounts/${a.accountId}/keys`, {
+    headers: admin,
+    body: { mode: 'live' },
+  });
   t.equal(third.status, 400, "the store's refusal of a third key is answered 400");
-  t.match(third.body.error, { code: 'INVALID_REQUEST', message: /has 2 active API keys, the most allowed is 2: revoke one first/ });
-  t.same([...third.headers.keys()].filter((h) => h.startsWith('ratelimit') || h === 'retry-after'), [], 'admin replies carry no rate headers');
+  t.match(third.body.error, {
+    code: 'INVALID_REQUEST',
+    message: /has 2 active API keys, the most allowed is 2: revoke one first/,
+  });
+  t.same(
+    [...third.headers.keys()].filter((h) => h.startsWith('ratelimit') || h === 'retry-after'),
+    [],
+    'admin replies carry no rate headers',
+  );
 });

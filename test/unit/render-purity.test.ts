@@ -13,7 +13,9 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 /** Bundles for a neutral platform (a node: built-in does not resolve there and fails the build). */
 async function bundle(entry: { file: string } | { source: string }) {
   const result = await build({
-    ...('file' in entry ? { entryPoints: [entry.file] } : { stdin: { contents: entry.source, loader: 'ts' as const, resolveDir: ROOT } }),
+    ...('file' in entry
+      ? { entryPoints: [entry.file] }
+      : { stdin: { contents: entry.source, loader: 'ts' as const, resolveDir: ROOT } }),
     absWorkingDir: ROOT,
     bundle: true,
     write: false,
@@ -65,17 +67,24 @@ t.test('no environment, clock or randomness in the code', async (t) => {
 
 t.test('the checks can fail', async (t) => {
   // Depending on where it is resolved from, a built-in fails the build or stands among the imports.
-  const seen = await bundle({ source: "import { readFileSync } from 'node:fs'; export const x = readFileSync;" }).then(
+  const seen = await bundle({
+    source: "import { readFileSync } from 'node:fs'; export const x = readFileSync;",
+  }).then(
     (b) => b.imports.filter((p) => !ALLOWED_PACKAGES.includes(p)),
     (err: Error) => [err.message],
   );
   t.match(seen.join('\n'), /node:fs/, 'a node: built-in is seen');
-  const impure = await bundle({ source: 'export const x = () => [process.env.X, Date.now(), Math.random()];' });
+  const impure = await bundle({
+    source: 'export const x = () => [process.env.X, Date.now(), Math.random()];',
+  });
   t.same(
     FORBIDDEN.filter(([, re]) => re.test(impure.code)).map(([what]) => what),
     ['process', 'the clock', 'Math.random'],
     'the environment, the clock and randomness are seen',
   );
   const outside = await bundle({ source: "export { newId } from './src/lib/ids.ts';" });
-  t.ok(outside.inputs.some((f) => !f.startsWith('src/render/')), 'a file outside src/render is seen');
+  t.ok(
+    outside.inputs.some((f) => !f.startsWith('src/render/')),
+    'a file outside src/render is seen',
+  );
 });

@@ -15,12 +15,22 @@ const simple = (style: Record<string, unknown> = {}, extra: Record<string, unkno
   style: { fontId: FONT, ...style },
   ...extra,
 });
-const structured = (blocks: unknown[]) => ({ version: 2, name: 'S', mode: 'structured', style: { fontId: FONT }, blocks });
+const structured = (blocks: unknown[]) => ({
+  version: 2,
+  name: 'S',
+  mode: 'structured',
+  style: { fontId: FONT },
+  blocks,
+});
 
 t.test('the shipped example templates parse, and each of their inputs fits', async (t) => {
   const dir = new URL('../../src/app/demo/', import.meta.url);
   const files = readdirSync(dir).filter((f) => f.endsWith('.template.json'));
-  t.same(files.map((f) => f.replace('.template.json', '')).sort(), [...EXAMPLES].sort(), 'every template file is an example');
+  t.same(
+    files.map((f) => f.replace('.template.json', '')).sort(),
+    [...EXAMPLES].sort(),
+    'every template file is an example',
+  );
   const kinds = new Set<string>();
   const images = Object.fromEntries(EXAMPLE_IMAGES.map((f) => [f, ASSET]));
   for (const name of EXAMPLES) {
@@ -29,7 +39,15 @@ t.test('the shipped example templates parse, and each of their inputs fits', asy
     t.ok(r.ok, `${name} parses${r.ok ? '' : `: ${r.message}`}`);
     if (!r.ok) continue;
     kinds.add(r.template.version === 1 ? 'legacy' : r.template.mode);
-    t.doesNotThrow(() => checkInputForTemplate(r.template, { input: input as JobInput }, { textLimit: 100_000, subscribed: true }), `${name}: its example input is valid`);
+    t.doesNotThrow(
+      () =>
+        checkInputForTemplate(
+          r.template,
+          { input: input as JobInput },
+          { textLimit: 100_000, subscribed: true },
+        ),
+      `${name}: its example input is valid`,
+    );
   }
   t.same([...kinds].sort(), ['legacy', 'simple', 'structured'], 'every kind');
 });
@@ -45,13 +63,25 @@ t.test('defaults are filled so a snapshot is complete', async (t) => {
       orientation: 'portrait',
       margins: { top: 20, right: 20, bottom: 20, left: 25 },
       paper: { type: 'blank', marginRule: { enabled: false } },
-      modifiers: { seed: 1, letters: { enabled: true, rotation: 2 }, lines: { enabled: true }, paper: { tilt: 0 } },
+      modifiers: {
+        seed: 1,
+        letters: { enabled: true, rotation: 2 },
+        lines: { enabled: true },
+        paper: { tilt: 0 },
+      },
     },
   });
   const off = parseTemplate(simple({ modifiers: { letters: { enabled: false }, ink: { enabled: false } } }));
-  t.match(off, { ok: true, template: { style: { modifiers: { letters: { enabled: false, rotation: 2 }, ink: { enabled: false } } } } });
+  t.match(off, {
+    ok: true,
+    template: { style: { modifiers: { letters: { enabled: false, rotation: 2 }, ink: { enabled: false } } } },
+  });
   const legacy = parseTemplate({ version: 1, name: 'L', settings: {}, fontIds: [FONT] });
-  t.match(legacy, { ok: true, template: { settings: { columnGap: 12, fontSize: 18 } } }, 'columnGap defaults to 12 pt');
+  t.match(
+    legacy,
+    { ok: true, template: { settings: { columnGap: 12, fontSize: 18 } } },
+    'columnGap defaults to 12 pt',
+  );
 });
 
 t.test('refusals name the field, the allowed range and the received value', async (t) => {
@@ -66,10 +96,26 @@ t.test('refusals name the field, the allowed range and the received value', asyn
     [simple({ fontSize: '12' }), 'style.fontSize', 'style.fontSize must be 6-96 pt, got "12"'],
     [simple({ fontId: 'caveat' }), 'style.fontId', 'style.fontId must be a font id (font_…), got "caveat"'],
     [simple({ color: 'blue' }), 'style.color', 'style.color must be a colour #rgb or #rrggbb, got "blue"'],
-    [simple({ margins: { top: 1, right: 1, bottom: 1, left: 101 } }), 'style.margins.left', 'style.margins.left must be 0-100 mm, got 101'],
-    [simple({ paper: { type: 'papyrus' } }), 'style.paper.type', 'style.paper.type must be one of blank, lined, grid, dotted, got "papyrus"'],
-    [simple({ modifiers: { letters: { rotation: 40 } } }), 'style.modifiers.letters.rotation', 'style.modifiers.letters.rotation must be 0-15 degrees, got 40'],
-    [simple({ modifiers: { seed: 1.5 } }), 'style.modifiers.seed', 'style.modifiers.seed must be a whole number 0-2147483647, got 1.5'],
+    [
+      simple({ margins: { top: 1, right: 1, bottom: 1, left: 101 } }),
+      'style.margins.left',
+      'style.margins.left must be 0-100 mm, got 101',
+    ],
+    [
+      simple({ paper: { type: 'papyrus' } }),
+      'style.paper.type',
+      'style.paper.type must be one of blank, lined, grid, dotted, got "papyrus"',
+    ],
+    [
+      simple({ modifiers: { letters: { rotation: 40 } } }),
+      'style.modifiers.letters.rotation',
+      'style.modifiers.letters.rotation must be 0-15 degrees, got 40',
+    ],
+    [
+      simple({ modifiers: { seed: 1.5 } }),
+      'style.modifiers.seed',
+      'style.modifiers.seed must be a whole number 0-2147483647, got 1.5',
+    ],
     [simple({ sparkle: true }), 'style.sparkle', 'style.sparkle is not a known field'],
     [simple({}, { overrides: {} }), 'overrides', 'overrides is not a known field'],
     [simple({}, { blocks: [] }), 'blocks', 'blocks is not a known field'],
@@ -78,33 +124,82 @@ t.test('refusals name the field, the allowed range and the received value', asyn
       'style.pageSize',
       'style.pageSize must be at most 297 x 420 mm (A3) either way round, got 300 x 500 mm',
     ],
-    [simple({ pageSize: 'B5' }), 'style.pageSize', 'style.pageSize must be A5, A4, A3, Letter or { name, width, height, unit: mm|px }, got "B5"'],
+    [
+      simple({ pageSize: 'B5' }),
+      'style.pageSize',
+      'style.pageSize must be A5, A4, A3, Letter or { name, width, height, unit: mm|px }, got "B5"',
+    ],
     [structured([]), 'blocks', 'blocks must have 1-200 blocks, got 0'],
-    [structured([{ type: 'video' }]), 'blocks[0].type', 'blocks[0].type must be text, heading, list, image, table, columns, divider, spacer or pageBreak, got "video"'],
-    [structured([{ key: 'x' }]), 'blocks[0].type', 'blocks[0].type must be text, heading, list, image, table, columns, divider, spacer or pageBreak, got nothing'],
+    [
+      structured([{ type: 'video' }]),
+      'blocks[0].type',
+      'blocks[0].type must be text, heading, list, image, table, columns, divider, spacer or pageBreak, got "video"',
+    ],
+    [
+      structured([{ key: 'x' }]),
+      'blocks[0].type',
+      'blocks[0].type must be text, heading, list, image, table, columns, divider, spacer or pageBreak, got nothing',
+    ],
     [structured([{ type: 'text' }]), 'blocks[0].key', 'blocks[0].key is required for a dynamic text block'],
-    [structured([{ type: 'text', static: true }]), 'blocks[0].text', 'blocks[0].text is required for a static text block'],
-    [structured([{ type: 'text', key: 'a' }, { type: 'list', key: 'a' }]), 'blocks[1].key', 'blocks[1].key must be unique, got "a" already used at blocks[0]'],
-    [structured([{ type: 'text', key: 'a b' }]), 'blocks[0].key', 'blocks[0].key must be a name of letters, digits and _ (1-64), got "a b"'],
-    [structured([{ type: 'spacer', height: 501 }]), 'blocks[0].height', 'blocks[0].height must be 1-500 pt, got 501'],
-    [structured([{ type: 'table', key: 't', columns: [] }]), 'blocks[0].columns', 'blocks[0].columns must have 1-20 columns, got 0'],
+    [
+      structured([{ type: 'text', static: true }]),
+      'blocks[0].text',
+      'blocks[0].text is required for a static text block',
+    ],
+    [
+      structured([
+        { type: 'text', key: 'a' },
+        { type: 'list', key: 'a' },
+      ]),
+      'blocks[1].key',
+      'blocks[1].key must be unique, got "a" already used at blocks[0]',
+    ],
+    [
+      structured([{ type: 'text', key: 'a b' }]),
+      'blocks[0].key',
+      'blocks[0].key must be a name of letters, digits and _ (1-64), got "a b"',
+    ],
+    [
+      structured([{ type: 'spacer', height: 501 }]),
+      'blocks[0].height',
+      'blocks[0].height must be 1-500 pt, got 501',
+    ],
+    [
+      structured([{ type: 'table', key: 't', columns: [] }]),
+      'blocks[0].columns',
+      'blocks[0].columns must have 1-20 columns, got 0',
+    ],
     [
       structured([{ type: 'columns', columns: [{ blocks: [] }] }]),
       'blocks[0].columns',
       'blocks[0].columns must have 2-6 columns, got 1',
     ],
     [
-      structured([{ type: 'columns', columns: [{ blocks: [{ type: 'columns', columns: [] }] }, { blocks: [] }] }]),
+      structured([
+        { type: 'columns', columns: [{ blocks: [{ type: 'columns', columns: [] }] }, { blocks: [] }] },
+      ]),
       'blocks[0].columns[0].blocks[0].type',
       'blocks[0].columns[0].blocks[0].type must be text, heading, list, image, table, divider or spacer (columns do not nest), got "columns"',
     ],
     [
-      structured([{ type: 'columns', columns: [{ width: 30, blocks: [] }, { width: 60, blocks: [] }] }]),
+      structured([
+        {
+          type: 'columns',
+          columns: [
+            { width: 30, blocks: [] },
+            { width: 60, blocks: [] },
+          ],
+        },
+      ]),
       'blocks[0].columns',
       'blocks[0].columns widths must total 100, got 90',
     ],
     [{ version: 1, name: 'L', settings: {}, fontIds: [] }, 'fontIds', 'fontIds must have 1-5 fonts, got 0'],
-    [{ version: 1, name: 'L', settings: { fontId: FONT }, fontIds: [FONT] }, 'settings.fontId', 'settings.fontId is not a known field'],
+    [
+      { version: 1, name: 'L', settings: { fontId: FONT }, fontIds: [FONT] },
+      'settings.fontId',
+      'settings.fontId is not a known field',
+    ],
   ];
   for (const [input, field, message] of cases) {
     t.same(parseTemplate(input), { ok: false, field, message }, message);
@@ -115,7 +210,13 @@ t.test('fonts and assets a template names', async (t) => {
   const r = parseTemplate(
     structured([
       { type: 'image', static: true, assetId: ASSET },
-      { type: 'columns', columns: [{ blocks: [{ type: 'image', key: 'photo' }] }, { blocks: [{ type: 'text', key: 'caption' }] }] },
+      {
+        type: 'columns',
+        columns: [
+          { blocks: [{ type: 'image', key: 'photo' }] },
+          { blocks: [{ type: 'text', key: 'caption' }] },
+        ],
+      },
     ]),
   );
   if (!r.ok) throw new Error(r.message);

@@ -20,10 +20,17 @@ export function generationRoutes(d: ApiDeps): Route[] {
 
   /** The stored output of a completed, unexpired job, streamed. */
   const output = async (job: Job, contentType: string, filename: string): Promise<Reply> => {
-    if (job.status !== 'completed') throw new ApiError('GENERATION_NOT_READY', `the job is ${job.status}${job.status === 'failed' || job.status === 'cancelled' ? ' and has no output' : ': poll it until it is completed'}`);
+    if (job.status !== 'completed')
+      throw new ApiError(
+        'GENERATION_NOT_READY',
+        `the job is ${job.status}${job.status === 'failed' || job.status === 'cancelled' ? ' and has no output' : ': poll it until it is completed'}`,
+      );
     // Decided from the stored expiry, whatever the blob store still holds (DESIGN §9).
     if (!job.expiresAt || Date.parse(job.expiresAt) <= d.now().getTime()) {
-      throw new ApiError('GENERATION_EXPIRED', `the output expired at ${job.expiresAt}; results are kept ${d.config.retentionDays} days`);
+      throw new ApiError(
+        'GENERATION_EXPIRED',
+        `the output expired at ${job.expiresAt}; results are kept ${d.config.retentionDays} days`,
+      );
     }
     const body = job.blobKey ? await d.blobs.open(job.blobKey) : null;
     if (!body) throw new ApiError('INTERNAL_ERROR', `the output of ${job.id} cannot be found`);
@@ -51,7 +58,8 @@ export function generationRoutes(d: ApiDeps): Route[] {
       handler: async (req) => {
         const { limit, cursor, rest } = listParams(req, ['status']);
         const status = rest.status as JobStatus | undefined;
-        if (status !== undefined && !STATUSES.includes(status)) throw invalid('status', `one of ${STATUSES.join(', ')}`, status);
+        if (status !== undefined && !STATUSES.includes(status))
+          throw invalid('status', `one of ${STATUSES.join(', ')}`, status);
         const page = await d.store.generations.list(req.caller.tenant, { limit, cursor, status });
         return { status: 200, json: { ...page, data: page.data.map(jobView) } };
       },
@@ -68,7 +76,8 @@ export function generationRoutes(d: ApiDeps): Route[] {
       body: 'none',
       handler: async (req) => {
         const id = req.params.id!;
-        if (!isId('gen', id)) throw new ApiError('GENERATION_NOT_FOUND', `no generation ${id} for this account and key mode`);
+        if (!isId('gen', id))
+          throw new ApiError('GENERATION_NOT_FOUND', `no generation ${id} for this account and key mode`);
         return { status: 200, json: jobView(await cancelJob(d, req.caller, id)) };
       },
     },
@@ -78,7 +87,11 @@ export function generationRoutes(d: ApiDeps): Route[] {
       body: 'none',
       handler: async (req) => {
         const job = await find(req);
-        if (job.kind === 'preview') throw new ApiError('PREVIEW_ONLY', `${job.id} is a preview: it has images (GET /generations/${job.id}/preview), no PDF`);
+        if (job.kind === 'preview')
+          throw new ApiError(
+            'PREVIEW_ONLY',
+            `${job.id} is a preview: it has images (GET /generations/${job.id}/preview), no PDF`,
+          );
         return output(job, 'application/pdf', `${job.id}.pdf`);
       },
     },
@@ -98,7 +111,11 @@ export function generationRoutes(d: ApiDeps): Route[] {
       handler: async (req) => {
         const job = await find(req);
         if (job.kind !== 'preview') {
-          throw new ApiError('INVALID_REQUEST', `${job.id} is a PDF generation: download it with GET /generations/${job.id}/download`, { status: 409 });
+          throw new ApiError(
+            'INVALID_REQUEST',
+            `${job.id} is a PDF generation: download it with GET /generations/${job.id}/download`,
+            { status: 409 },
+          );
         }
         return output(job, 'application/json; charset=utf-8', `${job.id}.json`);
       },

@@ -31,7 +31,9 @@ export interface RenderRequest {
 }
 
 /** What a render task answers: bytes, or a refusal of the input (not a crash). */
-export type RenderResult = { ok: true; pages: number; bytes: Uint8Array } | { ok: false; code: RenderErrorCode; message: string };
+export type RenderResult =
+  | { ok: true; pages: number; bytes: Uint8Array }
+  | { ok: false; code: RenderErrorCode; message: string };
 
 export type Rendered = Extract<RenderResult, { ok: true }>;
 

@@ -40,7 +40,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('templates_tenant').on('templates').columns(['account_id', 'mode', 'created_at']).execute();
+  await db.schema
+    .createIndex('templates_tenant')
+    .on('templates')
+    .columns(['account_id', 'mode', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('fonts')
@@ -101,9 +105,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('cancelled_at', 'text')
     .addColumn('expires_at', 'text')
     .execute();
-  await db.schema.createIndex('generations_tenant').on('generations').columns(['account_id', 'mode', 'created_at']).execute();
-  await db.schema.createIndex('generations_status').on('generations').columns(['status', 'created_at']).execute();
-  await db.schema.createIndex('generations_preview').on('generations').columns(['account_id', 'mode', 'input_hash']).execute();
+  await db.schema
+    .createIndex('generations_tenant')
+    .on('generations')
+    .columns(['account_id', 'mode', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('generations_status')
+    .on('generations')
+    .columns(['status', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('generations_preview')
+    .on('generations')
+    .columns(['account_id', 'mode', 'input_hash'])
+    .execute();
 
   await db.schema
     .createTable('balances')
@@ -132,7 +148,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // one charge per job and kind: a retried completion can never charge twice (DESIGN §6)
     .addUniqueConstraint('ledger_job_kind', ['job_id', 'kind'])
     .execute();
-  await db.schema.createIndex('ledger_tenant').on('ledger').columns(['account_id', 'mode', 'created_at']).execute();
+  await db.schema
+    .createIndex('ledger_tenant')
+    .on('ledger')
+    .columns(['account_id', 'mode', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('usage_daily')
@@ -153,7 +173,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('usage_daily_pk', ['account_id', 'mode', 'day'])
     .execute();
 }
-
 
 /** A balance can never go below zero, whatever code writes it. */
 function sqlNonNegative(column: string) {

@@ -13,7 +13,9 @@ export function up(db: Kysely<Database>): Promise<void> {
 /** Inserts every bundled font the table does not have yet (later migrations add new ones). */
 export async function registerBundledFonts(db: Kysely<Database>): Promise<void> {
   const now = new Date().toISOString();
-  const present = new Set((await db.selectFrom('fonts').select('id').where('source', '=', 'bundled').execute()).map((r) => r.id));
+  const present = new Set(
+    (await db.selectFrom('fonts').select('id').where('source', '=', 'bundled').execute()).map((r) => r.id),
+  );
   for (const font of BUNDLED_FONTS) {
     if (present.has(bundledFontId(font.slug))) continue;
     const bytes = readBundledFont(font);

@@ -5,5 +5,9 @@ import type { Database } from '../schema.ts';
 
 export async function up(db: Kysely<Database>): Promise<void> {
   await db.schema.alterTable('generations').addColumn('admitted_by', 'text').execute();
-  await db.schema.createIndex('generations_admitted').on('generations').columns(['admitted_by', 'status']).execute();
+  await db.schema
+    .createIndex('generations_admitted')
+    .on('generations')
+    .columns(['admitted_by', 'status'])
+    .execute();
 }
