@@ -2,9 +2,10 @@
 // the same functions the CLI calls, behind `Authorization: Bearer $ADMIN_TOKEN` (compared in
 // constant time). Without a configured token both are off and answer 404.
 //
-// Errors keep the public shape `{ error: { code, message, requestId } }`: the public codes where
-// they fit (INVALID_REQUEST, GENERATION_NOT_FOUND, 409 for a finished job), and NOT_FOUND for a
-// missing account or key, UNAUTHORIZED for a missing or wrong token.
+// Errors keep the public shape `{ error: { code, message, requestId } }` and go through the one
+// mapper of src/api/errors.ts: the public codes where they fit (INVALID_REQUEST, 409 for a
+// finished job), NOT_FOUND for a missing account, key or job, UNAUTHORIZED for a missing or
+// wrong token. Admin replies carry only X-Request-ID among the headers.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import {
