@@ -43,31 +43,46 @@ const pageSize = z.union([oneOf(Object.keys(STANDARD_SIZES) as ['A5', 'A4', 'A3'
 
 const effect = <T extends z.ZodRawShape>(shape: T) => object({ enabled: boolean().default(true), ...shape });
 
-const modifiers = object({
-  seed: range(0, 2 ** 31 - 1, '', { int: true }).default(1),
-  letters: effect({
-    rotation: range(0, 15, 'degrees').default(2),
-    scale: amount(0.3).default(0.04),
-    baseline: range(0, 4, 'pt').default(0.8),
-    spacing: range(0, 3, 'pt').default(0.3),
-    warp: amount(1).default(0.5),
-    alternates: boolean().default(true),
-  }).prefault({}),
-  words: effect({ spacing: amount(1).default(0.15), size: amount(0.3).default(0.03) }).prefault({}),
-  lines: effect({
-    slope: range(0, 5, 'degrees').default(0.6),
-    drift: mm(0, 5).default(0.8),
-    wobble: mm(0, 10).default(1.5),
-  }).prefault({}),
-  ink: effect({ colorVariation: amount(1).default(0.15), pressure: amount(1).default(0.3) }).prefault({}),
-  fatigue: effect({ amount: amount(1).default(0.2) }).prefault({}),
-  paper: effect({
-    texture: amount(1).default(0.25),
-    shadow: amount(1).default(0),
-    tilt: range(0, 5, 'degrees').default(0),
-    scanner: boolean().default(false),
-  }).prefault({}),
-});
+/**
+ * Templates written before `shapes` was its own modifier set shape variation with
+ * `letters.warp`; such a template keeps what it asked for (warp 0: every letter the font's own).
+ */
+function legacyWarp(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || 'shapes' in input) return input;
+  const warp = (input as { letters?: { warp?: unknown } }).letters?.warp;
+  return typeof warp === 'number' ? { ...input, shapes: { enabled: warp > 0, amount: warp } } : input;
+}
+
+const modifiers = z.preprocess(
+  legacyWarp,
+  object({
+    seed: range(0, 2 ** 31 - 1, '', { int: true }).default(1),
+    letters: effect({
+      rotation: range(0, 15, 'degrees').default(2),
+      scale: amount(0.3).default(0.04),
+      baseline: range(0, 4, 'pt').default(0.8),
+      spacing: range(0, 3, 'pt').default(0.3),
+      /** Superseded by `shapes`; read only from templates that give it and no `shapes`. */
+      warp: amount(1).optional(),
+      alternates: boolean().default(true),
+    }).prefault({}),
+    shapes: effect({ amount: amount(1).default(0.5) }).prefault({}),
+    words: effect({ spacing: amount(1).default(0.15), size: amount(0.3).default(0.03) }).prefault({}),
+    lines: effect({
+      slope: range(0, 5, 'degrees').default(0.6),
+      drift: mm(0, 5).default(0.8),
+      wobble: mm(0, 10).default(1.5),
+    }).prefault({}),
+    ink: effect({ colorVariation: amount(1).default(0.15), pressure: amount(1).default(0.3) }).prefault({}),
+    fatigue: effect({ amount: amount(1).default(0.2) }).prefault({}),
+    paper: effect({
+      texture: amount(1).default(0.25),
+      shadow: amount(1).default(0),
+      tilt: range(0, 5, 'degrees').default(0),
+      scanner: boolean().default(false),
+    }).prefault({}),
+  }),
+);
 
 const paper = object({
   type: oneOf(['blank', 'lined', 'grid', 'dotted']).default('blank'),

@@ -8,8 +8,6 @@ import { Random } from './prng.ts';
 
 type Modifiers = Style['modifiers'];
 
-/** Variants per glyph besides the plain outline (variant 0). */
-export const VARIANTS = 3;
 const DEG = Math.PI / 180;
 const MM = 72 / 25.4;
 
@@ -24,7 +22,6 @@ export interface GlyphHand {
   dy: number;
   rotation: number;
   scale: number;
-  variant: number;
   color: string;
   opacity: number;
 }
@@ -81,7 +78,6 @@ export class Handwriting {
       dy: on ? l.baseline * f * this.letters.soft() : 0,
       rotation: on ? l.rotation * DEG * f * this.letters.soft() : 0,
       scale: this.word.scale * (on ? 1 + l.scale * f * this.letters.soft() : 1),
-      variant: on && l.warp > 0 ? 1 + this.letters.int(VARIANTS) : 0,
       color: this.word.color,
       opacity: this.word.opacity,
     };
@@ -105,8 +101,14 @@ export class Handwriting {
     return this.m.letters.enabled && this.m.letters.alternates;
   }
 
-  /** Which of `count` drawings of a letter this instance takes: a stream of its own, so that alternates leave every other effect where it was. */
-  alternate(count: number): number {
+  /** How much each drawing of a letter departs from the font's outline (0: the outline itself). */
+  get shapes(): number {
+    const s = this.m.shapes ?? { enabled: this.m.letters.enabled, amount: this.m.letters.warp ?? 0 };
+    return s.enabled ? s.amount : 0;
+  }
+
+  /** A whole number below `count`, from a stream of its own, so that dealing drawings leaves every other effect where it was. */
+  pick(count: number): number {
     return this.drawings.int(count);
   }
 

@@ -34,9 +34,15 @@ export interface Modifiers {
     scale: number;
     baseline: number;
     spacing: number;
-    warp: number;
+    /** Shape variation before `shapes` was its own modifier (specifications stored before it). */
+    warp?: number;
     alternates: boolean;
   };
+  /**
+   * Every letter drawn afresh: how far each drawing departs from the font's outline (0-1).
+   * Absent in specifications stored before it existed; `letters.warp` stands in then.
+   */
+  shapes?: { enabled: boolean; amount: number };
   words: { enabled: boolean; spacing: number; size: number };
   lines: { enabled: boolean; slope: number; drift: number; wobble: number };
   ink: { enabled: boolean; colorVariation: number; pressure: number };

@@ -2,7 +2,7 @@
 // fonts), large, light and turned along each page's diagonal, over the writing.
 import type { DisplayList, Matrix } from './display-list.ts';
 import { type FontSource, loadFont, shape } from './fonts.ts';
-import { variantPath } from './variants.ts';
+import { drawingPath } from './variants.ts';
 
 export function addWatermark(list: DisplayList, source: FontSource, word = 'PREVIEW'): void {
   const font = loadFont(source);
@@ -24,7 +24,7 @@ export function addWatermark(list: DisplayList, source: FontSource, word = 'PREV
         font: font.id,
         gid: g.gid,
         variant: 0,
-        path: variantPath(font.outline(g.gid), font.upem, 0, 0, 0, `${font.id}:${g.gid}`),
+        path: drawingPath(font.outline(g.gid), font.upem, 0, 0, 0, `${font.id}:${g.gid}`),
         scale: s,
       };
       const m: Matrix = [s * cos, s * sin, s * sin, -s * cos, x, y];

@@ -20,7 +20,7 @@ t.test('PDF: outlines once, text extractable, valid, deterministic, size capped 
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const { displayListToPdf } = await import('../../src/render/pdf.ts');
-  const text = `${LETTER}\nSecond paragraph: nouns, verbs & <markup>.\nमेरा नाम  مرحبا`;
+  const text = `${LETTER} ${LETTER} ${LETTER} ${LETTER}\nSecond paragraph: nouns, verbs & <markup>.\nमेरा नाम  مرحبا`;
   const list = renderText({ style: style({ paper: { type: 'lined' } }), text, fonts });
   const opts = { deflate: (b: Uint8Array) => deflateSync(b), createdAt: '2026-11-22T10:00:00Z' };
   const pdf = displayListToPdf(list, opts);
@@ -37,7 +37,10 @@ t.test('PDF: outlines once, text extractable, valid, deterministic, size capped 
     'one form per distinct outline',
   );
   t.equal(raw.match(/ Do Q/g)?.length, instances, 'placed once per instance');
-  t.ok(Object.keys(list.glyphs).length < instances, 'and reused');
+  t.ok(
+    Object.keys(list.glyphs).length < instances,
+    `and reused (${Object.keys(list.glyphs).length} drawings for ${instances} letters)`,
+  );
 
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-pdf-'));
   const file = join(dir, 'doc.pdf');

@@ -18,6 +18,7 @@ const LETTER =
   'Dear friend, thank you for the lovely afternoon. The garden looked wonderful and the roses by the gate were in full bloom.';
 const OFF = {
   letters: { enabled: false },
+  shapes: { enabled: false },
   words: { enabled: false },
   lines: { enabled: false },
   ink: { enabled: false },
@@ -47,7 +48,7 @@ t.test('no two instances of a letter on a page are the same; all effects off mak
   t.equal(seen.size, glyphs.length, 'every instance differs in outline variant or transform');
   t.ok(
     Object.values(list.glyphs).some((d) => d.variant > 0),
-    'warped variants are used',
+    'drawings of the shapes modifier are used',
   );
 
   const plain = renderText({ style: style({ modifiers: OFF }), text: LETTER, fonts });
@@ -62,11 +63,107 @@ t.test('no two instances of a letter on a page are the same; all effects off mak
   );
   t.ok(
     Object.values(plain.glyphs).every((d) => d.variant === 0),
-    'no warps',
+    'every letter the font’s own outline',
   );
   const scales = new Set(items.map((g) => g.m[0].toFixed(6)));
   t.equal(scales.size, 1, 'one size');
 });
+
+t.test(
+  'every letter drawn afresh: a common letter shows 16 drawings or more on a page, none twice in a line',
+  async (t) => {
+    const text = Array.from(
+      { length: 30 },
+      () => 'the rain here never seems to end, see the trees bend',
+    ).join(' ');
+    // Lines flat and letters on the baseline, so that a glyph's line is its baseline.
+    const flat = { lines: { enabled: false }, letters: { baseline: 0 } };
+    const list = renderText({ style: style({ modifiers: flat }), text, fonts });
+    const page = list.pages[0]!;
+    const { loadFont, shape } = await import('../../src/render/fonts.ts');
+    const font = loadFont(fonts[0]!);
+    const usual = shape(font, 'e', false)[0]!.gid;
+    const e = [usual, ...font.alternates('e'.codePointAt(0)!, usual).map((a) => a.gid)];
+    const items = page.items.filter((i) => i.kind === 'glyph');
+    const drawingsOfE = new Set(
+      items
+        .filter((i) => list.glyphs[i.ref]!.font === font.id && e.includes(list.glyphs[i.ref]!.gid))
+        .map((i) => i.ref),
+    );
+    t.ok(drawingsOfE.size >= 16, `e: ${drawingsOfE.size} drawings on the first page`);
+    const lines = new Map<string, string[]>();
+    for (const i of items) {
+      const y = i.m[5].toFixed(2);
+      lines.set(y, [...(lines.get(y) ?? []), i.ref]);
+    }
+    t.ok(lines.size >= 10, `${lines.size} lines`);
+    const repeats = [...lines.entries()]
+      .map(([y, refs]) => [y, refs.filter((r, k) => refs.indexOf(r) !== k)] as const)
+      .filter(([, twice]) => twice.length);
+    t.same(repeats, [], 'no drawing twice within a line');
+  },
+);
+
+t.test(
+  'shapes: its own range and off switch; a template of before, with letters.warp, keeps what it asked',
+  async (t) => {
+    const drawings = (modifiers: Record<string, unknown>) => {
+      const list = renderText({ style: style({ modifiers }), text: LETTER, fonts });
+      return new Set(Object.values(list.glyphs).map((d) => d.path)).size;
+    };
+    const plain = drawings({ shapes: { enabled: false } });
+    t.ok(drawings({}) > plain * 1.5, `default: ${drawings({})} drawings against ${plain} with shapes off`);
+    t.equal(drawings({ shapes: { amount: 0 } }), plain, 'amount 0 is off');
+    t.equal(drawings({ letters: { warp: 0 } }), plain, 'letters.warp 0 of an older template: off');
+    t.ok(drawings({ letters: { warp: 0.5 } }) > plain * 1.5, 'letters.warp 0.5 of an older template: on');
+    t.throws(
+      () => style({ modifiers: { shapes: { amount: 1.5 } } }),
+      /style\.modifiers\.shapes\.amount: .*must be 0-1, got 1\.5/,
+    );
+  },
+);
+
+t.test(
+  'shapes: separate strokes move a little against each other, as a pen lifts; a counter moves with its bowl',
+  async (t) => {
+    const { drawingPath } = await import('../../src/render/variants.ts');
+    const { loadFont, shape } = await import('../../src/render/fonts.ts');
+    const font = loadFont(fonts[0]!);
+    const gidOf = (ch: string) => shape(font, ch, false)[0]!.gid;
+    const contours = (d: string) =>
+      d
+        .split('M')
+        .filter(Boolean)
+        .map((c) => {
+          const n = c.match(/-?\d+/g)!.map(Number);
+          const xs = n.filter((_, k) => k % 2 === 0);
+          const ys = n.filter((_, k) => k % 2 === 1);
+          return [Math.min(...xs), Math.min(...ys)];
+        });
+    const i = gidOf('i');
+    const key = `${font.id}:${i}`;
+    const gaps = [1, 2, 3, 4].map((k) => {
+      const [stem, dot] = contours(drawingPath(font.outline(i), font.upem, k, 1, 7, key)).sort(
+        (a, b) => a[1]! - b[1]!,
+      );
+      return [dot![0]! - stem![0]!, dot![1]! - stem![1]!].join(',');
+    });
+    t.equal(
+      new Set(gaps).size,
+      4,
+      `the dot of the i sits differently over its stem in each drawing (${gaps.join(' / ')})`,
+    );
+    const o = gidOf('o');
+    const ring = contours(drawingPath(font.outline(o), font.upem, 1, 1, 7, `${font.id}:${o}`));
+    const bare = contours(drawingPath(font.outline(o), font.upem, 0, 1, 7, `${font.id}:${o}`));
+    t.equal(ring.length, 2, 'the o has its bowl and its counter');
+    const moved = ring.map((p, k) => [p[0]! - bare[k]![0]!, p[1]! - bare[k]![1]!]);
+    t.ok(
+      Math.abs(moved[0]![0]! - moved[1]![0]!) < font.upem * 0.06,
+      `the counter stays inside its bowl (${JSON.stringify(moved)})`,
+    );
+  },
+);
 
 t.test('each effect is switched off by its own setting', async (t) => {
   const on = renderText({ style: style(), text: LETTER, fonts }).pages[0]!;
@@ -107,25 +204,36 @@ t.test(
     t.ok(caveat.alternates(0x61, a).length >= 2, 'Caveat has alternates of a');
     t.same(caveat.alternates(0x61, usual('b') + 100_000), [], 'only for a drawing of that letter');
     const text = 'banana anagram aardvark alpaca '.repeat(6);
-    const drawingsOfA = (alternates: boolean) => {
-      const list = renderText({ style: style({ modifiers: { letters: { alternates } } }), text, fonts });
+    const drawingsOfA = (alternates: boolean, shapes = true) => {
+      const list = renderText({
+        style: style({ modifiers: { letters: { alternates }, shapes: { enabled: shapes } } }),
+        text,
+        fonts,
+      });
       const glyphs = list.pages
         .flatMap((p) => p.items.filter((i) => i.kind === 'glyph'))
-        .map((g) => list.glyphs[(g as { ref: string }).ref]!.gid);
+        .map((g) => (g as { ref: string }).ref);
       const members = new Set([a, ...caveat.alternates(0x61, a).map((x) => x.gid)]);
-      return glyphs.filter((gid) => members.has(gid));
+      return glyphs
+        .filter((ref) => members.has(list.glyphs[ref]!.gid))
+        .map((ref) => ({ ref, gid: list.glyphs[ref]!.gid }));
     };
     const on = drawingsOfA(true);
     t.equal(on.length, [...text].filter((c) => c === 'a').length, 'every a is one of its drawings');
-    t.equal(new Set(on).size, 3, 'all three drawings are used');
+    t.equal(new Set(on.map((d) => d.gid)).size, 3, 'all three outlines are used');
     t.ok(
-      on.every((gid, i) => i === 0 || gid !== on[i - 1]),
+      on.every((d, i) => i === 0 || d.ref !== on[i - 1]!.ref),
       'no two a in a row share a drawing',
     );
-    const off = drawingsOfA(false);
+    const outlinesOnly = drawingsOfA(true, false);
+    t.ok(
+      outlinesOnly.every((d, i) => i === 0 || d.gid !== outlinesOnly[i - 1]!.gid),
+      'with shapes off, no two a in a row share an outline',
+    );
+    const off = drawingsOfA(false).map((d) => d.gid);
     const shaped = shape(caveat, text, false)
       .map((g) => g.gid)
-      .filter((gid) => on.includes(gid) || gid === a);
+      .filter((gid) => on.some((d) => d.gid === gid) || gid === a);
     t.same(off, shaped, "with alternates off, the font's own choice stands");
   },
 );
