@@ -85,11 +85,7 @@ export function renderText(doc: TextDocument): DisplayList {
       `the document needs ${pageCount} pages, the most allowed is ${maxPages}`,
     );
 
-  const hand = new Handwriting(
-    style.modifiers,
-    style.color,
-    lines.reduce((n, l) => n + l.glyphs.length, 0),
-  );
+  const hand = new Handwriting(style.modifiers, style.color);
   const pen = new Pen(fonts, style, hand);
   const pages: DisplayPage[] = [];
   const drawn = Math.min(pageCount, doc.limits?.firstPages ?? pageCount);

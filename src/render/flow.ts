@@ -91,20 +91,7 @@ class Flow {
     this.spacing = style.paper.spacing * MM;
     this.maxPages = doc.limits?.maxPages ?? 200;
     this.drawnPages = doc.limits?.firstPages ?? Number.POSITIVE_INFINITY;
-    // Fatigue grows over the document's letters; its length in letters is known before layout.
-    let letters = 0;
-    const count = (bs: Block[]) => {
-      for (const b of bs) {
-        if (b.type === 'paragraph' || b.type === 'heading') letters += b.text.length;
-        else if (b.type === 'list') for (const i of b.items) letters += i.length + 2;
-        else if (b.type === 'table')
-          for (const r of [...(b.header ? [b.header] : []), ...b.rows])
-            for (const c of r) letters += c.length;
-        else if (b.type === 'columns') for (const c of b.columns) count(c);
-      }
-    };
-    count(doc.blocks);
-    this.hand = new Handwriting(style.modifiers, style.color, letters);
+    this.hand = new Handwriting(style.modifiers, style.color);
     this.pen = new Pen(
       [...this.fonts, ...this.headingFonts.filter((f) => !this.fonts.includes(f))],
       style,

@@ -1,4 +1,4 @@
-// The hand: seeded variation per letter, word, line and sheet, and fatigue that lets it grow
+// The hand: seeded variation per letter, word, line and sheet, and fatigue that changes it
 // slowly through a long document. Every effect reads its template setting and has an off switch
 // (`enabled: false`); the streams are drawn in document order, so the same seed and the same
 // input give the same positions, hence the same bytes.
@@ -10,6 +10,8 @@ type Modifiers = Style['modifiers'];
 
 const DEG = Math.PI / 180;
 const MM = 72 / 25.4;
+/** Letters over which the writer tires to the full `fatigue.amount` (about 20 A4 pages at 18 pt). */
+export const TIRING = 40_000;
 
 /** `hex` lightened (t > 0) or darkened (t < 0) by |t|. */
 function shade(hex: string, t: number): string {
@@ -18,6 +20,10 @@ function shade(hex: string, t: number): string {
 }
 
 export interface GlyphHand {
+  /** Slant added to the letter (a shear: x moves by `lean` times the height). */
+  lean: number;
+  /** Width of the letter against its height (a tired hand's letters loosen). */
+  stretch: number;
   dx: number;
   dy: number;
   rotation: number;
@@ -34,12 +40,15 @@ export class Handwriting {
   private readonly sheets: Random;
   private readonly drawings: Random;
   private index = 0;
+  /** The way this writer's lines tilt as they tire (per seed). */
+  private readonly slopeSign: number;
   private word = { n: -2, scale: 1, color: '', opacity: 1 };
+
+  private readonly loosening: Random;
 
   constructor(
     private readonly m: Modifiers,
     private color: string,
-    private readonly total: number,
   ) {
     this.letters = new Random(m.seed, 'letters');
     this.words = new Random(m.seed, 'words');
@@ -47,11 +56,39 @@ export class Handwriting {
     this.ink = new Random(m.seed, 'ink');
     this.sheets = new Random(m.seed, 'sheets');
     this.drawings = new Random(m.seed, 'alternates');
+    this.slopeSign = new Random(m.seed, 'fatigue').next() < 0.5 ? -1 : 1;
+    this.loosening = new Random(m.seed, 'loosening');
   }
 
   /** 1 at the start, growing to 1 + amount at the end of the document. */
   private fatigue(): number {
-    return this.m.fatigue.enabled ? 1 + this.m.fatigue.amount * (this.index / Math.max(1, this.total)) : 1;
+    return 1 + this.tiredness;
+  }
+
+  /**
+   * How tired the writer is: 0 at the first letter, growing to `fatigue.amount` over the first
+   * TIRING letters (about 20 A4 pages at 18 pt), then staying there. A card never tires the hand.
+   */
+  get tiredness(): number {
+    return this.m.fatigue.enabled ? this.m.fatigue.amount * Math.min(1, this.index / TIRING) : 0;
+  }
+
+  /**
+   * What tiredness does to the hand, besides more of every jitter: the writing grows (5 % at the
+   * default amount's end), leans further right, its lines slope further in the writer's own
+   * direction, word gaps widen, the left margin creeps right, and the letters loosen: each is
+   * stretched and slanted a little differently from the one before.
+   */
+  get tired(): { grow: number; lean: number; slope: number; gap: number; creep: number; loose: number } {
+    const t = this.tiredness;
+    return {
+      grow: 1 + 0.25 * t,
+      lean: 0.35 * t,
+      slope: this.slopeSign * 1.5 * DEG * t,
+      gap: 1 + 1.5 * t,
+      creep: 12 * MM * t,
+      loose: t,
+    };
   }
 
   glyph(word: number): GlyphHand {
@@ -73,11 +110,14 @@ export class Handwriting {
     }
     const l = this.m.letters;
     const on = l.enabled;
+    const tired = this.tired;
     const hand: GlyphHand = {
+      lean: tired.lean + (tired.loose > 0 ? 0.4 * tired.loose * this.loosening.soft() : 0),
+      stretch: tired.loose > 0 ? 1 + 0.4 * tired.loose * this.loosening.soft() : 1,
       dx: on ? l.spacing * f * this.letters.soft() : 0,
       dy: on ? l.baseline * f * this.letters.soft() : 0,
       rotation: on ? l.rotation * DEG * f * this.letters.soft() : 0,
-      scale: this.word.scale * (on ? 1 + l.scale * f * this.letters.soft() : 1),
+      scale: tired.grow * this.word.scale * (on ? 1 + l.scale * f * this.letters.soft() : 1),
       color: this.word.color,
       opacity: this.word.opacity,
     };
@@ -115,16 +155,19 @@ export class Handwriting {
   /** Extra pt for one word gap. */
   space(size: number): number {
     const w = this.m.words;
-    return w.enabled ? w.spacing * size * 0.25 * this.words.soft() : 0;
+    const gap = this.tired.gap;
+    return (w.enabled ? w.spacing * size * 0.25 * this.words.soft() : 0) + (gap - 1) * size * 0.25;
   }
 
   line(): { wobble: number; drift: number; slope: number; angle: number } {
     const l = this.m.lines;
-    if (!l.enabled) return { wobble: 0, drift: 0, slope: 0, angle: 0 };
+    const tired = this.tired;
+    const wobble = tired.creep;
+    if (!l.enabled) return { wobble, drift: 0, slope: Math.tan(tired.slope), angle: tired.slope };
     const f = this.fatigue();
-    const angle = l.slope * DEG * f * this.lines.soft();
+    const angle = l.slope * DEG * f * this.lines.soft() + tired.slope;
     return {
-      wobble: l.wobble * MM * f * this.lines.soft(),
+      wobble: wobble + l.wobble * MM * f * this.lines.soft(),
       drift: l.drift * MM * f * this.lines.soft(),
       slope: Math.tan(angle),
       angle,

@@ -66,7 +66,16 @@ export class Pen {
       const [gid, variant] = [card.gid, card.drawing];
       const shift = card.shift * s;
       // Font units (y up) → page (y down): scale, flip, rotate, move to the pen position.
-      const m: Matrix = [s * cos, s * sin, s * sin, -s * cos, x + shift * cos, y + shift * sin];
+      // Stretch and lean in font units (x scaled, then moved with the height), before the rotation.
+      const [k, w] = [gh.lean, gh.stretch];
+      const m: Matrix = [
+        w * s * cos,
+        w * s * sin,
+        s * (k * cos + sin),
+        s * (k * sin - cos),
+        x + shift * cos,
+        y + shift * sin,
+      ];
       let ref = this.cardRefs.get(card);
       if (ref === undefined) {
         ref = `${fi}:${gid}:${variant}`;

@@ -165,6 +165,60 @@ t.test(
   },
 );
 
+t.test(
+  'a writer who tires: page 20 is bigger, leans more and looser, has wider gaps and a creeping margin',
+  async (t) => {
+    const words = 'the rain falls softly on the quiet hills while the river runs down to the sea'.split(' ');
+    const text = Array.from({ length: 9000 }, (_, i) => words[(i * 7) % words.length]).join(' ');
+    const list = renderText({ style: style(), text, fonts });
+    t.ok(list.pages.length >= 20, `${list.pages.length} pages`);
+    const measure = (page: (typeof list.pages)[number]) => {
+      const glyphs = page.items.filter((i) => i.kind === 'glyph');
+      const scale = glyphs.map((g) => Math.hypot(g.m[0], g.m[1]));
+      const lean = glyphs.map((g) => (g.m[2] * g.m[0] + g.m[3] * g.m[1]) / (g.m[0] ** 2 + g.m[1] ** 2));
+      // Word gaps: a line's glyphs in writing order; its n - 1 widest steps are its n words' gaps.
+      const gaps: number[] = [];
+      let k = 0;
+      for (const line of page.lines) {
+        const words = line.text.split(' ').filter(Boolean);
+        const count = glyphs
+          .slice(k)
+          .findIndex((g, i, all) => i > 0 && Math.abs(g.m[5] - all[i - 1]!.m[5]) > line.size);
+        const row = glyphs.slice(k, count < 0 ? undefined : k + count);
+        k += row.length;
+        const steps = row.slice(1).map((g, i) => g.m[4] - row[i]!.m[4]);
+        gaps.push(...steps.sort((x, y) => y - x).slice(0, words.length - 1));
+      }
+      const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+      const spread = Math.sqrt(mean(lean.map((v) => (v - mean(lean)) ** 2)));
+      return {
+        scale: mean(scale),
+        lean: mean(lean),
+        spread,
+        gap: mean(gaps),
+        left: mean(page.lines.map((l) => l.x)),
+      };
+    };
+    const first = measure(list.pages[0]!);
+    const twentieth = measure(list.pages[19]!);
+    const note = JSON.stringify({ first, twentieth });
+    t.ok(twentieth.scale / first.scale > 1.03, `the writing grows (${note})`);
+    t.ok(twentieth.lean - first.lean > 0.03, 'and leans further right');
+    t.ok(twentieth.gap / first.gap > 1.04, 'word gaps widen');
+    t.ok(twentieth.left - first.left > 1.5 * (72 / 25.4), 'the left margin creeps right');
+    t.ok(
+      twentieth.spread - first.spread > 0.01,
+      `the letters loosen: each slants differently (${first.spread.toFixed(3)} against ${twentieth.spread.toFixed(3)})`,
+    );
+    const rested = renderText({ style: style({ modifiers: { fatigue: { enabled: false } } }), text, fonts });
+    const calm = [measure(rested.pages[0]!), measure(rested.pages[19]!)];
+    t.ok(
+      Math.abs(calm[1]!.scale / calm[0]!.scale - 1) < 0.01 && Math.abs(calm[1]!.lean - calm[0]!.lean) < 0.01,
+      'without fatigue, page 20 is written as page 1',
+    );
+  },
+);
+
 t.test('each effect is switched off by its own setting', async (t) => {
   const on = renderText({ style: style(), text: LETTER, fonts }).pages[0]!;
   for (const [name, off] of Object.entries(OFF)) {
