@@ -19,6 +19,28 @@ function shade(hex: string, t: number): string {
   return `#${out.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 }
 
+/** How much of a letter's variation follows its line's slow waves (the rest is its own). */
+const FLOW = 0.7;
+
+/** A slow wave: two sines (angular frequency per pt and phase each), weighted 0.7 and 0.3. */
+type Wave = [number, number, number, number];
+
+/** A letter's share of variation at `x` pt along its line: mostly the wave's, a little its own. */
+const flowAt = (w: Wave, x: number, own: number) =>
+  FLOW * (0.7 * Math.sin(w[0] * x + w[1]) + 0.3 * Math.sin(w[2] * x + w[3])) + (1 - FLOW) * own;
+
+type Tired = { grow: number; lean: number; slope: number; gap: number; creep: number; loose: number };
+const NOT_TIRED: Tired = { grow: 1, lean: 0, slope: 0, gap: 1, creep: 0, loose: 0 };
+
+/** The hand on one line: its offsets and slope, and the slow waves its letters follow. */
+export interface LineHand {
+  wobble: number;
+  drift: number;
+  slope: number;
+  angle: number;
+  waves: { baseline: Wave; size: Wave; rotation: Wave; dx: Wave };
+}
+
 export interface GlyphHand {
   /** Slant added to the letter (a shear: x moves by `lean` times the height). */
   lean: number;
@@ -27,7 +49,12 @@ export interface GlyphHand {
   dx: number;
   dy: number;
   rotation: number;
+  /** The letter's own size. */
   scale: number;
+  /** The tired writer's growth, on every letter alike. */
+  grow: number;
+  /** Its word's size: the pen scales the word's letters and their spacing together. */
+  wordScale: number;
   color: string;
   opacity: number;
 }
@@ -42,9 +69,13 @@ export class Handwriting {
   private index = 0;
   /** The way this writer's lines tilt as they tire (per seed). */
   private readonly slopeSign: number;
-  private word = { n: -2, scale: 1, color: '', opacity: 1 };
+  private word = { n: -2, scale: 1, dy: 0, color: '', opacity: 1 };
 
   private readonly loosening: Random;
+  private readonly flowing: Random;
+  private tiredAt: { index: number; tired: Tired } = { index: -1, tired: NOT_TIRED };
+  /** The writer's slant (a shear), the same on every letter. */
+  private readonly slant: number;
 
   constructor(
     private readonly m: Modifiers,
@@ -58,6 +89,10 @@ export class Handwriting {
     this.drawings = new Random(m.seed, 'alternates');
     this.slopeSign = new Random(m.seed, 'fatigue').next() < 0.5 ? -1 : 1;
     this.loosening = new Random(m.seed, 'loosening');
+    this.flowing = new Random(m.seed, 'flow');
+    // The writer's own slant, per seed: most lean a little right, some stand upright or lean left.
+    const writer = new Random(m.seed, 'writer');
+    this.slant = m.letters.enabled ? (m.letters.rotation / 2) * (0.1 * writer.next() - 0.025) : 0;
   }
 
   /** 1 at the start, growing to 1 + amount at the end of the document. */
@@ -79,9 +114,10 @@ export class Handwriting {
    * direction, word gaps widen, the left margin creeps right, and the letters loosen: each is
    * stretched and slanted a little differently from the one before.
    */
-  get tired(): { grow: number; lean: number; slope: number; gap: number; creep: number; loose: number } {
+  get tired(): Tired {
+    if (this.tiredAt.index === this.index) return this.tiredAt.tired;
     const t = this.tiredness;
-    return {
+    const tired = {
       grow: 1 + 0.25 * t,
       lean: 0.35 * t,
       slope: this.slopeSign * 1.5 * DEG * t,
@@ -89,9 +125,16 @@ export class Handwriting {
       creep: 12 * MM * t,
       loose: t,
     };
+    this.tiredAt = { index: this.index, tired };
+    return tired;
   }
 
-  glyph(word: number): GlyphHand {
+  /**
+   * The hand on one letter of word `word`, `along` pt from the start of its line: baseline, size,
+   * rotation and position follow the line's slow waves (neighbours move together, as a hand
+   * does), with a little of each letter's own on top.
+   */
+  glyph(word: number, along: number, line: LineHand): GlyphHand {
     const f = this.fatigue();
     this.index++;
     if (word !== this.word.n) {
@@ -100,6 +143,8 @@ export class Handwriting {
       this.word = {
         n: word,
         scale: w.enabled ? 1 + w.size * this.words.soft() : 1,
+        // Each word sits a little above or below its neighbours.
+        dy: this.m.letters.enabled ? 0.3 * this.m.letters.baseline * this.words.soft() : 0,
         color:
           k.enabled && k.colorVariation > 0
             ? shade(this.color, k.colorVariation * 0.25 * this.ink.signed())
@@ -111,13 +156,16 @@ export class Handwriting {
     const l = this.m.letters;
     const on = l.enabled;
     const tired = this.tired;
+    const w = line.waves;
     const hand: GlyphHand = {
-      lean: tired.lean + (tired.loose > 0 ? 0.4 * tired.loose * this.loosening.soft() : 0),
+      lean: this.slant + tired.lean + (tired.loose > 0 ? 0.4 * tired.loose * this.loosening.soft() : 0),
       stretch: tired.loose > 0 ? 1 + 0.4 * tired.loose * this.loosening.soft() : 1,
-      dx: on ? l.spacing * f * this.letters.soft() : 0,
-      dy: on ? l.baseline * f * this.letters.soft() : 0,
-      rotation: on ? l.rotation * DEG * f * this.letters.soft() : 0,
-      scale: tired.grow * this.word.scale * (on ? 1 + l.scale * f * this.letters.soft() : 1),
+      dx: on ? l.spacing * f * flowAt(w.dx, along, this.letters.soft()) : 0,
+      dy: on ? l.baseline * f * flowAt(w.baseline, along, this.letters.soft()) + this.word.dy : 0,
+      rotation: on ? l.rotation * DEG * f * flowAt(w.rotation, along, this.letters.soft()) : 0,
+      scale: on ? 1 + l.scale * f * flowAt(w.size, along, this.letters.soft()) : 1,
+      wordScale: this.word.scale,
+      grow: tired.grow,
       color: this.word.color,
       opacity: this.word.opacity,
     };
@@ -159,11 +207,12 @@ export class Handwriting {
     return (w.enabled ? w.spacing * size * 0.25 * this.words.soft() : 0) + (gap - 1) * size * 0.25;
   }
 
-  line(): { wobble: number; drift: number; slope: number; angle: number } {
+  line(): LineHand {
     const l = this.m.lines;
     const tired = this.tired;
     const wobble = tired.creep;
-    if (!l.enabled) return { wobble, drift: 0, slope: Math.tan(tired.slope), angle: tired.slope };
+    const waves = { baseline: this.wave(), size: this.wave(), rotation: this.wave(), dx: this.wave() };
+    if (!l.enabled) return { wobble, drift: 0, slope: Math.tan(tired.slope), angle: tired.slope, waves };
     const f = this.fatigue();
     const angle = l.slope * DEG * f * this.lines.soft() + tired.slope;
     return {
@@ -171,7 +220,19 @@ export class Handwriting {
       drift: l.drift * MM * f * this.lines.soft(),
       slope: Math.tan(angle),
       angle,
+      waves,
     };
+  }
+
+  /** A slow wave along a line: a long swell and a shorter ripple, between -1 and 1. */
+  private wave(): Wave {
+    const r = this.flowing;
+    return [
+      (Math.PI * 2) / (150 + 250 * r.next()),
+      r.next() * Math.PI * 2,
+      (Math.PI * 2) / (45 + 75 * r.next()),
+      r.next() * Math.PI * 2,
+    ];
   }
 
   sheet(): { tilt: number; shadow: number; texture: number; scanner: boolean; seed: number } {

@@ -4,7 +4,7 @@
 import type { Style } from './spec.ts';
 import type { DisplayList, DisplayPage, Matrix } from './display-list.ts';
 import type { Alternate, LoadedFont } from './fonts.ts';
-import type { Handwriting } from './handwriting.ts';
+import type { Handwriting, LineHand } from './handwriting.ts';
 import type { Line } from './text-layout.ts';
 import { DRAWINGS, drawingPath } from './variants.ts';
 
@@ -27,6 +27,9 @@ export class Pen {
   private readonly decks = new Map<LoadedFont, Map<number, Deck>>();
   /** Each drawing's reference in this document's glyph table. */
   private readonly cardRefs = new Map<Card, string>();
+  /** Lines written so far, and the line each card was last used in (by card id). */
+  private lineNo = 0;
+  private stamps = new Int32Array(1024);
 
   constructor(
     fonts: LoadedFont[],
@@ -42,18 +45,47 @@ export class Pen {
     const { size, baseline, left } = at;
     const x0 = left + line.offset + lineHand.wobble;
     const shapes = hand.shapes;
-    /** The drawings this line has used, so that none repeats within it. */
-    const inLine = new Set<Card>();
+    // The drawings this line has used (stamped with the line's number), so that none repeats in it.
+    const inLine = ++this.lineNo;
+    // Guards that keep words words (GAP_GUARD): inside a word a letter moves at most `guard`
+    // further from the one before it and grows at most `guard` past its advance; a word grows
+    // at most `guard` on either side; a word gap shrinks by at most `guard` more for its own
+    // variation and `guard` for its first letter's shift. Every gap inside a word stays
+    // narrower than the gaps between words.
+    const guard = GAP_GUARD * size;
+    const glyphs = line.glyphs;
     let extra = 0;
-    for (const g of line.glyphs) {
+    let [beforeWord, beforeDx] = [-1, 0];
+    let word = { n: -1, middle: 0, scale: 1 };
+    for (let i = 0; i < glyphs.length; i++) {
+      const g = glyphs[i]!;
       if (g.word < 0) {
-        extra += line.justify + hand.space(size);
+        extra += line.justify + Math.max(-guard, hand.space(size));
         continue;
       }
-      const gh = hand.glyph(g.word);
-      const x = x0 + g.x + extra + g.dx + gh.dx;
+      const gh = hand.glyph(g.word, x0 + g.x + extra - left, lineHand);
+      const advance = (glyphs[i + 1]?.x ?? line.width) - g.x;
+      if (g.word !== word.n) {
+        let last = i;
+        while (glyphs[last + 1]?.word === g.word) last++;
+        const width = (glyphs[last + 1]?.x ?? line.width) - g.x;
+        const most = width > 0 ? (2 * guard) / width : 0;
+        word = {
+          n: g.word,
+          middle: g.x + width / 2,
+          scale: Math.min(1 + most, Math.max(1 - most, gh.wordScale)),
+        };
+      }
+      let dx = gh.dx;
+      if (beforeWord >= 0)
+        dx = g.word === beforeWord ? Math.min(dx, beforeDx + guard) : Math.max(dx, beforeDx - guard);
+      [beforeWord, beforeDx] = [g.word, dx];
+      // The word scaled about its middle: its letters and their spacing together.
+      const placed = word.middle + (g.x - word.middle) * word.scale;
+      const x = x0 + placed + extra + g.dx + dx;
+      const own = advance > 0 ? Math.min(gh.scale, 1 + guard / advance) : gh.scale;
       const y = baseline + lineHand.drift - g.dy + gh.dy + (x - left) * lineHand.slope;
-      const s = (size / g.font.upem) * gh.scale;
+      const s = (size / g.font.upem) * own * word.scale * gh.grow;
       const [cos, sin] = [Math.cos(gh.rotation + lineHand.angle), Math.sin(gh.rotation + lineHand.angle)];
       let fi = this.fontIndex.get(g.font);
       if (fi === undefined) {
@@ -119,7 +151,20 @@ export class Pen {
    * outlines shaping chose (contextual alternates). A drawing this line has used already goes
    * further down the deck.
    */
-  private deal(g: { gid: number; cp: number; font: LoadedFont }, shapes: number, inLine: Set<Card>): Card {
+  private usedIn(card: Card): number {
+    return card.id < this.stamps.length ? this.stamps[card.id]! : 0;
+  }
+
+  private stamp(card: Card, line: number): void {
+    if (card.id >= this.stamps.length) {
+      const grown = new Int32Array(Math.max(card.id + 1, this.stamps.length * 2));
+      grown.set(this.stamps);
+      this.stamps = grown;
+    }
+    this.stamps[card.id] = line;
+  }
+
+  private deal(g: { gid: number; cp: number; font: LoadedFont }, shapes: number, inLine: number): Card {
     let byGid = this.decks.get(g.font);
     if (!byGid) {
       byGid = new Map();
@@ -143,7 +188,7 @@ export class Pen {
    * The next card of `deck`: a new round shuffled when it is used up; none twice in a line (with
    * shapes on, a line that has used every drawing left gets one more).
    */
-  private next(deck: Deck, inLine: Set<Card>, shapes: boolean): Card {
+  private next(deck: Deck, inLine: number, shapes: boolean): Card {
     const { cards } = deck;
     if (deck.next >= cards.length) {
       for (let i = cards.length - 1; i > 0; i--) {
@@ -158,21 +203,24 @@ export class Pen {
       }
     }
     let i = deck.next;
-    while (i < cards.length && inLine.has(cards[i]!)) i++;
+    while (i < cards.length && this.usedIn(cards[i]!) === inLine) i++;
     if (i === cards.length && shapes) {
       // The line has used every drawing left in this round: one more, drawn for this document.
       const model = cards[deck.next]!;
       let drawing = 0;
       for (const c of cards) if (c.gid === model.gid && c.drawing > drawing) drawing = c.drawing;
-      cards.push({ gid: model.gid, shift: model.shift, drawing: drawing + 1 });
+      cards.push({ gid: model.gid, shift: model.shift, drawing: drawing + 1, id: nextCardId++ });
     }
     if (i < cards.length) [cards[deck.next], cards[i]] = [cards[i]!, cards[deck.next]!];
     const card = cards[deck.next++]!;
-    inLine.add(card);
+    this.stamp(card, inLine);
     deck.last = card;
     return card;
   }
 }
+
+/** The most a letter's own shift may open a gap inside a word or close one between words, in font sizes. */
+const GAP_GUARD = 0.02;
 
 /** Every letter's drawings, per thread (immutable; each document deals its own copy). */
 const CARDS = new Map<string, readonly Card[]>();
@@ -196,8 +244,8 @@ function cardsOf(
     const each = shapes > 0 ? Math.ceil(DRAWINGS / outlines.length) : 0;
     const made: Card[] = [];
     for (const o of outlines) {
-      if (each === 0) made.push({ ...o, drawing: 0 });
-      for (let d = 1; d <= each; d++) made.push({ ...o, drawing: d });
+      if (each === 0) made.push({ ...o, drawing: 0, id: nextCardId++ });
+      for (let d = 1; d <= each; d++) made.push({ ...o, drawing: d, id: nextCardId++ });
     }
     cards = made;
     if (CARDS.size >= 10_000) CARDS.clear();
@@ -209,7 +257,11 @@ function cardsOf(
 interface Card extends Alternate {
   /** 0: the outline as the font has it; 1 and up: a drawing of the shapes modifier. */
   drawing: number;
+  /** Unique in the thread: where a document stamps the line that last used it. */
+  id: number;
 }
+
+let nextCardId = 0;
 
 interface Deck {
   cards: Card[];
@@ -217,7 +269,5 @@ interface Deck {
   next: number;
   last: Card | null;
 }
-
-type LineHand = ReturnType<Handwriting['line']>;
 
 const NO_ALTERNATES: readonly Alternate[] = [];

@@ -219,6 +219,75 @@ t.test(
   },
 );
 
+t.test(
+  'variation that flows: neighbours move together; each seed has its own slant; spacing never merges or splits words',
+  async (t) => {
+    const text = Array.from(
+      { length: 40 },
+      () => 'slowly the evening light fell across the garden wall',
+    ).join(' ');
+    const flat = { lines: { enabled: false }, words: { enabled: false }, fatigue: { enabled: false } };
+    const list = renderText({
+      style: style({ modifiers: { ...flat, letters: { baseline: 3 } } }),
+      text,
+      fonts,
+    });
+    const glyphs = list.pages[0]!.items.filter((i) => i.kind === 'glyph');
+    // Baseline offsets: line by line (a line's glyphs share its baseline within 3 x the jitter).
+    const rows: number[][] = [];
+    for (const line of list.pages[0]!.lines) {
+      rows.push(glyphs.filter((g) => Math.abs(g.m[5] - line.y) < 10).map((g) => g.m[5] - line.y));
+    }
+    const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+    const neighbours = mean(rows.flatMap((r) => r.slice(1).map((v, i) => Math.abs(v - r[i]!))));
+    const apart = mean(rows.flatMap((r) => r.slice(10).map((v, i) => Math.abs(v - r[i]!))));
+    t.ok(
+      rows.length >= 10 && neighbours < apart * 0.6,
+      `baseline flows: neighbours ${neighbours.toFixed(2)} pt apart, letters ten apart ${apart.toFixed(2)} pt`,
+    );
+
+    const slant = (seed: number) => {
+      const l = renderText({
+        style: style({ modifiers: { seed, fatigue: { enabled: false } } }),
+        text,
+        fonts,
+      });
+      const gs = l.pages[0]!.items.filter((i) => i.kind === 'glyph');
+      return mean(gs.map((g) => (g.m[2] * g.m[0] + g.m[3] * g.m[1]) / (g.m[0] ** 2 + g.m[1] ** 2)));
+    };
+    const slants = [1, 2, 3, 4, 5].map(slant);
+    t.ok(
+      Math.max(...slants) - Math.min(...slants) > 0.02,
+      `each seed its own slant (${slants.map((v) => v.toFixed(3)).join(', ')})`,
+    );
+
+    // One letter over and over: inside a word every step is the letter's advance and its
+    // variation; between words it is also a space. At the top of both spacing ranges the widest
+    // step inside a word stays narrower than the narrowest between words.
+    const same = Array.from({ length: 120 }, () => 'nnnn').join(' ');
+    const spaced = renderText({
+      style: style({ modifiers: { ...flat, letters: { spacing: 3 }, words: { spacing: 1 } } }),
+      text: same,
+      fonts,
+    });
+    let inside = 0;
+    let between = Infinity;
+    for (const page of spaced.pages) {
+      const gs = page.items.filter((i) => i.kind === 'glyph');
+      for (let i = 1; i < gs.length; i++) {
+        if (Math.abs(gs[i]!.m[5] - gs[i - 1]!.m[5]) > 5) continue; // a new line
+        const step = gs[i]!.m[4] - gs[i - 1]!.m[4];
+        if (i % 4 === 0) between = Math.min(between, step);
+        else inside = Math.max(inside, step);
+      }
+    }
+    t.ok(
+      inside < between,
+      `widest step inside a word ${inside.toFixed(2)} pt, narrowest between words ${between.toFixed(2)} pt`,
+    );
+  },
+);
+
 t.test('each effect is switched off by its own setting', async (t) => {
   const on = renderText({ style: style(), text: LETTER, fonts }).pages[0]!;
   for (const [name, off] of Object.entries(OFF)) {
