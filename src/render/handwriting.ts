@@ -115,8 +115,10 @@ export class Handwriting {
    * stretched and slanted a little differently from the one before.
    */
   get tired(): Tired {
-    if (this.tiredAt.index === this.index) return this.tiredAt.tired;
-    const t = this.tiredness;
+    // Tiredness changes slowly: worked out again every 64 letters.
+    const step = this.index >> 6;
+    if (this.tiredAt.index === step) return this.tiredAt.tired;
+    const t = this.m.fatigue.enabled ? this.m.fatigue.amount * Math.min(1, (step << 6) / TIRING) : 0;
     const tired = {
       grow: 1 + 0.25 * t,
       lean: 0.35 * t,
@@ -125,7 +127,7 @@ export class Handwriting {
       creep: 12 * MM * t,
       loose: t,
     };
-    this.tiredAt = { index: this.index, tired };
+    this.tiredAt = { index: step, tired };
     return tired;
   }
 
