@@ -158,6 +158,8 @@ export interface Answer {
   /** Parsed JSON, or the text of another content type; tests read it freely. */
   // biome-ignore lint/suspicious/noExplicitAny: a test reads any shape of body
   body: any;
+  /** The body as it came, for binary answers. */
+  bytes: Buffer;
   requestId: string;
 }
 
@@ -211,7 +213,7 @@ export async function call(
       `${where}: ${res.status} conforms to the OpenAPI document`,
     );
   }
-  return { status: res.status, headers: res.headers, body: parsed, requestId };
+  return { status: res.status, headers: res.headers, body: parsed, bytes: text, requestId };
 }
 
 /** Sends raw bytes on a fresh TCP connection and collects everything until it closes or `ms` pass. */

@@ -27,6 +27,24 @@ t.test('a synchronous render answers with the image', async (t) => {
   t.match(svg.body, /<svg[^>]*viewBox/);
 });
 
+t.test('the demo caption renders as a strip, not a sheet', async (t) => {
+  const { readExample } = await import('../../src/app/demo.ts');
+  const { importTemplate } = await import('../../src/app/admin.ts');
+  const caption = readExample('caption', {});
+  const tpl = await importTemplate(server.ctx, {
+    account: a.accountId,
+    mode: 'live',
+    json: caption.template,
+    source: 'caption',
+  });
+  const png = await call(t, server, 'POST', '/renders', {
+    key: a.live,
+    body: { templateId: tpl.id, ...caption.input, format: 'png' },
+  });
+  t.equal(png.status, 200);
+  t.same([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)], [1800, 360], '1200 x 240 px at 144 DPI');
+});
+
 t.test(
   'a generation is queued, rendered in process, charged, downloaded; a finished job cannot be cancelled',
   async (t) => {
