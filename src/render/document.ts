@@ -85,6 +85,16 @@ export function renderText(doc: TextDocument): DisplayList {
       `the document needs ${pageCount} pages, the most allowed is ${maxPages}`,
     );
 
+  // Where each page starts. The closing lines of a letter (a greeting, a signature) never stand
+  // alone on a last page: it takes at least KEEP_AT_END lines, from the page before if need be.
+  const starts = Array.from({ length: pageCount }, (_, p) => p * perPage);
+  if (pageCount > 1) {
+    const last = Math.max(
+      starts[pageCount - 2]! + 1,
+      Math.min(starts[pageCount - 1]!, lines.length - KEEP_AT_END),
+    );
+    starts[pageCount - 1] = last;
+  }
   const hand = new Handwriting(style.modifiers, style.color);
   const pen = new Pen(fonts, style, hand);
   const pages: DisplayPage[] = [];
@@ -93,15 +103,21 @@ export function renderText(doc: TextDocument): DisplayList {
     const baselines: number[] = [];
     for (let b = firstBaseline; b <= height - margin.bottom + 0.01; b += pitch) baselines.push(b);
     const page = blankPage(style, hand, { width, height }, { baselines, spacing, margin });
-    for (let i = 0; i < perPage; i++) {
-      const line = lines[p * perPage + i];
-      if (!line) break;
-      pen.write(page, line, { left: margin.left, baseline: firstBaseline + i * pitch, size });
+    const end = starts[p + 1] ?? lines.length;
+    for (let i = 0; starts[p]! + i < end; i++) {
+      pen.write(page, lines[starts[p]! + i]!, {
+        left: margin.left,
+        baseline: firstBaseline + i * pitch,
+        size,
+      });
     }
     pages.push(page);
   }
   return { pages, glyphs: pen.glyphs };
 }
+
+/** Lines the last page of a text takes at least, so that its closing lines are not left alone. */
+const KEEP_AT_END = 3;
 
 /** A sheet of the template's paper: background, sheet effects, rules, background image. */
 export function blankPage(

@@ -288,6 +288,30 @@ t.test(
   },
 );
 
+t.test('the closing lines of a letter never stand alone on its last page', async (t) => {
+  const many = renderText({
+    style: style(),
+    text: Array.from({ length: 200 }, (_, i) => `Line ${i}`).join('\n'),
+    fonts,
+  });
+  const perPage = many.pages[0]!.lines.length;
+  for (const spill of [1, 2]) {
+    const body = Array.from({ length: perPage + spill - 2 }, (_, i) => `Line ${i} of the letter`);
+    const list = renderText({
+      style: style(),
+      text: [...body, 'With warm wishes,', 'Eleanor'].slice(-(perPage + spill)).join('\n'),
+      fonts,
+    });
+    const last = list.pages.at(-1)!.lines.map((l) => l.text);
+    t.equal(list.pages.length, 2, `${spill} line(s) past a full page: two pages`);
+    t.ok(
+      last.length >= 3 && last.at(-1) === 'Eleanor',
+      `the last page carries ${last.length} lines: ${last.join(' / ')}`,
+    );
+    t.equal(list.pages[0]!.lines.length + last.length, perPage + spill, 'no line lost');
+  }
+});
+
 t.test('each effect is switched off by its own setting', async (t) => {
   const on = renderText({ style: style(), text: LETTER, fonts }).pages[0]!;
   for (const [name, off] of Object.entries(OFF)) {
