@@ -1,11 +1,11 @@
-// Paper grain: a seeded tile of faint brown specks repeated over the sheet. The SVG writer paints
+// Paper grain: a seeded tile of faint fibres, lying every which way, repeated over the sheet. The SVG writer paints
 // it as a pattern; the PNG writer, when the sheet lies flat, blends the same tile into the pixels
 // itself (a pattern fill costs resvg about 10 ms a megapixel, the blend under 1).
 import { Random } from './prng.ts';
 
 /** Tile side in pixels, and in points on the page: at 144 DPI one tile pixel is one image pixel. */
-export const GRAIN_PX = 96;
-export const GRAIN_PT = 48;
+export const GRAIN_PX = 192;
+export const GRAIN_PT = 96;
 export const GRAIN_RGB = [96, 80, 60] as const;
 
 const tiles = new Map<string, Uint8Array>();
@@ -17,15 +17,25 @@ export function grainAlpha(seed: number, strength: number): Uint8Array {
   if (tile) return tile;
   const r = new Random(seed, 'grain');
   tile = new Uint8Array(GRAIN_PX * GRAIN_PX);
-  // Short fibres lying across the sheet over a tenth of the surface, all faint (a strong one would
-  // show the tile repeating). Runs of one shade also keep the encoder quick: per-pixel noise
-  // doubles a PNG's deflate time.
-  for (let i = 0; i < tile.length; i++) {
-    if (r.next() < 0.97) continue;
-    const length = 2 + r.int(4);
+  // Short fibres in every direction over about a tenth of the surface, all faint (a strong one
+  // would show the tile repeating), on a tile of 34 mm so the repeat is hard to see. A fibre is
+  // a run of 3 to 8 pixels at a random angle, wrapping at the edges so that the tile repeats
+  // seamlessly; runs of one shade also keep the encoder quick (per-pixel noise doubles a PNG's
+  // deflate time).
+  // One fibre in each cell of 8 x 8 px, anywhere in it: the density is even, so no cluster of
+  // fibres marks the tile's repeat.
+  const cells = GRAIN_PX / 8;
+  for (let f = 0; f < cells * cells; f++) {
+    const [x0, y0] = [((f % cells) + r.next()) * 8, (Math.floor(f / cells) + r.next()) * 8];
+    const angle = r.next() * Math.PI;
+    const [dx, dy] = [Math.cos(angle), Math.sin(angle)];
+    const length = 3 + r.int(6);
     const alpha = Math.round((0.2 + 0.8 * r.next()) * 44 * strength);
-    const rowStart = i - (i % GRAIN_PX);
-    for (let k = 0; k < length; k++) tile[rowStart + ((i + k) % GRAIN_PX)] = alpha; // wraps: the tile repeats seamlessly
+    for (let k = 0; k < length; k++) {
+      const x = (Math.floor(x0 + dx * k) + GRAIN_PX) % GRAIN_PX;
+      const y = (Math.floor(y0 + dy * k) + GRAIN_PX) % GRAIN_PX;
+      tile[y * GRAIN_PX + x] = alpha;
+    }
   }
   if (tiles.size > 100) tiles.clear();
   tiles.set(key, tile);

@@ -312,6 +312,41 @@ t.test('the closing lines of a letter never stand alone on its last page', async
   }
 });
 
+t.test('paper grain: fibres lying every which way on a tile too large to see repeat', async (t) => {
+  const { GRAIN_PX, grainAlpha } = await import('../../src/render/grain.ts');
+  const tile = grainAlpha(5, 1);
+  t.ok(GRAIN_PX >= 192, `a tile of ${GRAIN_PX} px (34 mm at 144 DPI)`);
+  const on = (x: number, y: number) =>
+    tile[((y + GRAIN_PX) % GRAIN_PX) * GRAIN_PX + ((x + GRAIN_PX) % GRAIN_PX)]! > 0;
+  const pairs = { across: 0, down: 0, diagonal: 0 };
+  for (let y = 0; y < GRAIN_PX; y++)
+    for (let x = 0; x < GRAIN_PX; x++) {
+      if (!on(x, y)) continue;
+      if (on(x + 1, y)) pairs.across++;
+      if (on(x, y + 1)) pairs.down++;
+      if (on(x + 1, y + 1) || on(x - 1, y + 1)) pairs.diagonal++;
+    }
+  const total = pairs.across + pairs.down + pairs.diagonal;
+  t.ok(
+    Object.values(pairs).every((n) => n > total * 0.2),
+    `no direction dominates (${JSON.stringify(pairs)})`,
+  );
+  const covered = tile.filter((a) => a > 0).length / tile.length;
+  t.ok(covered > 0.05 && covered < 0.15, `fibres cover ${(covered * 100).toFixed(1)} % of the sheet`);
+  // Even density: no cluster of fibres to mark where the tile repeats.
+  const blocks: number[] = [];
+  for (let by = 0; by < GRAIN_PX; by += 32)
+    for (let bx = 0; bx < GRAIN_PX; bx += 32) {
+      let n = 0;
+      for (let y = by; y < by + 32; y++) for (let x = bx; x < bx + 32; x++) if (on(x, y)) n++;
+      blocks.push(n / 1024);
+    }
+  t.ok(
+    blocks.every((b) => Math.abs(b - covered) < covered * 0.5),
+    `every 32 px block within half of the mean (${Math.min(...blocks).toFixed(3)}-${Math.max(...blocks).toFixed(3)})`,
+  );
+});
+
 t.test('each effect is switched off by its own setting', async (t) => {
   const on = renderText({ style: style(), text: LETTER, fonts }).pages[0]!;
   for (const [name, off] of Object.entries(OFF)) {
