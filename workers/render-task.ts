@@ -70,7 +70,7 @@ function image(req: RenderRequest): Rendered {
   });
   const page = list.pages[0]!;
   let bytes: Uint8Array;
-  if (req.output === 'svg') bytes = new TextEncoder().encode(writeSvg(list, page));
+  if (req.output === 'svg') bytes = new TextEncoder().encode(writeSvg(list, page, { deflate }));
   else {
     bytes = writePng(list, page, 144, { raster, deflate });
     releaseImageMemory();

@@ -13,15 +13,15 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 const tiles = new Map<string, string>();
 
-/** The grain tile as a PNG data URI; the same seed gives the same tile. */
-function grainTile(seed: number, strength: number): string {
-  const key = `${seed}/${strength}`;
+/** The grain tile as a PNG data URI (compressed with `deflate` when given); the same seed gives the same tile. */
+function grainTile(seed: number, strength: number, deflate?: (b: Uint8Array) => Uint8Array): string {
+  const key = `${seed}/${strength}/${deflate ? 'z' : ''}`;
   let uri = tiles.get(key);
   if (uri) return uri;
   const alpha = grainAlpha(seed, strength);
   const px = new Uint8Array(alpha.length * 4);
   for (let i = 0; i < alpha.length; i++) px.set([...GRAIN_RGB, alpha[i]!], i * 4);
-  uri = `data:image/png;base64,${base64(encodePng(GRAIN_PX, GRAIN_PX, px))}`;
+  uri = `data:image/png;base64,${base64(encodePng(GRAIN_PX, GRAIN_PX, px, deflate))}`;
   if (tiles.size > 100) tiles.clear();
   tiles.set(key, uri);
   return uri;
@@ -112,7 +112,13 @@ export interface InlineOutlines {
 export function pageToSvg(
   list: DisplayList,
   page: DisplayPage,
-  opts: { textLayer?: boolean; assets?: AssetBytes; inline?: InlineOutlines } = {},
+  opts: {
+    textLayer?: boolean;
+    assets?: AssetBytes;
+    inline?: InlineOutlines;
+    /** zlib deflate for the embedded grain tile (without it the tile is stored uncompressed). */
+    deflate?: (b: Uint8Array) => Uint8Array;
+  } = {},
 ): string {
   const used = new Set<string>();
   if (!opts.inline) for (const it of page.items) if (it.kind === 'glyph') used.add(it.ref);
@@ -183,7 +189,7 @@ export function pageToSvg(
   let over = '';
   if (texture > 0) {
     // Paper grain: a small tile of seeded noise, repeated (an SVG noise filter costs 300 ms a page).
-    effects += `<pattern id="grain" width="${GRAIN_PT}" height="${GRAIN_PT}" patternUnits="userSpaceOnUse"><image width="${GRAIN_PT}" height="${GRAIN_PT}" href="${grainTile(seed, texture)}"/></pattern>`;
+    effects += `<pattern id="grain" width="${GRAIN_PT}" height="${GRAIN_PT}" patternUnits="userSpaceOnUse"><image width="${GRAIN_PT}" height="${GRAIN_PT}" href="${grainTile(seed, texture, opts.deflate)}"/></pattern>`;
     under += `<rect width="${w}" height="${h}" fill="url(#grain)"/>`;
   }
   if (scanner) {
