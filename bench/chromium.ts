@@ -17,7 +17,7 @@ import { writePng } from '../src/render/index.ts';
 import { resvgRasterizer as raster } from '../workers/resvg.ts';
 import { Random } from '../src/render/prng.ts';
 import { PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
-import { prose } from './prose.ts';
+import { caption as captionText, prose } from './prose.ts';
 import { styleOf } from './render-doc.ts';
 import { machine } from './serve.ts';
 import { record as recordTable } from './record.ts';
@@ -36,13 +36,7 @@ const capStyle = styleOf({
   margins: { top: 5, right: 5, bottom: 5, left: 5 },
 });
 const text = prose(100_000);
-const caption = prose(1200, 3)
-  .split('\n')
-  .join(' ')
-  .replace(/(.{60}\S*) /g, '$1\n')
-  .split('\n')
-  .slice(0, 20)
-  .join('\n');
+const caption = captionText();
 
 const esc = (s: string) => s.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -23,3 +23,14 @@ export function prose(chars: number, seed = 7): string {
   }
   return out.slice(0, chars);
 }
+
+/** The benchmarks' caption: 1,200 characters of prose in lines of about 60, at most 20 lines. */
+export function caption(): string {
+  return prose(1200, 3)
+    .split('\n')
+    .join(' ')
+    .replace(/(.{60}\S*) /g, '$1\n')
+    .split('\n')
+    .slice(0, 20)
+    .join('\n');
+}

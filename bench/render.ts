@@ -15,7 +15,7 @@ import { displayListToPdf } from '../src/render/pdf.ts';
 import { writePng } from '../src/render/index.ts';
 import { resvgRasterizer as raster } from '../workers/resvg.ts';
 import { pageToSvg } from '../src/render/svg.ts';
-import { prose } from './prose.ts';
+import { caption as captionText, prose } from './prose.ts';
 import { DOC_STYLE, styleOf } from './render-doc.ts';
 import { PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
 import { machine } from './serve.ts';
@@ -63,13 +63,7 @@ for (let i = 0; i < runs + 1; i++) {
   doc.pages = list.pages.length;
 }
 
-const caption = prose(1200, 3)
-  .split('\n')
-  .join(' ')
-  .replace(/(.{60}\S*) /g, '$1\n')
-  .split('\n')
-  .slice(0, 20)
-  .join('\n');
+const caption = captionText();
 // 800 x 600 CSS px = 600 x 450 pt: a 1200 x 900 px image at 144 DPI.
 const capStyle = styleOf({
   fontSize: 14,

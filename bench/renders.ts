@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { prose } from './prose.ts';
+import { caption as captionText } from './prose.ts';
 import { machine, ROOT, seedAccount, serve } from './serve.ts';
 import { record } from './record.ts';
 
@@ -30,13 +30,7 @@ const env = {
   RENDERS_PER_DAY: '100000000',
 };
 // The caption of bench/render.ts: 20 lines at 14 pt on an 800 x 600 px card (1200 x 900 px at 144 DPI).
-const caption = prose(1200, 3)
-  .split('\n')
-  .join(' ')
-  .replace(/(.{60}\S*) /g, '$1\n')
-  .split('\n')
-  .slice(0, 20)
-  .join('\n');
+const caption = captionText();
 const templateFile = join(dir, 'caption.template.json');
 writeFileSync(
   templateFile,

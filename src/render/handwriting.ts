@@ -29,8 +29,8 @@ type Wave = [number, number, number, number];
 const flowAt = (w: Wave, x: number, own: number) =>
   FLOW * (0.7 * Math.sin(w[0] * x + w[1]) + 0.3 * Math.sin(w[2] * x + w[3])) + (1 - FLOW) * own;
 
-type Tired = { grow: number; lean: number; slope: number; gap: number; creep: number; loose: number };
-const NOT_TIRED: Tired = { grow: 1, lean: 0, slope: 0, gap: 1, creep: 0, loose: 0 };
+type Tired = { t: number; grow: number; lean: number; slope: number; gap: number; creep: number };
+const NOT_TIRED: Tired = { t: 0, grow: 1, lean: 0, slope: 0, gap: 1, creep: 0 };
 
 /** The hand on one line: its offsets and slope, and the slow waves its letters follow. */
 export interface LineHand {
@@ -95,21 +95,15 @@ export class Handwriting {
     this.slant = m.letters.enabled ? (m.letters.rotation / 2) * (0.1 * writer.next() - 0.025) : 0;
   }
 
-  /** 1 at the start, growing to 1 + amount at the end of the document. */
+  /** 1 at the start, growing to 1 + `fatigue.amount` as the writer tires: what every jitter is scaled by. */
   private fatigue(): number {
-    return 1 + this.tiredness;
+    return 1 + this.tired.t;
   }
 
   /**
-   * How tired the writer is: 0 at the first letter, growing to `fatigue.amount` over the first
-   * TIRING letters (about 20 A4 pages at 18 pt), then staying there. A card never tires the hand.
-   */
-  get tiredness(): number {
-    return this.m.fatigue.enabled ? this.m.fatigue.amount * Math.min(1, this.index / TIRING) : 0;
-  }
-
-  /**
-   * What tiredness does to the hand, besides more of every jitter: the writing grows (5 % at the
+   * How tired the writer is (`t`: 0 at the first letter, growing to `fatigue.amount` over the
+   * first TIRING letters, about 20 A4 pages at 18 pt, then staying there; a card never tires the
+   * hand), and what it does to the hand besides more of every jitter: the writing grows (5 % at the
    * default amount's end), leans further right, its lines slope further in the writer's own
    * direction, word gaps widen, the left margin creeps right, and the letters loosen: each is
    * stretched and slanted a little differently from the one before.
@@ -125,7 +119,7 @@ export class Handwriting {
       slope: this.slopeSign * 1.5 * DEG * t,
       gap: 1 + 1.5 * t,
       creep: 12 * MM * t,
-      loose: t,
+      t,
     };
     this.tiredAt = { index: step, tired };
     return tired;
@@ -160,8 +154,8 @@ export class Handwriting {
     const tired = this.tired;
     const w = line.waves;
     const hand: GlyphHand = {
-      lean: this.slant + tired.lean + (tired.loose > 0 ? 0.4 * tired.loose * this.loosening.soft() : 0),
-      stretch: tired.loose > 0 ? 1 + 0.4 * tired.loose * this.loosening.soft() : 1,
+      lean: this.slant + tired.lean + (tired.t > 0 ? 0.4 * tired.t * this.loosening.soft() : 0),
+      stretch: tired.t > 0 ? 1 + 0.4 * tired.t * this.loosening.soft() : 1,
       dx: on ? l.spacing * f * flowAt(w.dx, along, this.letters.soft()) : 0,
       dy: on ? l.baseline * f * flowAt(w.baseline, along, this.letters.soft()) + this.word.dy : 0,
       rotation: on ? l.rotation * DEG * f * flowAt(w.rotation, along, this.letters.soft()) : 0,

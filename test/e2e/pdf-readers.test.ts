@@ -1,7 +1,10 @@
 // The engine's PDFs as other programs read them: qpdf finds them valid, poppler extracts their
 // text and draws their images (the engine itself: test/unit/render.test.ts).
-import { readFileSync } from 'node:fs';
-import t from 'tap';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
 import { renderText } from '../../src/render/document.ts';
 import { pageToSvg } from '../../src/render/svg.ts';
 import { writePng } from '../../src/render/index.ts';
@@ -10,15 +13,37 @@ import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
 import { styleOf as style } from '../helpers/specs.ts';
 
 const fonts = bundledChain(bundledFontSource('caveat'));
+const DIR = mkdtempSync(join(tmpdir(), 'scriptorium-pdf-'));
+t.teardown(() => rmSync(DIR, { recursive: true, force: true }));
+
+/**
+ * Checks `pdf` with qpdf and draws its first page with poppler at `dpi`: the page's PNG bytes,
+ * or null when the tools are missing (allowed outside CI only).
+ */
+function readers(t: Test, name: string, pdf: Uint8Array, dpi: number): Buffer | null {
+  const file = join(DIR, 'doc.pdf');
+  writeFileSync(file, pdf);
+  try {
+    t.match(
+      execFileSync('qpdf', ['--check', file], { encoding: 'utf8' }),
+      /No syntax or stream encoding errors/,
+      `${name}: qpdf is content`,
+    );
+    execFileSync('pdftoppm', ['-r', String(dpi), '-png', '-singlefile', file, join(DIR, 'page')]);
+    return readFileSync(join(DIR, 'page.png'));
+  } catch (err) {
+    t.ok(
+      !process.env.CI && (err as NodeJS.ErrnoException).code === 'ENOENT',
+      `${name}: qpdf and poppler are installed in CI`,
+    );
+    return null;
+  }
+}
 const LETTER =
   'Dear friend, thank you for the lovely afternoon. The garden looked wonderful and the roses by the gate were in full bloom.';
 
 t.test('PDF: outlines once, text extractable, valid, deterministic, size capped while writing', async (t) => {
-  const { execFileSync } = await import('node:child_process');
   const { deflateSync } = await import('node:zlib');
-  const { mkdtempSync, writeFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
   const { displayListToPdf } = await import('../../src/render/pdf.ts');
   const text = `${LETTER} ${LETTER} ${LETTER} ${LETTER}\nSecond paragraph: nouns, verbs & <markup>.\nमेरा नाम  مرحبا`;
   const list = renderText({ style: style({ paper: { type: 'lined' } }), text, fonts });
@@ -42,8 +67,7 @@ t.test('PDF: outlines once, text extractable, valid, deterministic, size capped 
     `and reused (${Object.keys(list.glyphs).length} drawings for ${instances} letters)`,
   );
 
-  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-pdf-'));
-  const file = join(dir, 'doc.pdf');
+  const file = join(DIR, 'text.pdf');
   writeFileSync(file, pdf);
   const has = (cmd: string) => {
     try {
@@ -96,12 +120,7 @@ t.test('a background image asset is drawn in SVG, PNG and PDF', async (t) => {
   t.same([...writePng(list, list.pages[0]!, 72, { raster, assets }).subarray(1, 4)], [0x50, 0x4e, 0x47]);
   t.throws(() => pageToSvg(list, list.pages[0]!), { code: 'MISSING_ASSET' });
   t.throws(() => displayListToPdf(list), { code: 'MISSING_ASSET' });
-  const { execFileSync } = await import('node:child_process');
-  const { mkdtempSync, writeFileSync, readFileSync: read } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
   const { jpeg, progressiveJpeg } = await import('../helpers/images.ts');
-  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-img-'));
   for (const [name, asset] of [
     ['png', assets[assetId]],
     ['jpeg', { type: 'image/jpeg' as const, bytes: jpeg }],
@@ -110,22 +129,8 @@ t.test('a background image asset is drawn in SVG, PNG and PDF', async (t) => {
     const pdf = displayListToPdf(list, { assets: { [assetId]: asset } });
     const raw = Buffer.from(pdf).toString('latin1');
     t.match(raw, /\/Subtype \/Image \/Width (20|64) /, `${name}: an image XObject`);
-    const file = join(dir, 'img.pdf');
-    writeFileSync(file, pdf);
-    try {
-      t.match(
-        execFileSync('qpdf', ['--check', file], { encoding: 'utf8' }),
-        /No syntax or stream encoding errors/,
-        `${name}: qpdf is content`,
-      );
-      execFileSync('pdftoppm', ['-r', '36', '-png', '-singlefile', file, join(dir, 'page')]);
-      t.ok(read(join(dir, 'page.png')).length > 100, `${name}: poppler draws it`);
-    } catch (err) {
-      t.ok(
-        !process.env.CI && (err as NodeJS.ErrnoException).code === 'ENOENT',
-        `${name}: qpdf and poppler are installed in CI`,
-      );
-    }
+    const page = readers(t, name, pdf, 36);
+    if (page) t.ok(page.length > 100, `${name}: poppler draws it`);
   }
   const alpha = {
     type: 'image/png' as const,
@@ -139,16 +144,10 @@ t.test('a background image asset is drawn in SVG, PNG and PDF', async (t) => {
 });
 
 t.test('PDF: PNGs with transparency, a palette, 16 bits or interlacing are decoded and drawn', async (t) => {
-  const { execFileSync } = await import('node:child_process');
-  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
   const { deflateSync } = await import('node:zlib');
   const { PNG } = await import('pngjs');
   const { displayListToPdf } = await import('../../src/render/pdf.ts');
   const { decodePng } = await import('../../workers/png-decode.ts');
-  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-png-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const assetId = 'asset_0000000000000000000002';
   const list = renderText({
     style: style({
@@ -204,21 +203,7 @@ t.test('PDF: PNGs with transparency, a palette, 16 bits or interlacing are decod
       name.startsWith('alpha'),
       `${name}: a soft mask exactly when there is transparency`,
     );
-    const file = join(dir, 'img.pdf');
-    writeFileSync(file, pdf);
-    try {
-      t.match(
-        execFileSync('qpdf', ['--check', file], { encoding: 'utf8' }),
-        /No syntax or stream encoding errors/,
-        `${name}: qpdf is content`,
-      );
-      execFileSync('pdftoppm', ['-r', '72', '-png', '-singlefile', file, join(dir, 'page')]);
-      check(PNG.sync.read(readFileSync(join(dir, 'page.png'))));
-    } catch (err) {
-      t.ok(
-        !process.env.CI && (err as NodeJS.ErrnoException).code === 'ENOENT',
-        `${name}: qpdf and poppler are installed in CI`,
-      );
-    }
+    const page = readers(t, name, pdf, 72);
+    if (page) check(PNG.sync.read(page));
   }
 });
