@@ -73,7 +73,13 @@ const modifiers = z.preprocess(
       drift: mm(0, 5).default(0.8),
       wobble: mm(0, 10).default(1.5),
     }).prefault({}),
-    ink: effect({ colorVariation: amount(1).default(0.15), pressure: amount(1).default(0.3) }).prefault({}),
+    ink: effect({
+      colorVariation: amount(1).default(0.15),
+      pressure: amount(1).default(0.3),
+      flow: amount(1).default(0.4),
+      blots: amount(1).default(0.3),
+      bleed: amount(1).default(0.5),
+    }).prefault({}),
     fatigue: effect({ amount: amount(1).default(0.2) }).prefault({}),
     paper: effect({
       texture: amount(1).default(0.25),

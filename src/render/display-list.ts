@@ -34,15 +34,25 @@ export interface TextLine {
   visual: string;
 }
 
+export interface Sheet {
+  tilt: number;
+  shadow: number;
+  texture: number;
+  bleed: number;
+  scanner: boolean;
+  seed: number;
+}
+
 export interface DisplayPage {
   width: number;
   height: number;
   background: string;
   /**
    * Whole-sheet effects: tilt in degrees (every writer), and for images only (a PDF is printed on
-   * real paper) shadow, texture 0-1 and the scanner look; `seed` makes the texture repeatable.
+   * real paper) shadow, texture 0-1, ink bleeding into the paper 0-1 and the scanner look; `seed`
+   * makes the texture and the scanner's noise repeatable.
    */
-  sheet: { tilt: number; shadow: number; texture: number; scanner: boolean; seed: number };
+  sheet: Sheet;
   items: Item[];
   lines: TextLine[];
 }

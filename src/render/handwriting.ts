@@ -2,6 +2,7 @@
 // slowly through a long document. Every effect reads its template setting and has an off switch
 // (`enabled: false`); the streams are drawn in document order, so the same seed and the same
 // input give the same positions, hence the same bytes.
+import type { Sheet } from './display-list.ts';
 import type { Style } from './spec.ts';
 import { hexRgb } from './color.ts';
 import { Random } from './prng.ts';
@@ -38,7 +39,7 @@ export interface LineHand {
   drift: number;
   slope: number;
   angle: number;
-  waves: { baseline: Wave; size: Wave; rotation: Wave; dx: Wave };
+  waves: { baseline: Wave; size: Wave; rotation: Wave; dx: Wave; pressure: Wave };
 }
 
 export interface GlyphHand {
@@ -69,7 +70,9 @@ export class Handwriting {
   private index = 0;
   /** The way this writer's lines tilt as they tire (per seed). */
   private readonly slopeSign: number;
-  private word = { n: -2, scale: 1, dy: 0, color: '', opacity: 1 };
+  private word = { n: -2, scale: 1, dy: 0, color: '' };
+  /** The ink in the pen: letters written since it was last dipped, and how many it holds this time. */
+  private pen = { since: 0, holds: 0 };
 
   private readonly loosening: Random;
   private readonly flowing: Random;
@@ -145,9 +148,8 @@ export class Handwriting {
           k.enabled && k.colorVariation > 0
             ? shade(this.color, k.colorVariation * 0.25 * this.ink.signed())
             : this.color,
-        // Pressure changes from word to word, in steps of 5 % (fewer graphics states to write).
-        opacity: k.enabled ? Math.round((1 - k.pressure * 0.3 * this.ink.next()) * 20) / 20 : 1,
       };
+      this.dip();
     }
     const l = this.m.letters;
     const on = l.enabled;
@@ -163,9 +165,32 @@ export class Handwriting {
       wordScale: this.word.scale,
       grow: tired.grow,
       color: this.word.color,
-      opacity: this.word.opacity,
+      opacity: 1,
     };
+    const k = this.m.ink;
+    if (k.enabled) {
+      // The ink: lighter where the hand eased off (a slow wave along the line, a little of each
+      // letter's own) and as the pen runs dry; in steps of 5 % (fewer graphics states to write).
+      const light = 0.5 + 0.5 * flowAt(w.pressure, along, this.ink.soft());
+      const dry = this.pen.holds > 0 ? (this.pen.since / this.pen.holds) ** 1.5 : 0;
+      const ink = (1 - 0.3 * k.pressure * light) * (1 - 0.4 * (k.flow ?? 0) * dry);
+      hand.opacity = Math.round(ink * 20) / 20;
+      // Fresh from the ink: the first letters after a dip are darker, the ink pooled on the nib.
+      if (this.pen.since < 3 && this.pen.holds > 0 && (k.flow ?? 0) > 0)
+        hand.color = shade(this.word.color, -0.25 * (k.flow ?? 0) * (1 - this.pen.since / 3));
+      this.pen.since++;
+    }
     return hand;
+  }
+
+  /**
+   * At a word's start: a pen that has written what it holds is dipped again (the ink runs full,
+   * and the next dip lasts 60 to 220 letters). With `flow` off the pen never runs dry.
+   */
+  private dip(): void {
+    if (!this.m.ink.enabled || !this.m.ink.flow) return;
+    if (this.pen.holds > 0 && this.pen.since < this.pen.holds) return;
+    this.pen = { since: 0, holds: 60 + Math.floor(160 * this.ink.next()) };
   }
 
   /** Writes on in another colour (a block's own); the next word takes it. */
@@ -207,7 +232,13 @@ export class Handwriting {
     const l = this.m.lines;
     const tired = this.tired;
     const wobble = tired.creep;
-    const waves = { baseline: this.wave(), size: this.wave(), rotation: this.wave(), dx: this.wave() };
+    const waves = {
+      baseline: this.wave(),
+      size: this.wave(),
+      rotation: this.wave(),
+      dx: this.wave(),
+      pressure: this.wave(),
+    };
     if (!l.enabled) return { wobble, drift: 0, slope: Math.tan(tired.slope), angle: tired.slope, waves };
     const f = this.fatigue();
     const angle = l.slope * DEG * f * this.lines.soft() + tired.slope;
@@ -231,17 +262,25 @@ export class Handwriting {
     ];
   }
 
-  sheet(): { tilt: number; shadow: number; texture: number; scanner: boolean; seed: number } {
+  sheet(): Sheet {
     const p = this.m.paper;
     const seed = Math.floor(this.sheets.next() * 1_000_000);
+    const bleed = this.m.ink.enabled ? (this.m.ink.bleed ?? 0) : 0;
     return p.enabled
       ? {
           tilt: p.tilt * this.sheets.signed(),
           shadow: p.shadow,
           texture: p.texture,
+          bleed,
           scanner: p.scanner,
           seed,
         }
-      : { tilt: 0, shadow: 0, texture: 0, scanner: false, seed };
+      : { tilt: 0, shadow: 0, texture: 0, bleed, scanner: false, seed };
+  }
+
+  /** What the ink does to each drawing of a letter: pressure within its strokes, and pools of ink. */
+  get inkShape(): { pressure: number; blots: number } {
+    const k = this.m.ink;
+    return k.enabled ? { pressure: k.pressure, blots: k.blots ?? 0 } : { pressure: 0, blots: 0 };
   }
 }

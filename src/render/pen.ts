@@ -118,14 +118,13 @@ export class Pen {
         gid,
         variant,
         scale: size / g.font.upem,
-        path: drawingPath(
-          g.font.outline(gid),
-          g.font.upem,
-          variant,
+        path: drawingPath(g.font.outline(gid), g.font.upem, {
+          drawing: variant,
           shapes,
-          this.style.modifiers.seed,
-          `${g.font.id}:${gid}`,
-        ),
+          ...hand.inkShape,
+          seed: this.style.modifiers.seed,
+          key: `${g.font.id}:${gid}`,
+        }),
       };
       page.items.push({ kind: 'glyph', ref, m, color: gh.color, opacity: gh.opacity });
       if (at.overstrike) {

@@ -10,6 +10,7 @@ import type { DisplayList, DisplayPage } from './display-list.ts';
 import { blendGrain } from './grain.ts';
 import { encodePng } from './png-encode.ts';
 import { simplifyOutline } from './simplify.ts';
+import { bleedInk, scan } from './soften.ts';
 import { type AssetBytes, type InlineOutlines, pageToSvg } from './svg.ts';
 
 /** How far (in image pixels) a reduced outline may stray from the font's: invisible after anti-aliasing. */
@@ -40,9 +41,12 @@ export function pageToPng(list: DisplayList, page: DisplayPage, dpi: number, opt
     // The sheet (or with a shadow, the desk) covers the image, except the corners a tilt uncovers.
     ...(tilt !== 0 && shadow === 0 ? { background: page.background } : {}),
   });
-  const pixels = image.pixels;
-  if (grain > 0) blendGrain(pixels, image.width, image.height, image.width / page.width, seed, grain);
-  return encodePng(image.width, image.height, pixels, opts.deflate);
+  const { pixels, width, height } = image;
+  // The ink soaks in before the grain lies over it; the scanner sees both.
+  bleedInk(pixels, width, height, dpi, page.sheet.bleed);
+  if (grain > 0) blendGrain(pixels, width, height, width / page.width, seed, grain);
+  if (page.sheet.scanner) scan(pixels, width, height, dpi, seed);
+  return encodePng(width, height, pixels, opts.deflate);
 }
 
 const reduced = new Map<string, Map<number, Int32Array[]>>();

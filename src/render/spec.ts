@@ -45,7 +45,20 @@ export interface Modifiers {
   shapes?: { enabled: boolean; amount: number };
   words: { enabled: boolean; spacing: number; size: number };
   lines: { enabled: boolean; slope: number; drift: number; wobble: number };
-  ink: { enabled: boolean; colorVariation: number; pressure: number };
+  /**
+   * `pressure`: weight swelling and thinning within strokes and from letter to letter; `flow`: the
+   * ink running low over words until the pen is dipped again; `blots`: ink pooled where a stroke
+   * starts; `bleed`: ink edges soaking into the paper (images only). The last three are absent in
+   * specifications stored before them (off).
+   */
+  ink: {
+    enabled: boolean;
+    colorVariation: number;
+    pressure: number;
+    flow?: number;
+    blots?: number;
+    bleed?: number;
+  };
   fatigue: { enabled: boolean; amount: number };
   paper: { enabled: boolean; texture: number; shadow: number; tilt: number; scanner: boolean };
 }

@@ -15,19 +15,27 @@ const round = (v: number) => Math.round(v); // font units: 1/1000 em or finer is
 
 const made = new Map<string, string>();
 
-/** Path data of `outline` (font units, y up) in drawing `drawing` (0 = the outline itself); remembered per thread. */
-export function drawingPath(
-  outline: readonly PathCommand[],
-  upem: number,
-  drawing: number,
-  amount: number,
-  seed: number,
-  key: string,
-): string {
-  const id = `${key}/${drawing}/${amount}/${seed}`;
+/** How a drawing is made: which one, how far it departs from the outline, and the pen's ink on it. */
+export interface Drawing {
+  /** 0: the font's outline; 1 and up: a drawing of the shapes modifier. */
+  drawing: number;
+  /** The shapes modifier's amount (0-1). */
+  shapes: number;
+  /** Pressure within strokes (0-1): each stroke's weight swells and thins along it. */
+  pressure: number;
+  /** Ink pooled where a stroke starts (0-1): how often, and how much. */
+  blots: number;
+  seed: number;
+  /** The glyph, unique in the document (font and glyph id). */
+  key: string;
+}
+
+/** Path data of `outline` (font units, y up) as drawing `how` makes it; remembered per thread. */
+export function drawingPath(outline: readonly PathCommand[], upem: number, how: Drawing): string {
+  const id = `${how.key}/${how.drawing}/${how.shapes}/${how.pressure}/${how.blots}/${how.seed}`;
   let d = made.get(id);
   if (d === undefined) {
-    d = drawn(outline, upem, drawing, amount, seed, key);
+    d = drawn(inked(outline, upem, how), upem, how);
     if (made.size >= 50_000) made.clear();
     made.set(id, d);
   }
@@ -36,14 +44,9 @@ export function drawingPath(
 
 type Point = (x: number, y: number) => [number, number];
 
-function drawn(
-  outline: readonly PathCommand[],
-  upem: number,
-  drawing: number,
-  amount: number,
-  seed: number,
-  key: string,
-): string {
+function drawn(outline: readonly PathCommand[], upem: number, how: Drawing): string {
+  const { drawing, seed, key } = how;
+  const amount = how.shapes;
   if (drawing === 0 || amount <= 0) return pathData(outline, (x, y) => [x, y], []);
   const r = new Random(seed, `${key}/${drawing}`);
   const a = amount;
@@ -157,4 +160,106 @@ function strokesOf(outline: readonly PathCommand[]): number[] {
     while (inner[owner] !== owner) owner = inner[owner]!;
     return owner;
   });
+}
+
+/**
+ * The outline as a pen with varying pressure draws it: every point moves along the outward
+ * normal by a smooth weight field, so a stroke swells where the pen pressed and thins where it
+ * eased off. The field is the drawing's own weight (some letters heavier, some lighter), a slow
+ * wave across the letter, more weight on upright strokes than on the flat ones joining them (the
+ * downstroke carries the pressure), and now and then a pool of ink where the first stroke starts.
+ */
+function inked(outline: readonly PathCommand[], upem: number, how: Drawing): readonly PathCommand[] {
+  const { pressure, blots } = how;
+  if (pressure <= 0 && blots <= 0) return outline;
+  const r = new Random(how.seed, `${how.key}/${how.drawing}/ink`);
+  // Every number is drawn whatever the settings, so that one setting leaves the others' pattern.
+  const bias = 0.4 * r.signed();
+  const angle = r.next() * Math.PI * 2;
+  const k = (Math.PI * 2 * (0.5 + 0.7 * r.next())) / upem;
+  const [kx, ky, phase] = [k * Math.cos(angle), k * Math.sin(angle), r.next() * Math.PI * 2];
+  const pooled = r.next() < 0.35 * blots;
+  const weight = upem * 0.02 * pressure;
+
+  const contours = splitContours(outline);
+  const points = contours.map(pointsOf);
+  // Outward is to the left of travel on a clockwise contour (y up), as TrueType draws outer
+  // contours; a font drawn the other way round has its largest contour counter-clockwise.
+  let largest = 0;
+  for (const p of points) {
+    const a = signedArea(p);
+    if (Math.abs(a) > Math.abs(largest)) largest = a;
+  }
+  const out = largest <= 0 ? 1 : -1;
+  // The pool: where the largest contour reaches furthest left and up (a Latin stroke's start).
+  let pool: [number, number] | null = null;
+  if (pooled) {
+    let best = Infinity;
+    const p = points[points.reduce((b, q, i) => (q.length > points[b]!.length ? i : b), 0)] ?? [];
+    for (let i = 0; i + 1 < p.length; i += 2) {
+      const v = p[i]! - 0.4 * p[i + 1]!;
+      if (v < best) [best, pool] = [v, [p[i]!, p[i + 1]!]];
+    }
+  }
+  const poolAmount = upem * 0.03 * (0.5 + 0.5 * blots);
+  const spread = 2 * (upem * 0.05) ** 2;
+
+  const result: PathCommand[] = [];
+  contours.forEach((contour, c) => {
+    const p = points[c]!;
+    const n = p.length / 2;
+    const moved = new Float64Array(p.length);
+    for (let i = 0; i < n; i++) {
+      const [x, y] = [p[2 * i]!, p[2 * i + 1]!];
+      // The tangent from the nearest distinct points before and after (the contour wraps).
+      let [j, l] = [i, i];
+      do j = (j - 1 + n) % n;
+      while (j !== i && p[2 * j] === x && p[2 * j + 1] === y);
+      do l = (l + 1) % n;
+      while (l !== i && p[2 * l] === x && p[2 * l + 1] === y);
+      let [tx, ty] = [p[2 * l]! - p[2 * j]!, p[2 * l + 1]! - p[2 * j + 1]!];
+      const len = Math.hypot(tx, ty) || 1;
+      [tx, ty] = [tx / len, ty / len];
+      let w = weight * (bias + 0.6 * Math.sin(kx * x + ky * y + phase) + 0.6 * (Math.abs(ty) - 0.5));
+      // Thinning stops short of a hairline: a light stroke loses at most 60 % of the weight's swing.
+      w = Math.max(w, -0.6 * weight);
+      if (pool) w += poolAmount * Math.exp(-((x - pool[0]) ** 2 + (y - pool[1]) ** 2) / spread);
+      moved[2 * i] = x - out * ty * w;
+      moved[2 * i + 1] = y + out * tx * w;
+    }
+    let at = 0;
+    for (const cmd of contour) {
+      const values = cmd.values.map((_, v) => moved[at + v]!);
+      at += cmd.values.length - (cmd.values.length % 2);
+      result.push({ type: cmd.type, values });
+    }
+  });
+  return result;
+}
+
+function splitContours(outline: readonly PathCommand[]): PathCommand[][] {
+  const contours: PathCommand[][] = [];
+  for (const c of outline) {
+    if (c.type === 'M' || contours.length === 0) contours.push([]);
+    contours[contours.length - 1]!.push(c);
+  }
+  return contours;
+}
+
+/** Every point of a contour, control points included, as x, y pairs. */
+function pointsOf(contour: readonly PathCommand[]): number[] {
+  const p: number[] = [];
+  for (const c of contour)
+    for (let i = 0; i + 1 < c.values.length; i += 2) p.push(c.values[i]!, c.values[i + 1]!);
+  return p;
+}
+
+/** Twice the signed area of the polygon through `p` (positive: counter-clockwise, y up). */
+function signedArea(p: readonly number[]): number {
+  let a = 0;
+  for (let i = 0; i < p.length; i += 2) {
+    const j = (i + 2) % p.length;
+    a += p[i]! * p[j + 1]! - p[j]! * p[i + 1]!;
+  }
+  return a;
 }

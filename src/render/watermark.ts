@@ -24,7 +24,14 @@ export function addWatermark(list: DisplayList, source: FontSource, word = 'PREV
         font: font.id,
         gid: g.gid,
         variant: 0,
-        path: drawingPath(font.outline(g.gid), font.upem, 0, 0, 0, `${font.id}:${g.gid}`),
+        path: drawingPath(font.outline(g.gid), font.upem, {
+          drawing: 0,
+          shapes: 0,
+          pressure: 0,
+          blots: 0,
+          seed: 0,
+          key: `${font.id}:${g.gid}`,
+        }),
         scale: s,
       };
       const m: Matrix = [s * cos, s * sin, s * sin, -s * cos, x, y];

@@ -130,6 +130,15 @@ t.test(
     const { loadFont, shape } = await import('../../src/render/fonts.ts');
     const font = loadFont(fonts[0]!);
     const gidOf = (ch: string) => shape(font, ch, false)[0]!.gid;
+    // Shapes at full amount, seed 7, no ink effects: only the drawing's deformation.
+    const shaped = (drawing: number, key: string) => ({
+      drawing,
+      shapes: 1,
+      pressure: 0,
+      blots: 0,
+      seed: 7,
+      key,
+    });
     const contours = (d: string) =>
       d
         .split('M')
@@ -143,7 +152,7 @@ t.test(
     const i = gidOf('i');
     const key = `${font.id}:${i}`;
     const gaps = [1, 2, 3, 4].map((k) => {
-      const [stem, dot] = contours(drawingPath(font.outline(i), font.upem, k, 1, 7, key)).sort(
+      const [stem, dot] = contours(drawingPath(font.outline(i), font.upem, shaped(k, key))).sort(
         (a, b) => a[1]! - b[1]!,
       );
       return [dot![0]! - stem![0]!, dot![1]! - stem![1]!].join(',');
@@ -154,8 +163,8 @@ t.test(
       `the dot of the i sits differently over its stem in each drawing (${gaps.join(' / ')})`,
     );
     const o = gidOf('o');
-    const ring = contours(drawingPath(font.outline(o), font.upem, 1, 1, 7, `${font.id}:${o}`));
-    const bare = contours(drawingPath(font.outline(o), font.upem, 0, 1, 7, `${font.id}:${o}`));
+    const ring = contours(drawingPath(font.outline(o), font.upem, shaped(1, `${font.id}:${o}`)));
+    const bare = contours(drawingPath(font.outline(o), font.upem, shaped(0, `${font.id}:${o}`)));
     t.equal(ring.length, 2, 'the o has its bowl and its counter');
     const moved = ring.map((p, k) => [p[0]! - bare[k]![0]!, p[1]! - bare[k]![1]!]);
     t.ok(

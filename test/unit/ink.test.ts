@@ -1,0 +1,246 @@
+// Ink that behaves like ink: pressure within strokes and from letter to letter, a pen that runs
+// dry and is dipped again, ink pooled where a stroke starts, edges soaking into the paper, and
+// the scanner's blur and noise. Measured from outlines, the display list and the pixels.
+import t from 'tap';
+import { PNG } from 'pngjs';
+import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
+import { styleOf as style } from '../helpers/specs.ts';
+import { renderText } from '../../src/render/document.ts';
+import { loadFont, shape } from '../../src/render/fonts.ts';
+import { writePng } from '../../src/render/index.ts';
+import { type Drawing, drawingPath } from '../../src/render/variants.ts';
+import { resvgRasterizer as raster } from '../../workers/resvg.ts';
+
+const fonts = bundledChain(bundledFontSource('caveat'));
+const caveat = loadFont(fonts[0]!);
+const gidOf = (ch: string) => shape(caveat, ch, false)[0]!.gid;
+
+/** Contours of path data as x, y pairs (the writer's absolute whole-unit numbers). */
+const contours = (d: string) =>
+  d
+    .split('M')
+    .filter(Boolean)
+    .map((c) => c.match(/-?\d+/g)!.map(Number));
+
+/** Only ink, no shape deformation: drawing `drawing` of `ch`. */
+function inkOnly(ch: string, drawing: number, ink: Partial<Drawing> = {}): number[][] {
+  const gid = gidOf(ch);
+  return contours(
+    drawingPath(caveat.outline(gid), caveat.upem, {
+      drawing,
+      shapes: 0,
+      pressure: 0,
+      blots: 0,
+      seed: 11,
+      key: `${caveat.id}:${gid}`,
+      ...ink,
+    }),
+  );
+}
+
+/** The o's stroke width along 16 rays from its middle: where the ray leaves the bowl less where it leaves the counter. */
+function ringWidths(o: number[][]): number[] {
+  const [outer, inner] = [...o].sort((a, b) => b.length - a.length);
+  const xs = outer!.filter((_, i) => i % 2 === 0);
+  const ys = outer!.filter((_, i) => i % 2 === 1);
+  const [cx, cy] = [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+  // The farthest crossing of the ray with the polygon through the contour's points.
+  const reach = (p: number[], dx: number, dy: number) => {
+    let far = 0;
+    for (let i = 0; i < p.length; i += 2) {
+      const j = (i + 2) % p.length;
+      const [ax, ay, bx, by] = [p[i]! - cx, p[i + 1]! - cy, p[j]! - cx, p[j + 1]! - cy];
+      const den = dx * (by - ay) - dy * (bx - ax);
+      if (den === 0) continue;
+      const r = (ax * (by - ay) - ay * (bx - ax)) / den;
+      const s = (ax * dy - ay * dx) / den;
+      if (r > 0 && s >= 0 && s <= 1) far = Math.max(far, r);
+    }
+    return far;
+  };
+  return Array.from({ length: 16 }, (_, k) => {
+    const a = (k / 16) * Math.PI * 2;
+    return reach(outer!, Math.cos(a), Math.sin(a)) - reach(inner!, Math.cos(a), Math.sin(a));
+  });
+}
+
+t.test(
+  'pressure: a stroke swells and thins along its length; some letters heavier, some lighter',
+  async (t) => {
+    const plain = ringWidths(inkOnly('o', 1));
+    const changes = [1, 2, 3, 4, 5, 6, 7, 8].map((k) => {
+      const w = ringWidths(inkOnly('o', k, { pressure: 1 }));
+      const swell = w.map((v, i) => v - plain[i]!);
+      return {
+        swing: Math.max(...swell) - Math.min(...swell),
+        weight: w.reduce((s, v) => s + v) / plain.reduce((s, v) => s + v),
+      };
+    });
+    t.ok(
+      changes.every((c) => c.swing > caveat.upem * 0.015),
+      `around the o's bowl its stroke swells more in one place than another (by ${changes.map((c) => c.swing.toFixed(0)).join(' ')} of ${caveat.upem} units)`,
+    );
+    const weights = changes.map((c) => c.weight);
+    t.ok(
+      Math.max(...weights) > 1.08 && Math.min(...weights) < 0.95,
+      `heavier and lighter drawings of the o (${weights.map((w) => w.toFixed(2)).join(' ')})`,
+    );
+    t.ok(
+      Math.min(...changes.map((_, k) => Math.min(...ringWidths(inkOnly('o', k + 1, { pressure: 1 }))))) >
+        Math.min(...plain) * 0.45,
+      'a light stroke thins, never to nothing',
+    );
+    t.same(inkOnly('o', 1, { pressure: 0 }), inkOnly('o', 1), 'pressure 0: the outline as it is');
+  },
+);
+
+t.test('pressure: letters lighter and darker along a line, neighbours alike', async (t) => {
+  const text = 'the rain falls softly on the quiet hills while the river runs down to the sea '.repeat(8);
+  const ink = { pressure: 1, flow: 0, colorVariation: 0 };
+  const list = renderText({ style: style({ modifiers: { ink } }), text, fonts });
+  const opacity = list.pages[0]!.items.flatMap((i) => (i.kind === 'glyph' ? [i.opacity] : []));
+  t.ok(
+    new Set(opacity).size >= 5,
+    `${new Set(opacity).size} weights of ink (${[...new Set(opacity)].sort()})`,
+  );
+  t.ok(Math.min(...opacity) >= 0.65, `never fainter than ${Math.min(...opacity)}`);
+  const step = (d: number) => {
+    let sum = 0;
+    for (let i = d; i < opacity.length; i++) sum += Math.abs(opacity[i]! - opacity[i - d]!);
+    return sum / (opacity.length - d);
+  };
+  t.ok(
+    step(1) < step(10) * 0.75,
+    `neighbours differ ${step(1).toFixed(3)}, letters ten apart ${step(10).toFixed(3)}`,
+  );
+});
+
+t.test('flow: the ink runs down over words and comes back when the pen is dipped again', async (t) => {
+  const text = 'a pen that is dipped now and then writes lighter until it is dipped again '.repeat(40);
+  const ink = { pressure: 0, flow: 1, colorVariation: 0 };
+  const list = renderText({ style: style({ modifiers: { ink } }), text, fonts });
+  const glyphs = list.pages.flatMap((p) => p.items.flatMap((i) => (i.kind === 'glyph' ? [i] : [])));
+  const dips: number[] = [];
+  let rises = 0;
+  for (let i = 1; i < glyphs.length; i++) {
+    const d = glyphs[i]!.opacity - glyphs[i - 1]!.opacity;
+    if (d >= 0.15) dips.push(i);
+    else if (d > 0) rises++;
+  }
+  t.ok(dips.length >= 8, `${dips.length} dips in ${glyphs.length} letters`);
+  t.equal(rises, 0, 'between dips the ink only runs down');
+  const gaps = dips.slice(1).map((d, i) => d - dips[i]!);
+  t.ok(
+    Math.min(...gaps) >= 50 && new Set(gaps).size > 3,
+    `a dip lasts ${Math.min(...gaps)}-${Math.max(...gaps)} letters`,
+  );
+  t.ok(Math.min(...glyphs.map((g) => g.opacity)) >= 0.55, 'a dry pen still writes legibly');
+  const darkness = (c: string) =>
+    765 - [1, 3, 5].reduce((s, k) => s + Number.parseInt(c.slice(k, k + 2), 16), 0);
+  const fresh = dips.map((d) => glyphs[d]!.color);
+  t.ok(
+    fresh.every((c) => darkness(c) > darkness('#1b2a6b')),
+    'the letters just after a dip are darker than the ink itself',
+  );
+  const steady = renderText({ style: style({ modifiers: { ink: { ...ink, flow: 0 } } }), text, fonts });
+  t.ok(
+    steady.pages.every((p) =>
+      p.items.every((i) => i.kind !== 'glyph' || (i.opacity === 1 && i.color === '#1b2a6b')),
+    ),
+    'flow 0: the pen never runs dry',
+  );
+});
+
+t.test('blots: now and then ink pools where a stroke starts, in one place of the letter', async (t) => {
+  const plain = inkOnly('n', 1);
+  const pooled: number[] = [];
+  for (let k = 1; k <= 16; k++) {
+    const inked = inkOnly('n', k, { blots: 1 });
+    const moved: [number, number][] = [];
+    inked.forEach((c, ci) => {
+      for (let i = 0; i < c.length; i += 2)
+        if (Math.hypot(c[i]! - plain[ci]![i]!, c[i + 1]! - plain[ci]![i + 1]!) > 6)
+          moved.push([c[i]!, c[i + 1]!]);
+    });
+    if (moved.length === 0) continue;
+    pooled.push(k);
+    const xs = moved.map((p) => p[0]);
+    const ys = moved.map((p) => p[1]);
+    t.ok(
+      Math.max(...xs) - Math.min(...xs) < caveat.upem * 0.3 &&
+        Math.max(...ys) - Math.min(...ys) < caveat.upem * 0.3,
+      `drawing ${k}: the pool is one spot (${moved.length} points)`,
+    );
+  }
+  t.ok(pooled.length >= 2 && pooled.length <= 12, `${pooled.length} of 16 drawings have a pool of ink`);
+  for (let k = 1; k <= 16; k++)
+    t.same(inkOnly('n', k, { blots: 0 }), plain, `blots 0: drawing ${k} as the font has it`);
+});
+
+/** The page of `text` as PNG pixels at 144 DPI. */
+function pixels(modifiers: Record<string, unknown>): PNG {
+  const list = renderText({
+    style: style({
+      pageSize: { name: 'strip', width: 120, height: 30, unit: 'mm' },
+      margins: { top: 5, right: 5, bottom: 5, left: 5 },
+      modifiers,
+    }),
+    text: 'Ink on paper',
+    fonts,
+  });
+  return PNG.sync.read(Buffer.from(writePng(list, list.pages[0]!, 144, { raster })));
+}
+
+/** Pixels between paper and ink: how wide the edges of the letters are. */
+function edges(png: PNG): number {
+  let n = 0;
+  for (let i = 0; i < png.data.length; i += 4) {
+    const light = png.data[i]! + png.data[i + 1]! + png.data[i + 2]!;
+    if (light > 250 && light < 650) n++;
+  }
+  return n;
+}
+
+/** The largest change of lightness between two neighbouring pixels of a row: how sharp the sharpest edge is. */
+function steepest(png: PNG): number {
+  let most = 0;
+  const light = (i: number) => png.data[i]! + png.data[i + 1]! + png.data[i + 2]!;
+  for (let y = 0; y < png.height; y++)
+    for (let x = 1; x < png.width; x++) {
+      const i = (y * png.width + x) * 4;
+      most = Math.max(most, Math.abs(light(i) - light(i - 4)));
+    }
+  return most;
+}
+
+t.test('bleed: ink edges soften into the paper in images; off, they stay sharp', async (t) => {
+  const flat = { paper: { texture: 0 }, ink: { pressure: 0, flow: 0, blots: 0, colorVariation: 0 } };
+  const sharp = edges(pixels({ ...flat, ink: { ...flat.ink, bleed: 0 } }));
+  const soft = edges(pixels({ ...flat, ink: { ...flat.ink, bleed: 1 } }));
+  t.ok(soft > sharp * 1.3, `pixels of the letters' edges: ${sharp} sharp, ${soft} bled`);
+  const off = renderText({
+    style: style({ modifiers: { ink: { enabled: false, bleed: 1 } } }),
+    text: 'x',
+    fonts,
+  });
+  t.equal(off.pages[0]!.sheet.bleed, 0, 'ink off: no bleed');
+});
+
+t.test('scanner: a slight blur and seeded noise over the page', async (t) => {
+  const plain = { texture: 0 };
+  const still = pixels({ paper: plain });
+  const scanned = pixels({ paper: { ...plain, scanner: true } });
+  // The top row is paper only: one colour, until the scanner's noise is on it.
+  const shades = (png: PNG) => {
+    const seen = new Set<number>();
+    for (let x = 0; x < png.width; x++) seen.add(png.data.readUInt32BE(x * 4));
+    return seen.size;
+  };
+  t.equal(shades(still), 1, 'a blank row of paper is one colour');
+  t.ok(shades(scanned) >= 8, `scanned, it has ${shades(scanned)} shades of noise`);
+  t.ok(
+    steepest(scanned) < steepest(still) * 0.85,
+    `and the letters' edges blur (steepest step ${steepest(still)} → ${steepest(scanned)})`,
+  );
+  t.same(pixels({ paper: { ...plain, scanner: true } }).data, scanned.data, 'the same seed, the same noise');
+});
