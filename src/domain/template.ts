@@ -3,6 +3,7 @@
 // Version 1 (legacy Document v1): `settings` + `fontIds`, accepts `content` only.
 // Parsing fills every default, so a stored model is complete and a job snapshot self-contained.
 import { z } from 'zod';
+import { MODIFIER_LIMITS } from '../render/index.ts';
 import { isAllowedSize, STANDARD_SIZES } from './page-size.ts';
 import { show } from './errors.ts';
 import {
@@ -50,28 +51,34 @@ const effect = <T extends z.ZodRawShape>(shape: T) => object({ enabled: boolean(
 function legacyWarp(input: unknown): unknown {
   if (typeof input !== 'object' || input === null || 'shapes' in input) return input;
   const warp = (input as { letters?: { warp?: unknown } }).letters?.warp;
-  return typeof warp === 'number' ? { ...input, shapes: { enabled: warp > 0, amount: warp } } : input;
+  return typeof warp === 'number'
+    ? { ...input, shapes: { enabled: warp > 0, amount: Math.min(warp, MODIFIER_LIMITS.shapes.amount) } }
+    : input;
 }
 
+const L = MODIFIER_LIMITS;
 const modifiers = z.preprocess(
   legacyWarp,
   object({
     seed: range(0, 2 ** 31 - 1, '', { int: true }).default(1),
     letters: effect({
-      rotation: range(0, 15, 'degrees').default(2),
-      scale: amount(0.3).default(0.04),
-      baseline: range(0, 4, 'pt').default(0.8),
-      spacing: range(0, 3, 'pt').default(0.3),
+      rotation: range(0, L.letters.rotation, 'degrees').default(2),
+      scale: amount(L.letters.scale).default(0.04),
+      baseline: range(0, L.letters.baseline, 'pt').default(0.8),
+      spacing: range(0, L.letters.spacing, 'pt').default(0.3),
       /** Superseded by `shapes`; read only from templates that give it and no `shapes`. */
       warp: amount(1).optional(),
       alternates: boolean().default(true),
     }).prefault({}),
-    shapes: effect({ amount: amount(1).default(0.5) }).prefault({}),
-    words: effect({ spacing: amount(1).default(0.15), size: amount(0.3).default(0.03) }).prefault({}),
+    shapes: effect({ amount: amount(L.shapes.amount).default(0.5) }).prefault({}),
+    words: effect({
+      spacing: amount(L.words.spacing).default(0.15),
+      size: amount(L.words.size).default(0.03),
+    }).prefault({}),
     lines: effect({
-      slope: range(0, 5, 'degrees').default(0.6),
-      drift: mm(0, 5).default(0.8),
-      wobble: mm(0, 10).default(1.5),
+      slope: range(0, L.lines.slope, 'degrees').default(0.6),
+      drift: mm(0, L.lines.drift).default(0.8),
+      wobble: mm(0, L.lines.wobble).default(1.5),
     }).prefault({}),
     ink: effect({
       colorVariation: amount(1).default(0.15),

@@ -6,7 +6,7 @@ import { type FontSource, type LoadedFont, loadFont } from './fonts.ts';
 import { Handwriting } from './handwriting.ts';
 import { pageSizePt } from './page-size.ts';
 import { drawPaper } from './paper.ts';
-import { Pen } from './pen.ts';
+import { leastPitch, Pen, roomOf } from './pen.ts';
 import type { LayoutLimits, Style } from './spec.ts';
 import { type Line, layoutParagraph, RenderError } from './text-layout.ts';
 
@@ -34,9 +34,14 @@ export function renderText(doc: TextDocument): DisplayList {
   const ruled = style.paper.type === 'lined' || style.paper.type === 'grid';
   const spacing = style.paper.spacing * MM;
   // On ruled paper every baseline sits on a rule: the pitch is a whole number of rule spacings.
+  // Never closer than the hand's letters reach (with room for it to move): on ruled paper the
+  // lines skip to the next rule that leaves that room.
+  const least = leastPitch(fonts[0]!, size);
   const pitch = ruled
-    ? spacing * Math.max(1, Math.round((size * style.lineHeight) / spacing))
-    : size * style.lineHeight;
+    ? spacing *
+      Math.max(1, Math.round((size * style.lineHeight) / spacing), Math.ceil(least / spacing - 0.01))
+    : Math.max(size * style.lineHeight, least);
+  const room = roomOf(fonts[0]!, size, pitch);
   const firstBaseline = ruled
     ? Math.ceil((margin.top + size * 0.8) / spacing) * spacing
     : margin.top + size * 0.8;
@@ -109,6 +114,7 @@ export function renderText(doc: TextDocument): DisplayList {
         left: margin.left,
         baseline: firstBaseline + i * pitch,
         size,
+        room,
       });
     }
     pages.push(page);

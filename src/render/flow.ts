@@ -10,7 +10,7 @@ import { blankPage } from './document.ts';
 import { type FontSource, type LoadedFont, loadFont } from './fonts.ts';
 import { Handwriting } from './handwriting.ts';
 import { pageSizePt } from './page-size.ts';
-import { Pen } from './pen.ts';
+import { leastPitch, Pen, roomOf } from './pen.ts';
 import { Random } from './prng.ts';
 import type { Block, LayoutLimits, Style } from './spec.ts';
 import { handLine } from './strokes.ts';
@@ -132,8 +132,13 @@ class Flow {
 
   /** Baseline-to-baseline distance for a size: on ruled paper a whole number of rules. */
   private pitch(size: number): number {
+    // Never closer than the hand's letters reach, with room for it to move (on ruled paper: the
+    // next rule that leaves that room).
     const natural = size * this.style.lineHeight;
-    return this.ruled ? this.spacing * Math.max(1, Math.round(natural / this.spacing)) : natural;
+    const least = leastPitch(this.fonts[0]!, size);
+    return this.ruled
+      ? this.spacing * Math.max(1, Math.round(natural / this.spacing), Math.ceil(least / this.spacing - 0.01))
+      : Math.max(natural, least);
   }
 
   /** The first rule at or below y (ruled paper), or y itself. */
@@ -219,8 +224,9 @@ class Flow {
     cur: Cursor,
     lines: Line[],
     size: number,
-    opts: { gap?: number; indent?: number; overstrike?: number; marker?: Line } = {},
+    opts: { gap?: number; indent?: number; overstrike?: number; marker?: Line; fonts?: LoadedFont[] } = {},
   ): void {
+    const room = roomOf((opts.fonts ?? this.fonts)[0]!, size, this.pitch(size));
     lines.forEach((line, i) => {
       const b = this.baseline(cur, size, i === 0 ? (opts.gap ?? 0) : 0);
       const page = this.at(cur.page);
@@ -229,6 +235,7 @@ class Flow {
         baseline: b,
         size,
         overstrike: opts.overstrike,
+        room,
       });
       // The marker of a list item is written in the same movement as its first line.
       if (i === 0 && opts.marker)
@@ -289,7 +296,11 @@ class Flow {
           this.nextPage(cur);
           gap = 0;
         }
-        this.writeLines(cur, lines, size, { gap, overstrike: this.doc.headings.overstrike ? OVERSTRIKE : 0 });
+        this.writeLines(cur, lines, size, {
+          gap,
+          overstrike: this.doc.headings.overstrike ? OVERSTRIKE : 0,
+          fonts: this.headingFonts,
+        });
         return;
       }
       case 'list': {
@@ -411,8 +422,15 @@ class Flow {
     const size = this.size;
     const pad = size * 0.3;
     const p = this.pitch(size);
-    const lead = this.ruled ? this.spacing * Math.ceil((pad + size * 0.8) / this.spacing) : pad + size * 0.8;
-    const tail = this.ruled ? this.spacing * Math.ceil((pad + size * 0.3) / this.spacing) : pad + size * 0.3;
+    // Above the first line and below the last, the padding and the hand's reach (a tall hand's
+    // loops stay inside their row).
+    const { reach, upem } = this.fonts[0]!;
+    const [up, down] = [
+      Math.max(0.8, reach.ascent / upem) * size,
+      Math.max(0.3, reach.descent / upem) * size,
+    ];
+    const lead = this.ruled ? this.spacing * Math.ceil((pad + up) / this.spacing) : pad + up;
+    const tail = this.ruled ? this.spacing * Math.ceil((pad + down) / this.spacing) : pad + down;
     const need = (lines: number) => lead + (Math.max(1, lines) - 1) * p + tail;
     const xs = [cur.left];
     for (const w of b.widths) xs.push(xs[xs.length - 1]! + cur.width * w);
@@ -432,6 +450,9 @@ class Flow {
       for (const x of xs) this.line(cur.page, x, segment.top, x, bottom, 1);
     };
     /** Writes lines from..from+count of each cell in a row starting at `top`. */
+    // The cell's padding takes the hand's wobble: a line's ink stays off the row's rules (a point
+    // clear of them), and its start wanders no further than half the padding.
+    const between = roomOf(this.fonts[0]!, size, p);
     const writeRow = (cells: Line[][], from: number, count: number, bold: boolean) => {
       const page = this.at(cur.page);
       cells.forEach((lines, i) => {
@@ -441,6 +462,11 @@ class Flow {
             baseline: top + lead + j * p,
             size,
             overstrike: bold && this.doc.headings.overstrike ? OVERSTRIKE : 0,
+            room: {
+              above: j === 0 ? lead - 1 : between.above,
+              below: j === count - 1 ? tail - 1 : between.below,
+            },
+            wobble: pad / 2,
           });
         }
       });

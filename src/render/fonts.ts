@@ -22,6 +22,14 @@ export interface LoadedFont {
    * `gid` is one of its drawings; found once per character and thread.
    */
   alternates(cp: number, gid: number): readonly Alternate[];
+  /** The glyph's ink box in font units, y up: [xMin, yMin, xMax, yMax] (cached). */
+  box(gid: number): readonly [number, number, number, number];
+  /**
+   * How far the hand's letters reach above and below the baseline, in font units: its tallest
+   * ascender (b d f h k l t) and deepest descender (g j p q y), or the font's own metrics where it
+   * has none of them.
+   */
+  readonly reach: { ascent: number; descent: number };
   font: hb.Font;
   /** Shaped words, by direction and text (prose repeats its words: shaping is the costly part). */
   words: Map<string, ShapedGlyph[]>;
@@ -63,6 +71,8 @@ export function loadFont(source: FontSource): LoadedFont {
   const drawings = new Map<number, Map<number, Alternate[]>>();
   let features: hb.Feature[] | undefined;
   const extents = font.hExtents();
+  const boxes = new Map<number, readonly [number, number, number, number]>();
+  let reach: LoadedFont['reach'] | undefined;
   const f: LoadedFont = {
     id: source.id,
     upem: face.upem,
@@ -88,11 +98,40 @@ export function loadFont(source: FontSource): LoadedFont {
       }
       return found.get(gid) ?? [];
     },
+    box(gid) {
+      let b = boxes.get(gid);
+      if (!b) {
+        const e = font.glyphExtents(gid);
+        b = e ? [e.xBearing, e.yBearing + e.height, e.xBearing + e.width, e.yBearing] : [0, 0, 0, 0];
+        boxes.set(gid, b);
+      }
+      return b;
+    },
+    get reach() {
+      reach ??= reachOf(f, extents);
+      return reach;
+    },
     font,
     words: new Map(),
   };
   loaded.set(source.id, f);
   return f;
+}
+
+function reachOf(f: LoadedFont, metrics: { ascender: number; descender: number }): LoadedFont['reach'] {
+  const most = (letters: string, edge: (b: readonly number[]) => number) => {
+    let m = -Infinity;
+    for (const ch of letters)
+      if (f.covers(ch.codePointAt(0)!))
+        for (const g of shape(f, ch, false)) m = Math.max(m, edge(f.box(g.gid)));
+    return m;
+  };
+  const ascent = most('bdfhklt', (b) => b[3]!);
+  const descent = most('gjpqy', (b) => -b[1]!);
+  return {
+    ascent: Number.isFinite(ascent) ? ascent : metrics.ascender,
+    descent: Number.isFinite(descent) ? descent : -metrics.descender,
+  };
 }
 
 const ALTERNATE_FEATURES = [

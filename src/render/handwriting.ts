@@ -3,7 +3,7 @@
 // (`enabled: false`); the streams are drawn in document order, so the same seed and the same
 // input give the same positions, hence the same bytes.
 import type { Sheet } from './display-list.ts';
-import type { Style } from './spec.ts';
+import { MODIFIER_LIMITS, type Style } from './spec.ts';
 import { hexRgb } from './color.ts';
 import { Random } from './prng.ts';
 
@@ -20,11 +20,43 @@ function shade(hex: string, t: number): string {
   return `#${out.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 }
 
+/** The faintest a letter's ink gets, however the pressure and the pen's ink fall together. */
+const INK_FLOOR = 0.6;
+
 /** How much of a letter's variation follows its line's slow waves (the rest is its own). */
 const FLOW = 0.7;
 
 /** A slow wave: two sines (angular frequency per pt and phase each), weighted 0.7 and 0.3. */
 type Wave = [number, number, number, number];
+
+/** The modifiers with every setting at most its limit (a specification stored before the limits may ask for more). */
+function withinLimits(m: Modifiers): Modifiers {
+  const L = MODIFIER_LIMITS;
+  const l = m.letters;
+  const shapes = m.shapes ?? { enabled: l.enabled, amount: l.warp ?? 0 };
+  return {
+    ...m,
+    letters: {
+      ...l,
+      rotation: Math.min(l.rotation, L.letters.rotation),
+      scale: Math.min(l.scale, L.letters.scale),
+      baseline: Math.min(l.baseline, L.letters.baseline),
+      spacing: Math.min(l.spacing, L.letters.spacing),
+    },
+    shapes: { ...shapes, amount: Math.min(shapes.amount, L.shapes.amount) },
+    words: {
+      ...m.words,
+      spacing: Math.min(m.words.spacing, L.words.spacing),
+      size: Math.min(m.words.size, L.words.size),
+    },
+    lines: {
+      ...m.lines,
+      slope: Math.min(m.lines.slope, L.lines.slope),
+      drift: Math.min(m.lines.drift, L.lines.drift),
+      wobble: Math.min(m.lines.wobble, L.lines.wobble),
+    },
+  };
+}
 
 /** A letter's share of variation at `x` pt along its line: mostly the wave's, a little its own. */
 const flowAt = (w: Wave, x: number, own: number) =>
@@ -80,10 +112,14 @@ export class Handwriting {
   /** The writer's slant (a shear), the same on every letter. */
   private readonly slant: number;
 
+  private readonly m: Modifiers;
+
   constructor(
-    private readonly m: Modifiers,
+    modifiers: Modifiers,
     private color: string,
   ) {
+    const m = withinLimits(modifiers);
+    this.m = m;
     this.letters = new Random(m.seed, 'letters');
     this.words = new Random(m.seed, 'words');
     this.lines = new Random(m.seed, 'lines');
@@ -174,7 +210,7 @@ export class Handwriting {
       const light = 0.5 + 0.5 * flowAt(w.pressure, along, this.ink.soft());
       const dry = this.pen.holds > 0 ? (this.pen.since / this.pen.holds) ** 1.5 : 0;
       const ink = (1 - 0.3 * k.pressure * light) * (1 - 0.4 * (k.flow ?? 0) * dry);
-      hand.opacity = Math.round(ink * 20) / 20;
+      hand.opacity = Math.round(Math.max(INK_FLOOR, ink) * 20) / 20;
       // Fresh from the ink: the first letters after a dip are darker, the ink pooled on the nib.
       if (this.pen.since < 3 && this.pen.holds > 0 && (k.flow ?? 0) > 0)
         hand.color = shade(this.word.color, -0.25 * (k.flow ?? 0) * (1 - this.pen.since / 3));
@@ -212,7 +248,7 @@ export class Handwriting {
 
   /** How much each drawing of a letter departs from the font's outline (0: the outline itself). */
   get shapes(): number {
-    const s = this.m.shapes ?? { enabled: this.m.letters.enabled, amount: this.m.letters.warp ?? 0 };
+    const s = this.m.shapes!;
     return s.enabled ? s.amount : 0;
   }
 

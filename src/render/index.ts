@@ -15,6 +15,7 @@ export type { DisplayList, DisplayPage, GlyphDef, Item, Matrix } from './display
 export type { FontSource } from './fonts.ts';
 export type { AssetBytes } from './svg.ts';
 export type * from './spec.ts';
+export { MODIFIER_LIMITS } from './spec.ts';
 export { pageToSvg as writeSvg } from './svg.ts';
 export { type PngOptions, pageToPng as writePng, type Rasterizer } from './png.ts';
 export { displayListToPdf as writePdf, type PdfOptions } from './pdf.ts';

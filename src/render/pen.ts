@@ -4,7 +4,7 @@
 import type { Style } from './spec.ts';
 import type { DisplayList, DisplayPage, Matrix } from './display-list.ts';
 import type { Alternate, LoadedFont } from './fonts.ts';
-import type { Handwriting, LineHand } from './handwriting.ts';
+import type { GlyphHand, Handwriting, LineHand } from './handwriting.ts';
 import type { Line } from './text-layout.ts';
 import { DRAWINGS, drawingPath } from './variants.ts';
 
@@ -18,6 +18,39 @@ export interface LinePlacement {
    * fraction of the size to the right, as a pen going over its stroke again.
    */
   overstrike?: number;
+  /**
+   * How far the line's ink may reach above and below its baseline (pt): the hand's variation is
+   * calmed, the whole line alike, until every letter stays inside (or where the letter itself,
+   * written plainly, reaches further, no further than that). Lines that follow each other get
+   * half the space between them each (roomOf), so they never collide.
+   */
+  room?: { above: number; below: number };
+  /** The most the line's start may wander sideways (pt), where something is drawn close beside it (a table's rule). */
+  wobble?: number;
+}
+
+/** The least baseline-to-baseline distance for lines of `size` in `font`: its letters' reach, and a fifth of the size for the hand to move in. */
+export function leastPitch(font: LoadedFont, size: number): number {
+  return ((font.reach.ascent + font.reach.descent) / font.upem) * size + 0.2 * size;
+}
+
+/** Room above and below the baseline for lines of `size` following each other `pitch` apart: the letters' reach and half the space between. */
+export function roomOf(font: LoadedFont, size: number, pitch: number): { above: number; below: number } {
+  const [ascent, descent] = [(font.reach.ascent / font.upem) * size, (font.reach.descent / font.upem) * size];
+  const free = Math.max(0, pitch - ascent - descent) / 2;
+  return { above: ascent + free, below: descent + free };
+}
+
+/** Where a glyph goes before the line's variation is calmed to fit its room. */
+interface Placed {
+  g: Line['glyphs'][number];
+  x: number;
+  /** The glyph's variation away from the baseline (drift, slope, its own), pt. */
+  dy: number;
+  /** Its size against the plain size (its own, its word's, the tired hand's), and its turn. */
+  grow: number;
+  angle: number;
+  hand: GlyphHand;
 }
 
 export class Pen {
@@ -43,50 +76,19 @@ export class Pen {
   write(page: DisplayPage, line: Line, at: LinePlacement, lineHand: LineHand = this.hand.line()): LineHand {
     const { hand } = this;
     const { size, baseline, left } = at;
-    const x0 = left + line.offset + lineHand.wobble;
+    const wobble = at.wobble === undefined ? lineHand.wobble : clamp(lineHand.wobble, at.wobble);
+    const x0 = left + line.offset + wobble;
+    const placed = this.place(line, at, lineHand, x0);
+    const calm = at.room ? this.calming(placed, at.room, baseline, size) : 1;
     const shapes = hand.shapes;
     // The drawings this line has used (stamped with the line's number), so that none repeats in it.
     const inLine = ++this.lineNo;
-    // Guards that keep words words (GAP_GUARD): inside a word a letter moves at most `guard`
-    // further from the one before it and grows at most `guard` past its advance; a word grows
-    // at most `guard` on either side; a word gap shrinks by at most `guard` more for its own
-    // variation and `guard` for its first letter's shift. Every gap inside a word stays
-    // narrower than the gaps between words.
-    const guard = GAP_GUARD * size;
-    const glyphs = line.glyphs;
-    let extra = 0;
-    let [beforeWord, beforeDx] = [-1, 0];
-    let word = { n: -1, middle: 0, scale: 1 };
-    for (let i = 0; i < glyphs.length; i++) {
-      const g = glyphs[i]!;
-      if (g.word < 0) {
-        extra += line.justify + Math.max(-guard, hand.space(size));
-        continue;
-      }
-      const gh = hand.glyph(g.word, x0 + g.x + extra - left, lineHand);
-      const advance = (glyphs[i + 1]?.x ?? line.width) - g.x;
-      if (g.word !== word.n) {
-        let last = i;
-        while (glyphs[last + 1]?.word === g.word) last++;
-        const width = (glyphs[last + 1]?.x ?? line.width) - g.x;
-        const most = width > 0 ? (2 * guard) / width : 0;
-        word = {
-          n: g.word,
-          middle: g.x + width / 2,
-          scale: Math.min(1 + most, Math.max(1 - most, gh.wordScale)),
-        };
-      }
-      let dx = gh.dx;
-      if (beforeWord >= 0)
-        dx = g.word === beforeWord ? Math.min(dx, beforeDx + guard) : Math.max(dx, beforeDx - guard);
-      [beforeWord, beforeDx] = [g.word, dx];
-      // The word scaled about its middle: its letters and their spacing together.
-      const placed = word.middle + (g.x - word.middle) * word.scale;
-      const x = x0 + placed + extra + g.dx + dx;
-      const own = advance > 0 ? Math.min(gh.scale, 1 + guard / advance) : gh.scale;
-      const y = baseline + lineHand.drift - g.dy + gh.dy + (x - left) * lineHand.slope;
-      const s = (size / g.font.upem) * own * word.scale * gh.grow;
-      const [cos, sin] = [Math.cos(gh.rotation + lineHand.angle), Math.sin(gh.rotation + lineHand.angle)];
+    for (const p of placed) {
+      const { g, hand: gh } = p;
+      const y = baseline - g.dy + calm * p.dy;
+      const s = (size / g.font.upem) * (1 + calm * (p.grow - 1));
+      const angle = calm * p.angle;
+      const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
       let fi = this.fontIndex.get(g.font);
       if (fi === undefined) {
         fi = this.fontIndex.size;
@@ -105,7 +107,7 @@ export class Pen {
         w * s * sin,
         s * (k * cos + sin),
         s * (k * sin - cos),
-        x + shift * cos,
+        p.x + shift * cos,
         y + shift * sin,
       ];
       let ref = this.cardRefs.get(card);
@@ -141,6 +143,125 @@ export class Pen {
     if (line.text)
       page.lines.push({ x: x0, y: baseline, width: line.width, size, text: line.text, visual: line.visual });
     return lineHand;
+  }
+
+  /** Each glyph of the line with the hand's variation on it: where it goes, and how far the variation moves, grows and turns it. */
+  private place(line: Line, at: LinePlacement, lineHand: LineHand, x0: number): Placed[] {
+    const { hand } = this;
+    const { size, left } = at;
+    // Guards that keep words words (GAP_GUARD): inside a word a letter moves at most `guard`
+    // further from the one before it and grows at most `guard` past its advance; a word grows
+    // at most `guard` on either side; a word gap shrinks by at most `guard` more for its own
+    // variation and `guard` for its first letter's shift. Every gap inside a word stays
+    // narrower than the gaps between words.
+    const guard = GAP_GUARD * size;
+    const glyphs = line.glyphs;
+    const out: Placed[] = [];
+    let extra = 0;
+    let lastInk = -Infinity; // where the last letter's ink ends, pt
+    // What a drawing of the shapes modifier may add to a letter's width on either side.
+    const reach = SHAPES_REACH * hand.shapes * size;
+    let [beforeWord, beforeDx] = [-1, 0];
+    let word = { n: -1, middle: 0, scale: 1 };
+    for (let i = 0; i < glyphs.length; i++) {
+      const g = glyphs[i]!;
+      if (g.word < 0) {
+        extra += line.justify + Math.max(-guard, hand.space(size));
+        continue;
+      }
+      const gh = hand.glyph(g.word, x0 + g.x + extra - left, lineHand);
+      const advance = (glyphs[i + 1]?.x ?? line.width) - g.x;
+      if (g.word !== word.n) {
+        let last = i;
+        while (glyphs[last + 1]?.word === g.word) last++;
+        const width = (glyphs[last + 1]?.x ?? line.width) - g.x;
+        const most = width > 0 ? (2 * guard) / width : 0;
+        word = {
+          n: g.word,
+          middle: g.x + width / 2,
+          scale: Math.min(1 + most, Math.max(1 - most, gh.wordScale)),
+        };
+      }
+      let dx = gh.dx;
+      if (beforeWord >= 0)
+        dx = g.word === beforeWord ? Math.min(dx, beforeDx + guard) : Math.max(dx, beforeDx - guard);
+      const starts = beforeWord >= 0 && g.word !== beforeWord;
+      [beforeWord, beforeDx] = [g.word, dx];
+      // The word scaled about its middle: its letters and their spacing together.
+      let x = x0 + word.middle + (g.x - word.middle) * word.scale + extra + g.dx + dx;
+      const own = advance > 0 ? Math.min(gh.scale, 1 + guard / advance) : gh.scale;
+      const grow = own * word.scale * gh.grow;
+      const angle = gh.rotation + lineHand.angle;
+      // Between words the ink stays apart (INK_GAP): a letter turned, leant or drawn wider than
+      // its advance must not reach across the gap; the rest of the line moves on to make room.
+      const [inkLeft, inkRight] = this.inkSpan(g, gh, (size / g.font.upem) * grow, angle, reach);
+      if (starts && x + inkLeft - lastInk < INK_GAP * size) {
+        const push = INK_GAP * size - (x + inkLeft - lastInk);
+        extra += push;
+        x += push;
+      }
+      lastInk = x + inkRight;
+      out.push({
+        g,
+        x,
+        dy: lineHand.drift + gh.dy + (x - left) * lineHand.slope,
+        grow,
+        angle,
+        hand: gh,
+      });
+    }
+    return out;
+  }
+
+  /**
+   * How far a letter's ink reaches left and right of its pen position (pt): its box turned,
+   * leant and stretched as the hand writes it, widened by `reach` for what its drawing may add.
+   */
+  private inkSpan(g: Placed['g'], gh: GlyphHand, s: number, angle: number, reach: number): [number, number] {
+    const [x0, y0, x1, y1] = g.font.box(g.gid);
+    const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
+    const [a, c] = [gh.stretch * s * cos, s * (gh.lean * cos + sin)];
+    const [p, q] = [a * x0, a * x1];
+    const [u, v] = [c * y0, c * y1];
+    return [Math.min(p, q) + Math.min(u, v) - reach, Math.max(p, q) + Math.max(u, v) + reach];
+  }
+
+  /**
+   * How much of the hand's vertical variation (drift, slope, baseline, size, turn) the line can
+   * keep so that every letter's ink stays inside `room`: 1 when it fits as it is, else less, in
+   * steps, down to none. A letter that reaches further when written plainly may keep that reach.
+   */
+  private calming(
+    placed: Placed[],
+    room: { above: number; below: number },
+    baseline: number,
+    size: number,
+  ): number {
+    const fits = (calm: number) => {
+      for (const p of placed) {
+        const { g } = p;
+        const [x0, b0, x1, b1] = g.font.box(g.gid);
+        // What a drawing of the shapes modifier may add to the letter's height at either end.
+        const grown = SHAPES_REACH * this.hand.shapes * g.font.upem;
+        const [y0, y1] = [b0 - grown, b1 + grown];
+        const plain = size / g.font.upem;
+        const s = plain * (1 + calm * (p.grow - 1));
+        const [cos, sin] = [Math.cos(calm * p.angle), Math.sin(calm * p.angle)];
+        const base = baseline - g.dy;
+        // The box's corners turned with the letter: y = base + dy + x·sin − y·cos (font units scaled).
+        const y = base + calm * p.dy;
+        const [a, b] = [x0 * sin, x1 * sin];
+        const [c, d] = [y0 * cos, y1 * cos];
+        const top = y + s * (Math.min(a, b) - Math.max(c, d));
+        const bottom = y + s * (Math.max(a, b) - Math.min(c, d));
+        const limitTop = Math.min(baseline - room.above, base - y1 * plain);
+        const limitBottom = Math.max(baseline + room.below, base - y0 * plain);
+        if (top < limitTop - 0.01 || bottom > limitBottom + 0.01) return false;
+      }
+      return true;
+    };
+    for (const calm of CALMING) if (fits(calm)) return calm;
+    return 0;
   }
 
   /**
@@ -220,6 +341,17 @@ export class Pen {
 
 /** The most a letter's own shift may open a gap inside a word or close one between words, in font sizes. */
 const GAP_GUARD = 0.02;
+
+/** The most a drawing of the shapes modifier at amount 1 reaches past the letter's box, in font sizes (variants.ts). */
+const SHAPES_REACH = 0.06;
+
+/** The least clear space between the ink of two words, in font sizes. */
+const INK_GAP = 0.12;
+
+/** How much of its variation a line keeps when all of it does not fit its room, tried in turn. */
+const CALMING = [1, 0.8, 0.6, 0.45, 0.3, 0.15];
+
+const clamp = (v: number, most: number) => Math.max(-most, Math.min(most, v));
 
 /** Every letter's drawings, per thread (immutable; each document deals its own copy). */
 const CARDS = new Map<string, readonly Card[]>();

@@ -63,6 +63,18 @@ export interface Modifiers {
   paper: { enabled: boolean; texture: number; shadow: number; tilt: number; scanner: boolean };
 }
 
+/**
+ * The most of each modifier that still writes legibly, all of them at once (the OCR test in
+ * test/e2e/legibility.test.ts holds it). Templates are refused past them; a specification stored
+ * before they were set is written with them (Handwriting clamps).
+ */
+export const MODIFIER_LIMITS = {
+  letters: { rotation: 6, scale: 0.12, baseline: 2, spacing: 1.5 },
+  shapes: { amount: 0.75 },
+  words: { spacing: 1, size: 0.15 },
+  lines: { slope: 3, drift: 3, wobble: 6 },
+} as const;
+
 /** How the text is set: size, ink colour, spacing and alignment. */
 export interface TextStyle {
   fontSize: number;

@@ -161,7 +161,18 @@ export function layoutParagraph(
   const advance = new Float64Array(text.length + 1);
   for (const s of shaped) {
     const scale = m.size / s.run.font.upem;
-    for (const g of s.glyphs) advance[g.cluster]! += g.advance * scale + m.letterSpacing;
+    const { font } = s.run;
+    s.glyphs.forEach((g, j) => {
+      advance[g.cluster]! += g.advance * scale + m.letterSpacing;
+      // A space keeps at least 40 % of its width clear of ink: a swash that reaches back over
+      // it (Homemade Apple's capitals) or a tail that runs on past its letter widens it.
+      if (!isSpace(text.charCodeAt(g.cluster))) return;
+      const [left, right] = [s.glyphs[j - 1], s.glyphs[j + 1]];
+      const over =
+        (left ? Math.max(0, font.box(left.gid)[2] - left.advance) : 0) +
+        (right ? Math.max(0, -font.box(right.gid)[0]) : 0);
+      advance[g.cluster]! += Math.max(0, over - 0.6 * g.advance) * scale;
+    });
   }
   for (let i = 0; i < text.length; i++) if (isSpace(text.charCodeAt(i))) advance[i]! += m.wordSpacing;
   // Prefix sums: the width of any stretch in O(1), so long paragraphs stay linear.
@@ -256,7 +267,7 @@ export function layoutParagraph(
           dy: g.dy * scale,
           word: wordAt[g.cluster]!,
         });
-        x += g.advance * scale + m.letterSpacing + (isSpace(text.charCodeAt(g.cluster)) ? m.wordSpacing : 0);
+        x += isSpace(text.charCodeAt(g.cluster)) ? advance[g.cluster]! : g.advance * scale + m.letterSpacing;
       }
     }
     const width = x;

@@ -6,7 +6,7 @@ import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
 import { styleOf } from '../helpers/specs.ts';
 import { MM } from '../../src/render/display-list.ts';
 import { renderText } from '../../src/render/document.ts';
-import { pageSizePt, writePng } from '../../src/render/index.ts';
+import { MODIFIER_LIMITS, pageSizePt, writePng } from '../../src/render/index.ts';
 import { resvgRasterizer as raster } from '../../workers/resvg.ts';
 import { pageToSvg } from '../../src/render/svg.ts';
 import type { RenderError } from '../../src/render/text-layout.ts';
@@ -118,7 +118,7 @@ t.test(
     t.ok(drawings({ letters: { warp: 0.5 } }) > plain * 1.5, 'letters.warp 0.5 of an older template: on');
     t.throws(
       () => style({ modifiers: { shapes: { amount: 1.5 } } }),
-      /style\.modifiers\.shapes\.amount: .*must be 0-1, got 1\.5/,
+      /style\.modifiers\.shapes\.amount: .*must be 0-0\.75, got 1\.5/,
     );
   },
 );
@@ -237,7 +237,7 @@ t.test(
     ).join(' ');
     const flat = { lines: { enabled: false }, words: { enabled: false }, fatigue: { enabled: false } };
     const list = renderText({
-      style: style({ modifiers: { ...flat, letters: { baseline: 3 } } }),
+      style: style({ modifiers: { ...flat, letters: { baseline: MODIFIER_LIMITS.letters.baseline } } }),
       text,
       fonts,
     });
@@ -275,7 +275,13 @@ t.test(
     // step inside a word stays narrower than the narrowest between words.
     const same = Array.from({ length: 120 }, () => 'nnnn').join(' ');
     const spaced = renderText({
-      style: style({ modifiers: { ...flat, letters: { spacing: 3 }, words: { spacing: 1 } } }),
+      style: style({
+        modifiers: {
+          ...flat,
+          letters: { spacing: MODIFIER_LIMITS.letters.spacing },
+          words: { spacing: MODIFIER_LIMITS.words.spacing },
+        },
+      }),
       text: same,
       fonts,
     });

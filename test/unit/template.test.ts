@@ -109,7 +109,7 @@ t.test('refusals name the field, the allowed range and the received value', asyn
     [
       simple({ modifiers: { letters: { rotation: 40 } } }),
       'style.modifiers.letters.rotation',
-      'style.modifiers.letters.rotation must be 0-15 degrees, got 40',
+      'style.modifiers.letters.rotation must be 0-6 degrees, got 40',
     ],
     [
       simple({ modifiers: { seed: 1.5 } }),
