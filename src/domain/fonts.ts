@@ -11,6 +11,11 @@ export interface BundledFont {
   module: string;
   premium: boolean;
   license: 'OFL-1.1' | 'Apache-2.0';
+  /**
+   * Scripts the file covers in type, not in a hand (Aref Ruqaa's Latin letters are a book
+   * serif): left out of the font's scripts, and their letters written by the next font.
+   */
+  typeset?: string[];
 }
 
 const ofl = (slug: string, name: string, module: string, premium = false): BundledFont => ({
@@ -35,7 +40,10 @@ export const BUNDLED_FONTS: BundledFont[] = [
     'shadows-into-light/400Regular/ShadowsIntoLight_400Regular.ttf',
   ),
   ofl('nanum-pen-script', 'Nanum Pen Script', 'nanum-pen-script/400Regular/NanumPenScript_400Regular.ttf'),
-  ofl('aref-ruqaa', 'Aref Ruqaa', 'aref-ruqaa/400Regular/ArefRuqaa_400Regular.ttf'),
+  {
+    ...ofl('aref-ruqaa', 'Aref Ruqaa', 'aref-ruqaa/400Regular/ArefRuqaa_400Regular.ttf'),
+    typeset: ['Latin', 'Latin Extended'],
+  },
   ofl('dancing-script', 'Dancing Script', 'dancing-script/400Regular/DancingScript_400Regular.ttf', true),
   ofl('reenie-beanie', 'Reenie Beanie', 'reenie-beanie/400Regular/ReenieBeanie_400Regular.ttf', true),
   {
@@ -69,6 +77,21 @@ export const WATERMARK_FONT = 'caveat-bold';
 export function boldCutId(id: string): string | null {
   const font = bundledFont(id);
   return font && byId.has(bundledFontId(`${font.slug}-bold`)) ? bundledFontId(`${font.slug}-bold`) : null;
+}
+
+/** The scripts a bundled font writes by hand: those its file covers (`covered`) less those it has only in type. */
+export function handwrittenScripts(font: BundledFont, covered: string[]): string[] {
+  return covered.filter((s) => !font.typeset?.includes(s));
+}
+
+/** The fonts among `ids` with scripts only in type, by id: what the engine leaves to the next font. */
+export function typesetScripts(ids: string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const id of ids) {
+    const typeset = bundledFont(id)?.typeset;
+    if (typeset) out[id] = typeset;
+  }
+  return out;
 }
 
 /** These fonts first, then the fallback chain, without repeats. */

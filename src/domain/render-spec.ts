@@ -4,7 +4,7 @@
 // of the input against its template happens here; a refusal names the field.
 import type { FontPlan, RenderSpec, Style } from '../render/index.ts';
 import { ApiError } from './errors.ts';
-import { boldCutId, fallbackChain } from './fonts.ts';
+import { boldCutId, fallbackChain, typesetScripts } from './fonts.ts';
 import { checkInputForTemplate, type JobInput } from './generation.ts';
 import { type TemplateModel, templateFonts, templateStyle, withOverrides } from './template.ts';
 
@@ -63,8 +63,17 @@ export function specOf(model: TemplateModel, content: RenderSpec['content'], fon
 function fontPlan(model: TemplateModel, headings: boolean): FontPlan {
   const fonts = templateFonts(model);
   const body = fallbackChain(fonts.body, ...fonts.fallbacks);
-  if (!headings) return { body };
+  const typeset = (ids: string[]) => {
+    const t = typesetScripts(ids);
+    return Object.keys(t).length ? { typeset: t } : {};
+  };
+  if (!headings) return { body, ...typeset(body) };
   const heading = fonts.heading ?? fonts.body;
   const bold = boldCutId(heading);
-  return { body, headings: { fonts: fallbackChain(bold ?? heading, ...body), overstrike: !bold } };
+  const headingFonts = fallbackChain(bold ?? heading, ...body);
+  return {
+    body,
+    headings: { fonts: headingFonts, overstrike: !bold },
+    ...typeset([...new Set([...body, ...headingFonts])]),
+  };
 }

@@ -6,6 +6,8 @@ import * as hb from 'harfbuzzjs';
 export interface FontSource {
   id: string;
   bytes: Uint8Array;
+  /** Scripts the font has only in type (FontPlan.typeset). */
+  typeset?: readonly string[] | undefined;
 }
 
 export interface LoadedFont {
@@ -15,6 +17,8 @@ export interface LoadedFont {
   ascender: number;
   descender: number;
   covers(codepoint: number): boolean;
+  /** Scripts it has only in type: their letters are left to another hand where one has them. */
+  typeset: readonly string[];
   /** Outline as path commands in font units, y up (cached). */
   outline(gid: number): readonly PathCommand[];
   /**
@@ -27,9 +31,9 @@ export interface LoadedFont {
   /**
    * How far the hand's letters reach above and below the baseline, in font units: its tallest
    * ascender (b d f h k l t) and deepest descender (g j p q y), or the font's own metrics where it
-   * has none of them.
+   * has none of them; and its x-height (the tallest of x v w z), null where it has none of them.
    */
-  readonly reach: { ascent: number; descent: number };
+  readonly reach: { ascent: number; descent: number; x: number | null };
   font: hb.Font;
   /** Shaped words, by direction and text (prose repeats its words: shaping is the costly part). */
   words: Map<string, ShapedGlyph[]>;
@@ -62,6 +66,18 @@ let sharedBuffer: hb.Buffer | null = null;
 
 /** The font with this id, loaded from `bytes` the first time this thread sees it. */
 export function loadFont(source: FontSource): LoadedFont {
+  if (source.typeset?.length) {
+    // The same font with some scripts left to other hands: its own object (documents key their
+    // drawings by font), sharing the HarfBuzz objects and caches.
+    const key = `${source.id}|${source.typeset.join(',')}`;
+    let variant = loaded.get(key);
+    if (!variant) {
+      const base = loadFont({ id: source.id, bytes: source.bytes });
+      variant = Object.create(base, { typeset: { value: [...source.typeset] } }) as LoadedFont;
+      loaded.set(key, variant);
+    }
+    return variant;
+  }
   const known = loaded.get(source.id);
   if (known) return known;
   const face = new hb.Face(new hb.Blob(source.bytes), 0);
@@ -79,6 +95,7 @@ export function loadFont(source: FontSource): LoadedFont {
     ascender: extents.ascender,
     descender: extents.descender,
     covers: (cp) => cmap.has(cp),
+    typeset: [],
     outline(gid) {
       let o = outlines.get(gid);
       if (!o) {
@@ -128,9 +145,11 @@ function reachOf(f: LoadedFont, metrics: { ascender: number; descender: number }
   };
   const ascent = most('bdfhklt', (b) => b[3]!);
   const descent = most('gjpqy', (b) => -b[1]!);
+  const x = most('xvwz', (b) => b[3]!);
   return {
     ascent: Number.isFinite(ascent) ? ascent : metrics.ascender,
     descent: Number.isFinite(descent) ? descent : -metrics.descender,
+    x: Number.isFinite(x) && x > 0 ? x : null,
   };
 }
 

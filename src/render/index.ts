@@ -46,7 +46,7 @@ export function layout(spec: RenderSpec, resources: Resources, limits: LayoutLim
   const font = (id: string): FontSource => {
     const bytes = resources.fonts[id];
     if (!bytes) throw new Error(`the resources hold no font ${id}`);
-    return { id, bytes };
+    return { id, bytes, typeset: spec.fonts.typeset?.[id] };
   };
   const fonts = spec.fonts.body.map(font);
   if ('text' in spec.content)

@@ -86,7 +86,7 @@ export class Pen {
     for (const p of placed) {
       const { g, hand: gh } = p;
       const y = baseline - g.dy + calm * p.dy;
-      const s = (size / g.font.upem) * (1 + calm * (p.grow - 1));
+      const s = ((size * g.fit) / g.font.upem) * (1 + calm * (p.grow - 1));
       const angle = calm * p.angle;
       const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
       let fi = this.fontIndex.get(g.font);
@@ -194,7 +194,7 @@ export class Pen {
       const angle = gh.rotation + lineHand.angle;
       // Between words the ink stays apart (INK_GAP): a letter turned, leant or drawn wider than
       // its advance must not reach across the gap; the rest of the line moves on to make room.
-      const [inkLeft, inkRight] = this.inkSpan(g, gh, (size / g.font.upem) * grow, angle, reach);
+      const [inkLeft, inkRight] = this.inkSpan(g, gh, ((size * g.fit) / g.font.upem) * grow, angle, reach);
       if (starts && x + inkLeft - lastInk < INK_GAP * size) {
         const push = INK_GAP * size - (x + inkLeft - lastInk);
         extra += push;
@@ -244,7 +244,7 @@ export class Pen {
         // What a drawing of the shapes modifier may add to the letter's height at either end.
         const grown = SHAPES_REACH * this.hand.shapes * g.font.upem;
         const [y0, y1] = [b0 - grown, b1 + grown];
-        const plain = size / g.font.upem;
+        const plain = (size * g.fit) / g.font.upem;
         const s = plain * (1 + calm * (p.grow - 1));
         const [cos, sin] = [Math.cos(calm * p.angle), Math.sin(calm * p.angle)];
         const base = baseline - g.dy;

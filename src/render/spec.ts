@@ -126,6 +126,11 @@ export interface FontPlan {
   body: string[];
   /** Headings of a structured document; `overstrike` writes them twice where no bold cut exists. */
   headings?: { fonts: string[]; overstrike: boolean };
+  /**
+   * Scripts a font has only in type, not in a hand, by font id ('Latin', 'Latin Extended'): their
+   * letters go to the next font that has them (to this one only when none does).
+   */
+  typeset?: Record<string, string[]>;
 }
 
 export interface RenderSpec {

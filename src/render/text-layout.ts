@@ -39,6 +39,8 @@ export interface LineGlyph {
   dy: number;
   /** Index of the word in the document, for per-word effects; -1 for spaces. */
   word: number;
+  /** The glyph's size against the line's: 1 in the line's own hand, a fallback's sized to its x-height. */
+  fit: number;
 }
 
 export interface Line {
@@ -76,6 +78,22 @@ const MARK = /^(?:\p{M}|\u200c|\u200d)$/u;
 const isMark = (cp: number) => cp >= 0x300 && MARK.test(String.fromCodePoint(cp));
 const isSpace = (cp: number) => cp === 0x20 || cp === 0xa0 || cp === 0x3000 || cp === 0x09;
 
+/** The script of a letter, where a font may have it only in type (FontPlan.typeset); null for any other character. */
+function typesetScriptOf(cp: number): string | null {
+  if ((cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)) return 'Latin';
+  if ((cp >= 0xc0 && cp <= 0x24f && cp !== 0xd7 && cp !== 0xf7) || (cp >= 0x1e00 && cp <= 0x1eff))
+    return 'Latin Extended';
+  return null;
+}
+
+/** Whether `font` writes `cp` by hand: it has it, and not only in type. */
+function writes(font: LoadedFont, cp: number): boolean {
+  if (!font.covers(cp)) return false;
+  if (font.typeset.length === 0) return true;
+  const script = typesetScriptOf(cp);
+  return script === null || !font.typeset.includes(script);
+}
+
 /** Splits a paragraph into runs of one font and one bidi level; names characters no font has. */
 function itemize(text: string, levels: Uint8Array, fonts: LoadedFont[], missing: Set<string>): Run[] {
   const runs: Run[] = [];
@@ -85,8 +103,8 @@ function itemize(text: string, levels: Uint8Array, fonts: LoadedFont[], missing:
     const len = cp > 0xffff ? 2 : 1;
     let font: LoadedFont | undefined;
     if (isSpace(cp) || cp < 0x20 || (isMark(cp) && prev.covers(cp)))
-      font = prev.covers(cp) || isSpace(cp) ? prev : undefined;
-    font ??= fonts.find((f) => f.covers(cp));
+      font = writes(prev, cp) || isSpace(cp) ? prev : undefined;
+    font ??= fonts.find((f) => writes(f, cp)) ?? fonts.find((f) => f.covers(cp));
     if (!font) {
       missing.add(
         `U+${cp.toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(String.fromCodePoint(cp))}`,
@@ -122,8 +140,32 @@ function visualOrder(
   return out.replace(/([\udc00-\udfff])([\ud800-\udbff])/g, '$2$1');
 }
 
+/**
+ * How much larger a fallback hand's letters are written than its font's size (within 0.75-1.5
+ * times): Latin, Greek and Cyrillic as large that their x-height is the line's own hand's, so
+ * that an é or a ç another font supplies stands as tall as its neighbours; other scripts (no
+ * x-height of their own) so that the two hands' ascenders reach alike.
+ */
+function fitOf(run: Run, text: string, main: LoadedFont): number {
+  const { font } = run;
+  if (font === main) return 1;
+  let cased = false;
+  for (let i = run.start; i < run.end; i++) {
+    const cp = text.charCodeAt(i);
+    if (isSpace(cp)) continue;
+    cased = (cp >= 0x41 && cp <= 0x24f) || (cp >= 0x370 && cp <= 0x52f) || (cp >= 0x1e00 && cp <= 0x1fff);
+    break;
+  }
+  const [mine, theirs] =
+    cased && font.reach.x && main.reach.x
+      ? [main.reach.x, font.reach.x]
+      : [main.reach.ascent, font.reach.ascent];
+  return Math.min(1.5, Math.max(0.75, mine / main.upem / (theirs / font.upem)));
+}
+
 interface Shaped {
   run: Run;
+  fit: number;
   glyphs: { gid: number; cluster: number; advance: number; dx: number; dy: number }[];
 }
 
@@ -151,6 +193,7 @@ export function layoutParagraph(
   const runs = itemize(text, levels, fonts, missing);
   const shaped: Shaped[] = runs.map((run) => ({
     run,
+    fit: fitOf(run, text, fonts[0]!),
     glyphs: shapeWords(run.font, text.slice(run.start, run.end), run.level % 2 === 1).map((g) => {
       g.cluster += run.start;
       return g;
@@ -160,7 +203,7 @@ export function layoutParagraph(
   // Width of each character position (advances land on their cluster's first character).
   const advance = new Float64Array(text.length + 1);
   for (const s of shaped) {
-    const scale = m.size / s.run.font.upem;
+    const scale = (m.size / s.run.font.upem) * s.fit;
     const { font } = s.run;
     s.glyphs.forEach((g, j) => {
       advance[g.cluster]! += g.advance * scale + m.letterSpacing;
@@ -256,7 +299,7 @@ export function layoutParagraph(
     const glyphs: LineGlyph[] = [];
     let x = 0;
     for (const p of parts) {
-      const scale = m.size / p.s.run.font.upem;
+      const scale = (m.size / p.s.run.font.upem) * p.s.fit;
       for (const g of p.glyphs) {
         glyphs.push({
           font: p.s.run.font,
@@ -266,6 +309,7 @@ export function layoutParagraph(
           dx: g.dx * scale,
           dy: g.dy * scale,
           word: wordAt[g.cluster]!,
+          fit: p.s.fit,
         });
         x += isSpace(text.charCodeAt(g.cluster)) ? advance[g.cluster]! : g.advance * scale + m.letterSpacing;
       }

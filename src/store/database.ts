@@ -11,6 +11,7 @@ import * as m0002 from './migrations/0002-bundled-fonts.ts';
 import * as m0003 from './migrations/0003-arabic-font.ts';
 import * as m0004 from './migrations/0004-admitted-by.ts';
 import * as m0005 from './migrations/0005-render-spec.ts';
+import * as m0006 from './migrations/0006-typeset-scripts.ts';
 import type { Database } from './schema.ts';
 
 export type DatabaseTarget = { dialect: 'postgres'; url: string } | { dialect: 'sqlite'; file: string };
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-arabic-font': m0003,
   '0004-admitted-by': m0004,
   '0005-render-spec': m0005,
+  '0006-typeset-scripts': m0006,
 };
 
 /**

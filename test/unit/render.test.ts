@@ -448,6 +448,62 @@ t.test(
   },
 );
 
+t.test(
+  "fallback hands: sized to the line's x-height; a font's type-only Latin is left to a hand",
+  async (t) => {
+    const { loadFont } = await import('../../src/render/fonts.ts');
+    const { layoutParagraph } = await import('../../src/render/text-layout.ts');
+    const nanum = bundledChain(bundledFontSource('nanum-pen-script')).map(loadFont);
+    const m = {
+      size: 20,
+      width: 400,
+      letterSpacing: 0,
+      wordSpacing: 0,
+      firstLineIndent: 0,
+      align: 'left' as const,
+    };
+    const glyphs = layoutParagraph('café garçon', nanum, m, 0, new Set()).lines[0]!.glyphs;
+    const borrowed = glyphs.filter((g) => g.font !== nanum[0]);
+    t.ok(borrowed.length >= 2, `é and ç come from another hand (${borrowed.length} glyphs)`);
+    const xHeight = (f: (typeof nanum)[number]) => f.reach.x! / f.upem;
+    for (const g of borrowed)
+      t.ok(
+        Math.abs(g.fit * xHeight(g.font) - xHeight(nanum[0]!)) < 0.005,
+        `U+${g.cp.toString(16)} written ${g.fit.toFixed(2)}x, at the x-height of the line's hand`,
+      );
+    t.ok(
+      glyphs.filter((g) => g.font === nanum[0]).every((g) => g.fit === 1),
+      "the line's own hand at its size",
+    );
+
+    const { layout, resourcesOf } = await import('../../src/render/index.ts');
+    const { textSpec } = await import('../helpers/specs.ts');
+    const { fontBytes } = await import('../../workers/fonts.ts');
+    const spec = textSpec({ fontId: bundledFontId('aref-ruqaa') }, 'Hello مرحبا');
+    t.same(spec.fonts.typeset, { [bundledFontId('aref-ruqaa')]: ['Latin', 'Latin Extended'] });
+    const list = layout(spec, { fonts: fontBytes(resourcesOf(spec).fonts), images: {} });
+    const fontsUsed = list.pages[0]!.items.flatMap((i) =>
+      i.kind === 'glyph' ? [list.glyphs[i.ref]!.font] : [],
+    );
+    t.same(
+      [...new Set(fontsUsed)].sort(),
+      [bundledFontId('aref-ruqaa'), bundledFontId('caveat')].sort(),
+      'Aref Ruqaa writes the Arabic, Caveat the Latin',
+    );
+    t.equal(
+      fontsUsed.filter((f) => f === bundledFontId('caveat')).length,
+      5,
+      'all five Latin letters by hand',
+    );
+    const alone = loadFont({ ...bundledFontSource('aref-ruqaa'), typeset: ['Latin'] });
+    const own = layoutParagraph('Hello', [alone], m, 0, new Set()).lines[0]!.glyphs;
+    t.ok(
+      own.length === 5 && own.every((g) => g.font === alone),
+      'with no other hand in the chain, its type is still better than nothing',
+    );
+  },
+);
+
 t.test('shaping: Arabic joins, Devanagari reorders, RTL paragraphs run from the right', async (t) => {
   const glyphsOf = (text: string) =>
     renderText({ style: style({ modifiers: OFF }), text, fonts })

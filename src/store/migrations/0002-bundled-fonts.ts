@@ -1,7 +1,8 @@
-// Registers the bundled handwriting fonts: metadata and the scripts computed from each cmap.
+// Registers the bundled handwriting fonts: metadata and the scripts computed from each cmap
+// (less those a font has only in type).
 import type { Kysely } from 'kysely';
 import { sha256Hex } from '../../lib/ids.ts';
-import { BUNDLED_FONTS, bundledFontId } from '../../domain/fonts.ts';
+import { BUNDLED_FONTS, bundledFontId, handwrittenScripts } from '../../domain/fonts.ts';
 import { readBundledFont } from '../../lib/font-files.ts';
 import { inspectFont } from '../../render/index.ts';
 import type { Database } from '../schema.ts';
@@ -29,7 +30,7 @@ export async function registerBundledFonts(db: Kysely<Database>): Promise<void> 
         family: info.family,
         premium: font.premium ? 1 : 0,
         license: font.license,
-        scripts: JSON.stringify(info.scripts),
+        scripts: JSON.stringify(handwrittenScripts(font, info.scripts)),
         glyph_count: info.glyphCount,
         codepoints: info.codepoints,
         source: 'bundled',
