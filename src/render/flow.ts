@@ -43,8 +43,17 @@ interface Cursor {
 }
 
 export function renderBlocks(doc: BlockDocument): DisplayList {
-  return new Flow(doc).run();
+  // The closing lines of a document (a greeting, a signature) never stand alone on its last
+  // page: when they would, the document is laid out again with a page break before the lines
+  // of the page before that it takes with it (the same seed writes the same hand up to there).
+  const first = new Flow(doc);
+  const list = first.run();
+  const pull = first.keepAtEnd();
+  return pull === null ? list : new Flow(doc, pull).run();
 }
+
+/** Lines of text the last page of a structured document takes at least (as simple text's). */
+const KEEP_AT_END = 3;
 
 class Flow {
   private readonly style: Style;
@@ -69,8 +78,19 @@ class Flow {
   private readonly missing = new Set<string>();
   private words = 0;
   private pageCount = 0;
+  /** Text lines of the main flow (not in columns or tables), counted through the document. */
+  private lineSeq = 0;
+  /** Per page: its main-flow text lines, whether anything else is on it, and whether a page break block began it. */
+  private readonly log: { lines: number[]; other: boolean; broken: boolean; endsWithLine: boolean }[] = [];
+  private root: Cursor | null = null;
+  /** Main-flow lines that are headings (they keep with the line after them). */
+  private readonly headingLines = new Set<number>();
 
-  constructor(private readonly doc: BlockDocument) {
+  constructor(
+    private readonly doc: BlockDocument,
+    /** A main-flow line to start a new page at (keepAtEnd of a first layout). */
+    private readonly breakBefore: number | null = null,
+  ) {
     const { style } = doc;
     this.style = style;
     this.fonts = doc.fonts.map(loadFont);
@@ -116,6 +136,7 @@ class Flow {
       left: this.margin.left,
       width: Math.max(this.size, this.width - this.margin.left - this.margin.right),
     };
+    this.root = cur;
     this.at(0);
     this.flow(this.doc.blocks, cur);
     if (this.missing.size > 0) {
@@ -175,6 +196,40 @@ class Flow {
     return index < this.drawnPages ? this.pages[index]! : this.scratch;
   }
 
+  /**
+   * The main-flow line to break before so that the last page holds KEEP_AT_END lines of text, or
+   * null: when the last page began by running over (not at a page break), holds nothing but fewer
+   * lines of text, and the page before ends with lines it can spare (keeping three of its own).
+   */
+  keepAtEnd(): number | null {
+    const last = this.log.length - 1;
+    if (last < 1) return null;
+    const end = this.log[last]!;
+    const before = this.log[last - 1]!;
+    if (end.broken || end.other || end.lines.length === 0 || end.lines.length >= KEEP_AT_END) return null;
+    if (!before.endsWithLine) return null;
+    let take = Math.min(KEEP_AT_END - end.lines.length, before.lines.length - KEEP_AT_END);
+    if (take <= 0) return null;
+    // A heading goes with the line it heads.
+    while (take < before.lines.length && this.headingLines.has(before.lines[before.lines.length - take - 1]!))
+      take++;
+    if (before.lines.length - take < KEEP_AT_END) return null;
+    return before.lines[before.lines.length - take]!;
+  }
+
+  private logOf(page: number) {
+    while (this.log.length <= page)
+      this.log.push({ lines: [], other: false, broken: false, endsWithLine: false });
+    return this.log[page]!;
+  }
+
+  /** Something other than a main-flow line of text was put on the cursor's page. */
+  private other(page: number): void {
+    const log = this.logOf(page);
+    log.other = true;
+    log.endsWithLine = false;
+  }
+
   private nextPage(cur: Cursor): void {
     cur.page++;
     cur.y = this.top;
@@ -224,12 +279,30 @@ class Flow {
     cur: Cursor,
     lines: Line[],
     size: number,
-    opts: { gap?: number; indent?: number; overstrike?: number; marker?: Line; fonts?: LoadedFont[] } = {},
+    opts: {
+      gap?: number;
+      indent?: number;
+      overstrike?: number;
+      marker?: Line;
+      fonts?: LoadedFont[];
+      heading?: boolean;
+    } = {},
   ): void {
     const room = roomOf((opts.fonts ?? this.fonts)[0]!, size, this.pitch(size));
+    const main = cur === this.root;
     lines.forEach((line, i) => {
-      const b = this.baseline(cur, size, i === 0 ? (opts.gap ?? 0) : 0);
+      const seq = main ? this.lineSeq++ : -1;
+      // Broken here to keep the closing lines company: the line starts its page as any other would.
+      const forced = seq >= 0 && seq === this.breakBefore;
+      if (forced) this.nextPage(cur);
+      const b = this.baseline(cur, size, i === 0 && !forced ? (opts.gap ?? 0) : 0);
       const page = this.at(cur.page);
+      if (main) {
+        const log = this.logOf(cur.page);
+        log.lines.push(seq);
+        log.endsWithLine = true;
+        if (opts.heading) this.headingLines.add(seq);
+      } else this.other(cur.page);
       const lineHand = this.pen.write(page, line, {
         left: cur.left + (opts.indent ?? 0),
         baseline: b,
@@ -300,6 +373,7 @@ class Flow {
           gap,
           overstrike: this.doc.headings.overstrike ? OVERSTRIKE : 0,
           fonts: this.headingFonts,
+          heading: true,
         });
         return;
       }
@@ -324,14 +398,15 @@ class Flow {
         return;
       }
       case 'image':
-        this.image(b, cur);
-        return;
       case 'table':
-        this.table(b, cur);
+      case 'columns': {
+        const from = cur.page;
+        if (b.type === 'image') this.image(b, cur);
+        else if (b.type === 'table') this.table(b, cur);
+        else this.columns(b, cur);
+        for (let p = from; p <= cur.page; p++) this.other(p);
         return;
-      case 'columns':
-        this.columns(b, cur);
-        return;
+      }
       case 'divider': {
         this.hand.setInk(ink);
         const y = this.ruled
@@ -342,6 +417,7 @@ class Flow {
           return;
         }
         this.line(cur.page, cur.left, y, cur.left + cur.width, y, 1);
+        this.other(cur.page);
         cur.y = y + (this.ruled ? this.spacing / 2 : this.size * 0.5);
         cur.last = null;
         return;
@@ -354,6 +430,7 @@ class Flow {
       }
       case 'pageBreak':
         this.nextPage(cur);
+        this.logOf(cur.page).broken = true;
         return;
     }
   }

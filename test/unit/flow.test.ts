@@ -78,6 +78,9 @@ t.test(
         ...Array.from({ length: n }, () => para('line')),
         { type: 'heading', level: 1, text: 'Late heading' },
         para('its text'),
+        // Enough to end on: a last page of fewer lines would take some from the page before.
+        para('and more'),
+        para('and the end'),
       ]);
       const at = list.pages.findIndex((p) => p.lines.some((l) => l.text === 'Late heading'));
       const lines = list.pages[at]!.lines;
@@ -93,6 +96,48 @@ t.test(
       }
     }
     t.ok(moved > 0, `some of these headings had to move to the next page (${moved})`);
+  },
+);
+
+t.test(
+  'the closing lines of a document never stand alone on its last page; a page break is kept',
+  async (t) => {
+    let pulled = 0;
+    const full = render(Array.from({ length: 40 }, () => para('line'))).pages[0]!.lines.length;
+    for (let n = 10; n <= 24; n++) {
+      const blocks: DocBlock[] = [
+        ...Array.from({ length: n }, (_, i) => para(`line ${i} of the letter`)),
+        para('With warm wishes,'),
+        para('Eleanor'),
+      ];
+      const list = render(blocks);
+      const last = list.pages[list.pages.length - 1]!.lines.map((l) => l.text);
+      if (list.pages.length > 1) {
+        t.ok(
+          last.length >= 3,
+          `${n} lines before: the last page holds ${last.length} lines (${last.join(' / ')})`,
+        );
+        t.same(
+          last.slice(-2),
+          ['With warm wishes,', 'Eleanor'],
+          `${n} lines before: the closing lines end it`,
+        );
+        const all = list.pages.flatMap((p) => p.lines.map((l) => l.text));
+        t.equal(all.length, n + 2, `${n} lines before: every line written once`);
+        if (list.pages[0]!.lines.length < full) pulled++;
+      }
+    }
+    t.ok(pulled > 0, `${pulled} letters took lines from a full page ${full} lines long to end on`);
+    const broken = render([
+      ...Array.from({ length: 5 }, () => para('line')),
+      { type: 'pageBreak' },
+      para('Eleanor'),
+    ]);
+    t.same(
+      broken.pages[1]!.lines.map((l) => l.text),
+      ['Eleanor'],
+      'after a page break block the last page may hold one line',
+    );
   },
 );
 
