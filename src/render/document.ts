@@ -3,7 +3,7 @@
 // under it. Pure: fonts, seed and limits come in as arguments.
 import { type DisplayList, type DisplayPage, MM } from './display-list.ts';
 import { type FontSource, type LoadedFont, loadFont } from './fonts.ts';
-import { Handwriting } from './handwriting.ts';
+import { Handwriting, LETTERS_PER_CHARACTER, lineShare } from './handwriting.ts';
 import { pageSizePt } from './page-size.ts';
 import { drawPaper } from './paper.ts';
 import { leastPitch, Pen, roomOf } from './pen.ts';
@@ -49,13 +49,16 @@ export function renderText(doc: TextDocument): DisplayList {
   const missing = new Set<string>();
   const lines: Line[] = [];
   let words = 0;
+  let letters = 0; // written before the paragraph: how tired the hand is by then
   for (const paragraph of doc.text.replace(/\r\n?/g, '\n').split('\n')) {
+    const before = letters;
     const laid = layoutParagraph(
       paragraph,
       fonts,
       {
         size,
         width: boxWidth,
+        share: (at) => lineShare(style.modifiers, before + at * LETTERS_PER_CHARACTER, boxWidth),
         letterSpacing: style.letterSpacing * MM,
         wordSpacing: style.wordSpacing * MM,
         firstLineIndent: style.firstLineIndent * MM,
@@ -66,6 +69,7 @@ export function renderText(doc: TextDocument): DisplayList {
     );
     lines.push(...laid.lines);
     words += laid.words;
+    letters += paragraph.replace(/\s/g, '').length;
   }
   if (missing.size > 0) {
     const list = [...missing].slice(0, 10).join(', ');

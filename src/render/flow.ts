@@ -8,7 +8,7 @@
 import { type DisplayList, type DisplayPage, MM } from './display-list.ts';
 import { blankPage } from './document.ts';
 import { type FontSource, type LoadedFont, loadFont } from './fonts.ts';
-import { Handwriting } from './handwriting.ts';
+import { Handwriting, LETTERS_PER_CHARACTER, lineShare } from './handwriting.ts';
 import { pageSizePt } from './page-size.ts';
 import { leastPitch, Pen, roomOf } from './pen.ts';
 import { Random } from './prng.ts';
@@ -77,6 +77,8 @@ class Flow {
   private readonly drawnPages: number;
   private readonly missing = new Set<string>();
   private words = 0;
+  /** Letters laid out so far: how tired the hand will be writing the next. */
+  private letters = 0;
   private pageCount = 0;
   /** Text lines of the main flow (not in columns or tables), counted through the document. */
   private lineSeq = 0;
@@ -254,8 +256,12 @@ class Flow {
   private lines(text: string, fonts: LoadedFont[], m: TextMetrics): Line[] {
     const out: Line[] = [];
     for (const para of text.replace(/\r\n?/g, '\n').split('\n')) {
-      const laid = layoutParagraph(para, fonts, m, this.words, this.missing);
+      const before = this.letters;
+      const share = (at: number) =>
+        lineShare(this.style.modifiers, before + at * LETTERS_PER_CHARACTER, m.width);
+      const laid = layoutParagraph(para, fonts, { ...m, share }, this.words, this.missing);
       this.words += laid.words;
+      this.letters += para.replace(/\s/g, '').length;
       out.push(...laid.lines);
     }
     return out;

@@ -65,6 +65,27 @@ const flowAt = (w: Wave, x: number, own: number) =>
 type Tired = { t: number; grow: number; lean: number; slope: number; gap: number; creep: number };
 const NOT_TIRED: Tired = { t: 0, grow: 1, lean: 0, slope: 0, gap: 1, creep: 0 };
 
+/** How tired the writer is after `letters` letters (0 up to `fatigue.amount` over TIRING letters). */
+function tirednessAt(m: Modifiers, letters: number): number {
+  return m.fatigue.enabled ? Math.min(m.fatigue.amount, 1) * Math.min(1, letters / TIRING) : 0;
+}
+
+/** Letters (what tires the hand) in a character of prose, spaces included. */
+export const LETTERS_PER_CHARACTER = 0.83;
+
+/**
+ * The share of a line's width a tired hand can fill `letters` letters into the document: its
+ * margin has crept right and it writes larger with wider gaps (the pen cannot wrap again), so
+ * the layout wraps its lines that much narrower. 1 for a fresh hand.
+ */
+export function lineShare(m: Modifiers, letters: number, width: number): number {
+  const t = tirednessAt(m, letters);
+  if (t === 0) return 1;
+  // Growth of the letters and of the word gaps (a gap in about six letters of about half the size).
+  const stretch = (1 + 0.25 * t) * (1 + 0.2 * t);
+  return Math.max(0.5, (width - 12 * MM * t) / width / stretch);
+}
+
 /** The hand on one line: its offsets and slope, and the slow waves its letters follow. */
 export interface LineHand {
   wobble: number;
@@ -151,7 +172,7 @@ export class Handwriting {
     // Tiredness changes slowly: worked out again every 64 letters.
     const step = this.index >> 6;
     if (this.tiredAt.index === step) return this.tiredAt.tired;
-    const t = this.m.fatigue.enabled ? this.m.fatigue.amount * Math.min(1, (step << 6) / TIRING) : 0;
+    const t = tirednessAt(this.m, step << 6);
     const tired = {
       grow: 1 + 0.25 * t,
       lean: 0.35 * t,

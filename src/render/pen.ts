@@ -188,7 +188,9 @@ export class Pen {
       const starts = beforeWord >= 0 && g.word !== beforeWord;
       [beforeWord, beforeDx] = [g.word, dx];
       // The word scaled about its middle: its letters and their spacing together.
-      let x = x0 + word.middle + (g.x - word.middle) * word.scale + extra + g.dx + dx;
+      // A tired hand writes larger (gh.grow): its letters and words spread as they grow (the
+      // layout wrapped its lines narrower for it, lineShare).
+      let x = x0 + gh.grow * (word.middle + (g.x - word.middle) * word.scale + g.dx) + extra + dx;
       const own = advance > 0 ? Math.min(gh.scale, 1 + guard / advance) : gh.scale;
       const grow = own * word.scale * gh.grow;
       const angle = gh.rotation + lineHand.angle;

@@ -65,6 +65,8 @@ export interface TextMetrics {
   wordSpacing: number;
   firstLineIndent: number;
   align: 'left' | 'right' | 'center' | 'justify';
+  /** The share of `width` a line that starts at this character (of the paragraph) may fill: a tired hand's lines run longer. */
+  share?: (at: number) => number;
 }
 
 interface Run {
@@ -233,7 +235,8 @@ export function layoutParagraph(
   const breaker = new LineBreaker(text);
   let lineStart = 0;
   let lastFit = -1;
-  const limit = (start: number) => m.width - (start === 0 ? m.firstLineIndent : 0);
+  const avail = (start: number) => m.width * (m.share?.(start) ?? 1);
+  const limit = (start: number) => avail(start) - (start === 0 ? m.firstLineIndent : 0);
   const pushLongWord = (from: number, to: number) => {
     let s = from;
     while (s < to && widthOf(s, trimEnd(s, to)) > limit(s)) {
@@ -316,7 +319,7 @@ export function layoutParagraph(
     }
     const width = x;
     const indent = li === 0 ? m.firstLineIndent : 0;
-    const room = m.width - indent - width;
+    const room = avail(a) - indent - width;
     const align =
       m.align === 'justify' ? (li === ranges.length - 1 ? (rtl ? 'right' : 'left') : 'justify') : m.align;
     let spaces = 0;

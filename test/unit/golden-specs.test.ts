@@ -23,6 +23,10 @@ interface TextCase {
   style: Record<string, unknown>;
   text: string;
   page?: number;
+  /** A bundled font's slug (Caveat unless given). */
+  font?: string;
+  /** The text this many times over, for a long document. */
+  repeat?: number;
 }
 interface DocumentCase {
   name: string;
@@ -57,11 +61,17 @@ function add(name: string, model: unknown, input: JobInput, page: number | undef
   specs.cases.push({ name, spec, page: page ?? 1 });
 }
 
-for (const c of read('cases.json') as TextCase[]) {
+// The render cases, then the gallery's (docs/handwriting.md is drawn from them by scripts/gallery.ts).
+for (const c of [...read('cases.json'), ...read('gallery.json')] as TextCase[]) {
   add(
     c.name,
-    { version: 2, name: c.name, mode: 'simple', style: { fontId: bundledFontId('caveat'), ...c.style } },
-    { text: c.text },
+    {
+      version: 2,
+      name: c.name,
+      mode: 'simple',
+      style: { fontId: bundledFontId(c.font ?? 'caveat'), ...c.style },
+    },
+    { text: c.repeat ? Array.from({ length: c.repeat }, () => c.text).join(' ') : c.text },
     c.page,
   );
 }

@@ -209,3 +209,33 @@ t.test("a table's text stays inside its row: the padding takes the hand's wobble
   );
   t.equal(crossing.length, 0, `no letter of the ${ink.length} crosses a rule`);
 });
+
+t.test('a tired hand keeps to the page: lines are wrapped for the larger, looser writing', async (t) => {
+  const fonts = bundledChain(bundledFontSource('caveat'));
+  const text = Array.from(
+    { length: 560 },
+    () =>
+      'the rain falls softly on the quiet hills while the river runs down to the sea and the evening light fades',
+  ).join(' ');
+  for (const amount of [0.2, 1]) {
+    const s = style({ modifiers: { fatigue: { amount } } });
+    const list = renderText({ style: s, text, fonts });
+    const right = list.pages[0]!.width - s.margins.right * (72 / 25.4);
+    for (const n of [1, 20]) {
+      const ink = inkOf(list, list.pages[n - 1]!);
+      const reach = Math.max(...ink.map((g) => g.right));
+      t.ok(
+        reach < right + 6,
+        `fatigue ${amount}, page ${n}: the ink reaches ${(reach - right).toFixed(1)} pt past the right margin`,
+      );
+      if (n === 20 && amount === 1) {
+        const lines = list.pages[19]!.lines;
+        const ends = lines.map((_, i) => Math.max(...ink.filter((g) => g.line === i).map((g) => g.right)));
+        t.ok(
+          ends.filter((e) => e > right - 60).length > lines.length / 2,
+          'and most of its lines still run close to the margin (not a narrow column)',
+        );
+      }
+    }
+  }
+});
