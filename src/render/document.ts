@@ -96,13 +96,11 @@ export function renderText(doc: TextDocument): DisplayList {
 
   // Where each page starts. The closing lines of a letter (a greeting, a signature) never stand
   // alone on a last page: it takes at least KEEP_AT_END lines, from the page before if need be.
+  // The page before keeps as many of its own (a page that holds only a few lines gives none).
   const starts = Array.from({ length: pageCount }, (_, p) => p * perPage);
   if (pageCount > 1) {
-    const last = Math.max(
-      starts[pageCount - 2]! + 1,
-      Math.min(starts[pageCount - 1]!, lines.length - KEEP_AT_END),
-    );
-    starts[pageCount - 1] = last;
+    const last = Math.min(starts[pageCount - 1]!, lines.length - KEEP_AT_END);
+    if (last - starts[pageCount - 2]! >= KEEP_AT_END) starts[pageCount - 1] = last;
   }
   const hand = new Handwriting(style.modifiers, style.color);
   const pen = new Pen(fonts, style, hand);

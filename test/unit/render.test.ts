@@ -617,7 +617,8 @@ t.test(
     };
     for (const texture of [0, 1]) {
       const list = renderText({
-        style: style({ fontSize: 14, pageSize: size, modifiers: { paper: { texture } } }),
+        // Ink bleed off: it softens the PNG's pixels on purpose (test/unit/ink.test.ts).
+        style: style({ fontSize: 14, pageSize: size, modifiers: { paper: { texture }, ink: { bleed: 0 } } }),
         text: LETTER,
         fonts,
       });
