@@ -126,6 +126,7 @@ export class Pen {
           ...hand.inkShape,
           seed: this.style.modifiers.seed,
           key: `${g.font.id}:${gid}`,
+          advance: g.font.font.glyphHAdvance(gid),
         }),
       };
       page.items.push({ kind: 'glyph', ref, m, color: gh.color, opacity: gh.opacity });

@@ -28,11 +28,13 @@ export interface Drawing {
   seed: number;
   /** The glyph, unique in the document (font and glyph id). */
   key: string;
+  /** Its advance in font units: where a joined letter meets the next (connected hands). */
+  advance?: number;
 }
 
 /** Path data of `outline` (font units, y up) as drawing `how` makes it; remembered per thread. */
 export function drawingPath(outline: readonly PathCommand[], upem: number, how: Drawing): string {
-  const id = `${how.key}/${how.drawing}/${how.shapes}/${how.pressure}/${how.blots}/${how.seed}`;
+  const id = `${how.key}/${how.drawing}/${how.shapes}/${how.pressure}/${how.blots}/${how.seed}/${how.advance ?? ''}`;
   let d = made.get(id);
   if (d === undefined) {
     d = drawn(inked(outline, upem, how), upem, how);
@@ -67,7 +69,8 @@ function drawn(outline: readonly PathCommand[], upem: number, how: Drawing): str
       amp: upem * 0.022 * a * (0.5 + r.next()),
     };
   });
-  const field: Point = (x, y) => {
+  const join = joinWindow(outline, how.advance);
+  const shaped: Point = (x, y) => {
     const u = x - cx;
     const v = y - cy;
     let px = cx + u * sx + v * shear;
@@ -80,11 +83,22 @@ function drawn(outline: readonly PathCommand[], upem: number, how: Drawing): str
     }
     return [px, py];
   };
-  // Pen lifts: every stroke that is not a counter moves a little on its own.
+  // A joined letter keeps its joins where the font has them: the deformation fades out towards them.
+  const field: Point = join
+    ? (x, y) => {
+        const [px, py] = shaped(x, y);
+        const w = join(x);
+        return [x + w * (px - x), y + w * (py - y)];
+      }
+    : shaped;
+  // Pen lifts: every stroke that is not a counter moves a little on its own (the random numbers
+  // are drawn all the same); in a joined letter, not a stroke that runs into a join.
   const owners = strokesOf(outline);
-  const lifts = owners.map((owner, i) =>
-    owner === i ? [upem * 0.03 * a * r.signed(), upem * 0.025 * a * r.signed()] : null,
-  );
+  const boxes = contourBoxes(outline);
+  const lifts = owners.map((owner, i) => {
+    const lift = owner === i ? [upem * 0.03 * a * r.signed(), upem * 0.025 * a * r.signed()] : null;
+    return lift && join && (join(boxes[i]![0]) < 1 || join(boxes[i]![2]) < 1) ? [0, 0] : lift;
+  });
   const shifts = owners.map((owner) => lifts[owner] as [number, number]);
   return pathData(outline, field, shifts);
 }
@@ -113,6 +127,27 @@ function pathData(
 }
 
 type Box = [number, number, number, number];
+
+/**
+ * For a letter of a connected hand (its ink reaches both its pen position and its advance, where
+ * the letters before and after join it): how much of a deformation a point at x keeps, 0 at the
+ * joins and beyond, rising smoothly to 1 a quarter of the advance inside. Null for a letter that
+ * stands alone.
+ */
+function joinWindow(outline: readonly PathCommand[], advance: number | undefined): ((x: number) => number) | null {
+  if (!advance || advance <= 0) return null;
+  const box = bounds(outline);
+  if (box[0] > 0 || box[2] < advance) return null;
+  const ramp = advance / 4;
+  return (x) => {
+    const t = Math.min(1, Math.max(0, Math.min(x, advance - x) / ramp));
+    return t * t * (3 - 2 * t);
+  };
+}
+
+function contourBoxes(outline: readonly PathCommand[]): Box[] {
+  return splitContours(outline).map(bounds);
+}
 
 function bounds(outline: readonly PathCommand[]): Box {
   const box: Box = [Infinity, Infinity, -Infinity, -Infinity];
@@ -202,6 +237,8 @@ function inked(outline: readonly PathCommand[], upem: number, how: Drawing): rea
     }
   }
   const poolAmount = upem * 0.03 * (0.5 + 0.5 * blots);
+  // A joined letter's strokes meet the next letter's at the weight the font gives them.
+  const join = joinWindow(outline, how.advance);
   const spread = 2 * (upem * 0.05) ** 2;
 
   const result: PathCommand[] = [];
@@ -224,6 +261,7 @@ function inked(outline: readonly PathCommand[], upem: number, how: Drawing): rea
       // Thinning stops short of a hairline: a light stroke loses at most 60 % of the weight's swing.
       w = Math.max(w, -0.6 * weight);
       if (pool) w += poolAmount * Math.exp(-((x - pool[0]) ** 2 + (y - pool[1]) ** 2) / spread);
+      if (join) w *= join(x);
       moved[2 * i] = x - out * ty * w;
       moved[2 * i + 1] = y + out * tx * w;
     }

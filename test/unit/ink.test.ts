@@ -244,3 +244,43 @@ t.test('scanner: a slight blur and seeded noise over the page', async (t) => {
   );
   t.same(pixels({ paper: { ...plain, scanner: true } }).data, scanned.data, 'the same seed, the same noise');
 });
+
+t.test(
+  'a connected hand keeps its joins: drawings and ink leave the joins where the font has them',
+  async (t) => {
+    const dancing = loadFont(bundledFontSource('dancing-script'));
+    const m = shape(dancing, 'mmm', false)[1]!; // a joined m, inside a word
+    const advance = dancing.font.glyphHAdvance(m.gid);
+    const [x0, , x1] = dancing.box(m.gid);
+    t.ok(x0 <= 0 && x1 >= advance, 'its ink reaches the letters before and after it');
+    const points = (drawing: number, strength: number) =>
+      drawingPath(dancing.outline(m.gid), dancing.upem, {
+        drawing,
+        shapes: drawing ? 0.75 : 0,
+        pressure: strength,
+        blots: strength,
+        seed: 3,
+        key: `${dancing.id}:${m.gid}`,
+        advance,
+      })
+        .match(/-?\d+/g)!
+        .map(Number);
+    const plain = points(0, 0);
+    for (let k = 1; k <= 16; k++) {
+      const drawn = points(k, 1);
+      let [joins, inside, moved] = [0, 0, 0];
+      for (let i = 0; i < plain.length; i += 2) {
+        const x = plain[i]!;
+        const shift = Math.hypot(drawn[i]! - x, drawn[i + 1]! - plain[i + 1]!);
+        if (x <= 0 || x >= advance) {
+          joins++;
+          if (shift > 1) moved++;
+        } else if (shift > 4) inside++;
+      }
+      t.ok(
+        joins > 0 && moved === 0 && inside > 10,
+        `drawing ${k}: ${joins} points at the joins stay, ${inside} inside move`,
+      );
+    }
+  },
+);
