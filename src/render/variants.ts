@@ -134,7 +134,10 @@ type Box = [number, number, number, number];
  * joins and beyond, rising smoothly to 1 a quarter of the advance inside. Null for a letter that
  * stands alone.
  */
-function joinWindow(outline: readonly PathCommand[], advance: number | undefined): ((x: number) => number) | null {
+function joinWindow(
+  outline: readonly PathCommand[],
+  advance: number | undefined,
+): ((x: number) => number) | null {
   if (!advance || advance <= 0) return null;
   const box = bounds(outline);
   if (box[0] > 0 || box[2] < advance) return null;
