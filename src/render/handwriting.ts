@@ -228,7 +228,7 @@ export class Handwriting {
     if (k.enabled) {
       // The ink: lighter where the hand eased off (a slow wave along the line, a little of each
       // letter's own) and as the pen runs dry; in steps of 5 % (fewer graphics states to write).
-      const light = 0.5 + 0.5 * flowAt(w.pressure, along, this.ink.soft());
+      const light = 0.5 + 0.5 * flowAt(w.pressure, along, this.ink.signed());
       const dry = this.pen.holds > 0 ? (this.pen.since / this.pen.holds) ** 1.5 : 0;
       const ink = (1 - 0.3 * k.pressure * light) * (1 - 0.4 * (k.flow ?? 0) * dry);
       hand.opacity = Math.round(Math.max(INK_FLOOR, ink) * 20) / 20;

@@ -50,6 +50,9 @@ interface Placed {
   /** Its size against the plain size (its own, its word's, the tired hand's), and its turn. */
   grow: number;
   angle: number;
+  /** The turn's cosine and sine, with all of the variation kept. */
+  cos: number;
+  sin: number;
   hand: GlyphHand;
 }
 
@@ -88,7 +91,8 @@ export class Pen {
       const y = baseline - g.dy + calm * p.dy;
       const s = ((size * g.fit) / g.font.upem) * (1 + calm * (p.grow - 1));
       const angle = calm * p.angle;
-      const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
+      const cos = calm === 1 ? p.cos : Math.cos(angle);
+      const sin = calm === 1 ? p.sin : Math.sin(angle);
       let fi = this.fontIndex.get(g.font);
       if (fi === undefined) {
         fi = this.fontIndex.size;
@@ -197,7 +201,16 @@ export class Pen {
       const angle = gh.rotation + lineHand.angle;
       // Between words the ink stays apart (INK_GAP): a letter turned, leant or drawn wider than
       // its advance must not reach across the gap; the rest of the line moves on to make room.
-      const [inkLeft, inkRight] = this.inkSpan(g, gh, ((size * g.fit) / g.font.upem) * grow, angle, reach);
+      const cos = Math.cos(angle);
+      const sin = Math.sin(angle);
+      // How far the letter's ink reaches left and right of its pen position: its box turned,
+      // leant and stretched as the hand writes it, widened by what its drawing may add.
+      const box = g.font.box(g.gid);
+      const scale = ((size * g.fit) / g.font.upem) * grow;
+      const a = gh.stretch * scale * cos;
+      const c = scale * (gh.lean * cos + sin);
+      const inkLeft = Math.min(a * box[0], a * box[2]) + Math.min(c * box[1], c * box[3]) - reach;
+      const inkRight = Math.max(a * box[0], a * box[2]) + Math.max(c * box[1], c * box[3]) + reach;
       if (starts && x + inkLeft - lastInk < INK_GAP * size) {
         const push = INK_GAP * size - (x + inkLeft - lastInk);
         extra += push;
@@ -210,23 +223,12 @@ export class Pen {
         dy: lineHand.drift + gh.dy + (x - left) * lineHand.slope,
         grow,
         angle,
+        cos,
+        sin,
         hand: gh,
       });
     }
     return out;
-  }
-
-  /**
-   * How far a letter's ink reaches left and right of its pen position (pt): its box turned,
-   * leant and stretched as the hand writes it, widened by `reach` for what its drawing may add.
-   */
-  private inkSpan(g: Placed['g'], gh: GlyphHand, s: number, angle: number, reach: number): [number, number] {
-    const [x0, y0, x1, y1] = g.font.box(g.gid);
-    const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
-    const [a, c] = [gh.stretch * s * cos, s * (gh.lean * cos + sin)];
-    const [p, q] = [a * x0, a * x1];
-    const [u, v] = [c * y0, c * y1];
-    return [Math.min(p, q) + Math.min(u, v) - reach, Math.max(p, q) + Math.max(u, v) + reach];
   }
 
   /**
@@ -240,21 +242,26 @@ export class Pen {
     baseline: number,
     size: number,
   ): number {
+    const shapes = this.hand.shapes;
     const fits = (calm: number) => {
       for (const p of placed) {
         const { g } = p;
-        const [x0, b0, x1, b1] = g.font.box(g.gid);
+        const box = g.font.box(g.gid);
         // What a drawing of the shapes modifier may add to the letter's height at either end.
-        const grown = SHAPES_REACH * this.hand.shapes * g.font.upem;
-        const [y0, y1] = [b0 - grown, b1 + grown];
+        const grown = SHAPES_REACH * shapes * g.font.upem;
+        const y0 = box[1] - grown;
+        const y1 = box[3] + grown;
         const plain = (size * g.fit) / g.font.upem;
         const s = plain * (1 + calm * (p.grow - 1));
-        const [cos, sin] = [Math.cos(calm * p.angle), Math.sin(calm * p.angle)];
+        const cos = calm === 1 ? p.cos : Math.cos(calm * p.angle);
+        const sin = calm === 1 ? p.sin : Math.sin(calm * p.angle);
         const base = baseline - g.dy;
         // The box's corners turned with the letter: y = base + dy + x·sin − y·cos (font units scaled).
         const y = base + calm * p.dy;
-        const [a, b] = [x0 * sin, x1 * sin];
-        const [c, d] = [y0 * cos, y1 * cos];
+        const a = box[0] * sin;
+        const b = box[2] * sin;
+        const c = y0 * cos;
+        const d = y1 * cos;
         const top = y + s * (Math.min(a, b) - Math.max(c, d));
         const bottom = y + s * (Math.max(a, b) - Math.min(c, d));
         const limitTop = Math.min(baseline - room.above, base - y1 * plain);
