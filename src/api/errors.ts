@@ -26,9 +26,22 @@ export function publicError(err: unknown, req: ApiRequest, log: Logger): ApiErro
   return new ApiError('INTERNAL_ERROR', `an unexpected error; quote request id ${req.id} to support`);
 }
 
-/** The reply for a public error; a 429 says when to try again. */
+/**
+ * The reply for a public error. A 429 says when to try again: `Retry-After: 60` (spec §7, §8);
+ * a quota that resets later (a day's renders) adds itself to the RateLimit fields with its true
+ * reset, next to the key's own policy.
+ */
 export function errorReply(e: ApiError, req: ApiRequest, headers: Record<string, string>): Reply {
   if (e.status === 429) headers['Retry-After'] = String(e.retryAfter ?? 60);
+  if (e.quota) {
+    const q = e.quota;
+    const policy = `"${q.name}";q=${q.limit};w=${q.window}`;
+    const state = `"${q.name}";r=0;t=${q.reset}`;
+    headers['RateLimit-Policy'] = headers['RateLimit-Policy']
+      ? `${headers['RateLimit-Policy']}, ${policy}`
+      : policy;
+    headers.RateLimit = headers.RateLimit ? `${headers.RateLimit}, ${state}` : state;
+  }
   const body: Record<string, unknown> = { code: e.code, message: e.message, requestId: req.id };
   if (e.field !== undefined) body.field = e.field;
   return { status: e.status, headers, json: { error: body } };

@@ -84,7 +84,10 @@ export async function renderNow(
   try {
     const admission = await d.quota.admit(tenant.accountId, now);
     if (!admission.ok)
-      throw new ApiError('RATE_LIMIT_EXCEEDED', admission.message, { retryAfter: admission.retryAfter });
+      throw new ApiError('RATE_LIMIT_EXCEEDED', admission.message, {
+        retryAfter: admission.retryAfter,
+        ...(admission.quota ? { quota: admission.quota } : {}),
+      });
     let bytes: Uint8Array;
     try {
       const resources = await renderResources(d.store, d.blobs, tenant, spec);

@@ -78,13 +78,26 @@ export class Refusal extends Error {
   }
 }
 
+/**
+ * A quota that refused a request, for the `RateLimit` fields (IETF draft): its name, how many it
+ * allows in a window of `window` seconds, and the seconds until it allows again.
+ */
+export interface QuotaState {
+  name: string;
+  limit: number;
+  window: number;
+  reset: number;
+}
+
 /** A use-case's decision of the public error: a code of the catalogue (or of the admin API's). */
 export class ApiError extends Error {
   readonly status: number;
+  /** The quota that refused (a 429 of a daily quota): its true reset goes into the RateLimit fields. */
+  readonly quota: QuotaState | undefined;
   constructor(
     readonly code: ErrorCode | AdminErrorCode,
     message: string,
-    opts: { status?: number; field?: string; retryAfter?: number } = {},
+    opts: { status?: number; field?: string; retryAfter?: number; quota?: QuotaState } = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -94,6 +107,7 @@ export class ApiError extends Error {
         .status;
     this.field = opts.field;
     this.retryAfter = opts.retryAfter;
+    this.quota = opts.quota;
   }
   readonly field: string | undefined;
   readonly retryAfter: number | undefined;

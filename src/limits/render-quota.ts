@@ -6,7 +6,19 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './rate-limit.ts';
 
-export type Admission = { ok: true } | { ok: false; retryAfter: number; message: string };
+/**
+ * A refusal waits `retryAfter` seconds (60, as every 429 of the spec says); a day's quota also
+ * says when it truly resets (`quota`), for the RateLimit fields.
+ */
+export type Admission =
+  | { ok: true }
+  | {
+      ok: false;
+      retryAfter: number;
+      message: string;
+      /** The quota's name, allowance, window and seconds to its reset. */
+      quota?: { name: string; limit: number; window: number; reset: number };
+    };
 
 export interface RenderQuota {
   /** The account's heavy-render slot, or null while another render holds it; call the result to give it back. */
@@ -53,7 +65,8 @@ abstract class Quota implements RenderQuota {
       const wait = secondsToMidnight(now);
       return {
         ok: false,
-        retryAfter: wait,
+        retryAfter: 60,
+        quota: { name: 'renders-per-day', limit: this.day.points, window: 86_400, reset: wait },
         message: `at most ${this.day.points} renders a UTC day per account; the count starts again at 00:00 UTC, in ${wait} s`,
       };
     }

@@ -30,7 +30,7 @@ export function renderQuotaContract(t: Test, name: string, make: RenderQuotaFact
   });
 
   t.test(
-    `${name}: so many a UTC day; the refusal waits until midnight and spends nothing of the minute`,
+    `${name}: so many a UTC day; the refusal says it resets at midnight and spends nothing of the minute`,
     async (t) => {
       const q = await make({ perMinute: 3, perDay: 2, leaseMs: 60_000 });
       t.same(await q.admit('acc_d', NOON), { ok: true });
@@ -38,7 +38,8 @@ export function renderQuotaContract(t: Test, name: string, make: RenderQuotaFact
       const refused = await q.admit('acc_d', NOON);
       t.match(refused, {
         ok: false,
-        retryAfter: 12 * 3600,
+        retryAfter: 60,
+        quota: { name: 'renders-per-day', limit: 2, window: 86_400, reset: 12 * 3600 },
         message: /at most 2 renders a UTC day per account; the count starts again at 00:00 UTC, in 43200 s/,
       });
       const tomorrow = new Date('2026-11-24T00:00:01Z');

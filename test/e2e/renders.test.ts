@@ -194,12 +194,24 @@ t.test('quotas: 5 a minute, 100 a UTC day, one PNG at a time; failures after adm
   for (let i = 0; i < 3; i++) t.equal((await render(d, y.live, dayBody)).status, 200);
   const fourth = await render(d, y.live, dayBody);
   t.equal(fourth.status, 429);
-  const wait = Number(fourth.headers.get('retry-after'));
+  // Spec §7/§8: every 429 carries Retry-After: 60; the day's true reset is in the RateLimit fields.
+  t.equal(fourth.headers.get('retry-after'), '60', 'Retry-After: 60, as every 429');
   const now = new Date();
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  const day = /"renders-per-day";r=0;t=(\d+)/.exec(fourth.headers.get('ratelimit') ?? '');
   t.ok(
-    Math.abs(wait - (midnight - now.getTime()) / 1000) < 5,
-    `Retry-After is the seconds to 00:00 UTC (${wait})`,
+    day && Math.abs(Number(day[1]) - (midnight - now.getTime()) / 1000) < 5,
+    `RateLimit says the day's renders come back at 00:00 UTC (${fourth.headers.get('ratelimit')})`,
+  );
+  t.match(
+    fourth.headers.get('ratelimit'),
+    /^"per-key";r=\d+;t=\d+, "renders-per-day"/,
+    "the key's own policy first",
+  );
+  t.match(
+    fourth.headers.get('ratelimit-policy'),
+    /"per-key";q=\d+;w=60, "renders-per-day";q=3;w=86400/,
+    'and both policies named',
   );
   t.match(
     fourth.body.error.message,
