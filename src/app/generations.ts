@@ -6,6 +6,7 @@
 // anywhere leaves the job queued or processing, and the next start runs it again; a commit that
 // loses (cancelled, or another attempt got there) deletes its output; the sweeper removes what
 // a crash left between the two.
+import { isId, shownId } from '../domain/ids.ts';
 import type { Logger } from 'pino';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
@@ -51,11 +52,13 @@ export async function submitJob(
 ): Promise<{ job: Job; existing: boolean }> {
   const parsed = parseJobBody(body, kind);
   const tenant = caller.tenant;
-  const template = await d.store.templates.get(tenant, parsed.templateId);
+  const template = isId('tpl', parsed.templateId)
+    ? await d.store.templates.get(tenant, parsed.templateId)
+    : null;
   if (!template)
     throw new ApiError(
       'TEMPLATE_NOT_FOUND',
-      `no template ${parsed.templateId} for this account and key mode`,
+      `no template ${shownId(parsed.templateId)} for this account and key mode`,
       { field: 'templateId' },
     );
   const subscribed = hasSubscription(d.store.plans[caller.account.plan]);

@@ -4,6 +4,7 @@
 // mode) → the account's heavy-render slot (PNG) → the minute and day quotas (from here on a
 // failure still spends the quota, as the spec says) → the render, with its 15 s limit → the
 // charge (credits mode) and the counters, in one transaction.
+import { isId, shownId } from '../domain/ids.ts';
 import { ApiError } from '../domain/errors.ts';
 import { milliSheetsPerPage } from '../domain/page-size.ts';
 import { checkImageSize, parseRenderBody } from '../domain/render-request.ts';
@@ -36,11 +37,15 @@ export async function renderNow(
     );
   const req = parseRenderBody(body, { textMax: c.renderTextMax });
   const tenant = caller.tenant;
-  const template = await d.store.templates.get(tenant, req.templateId);
+  const template = isId('tpl', req.templateId) ? await d.store.templates.get(tenant, req.templateId) : null;
   if (!template)
-    throw new ApiError('TEMPLATE_NOT_FOUND', `no template ${req.templateId} for this account and key mode`, {
-      field: 'templateId',
-    });
+    throw new ApiError(
+      'TEMPLATE_NOT_FOUND',
+      `no template ${shownId(req.templateId)} for this account and key mode`,
+      {
+        field: 'templateId',
+      },
+    );
   if (template.model.version !== 2 || template.model.mode !== 'simple') {
     throw new ApiError(
       'INVALID_REQUEST',

@@ -1,7 +1,7 @@
 // Generations and previews (spec §2, §3, §4; DESIGN §4): the request rules, the state machine
 // and the job as clients see it. Pure: the store and the use-cases apply these.
 import { ApiError, invalid, show } from './errors.ts';
-import { isId } from './ids.ts';
+import { namesA } from './ids.ts';
 import { badCharacter } from './validation.ts';
 import { type DocBlock, jobBlocks, textOf } from './document.ts';
 import type { TemplateModel } from './template.ts';
@@ -52,7 +52,7 @@ export function parseJobBody(
     );
   }
   if (b.templateId === undefined) throw invalid('templateId', 'a template id (tpl_…)', undefined);
-  if (!isId('tpl', b.templateId)) throw invalid('templateId', 'a template id (tpl_…)', b.templateId);
+  if (!namesA('tpl', b.templateId)) throw invalid('templateId', 'a template id (tpl_…)', b.templateId);
   const given = (['text', 'data', 'content'] as const).filter((k) => b[k] !== undefined);
   const choices = 'text, data or content';
   if (given.length !== 1) {

@@ -42,6 +42,16 @@ export function isId(prefix: IdPrefix, value: unknown): value is string {
   return typeof value === 'string' && ID_PATTERN.test(value) && value.startsWith(`${prefix}_`);
 }
 
+/** A string that names an object of this kind (`tpl_…`): one of ours or not, it is looked up and, if not, simply not found. */
+export function namesA(prefix: IdPrefix, value: unknown): value is string {
+  return typeof value === 'string' && value.startsWith(`${prefix}_`);
+}
+
+/** An id as an error message quotes it: at most 40 characters, whatever was sent. */
+export function shownId(id: string): string {
+  return JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id);
+}
+
 /** Maps random bytes to base62 characters without modulo bias (rejection sampling). */
 export function base62Chars(random: Uint8Array, count: number): string {
   let out = '';

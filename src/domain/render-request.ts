@@ -2,7 +2,7 @@
 // image it would make, checked before any work.
 import { ApiError, invalid } from './errors.ts';
 import { checkTextCharacters } from './generation.ts';
-import { isId } from './ids.ts';
+import { namesA } from './ids.ts';
 
 export type RenderFormat = 'svg' | 'png';
 
@@ -30,7 +30,7 @@ export function parseRenderBody(body: unknown, limits: { textMax: number }): Ren
       { field: unknown },
     );
   }
-  if (!isId('tpl', b.templateId)) throw invalid('templateId', 'a template id (tpl_…)', b.templateId);
+  if (!namesA('tpl', b.templateId)) throw invalid('templateId', 'a template id (tpl_…)', b.templateId);
   if (typeof b.text !== 'string') throw invalid('text', 'a string', b.text);
   // UTF-16 code units, as the spec counts them: an emoji is 2.
   if (b.text.length < 1 || b.text.length > limits.textMax) {

@@ -226,9 +226,26 @@ t.test('requests are checked against the template, and a refused one creates not
       /text must be plain text: it holds a control character \(U\+0000\) at position 1/,
     ],
     [
-      'a malformed template id',
+      // A well-prefixed id of an unexpected length is simply not found, as GET /templates/{id} says.
+      'a template id of another length',
       a.live,
-      { templateId: 'tpl_x', text: 'x' },
+      { templateId: 'tpl_nope0000000000000000', text: 'x' },
+      404,
+      'TEMPLATE_NOT_FOUND',
+      /no template "tpl_nope0000000000000000"/,
+    ],
+    [
+      'a very long template id, quoted short',
+      a.live,
+      { templateId: `tpl_${'x'.repeat(500)}`, text: 'x' },
+      404,
+      'TEMPLATE_NOT_FOUND',
+      /^no template "tpl_x{36}…" for this account and key mode$/,
+    ],
+    [
+      'not a template id at all',
+      a.live,
+      { templateId: 'gen_0000000000000000000000', text: 'x' },
       400,
       'INVALID_REQUEST',
       /templateId must be a template id/,

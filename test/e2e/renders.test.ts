@@ -52,6 +52,20 @@ t.test('SVG and PNG: 200 with the image as the body, exact length, one request i
   t.match(usage.body, { renders: 3, svgRenders: 2, pngRenders: 1 }, 'counted in usage');
 });
 
+t.test('a well-prefixed template id of another length is simply not found', async (t) => {
+  const r = await render(server, a.live, {
+    templateId: 'tpl_nope0000000000000000',
+    text: 'Hi',
+    format: 'svg',
+  });
+  t.equal(r.status, 404);
+  t.equal(r.body.error?.code, 'TEMPLATE_NOT_FOUND');
+  const get = await call(t, server, 'GET', '/templates/tpl_nope0000000000000000', { key: a.live });
+  t.equal(get.status, 404, 'as GET /templates/{id} answers');
+  const other = await render(server, a.live, { templateId: 'nope', text: 'Hi', format: 'svg' });
+  t.equal(other.status, 400, 'a string that is no template id at all stays a 400');
+});
+
 t.test('limits at their edges: accepted at the limit, 400 one past it, never cropped', async (t) => {
   const tpl = a.templates.live.simple;
   const ok = async (name: string, body: Record<string, unknown>) => {

@@ -3,7 +3,7 @@
 import { cancelJob, submitJob } from '../../app/generations.ts';
 import { ApiError, invalid } from '../../domain/errors.ts';
 import { type Job, type JobStatus, jobView } from '../../domain/generation.ts';
-import { isId } from '../../domain/ids.ts';
+import { isId, shownId } from '../../domain/ids.ts';
 import type { ApiDeps } from '../deps.ts';
 import { listParams } from '../query.ts';
 import type { Reply, Route, RouteRequest } from '../types.ts';
@@ -14,7 +14,11 @@ export function generationRoutes(d: ApiDeps): Route[] {
   const find = async (req: RouteRequest): Promise<Job> => {
     const id = req.params.id!;
     const job = isId('gen', id) ? await d.store.generations.get(req.caller.tenant, id) : null;
-    if (!job) throw new ApiError('GENERATION_NOT_FOUND', `no generation ${id} for this account and key mode`);
+    if (!job)
+      throw new ApiError(
+        'GENERATION_NOT_FOUND',
+        `no generation ${shownId(id)} for this account and key mode`,
+      );
     return job;
   };
 

@@ -1,6 +1,6 @@
 // GET /templates and GET /templates/{id} (spec §4): the caller's templates in its key mode.
 import { ApiError } from '../../domain/errors.ts';
-import { isId } from '../../domain/ids.ts';
+import { isId, shownId } from '../../domain/ids.ts';
 import type { TemplateRecord } from '../../store/index.ts';
 import { listParams, queryParams } from '../query.ts';
 import type { ApiDeps } from '../deps.ts';
@@ -61,11 +61,7 @@ export function templateRoutes(d: ApiDeps): Route[] {
         queryParams(req, []);
         const id = req.params.id!;
         const t = isId('tpl', id) ? await d.store.templates.get(req.caller.tenant, id) : null;
-        if (!t)
-          throw new ApiError(
-            'TEMPLATE_NOT_FOUND',
-            `no template ${JSON.stringify(id.slice(0, 40))} for this key`,
-          );
+        if (!t) throw new ApiError('TEMPLATE_NOT_FOUND', `no template ${shownId(id)} for this key`);
         return { status: 200, raw: { contentType: JSON_TYPE, bytes: detailJson(t) } };
       },
     },
