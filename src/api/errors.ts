@@ -12,7 +12,8 @@ const BY_KIND: Record<RefusalKind, { code: ApiError['code']; status: number }> =
   missing: { code: 'NOT_FOUND', status: 404 },
   limit: { code: 'RATE_LIMIT_EXCEEDED', status: 429 },
   balance: { code: 'INSUFFICIENT_BALANCE', status: 402 },
-  conflict: { code: 'INVALID_REQUEST', status: 409 },
+  // Spec §7 pairs INVALID_REQUEST with 400; its 409s belong to the generation codes.
+  conflict: { code: 'INVALID_REQUEST', status: 400 },
 };
 
 /** The public error for anything thrown while answering a request. */

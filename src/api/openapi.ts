@@ -273,7 +273,7 @@ const responses = {
     "TEMPLATE_NOT_FOUND, GENERATION_NOT_FOUND, FONT_NOT_FOUND or ENDPOINT_NOT_FOUND (also for other accounts' objects and the other key mode).",
   ),
   TooLarge: errorResponse('INVALID_REQUEST: the body is over its limit (512 KiB JSON, 5 MiB image).'),
-  Conflict: errorResponse('GENERATION_NOT_READY, PREVIEW_ONLY, or a finished job that cannot be cancelled.'),
+  Conflict: errorResponse('GENERATION_NOT_READY or PREVIEW_ONLY.'),
   Gone: errorResponse('GENERATION_EXPIRED: past the 7-day retention.'),
   TooMany: errorResponse('RATE_LIMIT_EXCEEDED: wait Retry-After seconds.', {
     'Retry-After': { $ref: '#/components/headers/Retry-After' },
@@ -435,7 +435,6 @@ function operations(): Record<string, Record<string, Schema>> {
         parameters: [idParam('id', 'gen')],
         responses: {
           ...jsonOk('The cancelled job.', 'Generation'),
-          '409': { $ref: '#/components/responses/Conflict' },
           ...common,
         },
       },

@@ -166,7 +166,7 @@ t.test('jobs: listed across accounts with filters; cancelled by the operator', a
     status = (await call(t, server, 'GET', `/generations/${done.body.id}`, { key: a.live })).body.status;
   }
   const late = await call(t, server, 'POST', A(`/jobs/${done.body.id}/cancel`), { headers: admin });
-  t.equal(late.status, 409, 'a completed job is not cancelled');
+  t.equal(late.status, 400, 'a completed job is not cancelled');
   t.equal(
     (await call(t, server, 'GET', `/generations/${done.body.id}`, { key: a.live })).body.status,
     'completed',

@@ -429,7 +429,7 @@ t.test(
     });
     await until(t, server, a.live, done.body.id, finished);
     const late = await call(t, server, 'POST', `/generations/${done.body.id}/cancel`, { key: a.live });
-    t.equal(late.status, 409);
+    t.equal(late.status, 400, 'spec §7: INVALID_REQUEST is a 400');
     t.match(late.body.error, {
       code: 'INVALID_REQUEST',
       message: /completed and can no longer be cancelled/,
@@ -648,7 +648,8 @@ t.test(
     });
     await until(t, server, a.live, job.body.id, finished);
     const notPreview = await call(t, server, 'GET', `/generations/${job.body.id}/preview`, { key: a.live });
-    t.equal(notPreview.status, 409);
+    t.equal(notPreview.status, 400, 'INVALID_REQUEST, a 400 as the spec pairs it');
+    t.equal(notPreview.body.error.code, 'INVALID_REQUEST');
     t.match(notPreview.body.error.message, /is a PDF generation: download it/);
   },
 );
@@ -708,7 +709,7 @@ t.test(
       await new Promise((r) => setTimeout(r, i * 8));
       const cancel = await call(t, server, 'POST', `/generations/${post.body.id}/cancel`, { key: a.live });
       t.ok(
-        cancel.status === 200 || (cancel.status === 409 && /completed/.test(cancel.body.error.message)),
+        cancel.status === 200 || (cancel.status === 400 && /completed/.test(cancel.body.error.message)),
         `cancel ${i}: ${cancel.status}`,
       );
       await until(t, server, a.live, post.body.id, finished);

@@ -65,7 +65,11 @@ t.test(
     t.equal(pdf.headers.get('content-type'), 'application/pdf');
     t.equal(String(pdf.body).slice(0, 5), '%PDF-');
     const late = await call(t, server, 'POST', `/generations/${job.id}/cancel`, { key: a.live });
-    t.equal(late.status, 409, "the store's conflict is answered 409 by the one mapper");
+    t.equal(
+      late.status,
+      400,
+      "the store's conflict is answered 400 INVALID_REQUEST by the one mapper (spec §7)",
+    );
     t.match(late.body.error, {
       code: 'INVALID_REQUEST',
       message: /the job is completed and can no longer be cancelled/,

@@ -118,7 +118,6 @@ export function generationRoutes(d: ApiDeps): Route[] {
           throw new ApiError(
             'INVALID_REQUEST',
             `${job.id} is a PDF generation: download it with GET /generations/${job.id}/download`,
-            { status: 409 },
           );
         }
         return output(job, 'application/json; charset=utf-8', `${job.id}.json`);
