@@ -3,6 +3,7 @@
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
 import type { KeyMode } from '../domain/api-keys.ts';
+import { shownId } from '../domain/ids.ts';
 import { Refusal } from '../domain/errors.ts';
 import { parseTemplate, templateAssetIds, templateFontIds } from '../domain/template.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
@@ -36,7 +37,7 @@ export function createAccount(
 
 async function requireAccount(d: AdminDeps, id: string): Promise<Account> {
   const account = await d.store.accounts.get(id);
-  if (!account) throw new Refusal('missing', `account ${JSON.stringify(id)} does not exist`);
+  if (!account) throw new Refusal('missing', `account ${shownId(id)} does not exist`);
   return account;
 }
 
@@ -72,7 +73,7 @@ export function createKey(
 
 export async function revokeKey(d: AdminDeps, keyId: string): Promise<ApiKeyRecord> {
   const key = await d.store.accounts.revokeKey(keyId, d.now());
-  if (!key) throw new Refusal('missing', `key ${JSON.stringify(keyId)} does not exist`);
+  if (!key) throw new Refusal('missing', `key ${shownId(keyId)} does not exist`);
   return key;
 }
 
@@ -212,13 +213,13 @@ export function listJobs(d: AdminDeps, filter: JobFilter): Promise<Page<Job>> {
  */
 export async function cancelAnyJob(d: AdminDeps, id: string, abort: (id: string) => void): Promise<Job> {
   const job = await d.store.generations.find(id);
-  if (!job) throw new Refusal('missing', `job ${JSON.stringify(id)} does not exist`);
+  if (!job) throw new Refusal('missing', `job ${shownId(id)} does not exist`);
   const cancelled = await d.store.generations.cancel(
     { accountId: job.accountId, mode: job.mode },
     id,
     d.now(),
   );
-  if (!cancelled) throw new Refusal('missing', `job ${JSON.stringify(id)} does not exist`);
+  if (!cancelled) throw new Refusal('missing', `job ${shownId(id)} does not exist`);
   abort(id);
   return cancelled;
 }

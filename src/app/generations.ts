@@ -155,7 +155,8 @@ function contentPathOf(input: { content: unknown[] }, id: string): string {
 /** POST /generations/{id}/cancel: no charge; the running task, if any, is stopped. */
 export async function cancelJob(d: JobDeps, caller: Caller, id: string): Promise<Job> {
   const job = await d.store.generations.cancel(caller.tenant, id, d.now());
-  if (!job) throw new ApiError('GENERATION_NOT_FOUND', `no generation ${id} for this account and key mode`);
+  if (!job)
+    throw new ApiError('GENERATION_NOT_FOUND', `no generation ${shownId(id)} for this account and key mode`);
   d.queue.abort(id);
   return job;
 }

@@ -74,6 +74,18 @@ t.test(
       code: 'INVALID_REQUEST',
       message: /the job is completed and can no longer be cancelled/,
     });
+    for (const path of [
+      `/generations/gen_${'y'.repeat(300)}/cancel`,
+      `/generations/gen_${'y'.repeat(300)}`,
+    ]) {
+      const missing = await call(t, server, path.endsWith('cancel') ? 'POST' : 'GET', path, { key: a.live });
+      t.equal(missing.status, 404);
+      t.match(
+        missing.body.error.message,
+        /^no generation "gen_y{36}…" for this account and key mode$/,
+        `${path.slice(0, 30)}…: the id is quoted short`,
+      );
+    }
   },
 );
 
@@ -117,6 +129,9 @@ t.test('the admin API answers through the same mapper', async (t) => {
     code: 'NOT_FOUND',
     message: /account "acc_0000000000000000000000" does not exist/,
   });
+  const long = await call(t, server, 'GET', `//admin/v1/accounts/acc_${'z'.repeat(400)}`, { headers: admin });
+  t.equal(long.status, 404);
+  t.match(long.body.error.message, /^account "acc_z{36}…" does not exist$/, 'a long id is quoted short');
   const third = await call(t, server, 'POST', `//admin/v1/accounts/${a.accountId}/keys`, {
     headers: admin,
     body: { mode: 'live' },

@@ -81,7 +81,10 @@ export function generationRoutes(d: ApiDeps): Route[] {
       handler: async (req) => {
         const id = req.params.id!;
         if (!isId('gen', id))
-          throw new ApiError('GENERATION_NOT_FOUND', `no generation ${id} for this account and key mode`);
+          throw new ApiError(
+            'GENERATION_NOT_FOUND',
+            `no generation ${shownId(id)} for this account and key mode`,
+          );
         return { status: 200, json: jobView(await cancelJob(d, req.caller, id)) };
       },
     },
