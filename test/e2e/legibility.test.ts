@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { deflateSync } from 'node:zlib';
 import t from 'tap';
-import { layout, MODIFIER_LIMITS as L, resourcesOf, writePng } from '../../src/render/index.ts';
+import { layout, resourcesOf, writePng } from '../../src/render/index.ts';
 import { fontBytes } from '../../workers/fonts.ts';
 import { resvgRasterizer as raster } from '../../workers/resvg.ts';
-import { textSpec } from '../helpers/specs.ts';
+import { EFFECTS_AT_TOP, EFFECTS_OFF, textSpec } from '../helpers/specs.ts';
 
 const run = promisify(execFile);
 const DIR = mkdtempSync(join(tmpdir(), 'scriptorium-ocr-'));
@@ -23,25 +23,8 @@ const LETTER =
   'wonderful, and the roses by the gate were in full bloom. We hope to see you again before the ' +
   'summer ends, perhaps at the river.';
 
-const OFF = {
-  letters: { enabled: false },
-  shapes: { enabled: false },
-  words: { enabled: false },
-  lines: { enabled: false },
-  ink: { enabled: false },
-  fatigue: { enabled: false },
-  paper: { enabled: false },
-};
-/** Each group at the top of its documented range. */
-const TOPS: Record<string, Record<string, unknown>> = {
-  letters: L.letters,
-  shapes: L.shapes,
-  words: L.words,
-  lines: L.lines,
-  ink: { colorVariation: 1, pressure: 1, flow: 1, blots: 1, bleed: 1 },
-  fatigue: { amount: 1 },
-  paper: { texture: 1, scanner: true },
-};
+const OFF = EFFECTS_OFF;
+const TOPS = EFFECTS_AT_TOP;
 
 /** Levenshtein distance over characters. */
 function distance(a: string, b: string): number {

@@ -4,19 +4,12 @@
 // the ink of each letter as drawn: its drawing's box carried by the instance's matrix.
 import t from 'tap';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
-import { styleOf as style } from '../helpers/specs.ts';
+import { EFFECTS_AT_TOP, styleOf as style } from '../helpers/specs.ts';
 import type { DisplayList, DisplayPage } from '../../src/render/display-list.ts';
 import { renderText } from '../../src/render/document.ts';
 import { renderBlocks } from '../../src/render/flow.ts';
-import { MODIFIER_LIMITS as L } from '../../src/render/index.ts';
 
-/** Every modifier at the top of its range (ink, fatigue and paper included). */
-const MAX = {
-  ...L,
-  ink: { colorVariation: 1, pressure: 1, flow: 1, blots: 1, bleed: 1 },
-  fatigue: { amount: 1 },
-  paper: { texture: 1 },
-};
+const MAX = EFFECTS_AT_TOP;
 const TEXT =
   'the quick brown fox jumps over the lazy dog while a gentle rain is falling on the hills, ' +
   'quietly, and the old ferry glides by the jetty ' +

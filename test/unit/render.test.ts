@@ -3,7 +3,7 @@
 // PDFs as qpdf and poppler read them: test/e2e/pdf-readers.test.ts).
 import t from 'tap';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
-import { styleOf } from '../helpers/specs.ts';
+import { EFFECTS_OFF, styleOf } from '../helpers/specs.ts';
 import { MM } from '../../src/render/display-list.ts';
 import { renderText } from '../../src/render/document.ts';
 import { MODIFIER_LIMITS, pageSizePt, writePng } from '../../src/render/index.ts';
@@ -16,15 +16,7 @@ const style = styleOf;
 const fonts = bundledChain(bundledFontSource('caveat'));
 const LETTER =
   'Dear friend, thank you for the lovely afternoon. The garden looked wonderful and the roses by the gate were in full bloom.';
-const OFF = {
-  letters: { enabled: false },
-  shapes: { enabled: false },
-  words: { enabled: false },
-  lines: { enabled: false },
-  ink: { enabled: false },
-  fatigue: { enabled: false },
-  paper: { enabled: false },
-};
+const OFF = EFFECTS_OFF;
 
 t.test('same seed and input give identical output; another seed does not', async (t) => {
   const a = renderText({ style: style(), text: LETTER, fonts });
