@@ -4,21 +4,14 @@
 // heavy-render slot is a lease (SET NX PX, released only by its holder).
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { QuotaState } from '../domain/errors.ts';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './rate-limit.ts';
 
 /**
  * A refusal waits `retryAfter` seconds (60, as every 429 of the spec says); a day's quota also
  * says when it truly resets (`quota`), for the RateLimit fields.
  */
-export type Admission =
-  | { ok: true }
-  | {
-      ok: false;
-      retryAfter: number;
-      message: string;
-      /** The quota's name, allowance, window and seconds to its reset. */
-      quota?: { name: string; limit: number; window: number; reset: number };
-    };
+export type Admission = { ok: true } | { ok: false; retryAfter: number; message: string; quota?: QuotaState };
 
 export interface RenderQuota {
   /** The account's heavy-render slot, or null while another render holds it; call the result to give it back. */

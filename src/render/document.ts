@@ -3,10 +3,10 @@
 // under it. Pure: fonts, seed and limits come in as arguments.
 import { type DisplayList, type DisplayPage, MM } from './display-list.ts';
 import { type FontSource, type LoadedFont, loadFont } from './fonts.ts';
-import { Handwriting, LETTERS_PER_CHARACTER, lineShare } from './handwriting.ts';
+import { Handwriting, Tiring } from './handwriting.ts';
 import { pageSizePt } from './page-size.ts';
 import { drawPaper } from './paper.ts';
-import { leastPitch, Pen, roomOf } from './pen.ts';
+import { linePitch, Pen, roomOf } from './pen.ts';
 import type { LayoutLimits, Style } from './spec.ts';
 import { type Line, layoutParagraph, RenderError } from './text-layout.ts';
 
@@ -33,14 +33,8 @@ export function renderText(doc: TextDocument): DisplayList {
   const boxWidth = Math.max(size, width - margin.left - margin.right);
   const ruled = style.paper.type === 'lined' || style.paper.type === 'grid';
   const spacing = style.paper.spacing * MM;
-  // On ruled paper every baseline sits on a rule: the pitch is a whole number of rule spacings.
-  // Never closer than the hand's letters reach (with room for it to move): on ruled paper the
-  // lines skip to the next rule that leaves that room.
-  const least = leastPitch(fonts[0]!, size);
-  const pitch = ruled
-    ? spacing *
-      Math.max(1, Math.round((size * style.lineHeight) / spacing), Math.ceil(least / spacing - 0.01))
-    : Math.max(size * style.lineHeight, least);
+  // On ruled paper every baseline sits on a rule; lines never come closer than the hand reaches.
+  const pitch = linePitch(fonts[0]!, size, style.lineHeight, ruled ? spacing : null);
   const room = roomOf(fonts[0]!, size, pitch);
   const firstBaseline = ruled
     ? Math.ceil((margin.top + size * 0.8) / spacing) * spacing
@@ -49,16 +43,15 @@ export function renderText(doc: TextDocument): DisplayList {
   const missing = new Set<string>();
   const lines: Line[] = [];
   let words = 0;
-  let letters = 0; // written before the paragraph: how tired the hand is by then
+  const tiring = new Tiring(style.modifiers);
   for (const paragraph of doc.text.replace(/\r\n?/g, '\n').split('\n')) {
-    const before = letters;
     const laid = layoutParagraph(
       paragraph,
       fonts,
       {
         size,
         width: boxWidth,
-        share: (at) => lineShare(style.modifiers, before + at * LETTERS_PER_CHARACTER, boxWidth),
+        share: tiring.shareFor(boxWidth),
         letterSpacing: style.letterSpacing * MM,
         wordSpacing: style.wordSpacing * MM,
         firstLineIndent: style.firstLineIndent * MM,
@@ -69,7 +62,7 @@ export function renderText(doc: TextDocument): DisplayList {
     );
     lines.push(...laid.lines);
     words += laid.words;
-    letters += paragraph.replace(/\s/g, '').length;
+    tiring.wrote(paragraph);
   }
   if (missing.size > 0) {
     const list = [...missing].slice(0, 10).join(', ');

@@ -8,9 +8,9 @@
 import { type DisplayList, type DisplayPage, MM } from './display-list.ts';
 import { blankPage } from './document.ts';
 import { type FontSource, type LoadedFont, loadFont } from './fonts.ts';
-import { Handwriting, LETTERS_PER_CHARACTER, lineShare } from './handwriting.ts';
+import { Handwriting, Tiring } from './handwriting.ts';
 import { pageSizePt } from './page-size.ts';
-import { leastPitch, Pen, roomOf } from './pen.ts';
+import { linePitch, Pen, roomOf } from './pen.ts';
 import { Random } from './prng.ts';
 import type { Block, LayoutLimits, Style } from './spec.ts';
 import { handLine } from './strokes.ts';
@@ -77,8 +77,8 @@ class Flow {
   private readonly drawnPages: number;
   private readonly missing = new Set<string>();
   private words = 0;
-  /** Letters laid out so far: how tired the hand will be writing the next. */
-  private letters = 0;
+  /** How far into the document the layout is: how tired the hand will be writing the next line. */
+  private readonly tiring: Tiring;
   private pageCount = 0;
   /** Text lines of the main flow (not in columns or tables), counted through the document. */
   private lineSeq = 0;
@@ -114,6 +114,7 @@ class Flow {
     this.maxPages = doc.limits?.maxPages ?? 200;
     this.drawnPages = doc.limits?.firstPages ?? Number.POSITIVE_INFINITY;
     this.hand = new Handwriting(style.modifiers, style.color);
+    this.tiring = new Tiring(style.modifiers);
     this.pen = new Pen(
       [...this.fonts, ...this.headingFonts.filter((f) => !this.fonts.includes(f))],
       style,
@@ -155,13 +156,7 @@ class Flow {
 
   /** Baseline-to-baseline distance for a size: on ruled paper a whole number of rules. */
   private pitch(size: number): number {
-    // Never closer than the hand's letters reach, with room for it to move (on ruled paper: the
-    // next rule that leaves that room).
-    const natural = size * this.style.lineHeight;
-    const least = leastPitch(this.fonts[0]!, size);
-    return this.ruled
-      ? this.spacing * Math.max(1, Math.round(natural / this.spacing), Math.ceil(least / this.spacing - 0.01))
-      : Math.max(natural, least);
+    return linePitch(this.fonts[0]!, size, this.style.lineHeight, this.ruled ? this.spacing : null);
   }
 
   /** The first rule at or below y (ruled paper), or y itself. */
@@ -256,12 +251,15 @@ class Flow {
   private lines(text: string, fonts: LoadedFont[], m: TextMetrics): Line[] {
     const out: Line[] = [];
     for (const para of text.replace(/\r\n?/g, '\n').split('\n')) {
-      const before = this.letters;
-      const share = (at: number) =>
-        lineShare(this.style.modifiers, before + at * LETTERS_PER_CHARACTER, m.width);
-      const laid = layoutParagraph(para, fonts, { ...m, share }, this.words, this.missing);
+      const laid = layoutParagraph(
+        para,
+        fonts,
+        { ...m, share: this.tiring.shareFor(m.width) },
+        this.words,
+        this.missing,
+      );
       this.words += laid.words;
-      this.letters += para.replace(/\s/g, '').length;
+      this.tiring.wrote(para);
       out.push(...laid.lines);
     }
     return out;

@@ -71,19 +71,37 @@ function tirednessAt(m: Modifiers, letters: number): number {
 }
 
 /** Letters (what tires the hand) in a character of prose, spaces included. */
-export const LETTERS_PER_CHARACTER = 0.83;
+const LETTERS_PER_CHARACTER = 0.83;
 
 /**
  * The share of a line's width a tired hand can fill `letters` letters into the document: its
  * margin has crept right and it writes larger with wider gaps (the pen cannot wrap again), so
  * the layout wraps its lines that much narrower. 1 for a fresh hand.
  */
-export function lineShare(m: Modifiers, letters: number, width: number): number {
+function lineShare(m: Modifiers, letters: number, width: number): number {
   const t = tirednessAt(m, letters);
   if (t === 0) return 1;
   // Growth of the letters and of the word gaps (a gap in about six letters of about half the size).
   const stretch = (1 + 0.25 * t) * (1 + 0.2 * t);
   return Math.max(0.5, (width - 12 * MM * t) / width / stretch);
+}
+
+/** How far into a document its layout is, so that a tired hand's lines are wrapped for it (lineShare). */
+export class Tiring {
+  private letters = 0;
+
+  constructor(private readonly m: Modifiers) {}
+
+  /** For the next paragraph: the share of `width` a line starting at its character `at` may fill. */
+  shareFor(width: number): (at: number) => number {
+    const before = this.letters;
+    return (at) => lineShare(this.m, before + at * LETTERS_PER_CHARACTER, width);
+  }
+
+  /** The paragraph is laid out: its letters tire the hand. */
+  wrote(paragraph: string): void {
+    this.letters += paragraph.replace(/\s/g, '').length;
+  }
 }
 
 /** The hand on one line: its offsets and slope, and the slow waves its letters follow. */

@@ -29,9 +29,18 @@ export interface LinePlacement {
   wobble?: number;
 }
 
-/** The least baseline-to-baseline distance for lines of `size` in `font`: its letters' reach, and a fifth of the size for the hand to move in. */
-export function leastPitch(font: LoadedFont, size: number): number {
-  return ((font.reach.ascent + font.reach.descent) / font.upem) * size + 0.2 * size;
+/**
+ * Baseline-to-baseline distance for lines of `size` in `font`: `lineHeight` times the size, but
+ * never closer than the hand's letters reach plus a fifth of the size for it to move in. On ruled
+ * paper (`rules`: the spacing) a whole number of rules: the nearest to the line height, or the
+ * next that leaves that room.
+ */
+export function linePitch(font: LoadedFont, size: number, lineHeight: number, rules: number | null): number {
+  const natural = size * lineHeight;
+  const least = ((font.reach.ascent + font.reach.descent) / font.upem) * size + 0.2 * size;
+  return rules
+    ? rules * Math.max(1, Math.round(natural / rules), Math.ceil(least / rules - 0.01))
+    : Math.max(natural, least);
 }
 
 /** Room above and below the baseline for lines of `size` following each other `pitch` apart: the letters' reach and half the space between. */

@@ -93,8 +93,8 @@ function drawn(outline: readonly PathCommand[], upem: number, how: Drawing): str
     : shaped;
   // Pen lifts: every stroke that is not a counter moves a little on its own (the random numbers
   // are drawn all the same); in a joined letter, not a stroke that runs into a join.
-  const owners = strokesOf(outline);
-  const boxes = contourBoxes(outline);
+  const boxes = splitContours(outline).map(bounds);
+  const owners = strokesOf(boxes);
   const lifts = owners.map((owner, i) => {
     const lift = owner === i ? [upem * 0.03 * a * r.signed(), upem * 0.025 * a * r.signed()] : null;
     return lift && join && (join(boxes[i]![0]) < 1 || join(boxes[i]![2]) < 1) ? [0, 0] : lift;
@@ -148,10 +148,6 @@ function joinWindow(
   };
 }
 
-function contourBoxes(outline: readonly PathCommand[]): Box[] {
-  return splitContours(outline).map(bounds);
-}
-
 function bounds(outline: readonly PathCommand[]): Box {
   const box: Box = [Infinity, Infinity, -Infinity, -Infinity];
   for (const c of outline) {
@@ -170,17 +166,7 @@ function bounds(outline: readonly PathCommand[]): Box {
  * For each contour, the contour whose stroke it belongs to: itself, or for a counter the
  * smallest contour whose box holds its box (the bowl around the hole of an o or an e).
  */
-function strokesOf(outline: readonly PathCommand[]): number[] {
-  const boxes: Box[] = [];
-  let current: PathCommand[] = [];
-  for (const c of outline) {
-    if (c.type === 'M' && current.length) {
-      boxes.push(bounds(current));
-      current = [];
-    }
-    current.push(c);
-  }
-  if (current.length) boxes.push(bounds(current));
+function strokesOf(boxes: readonly Box[]): number[] {
   const area = (b: Box) => (b[2] - b[0]) * (b[3] - b[1]);
   const holds = (o: Box, i: Box) =>
     o[0] <= i[0] && o[1] <= i[1] && o[2] >= i[2] && o[3] >= i[3] && area(o) > area(i);
