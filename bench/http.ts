@@ -111,6 +111,7 @@ bare.child.kill();
 
 for (const [label, extra] of [
   ['scriptorium, embedded (memory limits)', {}],
+  ['scriptorium, embedded, framing check off', { FRAMING_CHECK: 'false' }],
   [
     'scriptorium, Redis limits',
     { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `bench-${process.pid}:` },

@@ -138,7 +138,7 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
   const http =
     role === 'worker' || opts.listen === false
       ? null
-      : await listen(api, { host: config.host, port: config.port, live });
+      : await listen(api, { host: config.host, port: config.port, live, framingCheck: config.framingCheck });
 
   let stopping: Promise<void> | null = null;
   const stop = (graceMs = 10_000) =>

@@ -77,7 +77,7 @@ export function createApi(d: ApiDeps, log: Logger): Api {
 
   async function handle(req: ApiRequest): Promise<Reply> {
     if (admin.owns(req.path)) return admin.handle(req);
-    if (req.path === OPENAPI_PATH && req.method === 'GET') {
+    if (req.path === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) {
       return {
         status: 200,
         headers: baseHeaders(req),

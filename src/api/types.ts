@@ -15,6 +15,8 @@ export interface ApiRequest {
   headers: Readonly<Record<string, string | readonly string[]>>;
   body: Buffer;
   receivedAt: Date;
+  /** The client's address: the connection's peer (a proxy in front of the server is the peer). */
+  peer: string;
 }
 
 /** A request that passed authentication and routing. */

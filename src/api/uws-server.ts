@@ -3,10 +3,16 @@
 // attach onAborted at once (an await without it kills the process when the client leaves); copy
 // body chunks (their memory is reused after the callback); count bytes and answer 413 yourself;
 // write only inside cork; answer every path (unmatched routes get their connection dropped).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { HttpResponse, TemplatedApp, us_listen_socket, WebSocket } from 'uWebSockets.js';
 import { ApiError } from '../domain/errors.ts';
 import { newId } from '../lib/ids.ts';
+import { DRAIN_MAX_BYTES, FRONT_HEADER, type FramingRefusal, tooLargeMessage } from './framing.ts';
+import { type Front, listenFront, readFront } from './front.ts';
 import type { Api } from './pipeline.ts';
 import { type ApiRequest, JSON_TYPE, type Reply } from './types.ts';
 
@@ -35,13 +41,11 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict',
   410: 'Gone',
   413: 'Content Too Large',
+  431: 'Request Header Fields Too Large',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
-
-/** A refused body announced larger than this is not drained: the connection is closed. */
-const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 
 export interface HttpServer {
   readonly port: number;
@@ -73,8 +77,21 @@ export interface LiveFeed {
 
 const TOPIC = 'live';
 
-export function listen(api: Api, opts: { host: string; port: number; live?: LiveFeed }): Promise<HttpServer> {
+export interface ListenOptions {
+  host: string;
+  port: number;
+  live?: LiveFeed;
+  /**
+   * Read every request head in front of the transport (src/api/front.ts): HTTP/1.0, absolute
+   * targets, ambiguous lengths, oversized heads. Off serves the transport on the port directly.
+   */
+  framingCheck: boolean;
+}
+
+export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
   assertNativeUws();
+  // The check in front proves itself to the transport with this; without it, the header is ignored.
+  const secret = opts.framingCheck ? randomBytes(16).toString('hex') : null;
   const app: TemplatedApp = uWS.App();
   const sockets = new Set<WebSocket<unknown>>();
   let ticker: NodeJS.Timeout | null = null;
@@ -159,9 +176,22 @@ export function listen(api: Api, opts: { host: string; port: number; live?: Live
     const contentType = reply.raw ? reply.raw.contentType : JSON_TYPE;
     x.res.cork(() => {
       head(x, reply, contentType);
-      if (x.method === 'HEAD') x.res.endWithoutBody(Buffer.byteLength(body), closeConnection || closing);
+      if (x.method === 'HEAD') headOnly(x, Buffer.byteLength(body), closeConnection || closing);
       else x.res.end(body, closeConnection || closing);
     });
+  }
+
+  /**
+   * A HEAD answer: the length the GET would have, no body. The transport's own
+   * `endWithoutBody(length)` closes the connection, and any argument at all makes it write a
+   * second Content-Length; so the length is written as a header and the call gets none. (The
+   * connection then stays open even when `close` asks otherwise: the server is stopping, and
+   * closes it soon.)
+   */
+  function headOnly(x: Exchange, length: number, close: boolean): void {
+    x.res.writeHeader('Content-Length', String(length));
+    if (close) x.res.writeHeader('Connection', 'close');
+    x.res.endWithoutBody();
   }
 
   function head(x: Exchange, reply: Reply, contentType: string): void {
@@ -180,7 +210,7 @@ export function listen(api: Api, opts: { host: string; port: number; live?: Live
     if (x.method === 'HEAD') {
       res.cork(() => {
         head(x, reply, body.contentType);
-        res.endWithoutBody(body.size, closing);
+        headOnly(x, body.size, closing);
       });
       body.close();
       return;
@@ -214,7 +244,10 @@ export function listen(api: Api, opts: { host: string; port: number; live?: Live
         const drained = new Promise<'drained'>((resolve) => {
           res.onWritable((offset) => {
             const [again, end] = res.tryEnd(chunk.subarray(offset - start), body.size);
-            if (again || end) resolve('drained');
+            // The transport runs no microtask checkpoint after this callback: a promise resolved
+            // here would wait for some other event to run its continuation (a download stalled
+            // for good when none came). A macrotask runs them.
+            if (again || end) setImmediate(resolve, 'drained');
             return again;
           });
         });
@@ -237,8 +270,14 @@ export function listen(api: Api, opts: { host: string; port: number; live?: Live
       if (seen === undefined) headers[k] = v;
       else headers[k] = Array.isArray(seen) ? [...seen, v] : [seen, v];
     });
+    const front = readFront(
+      typeof headers[FRONT_HEADER] === 'string' ? headers[FRONT_HEADER] : undefined,
+      secret,
+    );
+    delete headers[FRONT_HEADER];
     const req: Omit<ApiRequest, 'body'> = {
       id: newId('req'),
+      peer: front?.peer ?? Buffer.from(res.getRemoteAddressAsText()).toString(),
       method: r.getMethod().toUpperCase(),
       path: r.getUrl(),
       query: r.getQuery() ?? '',
@@ -260,26 +299,36 @@ export function listen(api: Api, opts: { host: string; port: number; live?: Live
       done();
     });
 
-    const limit = api.bodyLimit(req.method, req.path);
-    // Closing at once would reset the connection under a client still sending, and the client
-    // would never read the 413; so the rest of the body is drained (natively, discarded) unless
-    // it is announced as very large.
-    const tooLarge = (received: string, close: boolean) => {
+    /** Answers the request with an error of the transport's own, without reading its body. */
+    const refuse = (refusal: FramingRefusal, close: boolean) => {
       const withBody = { ...req, body: Buffer.alloc(0) };
+      const field = refusal.status === 413 ? 'body' : 'headers';
       write(
         x,
         api.refuse(
           withBody,
-          new ApiError('INVALID_REQUEST', `the body must be at most ${limit} bytes, got ${received}`, {
-            status: 413,
-            field: 'body',
-          }),
+          new ApiError('INVALID_REQUEST', refusal.message, { status: refusal.status, field }),
         ),
         close,
       );
       api.countLater(withBody);
       done();
     };
+    if (front?.refusal) {
+      refuse(front.refusal, true);
+      return;
+    }
+    const framing = secret ? null : directFraming(headers);
+    if (framing) {
+      refuse(framing, true);
+      return;
+    }
+    const limit = api.bodyLimit(req.method, req.path);
+    // Closing at once would reset the connection under a client still sending, and the client
+    // would never read the 413; so the rest of the body is drained (natively, discarded) unless
+    // it is announced as very large.
+    const tooLarge = (received: string, close: boolean) =>
+      refuse({ status: 413, message: tooLargeMessage(limit, received) }, close);
     const declared = typeof headers['content-length'] === 'string' ? Number(headers['content-length']) : 0;
     if (declared > limit) {
       tooLarge(`${declared} (Content-Length)`, declared > DRAIN_MAX_BYTES);
@@ -306,33 +355,100 @@ export function listen(api: Api, opts: { host: string; port: number; live?: Live
     });
   });
 
-  return new Promise((resolve, reject) => {
-    app.listen(opts.host, opts.port, (socket: us_listen_socket | false) => {
-      if (!socket) {
-        reject(new Error(`cannot listen on ${opts.host}:${opts.port} (in use or not permitted)`));
-        return;
-      }
-      resolve({
-        port: uWS.us_socket_local_port(socket),
-        inFlight: () => inFlight,
-        close(graceMs = 10_000) {
-          if (!closing) {
-            closing = true;
-            uWS.us_listen_socket_close(socket);
-            if (ticker) clearInterval(ticker);
-            for (const ws of sockets) ws.end(1001, 'server stopping');
-            sockets.clear();
-          }
-          if (inFlight === 0) return Promise.resolve();
-          return new Promise<void>((done) => {
-            const timer = setTimeout(done, graceMs);
-            drained = () => {
-              clearTimeout(timer);
-              done();
-            };
-          });
-        },
+  const stop = (socket: us_listen_socket, graceMs: number): Promise<void> => {
+    if (!closing) {
+      closing = true;
+      uWS.us_listen_socket_close(socket);
+      if (ticker) clearInterval(ticker);
+      for (const ws of sockets) ws.end(1001, 'server stopping');
+      sockets.clear();
+    }
+    if (inFlight === 0) return Promise.resolve();
+    return new Promise<void>((done) => {
+      const timer = setTimeout(done, graceMs);
+      drained = () => {
+        clearTimeout(timer);
+        done();
+      };
+    });
+  };
+
+  if (!secret) {
+    return new Promise((resolve, reject) => {
+      app.listen(opts.host, opts.port, (socket: us_listen_socket | false) => {
+        if (!socket) {
+          reject(new Error(`cannot listen on ${opts.host}:${opts.port} (in use or not permitted)`));
+          return;
+        }
+        resolve({
+          port: uWS.us_socket_local_port(socket),
+          inFlight: () => inFlight,
+          close: (graceMs = 10_000) => stop(socket, graceMs),
+        });
       });
     });
+  }
+
+  // The transport listens on a Unix socket in a directory only this user can enter; the check
+  // listens on the port.
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-http-'));
+  const path = join(dir, 'http.sock');
+  return new Promise<us_listen_socket>((resolve, reject) => {
+    app.listen_unix((socket) => {
+      if (socket) resolve(socket);
+      else reject(new Error(`cannot listen on ${path}`));
+    }, path);
+  }).then(async (socket) => {
+    let front: Front;
+    try {
+      front = await listenFront({
+        host: opts.host,
+        port: opts.port,
+        upstream: path,
+        secret,
+        refuseAbove(head) {
+          if (head.body.kind !== 'length' || head.body.length <= DRAIN_MAX_BYTES) return null;
+          const path = head.target.split('?')[0]!;
+          const limit = api.bodyLimit(head.method.toUpperCase(), path);
+          return { status: 413, message: tooLargeMessage(limit, `${head.body.length} (Content-Length)`) };
+        },
+      });
+    } catch (err) {
+      uWS.us_listen_socket_close(socket);
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`cannot listen on ${opts.host}:${opts.port} (${(err as Error).message})`);
+    }
+    return {
+      port: front.port,
+      inFlight: () => inFlight,
+      async close(graceMs = 10_000) {
+        await Promise.all([front.close(graceMs), stop(socket, graceMs)]);
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   });
+}
+
+/**
+ * Without the check in front, the transport takes the first of two Content-Length headers and
+ * reads no Transfer-Encoding but `chunked`: such a request is refused and its connection closed.
+ * (What follows on the same connection is still read by the transport: only the check in front
+ * closes that door; docs/operations.md.)
+ */
+function directFraming(headers: Record<string, string | string[]>): FramingRefusal | null {
+  const length = headers['content-length'];
+  if (Array.isArray(length) && new Set(length).size > 1)
+    return {
+      status: 400,
+      message: `Content-Length is sent twice with different values (${length.join(', ')})`,
+    };
+  const encoding = headers['transfer-encoding'];
+  if (encoding !== undefined && (Array.isArray(encoding) || encoding.toLowerCase() !== 'chunked'))
+    return {
+      status: 400,
+      message: `Transfer-Encoding may only be "chunked", got ${JSON.stringify(encoding)}`,
+    };
+  if (encoding !== undefined && length !== undefined)
+    return { status: 400, message: 'a request may carry Content-Length or Transfer-Encoding, not both' };
+  return null;
 }

@@ -91,6 +91,12 @@ export const descriptors = {
     parse: text({ nonEmpty: true }),
     doc: 'Address the API listens on.',
   }),
+  framingCheck: describe({
+    env: 'FRAMING_CHECK',
+    default: true,
+    parse: bool,
+    doc: 'Read every request head in front of the HTTP transport: answers HTTP/1.0, refuses ambiguous lengths and oversized heads. Off only behind a proxy that re-frames each request (docs/operations.md).',
+  }),
   dataDir: describe({
     env: 'DATA_DIR',
     default: './data',

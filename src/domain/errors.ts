@@ -4,7 +4,8 @@
 export const errorCatalog = {
   INVALID_REQUEST: {
     status: 400,
-    meaning: 'The request is malformed or breaks a limit (413 when the body is too large).',
+    meaning:
+      'The request is malformed or breaks a limit (413 when the body is too large, 431 when the head is).',
   },
   INVALID_TEMPLATE_DATA: {
     status: 400,
