@@ -4,7 +4,7 @@
 // finish → flush counters → close the adapters and the store).
 import { pino, type Logger } from 'pino';
 import { type Api, createApi } from './api/pipeline.ts';
-import { adminAuthorized, LIVE_PATH } from './api/admin.ts';
+import { LIVE_PATH } from './api/admin.ts';
 import { type HttpServer, type LiveFeed, listen } from './api/uws-server.ts';
 import { jobRunner, sweep } from './app/generations.ts';
 import { reconcile } from './app/reconcile.ts';
@@ -129,8 +129,7 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
   );
   const live: LiveFeed = {
     path: LIVE_PATH,
-    authorize: (authorization) =>
-      config.adminToken ? adminAuthorized(config.adminToken, authorization) : 'off',
+    admit: (req) => api.admitAdmin(req),
     message: async () => JSON.stringify({ type: 'snapshot', snapshot: await snapshot() }),
     everyMs: 1000,
     onError: (err) => log.warn({ err }, 'live figures could not be gathered'),

@@ -8,6 +8,7 @@
 // wrong token. Admin replies carry only X-Request-ID among the headers.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import {
   cancelAnyJob,
   createAccount,
@@ -28,7 +29,7 @@ import { errorReply, publicError } from './errors.ts';
 import { parseJsonBody } from './json-body.ts';
 import { listParams, queryParams } from './query.ts';
 import { Router } from './router.ts';
-import { type ApiRequest, header, type Reply } from './types.ts';
+import type { ApiRequest, Reply } from './types.ts';
 
 export const ADMIN_PREFIX = '/admin/v1';
 export const METRICS_PATH = '/metrics';
@@ -49,9 +50,57 @@ interface AdminRoute {
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /** Whether an Authorization header carries the admin token (constant time; never with no token set). */
-export function adminAuthorized(token: string | undefined, authorization: string | undefined): boolean {
-  if (!token || !authorization?.startsWith('Bearer ')) return false;
+function adminAuthorized(token: string, authorization: string | undefined): boolean {
+  if (!authorization?.startsWith('Bearer ')) return false;
   return timingSafeEqual(digest(authorization.slice(7)), digest(token));
+}
+
+/** Wrong admin tokens a source address may send in a minute; past them it is refused for the rest of it. */
+export const ADMIN_FAILURES_PER_MINUTE = 10;
+
+/**
+ * The door of the admin API, /metrics and the live feed: off without a token, one Authorization
+ * header carrying it, and a source that keeps guessing wrong is shut out for the minute
+ * (per process, in memory: a farm's API processes each count their own).
+ */
+export class AdminGate {
+  private readonly failures = new RateLimiterMemory({ points: ADMIN_FAILURES_PER_MINUTE, duration: 60 });
+
+  constructor(private readonly token: string | undefined) {}
+
+  /** Resolves when the request may pass; throws the refusal otherwise. */
+  async check(req: ApiRequest): Promise<void> {
+    if (!this.token)
+      throw new ApiError(
+        'ENDPOINT_NOT_FOUND',
+        `${req.path.slice(0, 100)} is off: the server has no ADMIN_TOKEN`,
+      );
+    const seen = await this.failures.get(req.peer);
+    if (seen && seen.consumedPoints >= ADMIN_FAILURES_PER_MINUTE) throw this.shut(req.peer, seen);
+    const authorization = req.headers.authorization;
+    const problem = Array.isArray(authorization)
+      ? `send one Authorization header, got ${authorization.length}`
+      : adminAuthorized(this.token, authorization as string | undefined)
+        ? null
+        : 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>; the token is missing or wrong';
+    if (!problem) return;
+    try {
+      await this.failures.consume(req.peer);
+    } catch (res) {
+      if (res instanceof RateLimiterRes) throw this.shut(req.peer, res);
+      throw res;
+    }
+    throw new ApiError('UNAUTHORIZED', problem);
+  }
+
+  private shut(peer: string, res: RateLimiterRes): ApiError {
+    const wait = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+    return new ApiError(
+      'RATE_LIMIT_EXCEEDED',
+      `${ADMIN_FAILURES_PER_MINUTE} wrong admin tokens came from ${peer} within a minute; wait ${wait} s`,
+      { retryAfter: wait },
+    );
+  }
 }
 
 const ok = (json: unknown, status = 200): Reply => ({ status, json });
@@ -228,24 +277,18 @@ export interface AdminApi {
   /** Whether this request is the admin API's (or /metrics). */
   owns(path: string): boolean;
   handle(req: ApiRequest): Promise<Reply>;
+  /** Null when the request may pass the admin door (the live feed's upgrade), else the refusal. */
+  admit(req: ApiRequest): Promise<Reply | null>;
 }
 
 export function createAdminApi(d: ApiDeps, log: Logger): AdminApi {
   const router = new Router(adminRoutes(d));
-  const token = d.config.adminToken;
+  const gate = new AdminGate(d.config.adminToken);
+  const refusal = (req: ApiRequest, err: unknown): Reply =>
+    errorReply(publicError(err, req, log), req, { 'X-Request-ID': req.id });
 
   async function route(req: ApiRequest): Promise<Reply> {
-    if (!token)
-      throw new ApiError(
-        'ENDPOINT_NOT_FOUND',
-        `${req.path.slice(0, 100)} is off: the server has no ADMIN_TOKEN`,
-      );
-    if (!adminAuthorized(token, header(req, 'authorization'))) {
-      throw new ApiError(
-        'UNAUTHORIZED',
-        'the admin API needs Authorization: Bearer <ADMIN_TOKEN>; the token is missing or wrong',
-      );
-    }
+    await gate.check(req);
     if (req.path === METRICS_PATH) {
       if (req.method !== 'GET')
         throw new ApiError(
@@ -271,9 +314,14 @@ export function createAdminApi(d: ApiDeps, log: Logger): AdminApi {
   return {
     owns: (path) => path === METRICS_PATH || path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`),
     async handle(req) {
-      const reply = await route(req).catch((err: unknown) => errorReply(publicError(err, req, log), req, {}));
+      const reply = await route(req).catch((err: unknown) => refusal(req, err));
       reply.headers = { ...reply.headers, 'X-Request-ID': req.id };
       return reply;
     },
+    admit: (req) =>
+      gate.check(req).then(
+        () => null,
+        (err: unknown) => refusal(req, err),
+      ),
   };
 }

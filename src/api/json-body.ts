@@ -1,6 +1,7 @@
 // JSON request bodies. JSON.parse alone accepts things a paid API should refuse: nesting deep
 // enough to overflow whatever walks it next, `__proto__` keys that a later object spread would
 // turn into a prototype, and numbers like 1e309 that silently become Infinity.
+import { isUtf8 } from 'node:buffer';
 import { ApiError } from '../domain/errors.ts';
 
 export const JSON_MAX_DEPTH = 64;
@@ -43,8 +44,37 @@ function check(value: unknown, path: string): void {
   }
 }
 
+/** The offset of the first byte that does not begin or continue a UTF-8 character (RFC 3629). */
+function firstBadByte(body: Buffer): number {
+  let i = 0;
+  while (i < body.length) {
+    const b = body[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    const more = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : 0;
+    if (more === 0) return i;
+    // The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF.
+    const lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
+    const hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+    for (let k = 1; k <= more; k++) {
+      const c = body[i + k];
+      if (c === undefined || c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += more + 1;
+  }
+  return -1;
+}
+
 export function parseJsonBody(body: Buffer): unknown {
   if (body.length === 0) throw bad('the body must be a JSON object, got nothing');
+  if (!isUtf8(body)) {
+    const at = firstBadByte(body);
+    throw bad(
+      `the body must be UTF-8; byte ${at} (0x${body[at]!.toString(16).padStart(2, '0')}) does not start a valid UTF-8 character`,
+    );
+  }
   const text = body.toString('utf8');
   const depth = nestingDepth(text, JSON_MAX_DEPTH);
   if (depth > JSON_MAX_DEPTH)

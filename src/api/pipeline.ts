@@ -32,6 +32,8 @@ export interface Api {
   refuse(req: ApiRequest, err: ApiError): Reply;
   /** Counts a request the transport answered itself, if its key is valid. */
   countLater(req: ApiRequest): void;
+  /** Null when a request may pass the admin door (the live feed's upgrade), else the refusal. */
+  admitAdmin(req: ApiRequest): Promise<Reply | null>;
 }
 
 export function routes(d: ApiDeps): Route[] {
@@ -145,6 +147,7 @@ export function createApi(d: ApiDeps, log: Logger): Api {
         .catch((err: unknown) => failure(req, err))
         .then((reply) => observe(req, reply)),
     refuse: (req, err) => failure(req, err),
+    admitAdmin: (req) => admin.admit(req),
     countLater(req) {
       if (!header(req, 'authorization')) return;
       auth

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HttpResponse, TemplatedApp, us_listen_socket, WebSocket } from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, WebSocket } from 'uWebSockets.js';
 import { ApiError } from '../domain/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { DRAIN_MAX_BYTES, FRONT_HEADER, type FramingRefusal, tooLargeMessage } from './framing.ts';
@@ -67,8 +67,8 @@ interface Exchange {
 /** A WebSocket path that pushes a JSON message to every listener each `everyMs` (the live figures). */
 export interface LiveFeed {
   path: string;
-  /** Whether an upgrade with this Authorization header may listen; `off` when the feed is disabled. */
-  authorize(authorization: string): boolean | 'off';
+  /** Null when the upgrade may listen, else the refusal to answer it with. */
+  admit(req: ApiRequest): Promise<Reply | null>;
   /** The message of this moment, sent at once to a new listener and to all every `everyMs`. */
   message(): Promise<string>;
   everyMs: number;
@@ -114,32 +114,31 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
       compression: uWS.DISABLED,
       maxPayloadLength: 4096,
       idleTimeout: 120,
-      upgrade: (res, req, context) => {
-        const allowed = live.authorize(req.getHeader('authorization'));
-        if (allowed !== true) {
-          const [status, code, message] =
-            allowed === 'off'
-              ? ['404 Not Found', 'ENDPOINT_NOT_FOUND', `${live.path} is off: the server has no ADMIN_TOKEN`]
-              : [
-                  '401 Unauthorized',
-                  'UNAUTHORIZED',
-                  'the live feed needs Authorization: Bearer <ADMIN_TOKEN>; the token is missing or wrong',
-                ];
-          res.cork(() => {
-            res
-              .writeStatus(status)
-              .writeHeader('Content-Type', JSON_TYPE)
-              .end(JSON.stringify({ error: { code, message } }));
-          });
-          return;
-        }
-        res.upgrade(
-          {},
-          req.getHeader('sec-websocket-key'),
-          req.getHeader('sec-websocket-protocol'),
-          req.getHeader('sec-websocket-extensions'),
-          context,
-        );
+      upgrade: (res, r, context) => {
+        const { req } = copyRequest(res, r, secret);
+        const key = r.getHeader('sec-websocket-key');
+        const protocol = r.getHeader('sec-websocket-protocol');
+        const extensions = r.getHeader('sec-websocket-extensions');
+        let aborted = false;
+        res.onAborted(() => {
+          aborted = true;
+        });
+        live
+          .admit({ ...req, body: Buffer.alloc(0) })
+          .then((refusal) => {
+            if (aborted) return;
+            res.cork(() => {
+              if (!refusal) {
+                res.upgrade({}, key, protocol, extensions, context);
+                return;
+              }
+              res.writeStatus(`${refusal.status} ${STATUS_TEXT[refusal.status] ?? ''}`);
+              res.writeHeader('Content-Type', JSON_TYPE);
+              for (const [k, v] of Object.entries(refusal.headers ?? {})) res.writeHeader(k, v);
+              res.end(JSON.stringify(refusal.json));
+            });
+          })
+          .catch(live.onError);
       },
       open: (ws) => {
         sockets.add(ws);
@@ -263,27 +262,7 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
   }
 
   app.any('/*', (res, r) => {
-    const receivedAt = new Date();
-    const headers: Record<string, string | string[]> = {};
-    r.forEach((k, v) => {
-      const seen = headers[k];
-      if (seen === undefined) headers[k] = v;
-      else headers[k] = Array.isArray(seen) ? [...seen, v] : [seen, v];
-    });
-    const front = readFront(
-      typeof headers[FRONT_HEADER] === 'string' ? headers[FRONT_HEADER] : undefined,
-      secret,
-    );
-    delete headers[FRONT_HEADER];
-    const req: Omit<ApiRequest, 'body'> = {
-      id: newId('req'),
-      peer: front?.peer ?? Buffer.from(res.getRemoteAddressAsText()).toString(),
-      method: r.getMethod().toUpperCase(),
-      path: r.getUrl(),
-      query: r.getQuery() ?? '',
-      headers,
-      receivedAt,
-    };
+    const { req, front } = copyRequest(res, r, secret);
     const x: Exchange = { res, method: req.method, aborted: false, answered: false };
     inFlight++;
     let settled = false;
@@ -318,7 +297,7 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
       refuse(front.refusal, true);
       return;
     }
-    const framing = secret ? null : directFraming(headers);
+    const framing = secret ? null : directFraming(req.headers);
     if (framing) {
       refuse(framing, true);
       return;
@@ -329,7 +308,8 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
     // it is announced as very large.
     const tooLarge = (received: string, close: boolean) =>
       refuse({ status: 413, message: tooLargeMessage(limit, received) }, close);
-    const declared = typeof headers['content-length'] === 'string' ? Number(headers['content-length']) : 0;
+    const declared =
+      typeof req.headers['content-length'] === 'string' ? Number(req.headers['content-length']) : 0;
     if (declared > limit) {
       tooLarge(`${declared} (Content-Length)`, declared > DRAIN_MAX_BYTES);
       return;
@@ -430,12 +410,44 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
 }
 
 /**
+ * Everything needed of a request, copied before the transport reuses its memory: headers (a
+ * repeated one keeps every value), and the client's address, from the check in front when it is
+ * there (its header, proven by the secret, is removed) or else from the socket.
+ */
+function copyRequest(
+  res: HttpResponse,
+  r: HttpRequest,
+  secret: string | null,
+): { req: Omit<ApiRequest, 'body'>; front: ReturnType<typeof readFront> } {
+  const receivedAt = new Date();
+  const headers: Record<string, string | string[]> = {};
+  r.forEach((k, v) => {
+    const seen = headers[k];
+    if (seen === undefined) headers[k] = v;
+    else headers[k] = Array.isArray(seen) ? [...seen, v] : [seen, v];
+  });
+  const mark = headers[FRONT_HEADER];
+  const front = readFront(typeof mark === 'string' ? mark : undefined, secret);
+  delete headers[FRONT_HEADER];
+  const req = {
+    id: newId('req'),
+    peer: front?.peer ?? Buffer.from(res.getRemoteAddressAsText()).toString(),
+    method: r.getMethod().toUpperCase(),
+    path: r.getUrl(),
+    query: r.getQuery() ?? '',
+    headers,
+    receivedAt,
+  };
+  return { req, front };
+}
+
+/**
  * Without the check in front, the transport takes the first of two Content-Length headers and
  * reads no Transfer-Encoding but `chunked`: such a request is refused and its connection closed.
  * (What follows on the same connection is still read by the transport: only the check in front
  * closes that door; docs/operations.md.)
  */
-function directFraming(headers: Record<string, string | string[]>): FramingRefusal | null {
+function directFraming(headers: ApiRequest['headers']): FramingRefusal | null {
   const length = headers['content-length'];
   if (Array.isArray(length) && new Set(length).size > 1)
     return {
@@ -443,7 +455,7 @@ function directFraming(headers: Record<string, string | string[]>): FramingRefus
       message: `Content-Length is sent twice with different values (${length.join(', ')})`,
     };
   const encoding = headers['transfer-encoding'];
-  if (encoding !== undefined && (Array.isArray(encoding) || encoding.toLowerCase() !== 'chunked'))
+  if (encoding !== undefined && (typeof encoding !== 'string' || encoding.toLowerCase() !== 'chunked'))
     return {
       status: 400,
       message: `Transfer-Encoding may only be "chunked", got ${JSON.stringify(encoding)}`,

@@ -237,3 +237,60 @@ t.test('figures: the snapshot, GET /metrics and the live socket count what happe
   });
   t.equal(refused, 401, 'a wrong token cannot listen');
 });
+
+/** A raw request from a chosen loopback source address; the status line and headers of the answer. */
+function fromSource(port: number, source: string, head: string): Promise<string> {
+  return import('node:net').then(
+    ({ connect }) =>
+      new Promise((resolve) => {
+        const s = connect({ port, host: '127.0.0.1', localAddress: source });
+        let out = '';
+        s.on('data', (d) => {
+          out += d;
+        });
+        s.on('close', () => resolve(out));
+        s.on('error', () => resolve(out));
+        s.on('connect', () => s.write(`${head}Host: x\r\nConnection: close\r\n\r\n`));
+      }),
+  );
+}
+
+t.test(
+  'the admin door: one Authorization header, a request id on the live 401, guessing throttled per source',
+  async (t) => {
+    const door = await startTestServer(t, { adminToken: TOKEN });
+    const twice = await fromSource(
+      door.port,
+      '127.0.0.1',
+      `GET /admin/v1/accounts HTTP/1.1\r\nAuthorization: Bearer ${TOKEN}\r\nAuthorization: Bearer ${TOKEN}\r\n`,
+    );
+    t.match(twice, /^HTTP\/1.1 401 /, 'two Authorization headers, even both right: 401');
+    t.match(twice, /send one Authorization header, got 2/);
+
+    const live = await new Promise<Record<string, string | string[] | undefined>>((resolve) => {
+      const bad = new WebSocket(`ws://127.0.0.1:${door.port}/admin/v1/live`, {
+        headers: { authorization: 'Bearer no' },
+      });
+      bad.on('unexpected-response', (_req, res) => resolve(res.headers));
+      bad.on('error', () => {});
+    });
+    t.match(live['x-request-id'], /^req_/, "the live socket's 401 carries X-Request-ID");
+
+    const guess = (source: string, token: string) =>
+      fromSource(door.port, source, `GET /admin/v1/accounts HTTP/1.1\r\nAuthorization: Bearer ${token}\r\n`);
+    // Two failures so far from 127.0.0.1 (the two headers, the live socket); eight more make the ten
+    // a source may send in a minute, each answered 401.
+    for (let i = 0; i < 8; i++) t.match(await guess('127.0.0.1', `wrong${i}`), /^HTTP\/1.1 401 /);
+    const last = await guess('127.0.0.1', 'wrong-last');
+    t.match(last, /^HTTP\/1.1 429 /, 'the eleventh wrong token within the minute: 429');
+    t.match(last, /retry-after: \d+/i, 'with Retry-After');
+    t.match(last, /wrong admin tokens came from 127\.0\.0\.1/);
+    t.match(
+      await guess('127.0.0.1', TOKEN),
+      /^HTTP\/1.1 429 /,
+      'the right token too, from that source, for the minute',
+    );
+    t.match(await guess('127.0.0.2', TOKEN), /^HTTP\/1.1 200 /, 'another source is not shut out');
+    t.match(await guess('127.0.0.2', 'wrong'), /^HTTP\/1.1 401 /, 'and has its own count');
+  },
+);

@@ -224,6 +224,38 @@ t.test('hostile JSON bodies: each 400 INVALID_REQUEST, nothing created', async (
     t.match(r.body.error.message, message, name);
   }
   t.equal(({} as Record<string, unknown>).admin, undefined, 'no prototype was touched');
+
+  // Bytes that are not UTF-8 are refused by offset, not turned into U+FFFD and rendered.
+  const newest = async () => (await call(t, server, 'GET', '/generations', { key: a.live })).body.data[0]?.id;
+  const before = await newest();
+  const head = Buffer.from(`{"templateId":"${tpl}","text":"caf`);
+  for (const [name, bad] of [
+    ['a stray 0xFF', [0xff]],
+    ['a cut-off é', [0xc3]],
+    ['an overlong slash', [0xc0, 0xaf]],
+    ['a surrogate half', [0xed, 0xa0, 0x80]],
+  ] as const) {
+    const r = await call(t, server, 'POST', '/generations', {
+      key: a.live,
+      raw: Buffer.concat([head, Buffer.from(bad), Buffer.from('"}')]),
+      headers: { 'content-type': 'application/json' },
+    });
+    t.equal(r.status, 400, name);
+    t.equal(r.body.error.field, 'body', `${name}: names the body`);
+    t.match(
+      r.body.error.message,
+      new RegExp(`byte ${head.length} \\(0x${bad[0]!.toString(16)}\\)`),
+      `${name}: and the byte offset`,
+    );
+  }
+  t.equal(await newest(), before, 'no job was created (the newest is the same)');
+  const fine = await call(t, server, 'POST', '/generations', {
+    key: a.live,
+    raw: Buffer.from(`{"templateId":"${tpl}","text":"café ✓"}`),
+    headers: { 'content-type': 'application/json' },
+  });
+  t.equal(fine.status, 202, 'while well-formed UTF-8 is accepted');
+  t.equal(await newest(), fine.body.id, 'and listed first, so the list shows a new job');
 });
 
 t.test('body limit: 413 from Content-Length at once, and from streamed chunks', async (t) => {
