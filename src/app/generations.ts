@@ -26,6 +26,7 @@ import type { RenderSpec } from '../render/index.ts';
 import type { Store } from '../store/index.ts';
 import type { Caller } from './auth.ts';
 import { type Renderer, type RenderRequest, RenderTaskError } from './ports/renderer.ts';
+import { checkCoverage } from './coverage.ts';
 import { checkFontAccess, renderResources } from './render-resources.ts';
 
 export interface JobDeps {
@@ -68,6 +69,8 @@ export async function submitJob(
   });
   for (const fontId of templateFontIds(model)) await checkFontAccess(d.store, caller, fontId);
   if ('blocks' in spec.content) await checkAssets(d.store, tenant, spec.content.blocks, parsed.input);
+  const field = 'text' in parsed.input ? 'text' : 'data' in parsed.input ? 'data' : 'content';
+  await checkCoverage(d.store, d.blobs, tenant, spec, field);
   const inputHash = sha256Hex(JSON.stringify(parsed.input));
   const now = d.now();
   if (kind === 'preview') {

@@ -138,6 +138,15 @@ export function checkInputForTemplate(
         },
       );
     }
+    // A blank page is not a document: nothing to write would still be billed as a sheet.
+    if (input.text.trim() === '')
+      throw new ApiError(
+        'INVALID_REQUEST',
+        `text must hold something to write, got only ${n} whitespace characters`,
+        {
+          field: 'text',
+        },
+      );
     return null;
   }
   const blocks = jobBlocks(template, input)!;

@@ -90,3 +90,9 @@ export function inspectFont(bytes: Uint8Array): FontInfo {
     scripts,
   };
 }
+
+/** Which code points a font file's character map has (the file is checked only as far as that needs). */
+export function fontCoverage(bytes: Uint8Array): (codepoint: number) => boolean {
+  const have = new Set(new hb.Face(new hb.Blob(bytes), 0).collectUnicodes());
+  return (cp) => have.has(cp);
+}

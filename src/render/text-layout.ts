@@ -96,6 +96,25 @@ function writes(font: LoadedFont, cp: number): boolean {
   return script === null || !font.typeset.includes(script);
 }
 
+/** `U+05D0 "א"`: how a character no font has is named. */
+const characterName = (cp: number) =>
+  `U+${cp.toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(String.fromCodePoint(cp))}`;
+
+/**
+ * The characters of `text` that none of the fonts can draw, named, in order of first appearance:
+ * what layout would refuse, found without laying anything out. Spaces, tabs and line breaks need
+ * no glyph.
+ */
+export function uncoveredCharacters(text: string, covers: readonly ((cp: number) => boolean)[]): string[] {
+  const missing = new Set<string>();
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (isSpace(cp) || cp === 0x0a || cp === 0x0d) continue;
+    if (!covers.some((c) => c(cp))) missing.add(characterName(cp));
+  }
+  return [...missing];
+}
+
 /** Splits a paragraph into runs of one font and one bidi level; names characters no font has. */
 function itemize(text: string, levels: Uint8Array, fonts: LoadedFont[], missing: Set<string>): Run[] {
   const runs: Run[] = [];
@@ -108,9 +127,7 @@ function itemize(text: string, levels: Uint8Array, fonts: LoadedFont[], missing:
       font = writes(prev, cp) || isSpace(cp) ? prev : undefined;
     font ??= fonts.find((f) => writes(f, cp)) ?? fonts.find((f) => f.covers(cp));
     if (!font) {
-      missing.add(
-        `U+${cp.toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(String.fromCodePoint(cp))}`,
-      );
+      missing.add(characterName(cp));
       font = prev;
     }
     const level = levels[i]!;
