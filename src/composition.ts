@@ -139,12 +139,40 @@ export async function openAdapters(
   return { instance, limiter, previewLimiter, quota, renderer, metrics, board, queue, close };
 }
 
+/**
+ * Longest a request waits on one Redis command of the limits. A Redis that is frozen (stopped,
+ * swapping, a full disk under AOF) keeps its connection open and answers nothing; past this the
+ * command fails and the memory insurance answers instead.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+
 async function openRedis(url: string, log: Logger): Promise<Redis> {
-  // Fail fast while disconnected so the memory insurance limiter answers instead of a hang.
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+  // Fail fast while disconnected, and time out while connected but silent, so the memory
+  // insurance limiter answers instead of a hang.
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: true,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+  });
   redis.on('error', (err) =>
     log.warn({ err: err.message }, 'redis unavailable; rate limits fall back to memory'),
   );
+  // A frozen Redis keeps the connection open: a ping that times out drops it, so that until Redis
+  // answers again every command fails at once (the reconnection waits on Redis's reply).
+  const watch = setInterval(() => {
+    if (redis.status !== 'ready') return;
+    redis.ping().catch((err: Error) => {
+      if (!/timed out/i.test(err.message) || redis.status !== 'ready') return;
+      log.warn(
+        'redis does not answer within %d ms; rate limits fall back to memory',
+        REDIS_COMMAND_TIMEOUT_MS,
+      );
+      redis.disconnect(true);
+    });
+  }, REDIS_COMMAND_TIMEOUT_MS);
+  watch.unref();
+  redis.once('end', () => clearInterval(watch));
   // At start Redis must answer (the queue lives there); later outages are ridden out.
   await redis.connect().catch((err: Error) => {
     redis.disconnect();

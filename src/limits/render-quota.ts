@@ -67,8 +67,21 @@ abstract class Quota implements RenderQuota {
   }
 }
 
-export class MemoryRenderQuota extends Quota {
+/** Heavy-render slots of this process. */
+class LocalSlots {
   private readonly active = new Set<string>();
+
+  lease(accountId: string): (() => Promise<void>) | null {
+    if (this.active.has(accountId)) return null;
+    this.active.add(accountId);
+    return async () => {
+      this.active.delete(accountId);
+    };
+  }
+}
+
+export class MemoryRenderQuota extends Quota {
+  private readonly slots = new LocalSlots();
 
   constructor(opts: RenderQuotaOptions) {
     super(
@@ -78,17 +91,15 @@ export class MemoryRenderQuota extends Quota {
   }
 
   async lease(accountId: string) {
-    if (this.active.has(accountId)) return null;
-    this.active.add(accountId);
-    return async () => {
-      this.active.delete(accountId);
-    };
+    return this.slots.lease(accountId);
   }
 }
 
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 export class RedisRenderQuota extends Quota {
+  private readonly local = new LocalSlots();
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
@@ -110,13 +121,23 @@ export class RedisRenderQuota extends Quota {
     );
   }
 
+  /**
+   * The farm-wide lease; while Redis does not answer (gone, or frozen past the client's command
+   * timeout), this process's own slot, as the rate limits fall back to their memory insurance.
+   */
   async lease(accountId: string) {
     const key = `${this.prefix}render-lease:${accountId}`;
     const token = randomUUID();
-    const taken = await this.redis.set(key, token, 'PX', this.opts.leaseMs, 'NX');
+    let taken: string | null;
+    try {
+      taken = await this.redis.set(key, token, 'PX', this.opts.leaseMs, 'NX');
+    } catch {
+      return this.local.lease(accountId);
+    }
     if (taken !== 'OK') return null;
     return async () => {
-      await this.redis.eval(RELEASE, 1, key, token);
+      // A release that cannot reach Redis leaves the lease to lapse on its own (PX).
+      await this.redis.eval(RELEASE, 1, key, token).catch(() => {});
     };
   }
 }

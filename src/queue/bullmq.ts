@@ -31,6 +31,21 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 /** Extends the lease only if it still holds our token. */
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
+/** Time a stop may wait on Redis beyond the jobs' grace. */
+const STOP_SLACK_MS = 2000;
+
+/** Waits for `p`, or `ms`, whichever comes first (what is still pending is left behind). */
+async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    p.catch(() => {}),
+    new Promise<void>((r) => {
+      timer = setTimeout(r, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
 export class BullQueue implements JobQueue {
   readonly shared = true;
   private readonly queue: Queue;
@@ -176,10 +191,19 @@ export class BullQueue implements JobQueue {
       const late = setTimeout(() => {
         for (const c of this.running.values()) c.abort();
       }, graceMs);
-      await closing;
+      await within(closing, graceMs + STOP_SLACK_MS);
       clearTimeout(late);
     }
-    await this.queue.close();
-    await Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect())));
+    // With Redis gone or frozen, closing waits forever on commands that never return: past the
+    // grace the connections are cut (the store keeps every job's state; nothing is lost).
+    await within(this.queue.close(), STOP_SLACK_MS);
+    await within(
+      Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect()))),
+      STOP_SLACK_MS,
+    );
+    // The worker's and the queue's own connections (a blocking one among them) too: a client
+    // left trying to reconnect would keep the process alive.
+    await within(Promise.all([this.worker?.disconnect(), this.queue.disconnect()]), STOP_SLACK_MS);
+    for (const c of this.connections) c.disconnect();
   }
 }

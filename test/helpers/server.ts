@@ -76,8 +76,12 @@ async function boot(t: Test, overrides: Partial<Config>, opts: ServiceOptions) {
 }
 
 /** The real server on an ephemeral port, with the thread pool. */
-export async function startTestServer(t: Test, overrides: Partial<Config> = {}): Promise<TestServer> {
-  const booted = await boot(t, overrides, {});
+export async function startTestServer(
+  t: Test,
+  overrides: Partial<Config> = {},
+  opts: Pick<ServiceOptions, 'role'> = {},
+): Promise<TestServer> {
+  const booted = await boot(t, overrides, opts);
   const port = booted.service.http!.port;
   return { ...booted, base: `http://127.0.0.1:${port}`, port };
 }
