@@ -120,6 +120,7 @@ export async function openAdapters(
     busy: renderer.busy,
   }));
   const board = new SampleBoard(metrics, redis, config.redisPrefix);
+  const backoff = { baseMs: config.jobRetryBaseMs, maxMs: config.jobRetryMaxMs };
   const queue = (runner: JobRunner, onError: (err: unknown, job: { id: string } | null) => void): JobQueue =>
     config.redisUrl
       ? new BullQueue(runner, {
@@ -129,8 +130,9 @@ export async function openAdapters(
           lockMs: config.queueLockMs,
           leaseMs: config.queueLockMs,
           onError,
+          backoff,
         })
-      : new EmbeddedQueue(runner, { concurrency: config.poolThreads, onError });
+      : new EmbeddedQueue(runner, { concurrency: config.poolThreads, onError, backoff });
   const close = async () => {
     await renderer.close();
     await board.stop();

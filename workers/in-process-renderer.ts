@@ -2,11 +2,14 @@
 // threads, without their isolation. A render runs to its end once started (it cannot be
 // preempted), so the time limit and a cancel are checked before it starts and when it ends.
 import {
+  type ImageCheck,
+  type ImageCheckResult,
   type Rendered,
   type Renderer,
   type RenderRequest,
   RenderTaskError,
 } from '../src/app/ports/renderer.ts';
+import { checkImage } from './image-check.ts';
 import { renderRequest } from './render-task.ts';
 
 export class InProcessRenderer implements Renderer {
@@ -40,6 +43,15 @@ export class InProcessRenderer implements Renderer {
     } finally {
       this.running--;
     }
+  }
+
+  async checkImage(image: ImageCheck, opts: { timeoutMs?: number } = {}): Promise<ImageCheckResult> {
+    const started = performance.now();
+    await new Promise((resolve) => setImmediate(resolve));
+    const result = checkImage(image);
+    if (opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs)
+      throw new RenderTaskError('timeout', `decoding took longer than ${opts.timeoutMs} ms and was stopped`);
+    return result;
   }
 
   async close(): Promise<void> {}

@@ -4,6 +4,8 @@
 // the pool carries on with a fresh worker.
 import { Piscina } from 'piscina';
 import {
+  type ImageCheck,
+  type ImageCheckResult,
   type Rendered,
   type Renderer,
   type RenderRequest,
@@ -11,6 +13,7 @@ import {
   RenderTaskError,
 } from '../src/app/ports/renderer.ts';
 import { tuneImageAllocator } from '../src/config/index.ts';
+import type { PoolTask } from './pool-task.ts';
 
 export interface PiscinaRendererOptions {
   threads: number;
@@ -99,12 +102,23 @@ export class PiscinaRenderer implements Renderer {
     return result;
   }
 
-  private async attempt(task: RenderRequest, limit: number, cancel?: AbortSignal): Promise<RenderResult> {
+  /** Decodes an uploaded image on a thread of the pool, under its time and heap limits. */
+  async checkImage(image: ImageCheck, opts: { timeoutMs?: number } = {}): Promise<ImageCheckResult> {
+    if (this.running++ === 0) this.watchdog.ref();
+    try {
+      const task: PoolTask = { check: image };
+      return await this.attempt<ImageCheckResult>(task, opts.timeoutMs ?? this.opts.timeoutMs);
+    } finally {
+      if (--this.running === 0) this.watchdog.unref();
+    }
+  }
+
+  private async attempt<R = RenderResult>(task: PoolTask, limit: number, cancel?: AbortSignal): Promise<R> {
     const timeout = AbortSignal.timeout(limit);
     try {
       return (await this.pool.run(task, {
         signal: cancel ? AbortSignal.any([timeout, cancel]) : timeout,
-      })) as RenderResult;
+      })) as R;
     } catch (err) {
       const e = err as Error & { code?: string; name?: string };
       if (cancel?.aborted) throw new RenderTaskError('cancelled', 'the task was cancelled');

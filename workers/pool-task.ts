@@ -1,9 +1,17 @@
 // The piscina task: a render request in, the result out with its bytes transferred, not copied.
 import { Piscina } from 'piscina';
-import type { RenderRequest, RenderResult } from '../src/app/ports/renderer.ts';
+import type { ImageCheck, ImageCheckResult, RenderRequest, RenderResult } from '../src/app/ports/renderer.ts';
+import { checkImage } from './image-check.ts';
 import { renderRequest } from './render-task.ts';
 
-export default function run(req: RenderRequest): RenderResult | Promise<RenderResult> {
+/** What a thread is handed: a render, or an uploaded image to decode. */
+export type PoolTask = RenderRequest | { check: ImageCheck };
+
+export default function run(
+  task: PoolTask,
+): RenderResult | ImageCheckResult | Promise<RenderResult | ImageCheckResult> {
+  if ('check' in task) return checkImage(task.check);
+  const req = task;
   const result = renderRequest(req);
   const moved = result.ok
     ? (Piscina.move({

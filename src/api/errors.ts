@@ -14,6 +14,7 @@ const BY_KIND: Record<RefusalKind, { code: ApiError['code']; status: number }> =
   balance: { code: 'INSUFFICIENT_BALANCE', status: 402 },
   // Spec §7 pairs INVALID_REQUEST with 400; its 409s belong to the generation codes.
   conflict: { code: 'INVALID_REQUEST', status: 400 },
+  unavailable: { code: 'SERVICE_UNAVAILABLE', status: 503 },
 };
 
 /** The public error for anything thrown while answering a request. */
@@ -21,6 +22,9 @@ export function publicError(err: unknown, req: ApiRequest, log: Logger): ApiErro
   if (err instanceof ApiError) return err;
   if (err instanceof Refusal) {
     const { code, status } = BY_KIND[err.kind];
+    // A storage fault is the operator's to see: logged, while the client is told to come back.
+    if (err.kind === 'unavailable')
+      log.warn({ err, requestId: req.id, method: req.method, path: req.path }, 'storage unavailable');
     return new ApiError(code, err.message, { status, field: err.field, retryAfter: err.retryAfter });
   }
   log.error({ err, requestId: req.id, method: req.method, path: req.path }, 'request failed');
@@ -34,6 +38,7 @@ export function publicError(err: unknown, req: ApiRequest, log: Logger): ApiErro
  */
 export function errorReply(e: ApiError, req: ApiRequest, headers: Record<string, string>): Reply {
   if (e.status === 429) headers['Retry-After'] = String(e.retryAfter ?? 60);
+  else if (e.status === 503 && e.retryAfter !== undefined) headers['Retry-After'] = String(e.retryAfter);
   if (e.quota) {
     const q = e.quota;
     const policy = `"${q.name}";q=${q.limit};w=${q.window}`;

@@ -278,7 +278,13 @@ const responses = {
   TooMany: errorResponse('RATE_LIMIT_EXCEEDED: wait Retry-After seconds.', {
     'Retry-After': { $ref: '#/components/headers/Retry-After' },
   }),
-  Internal: errorResponse('INTERNAL_ERROR (or RENDER_FAILED on renders): quote the request id.'),
+  Internal: errorResponse(
+    'INTERNAL_ERROR (or RENDER_FAILED on renders, OUTPUT_DAMAGED on a download whose stored output is lost or altered): quote the request id.',
+  ),
+  Unavailable: errorResponse(
+    'SERVICE_UNAVAILABLE (extension): storage cannot write or be reached now (a full disk, S3 away); nothing was changed. Wait Retry-After seconds.',
+    { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+  ),
 };
 
 const common = {
@@ -288,6 +294,7 @@ const common = {
   '413': { $ref: '#/components/responses/TooLarge' },
   '429': { $ref: '#/components/responses/TooMany' },
   '500': { $ref: '#/components/responses/Internal' },
+  '503': { $ref: '#/components/responses/Unavailable' },
 };
 
 const jsonOk = (description: string, schema: string, status = '200') => ({
@@ -480,8 +487,11 @@ function operations(): Record<string, Record<string, Schema>> {
           },
           '402': errorResponse('INSUFFICIENT_BALANCE (credits mode).'),
           '403': errorResponse('RENDER_ACCESS_DENIED or FONT_ACCESS_DENIED.'),
-          '503': errorResponse('RENDER_DISABLED.'),
           ...common,
+          '503': errorResponse(
+            'RENDER_DISABLED, or SERVICE_UNAVAILABLE (extension) while storage cannot be written or reached.',
+            { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+          ),
         },
       },
     },

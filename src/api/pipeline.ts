@@ -36,19 +36,19 @@ export interface Api {
   admitAdmin(req: ApiRequest): Promise<Reply | null>;
 }
 
-export function routes(d: ApiDeps): Route[] {
+export function routes(d: ApiDeps, log: Logger): Route[] {
   return [
     ...templateRoutes(d),
     ...fontRoutes(d),
     ...usageRoutes(d),
     ...assetRoutes(d),
-    ...generationRoutes(d),
+    ...generationRoutes(d, log),
     ...renderRoutes(d),
   ];
 }
 
 export function createApi(d: ApiDeps, log: Logger): Api {
-  const router = new Router(routes(d));
+  const router = new Router(routes(d, log));
   const auth = new Authenticator(d.store);
   const policy = `"per-key";q=${d.limiter.points};w=${d.limiter.windowSeconds}`;
   const openapi = JSON.stringify(openApiDocument());

@@ -1,7 +1,8 @@
 // POST /assets: a private PNG or JPEG for structured templates and Document v1 content.
 // Order: limits from the header (no decoding) → structure → pixel stream inflated with a hard
-// cap (a zlib bomb stops at the size the header promised) → blob → quota row under the account
-// lock. A refused quota deletes the blob it just wrote.
+// cap (a zlib bomb stops at the size the header promised) → a full decode on a thread of the
+// render pool, under its time and heap limits (the last gate) → blob → quota row under the
+// account lock. A refused quota deletes the blob it just wrote.
 import { createInflate } from 'node:zlib';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
@@ -10,12 +11,15 @@ import { type CheckedImage, checkImage } from '../domain/images.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
 import type { AssetRecord, Store } from '../store/index.ts';
+import { type Renderer, RenderTaskError } from './ports/renderer.ts';
 
 export interface AssetDeps {
   store: Store;
   blobs: BlobStore;
   config: Config;
   now: () => Date;
+  /** Decodes the image before it is stored; absent only for the service's own demo images. */
+  renderer?: Renderer;
 }
 
 /** Inflates the PNG pixel stream off the main thread, keeping nothing; it must match exactly. */
@@ -52,6 +56,30 @@ function inflateExactly(pixels: NonNullable<CheckedImage['pixels']>): Promise<vo
   });
 }
 
+/** The last gate: the image decodes, in full, to exactly what its header says. */
+async function decodes(
+  renderer: Renderer,
+  image: CheckedImage,
+  bytes: Buffer,
+  timeoutMs: number,
+): Promise<void> {
+  let result: Awaited<ReturnType<Renderer['checkImage']>>;
+  try {
+    result = await renderer.checkImage(
+      { type: image.type, bytes, width: image.width, height: image.height },
+      { timeoutMs },
+    );
+  } catch (err) {
+    if (!(err instanceof RenderTaskError) || (err.reason !== 'timeout' && err.reason !== 'memory')) throw err;
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `the image could not be decoded within the limits (${err.reason === 'timeout' ? `${timeoutMs} ms` : 'memory'}): ${err.message}`,
+      { field: 'body' },
+    );
+  }
+  if (!result.ok) throw new ApiError('INVALID_REQUEST', result.message, { field: 'body' });
+}
+
 export async function uploadAsset(
   d: AssetDeps,
   tenant: Tenant,
@@ -65,6 +93,7 @@ export async function uploadAsset(
     maxPixels: c.assetMaxPixels,
   });
   if (image.pixels) await inflateExactly(image.pixels);
+  if (d.renderer) await decodes(d.renderer, image, bytes, c.assetDecodeTimeoutMs);
   const id = newId('asset');
   const blobKey = `assets/${tenant.accountId}/${id}`;
   await d.blobs.put(blobKey, bytes, image.type);

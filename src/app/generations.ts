@@ -10,7 +10,7 @@ import { isId, shownId } from '../domain/ids.ts';
 import type { Logger } from 'pino';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
-import { ApiError } from '../domain/errors.ts';
+import { ApiError, isUnavailable } from '../domain/errors.ts';
 import { assetIds, type DocBlock, jobBlocks } from '../domain/document.ts';
 import type { Job, JobInput, JobKind } from '../domain/generation.ts';
 import { parseJobBody } from '../domain/generation.ts';
@@ -22,8 +22,8 @@ import type { Tenant } from '../domain/tenant.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import type { JobQueue, JobRunner } from '../queue/types.ts';
-import type { RenderSpec } from '../render/index.ts';
-import type { Store } from '../store/index.ts';
+import { type RenderSpec, resourcesOf } from '../render/index.ts';
+import type { Completion, Store } from '../store/index.ts';
 import type { Caller } from './auth.ts';
 import { type Renderer, type RenderRequest, RenderTaskError } from './ports/renderer.ts';
 import { checkCoverage } from './coverage.ts';
@@ -70,6 +70,7 @@ export async function submitJob(
   for (const fontId of templateFontIds(model)) await checkFontAccess(d.store, caller, fontId);
   if ('blocks' in spec.content) await checkAssets(d.store, tenant, spec.content.blocks, parsed.input);
   const field = 'text' in parsed.input ? 'text' : 'data' in parsed.input ? 'data' : 'content';
+  await checkImageMemory(d.store, tenant, spec, d.config.jobImageMemoryMb, field);
   await checkCoverage(d.store, d.blobs, tenant, spec, field);
   const inputHash = sha256Hex(JSON.stringify(parsed.input));
   const now = d.now();
@@ -139,6 +140,32 @@ async function checkAssets(store: Store, tenant: Tenant, blocks: DocBlock[], inp
   }
 }
 
+/**
+ * The distinct images a job draws, decoded, must fit its budget (4 bytes a pixel): a render
+ * thread holds them all while it writes the document, outside its heap limit.
+ */
+async function checkImageMemory(
+  store: Store,
+  tenant: Tenant,
+  spec: RenderSpec,
+  budgetMb: number,
+  field: string,
+): Promise<void> {
+  const ids = resourcesOf(spec).images;
+  let pixels = 0;
+  for (const id of ids) {
+    const a = await store.assets.get(tenant, id);
+    if (a) pixels += a.width * a.height;
+  }
+  const mib = (pixels * 4) / 2 ** 20;
+  if (mib > budgetMb)
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `the ${ids.length} images of this job decode to ${Math.ceil(mib)} MiB of pixels (${(pixels / 1e6).toFixed(1)} megapixels); one job may use at most ${budgetMb} MiB: use fewer or smaller images`,
+      { field },
+    );
+}
+
 /** `content[3].assetId` or `content[1].columns[0].content[2].assetId`: where v1 content places an image. */
 function contentPathOf(input: { content: unknown[] }, id: string): string {
   const walk = (blocks: unknown[], path: string): string | null => {
@@ -185,7 +212,7 @@ export function jobRunner(d: RunnerDeps): JobRunner {
     if (d.config.crashAt === point) process.kill(process.pid, 'SIGKILL');
   };
   return async ({ id }, signal) => {
-    const job = await d.store.generations.claim(id, d.now());
+    const job = await d.store.generations.claim(id, d.now(), d.config.jobMaxAttempts);
     if (!job) return; // cancelled or finished meanwhile
     if (signal.aborted) return;
     let output: { pages: number; bytes: Uint8Array };
@@ -195,29 +222,41 @@ export function jobRunner(d: RunnerDeps): JobRunner {
       output = await d.renderer.run(await requestFor(d, job, spec), { signal });
     } catch (err) {
       if (err instanceof RenderTaskError && err.reason === 'cancelled') return; // the cancel already moved the job
+      // Storage that cannot be read now (S3 away): the queue runs the job again after a back-off.
+      if (isUnavailable(err)) throw err;
       const message =
         err instanceof RenderTaskError ? err.message : 'an internal error stopped the rendering';
-      if (!(err instanceof RenderTaskError) || err.reason === 'crash')
+      if (!(err instanceof RenderTaskError) || err.reason === 'crash' || err.reason === 'damaged')
         d.log.error({ err, job: id }, 'render failed');
       if (await d.store.generations.fail(id, job.attempt, { code: 'GENERATION_FAILED', message }, d.now()))
         d.onFinished?.(job.kind, 'failed', 0);
       return;
     }
     const key = outputKey(job);
-    await d.blobs.put(key, output.bytes, job.kind === 'pdf' ? 'application/pdf' : 'application/json');
-    crash('after-blob');
-    const now = d.now();
-    const done = await d.store.generations.complete(
-      id,
-      job.attempt,
-      {
-        pages: output.pages,
-        blobKey: key,
-        milliPerPage: milliSheetsPerPage(spec.style.pageSize),
-        expiresAt: new Date(now.getTime() + d.config.retentionDays * 86_400_000).toISOString(),
-      },
-      now,
-    );
+    let done: Completion;
+    try {
+      await d.blobs.put(key, output.bytes, job.kind === 'pdf' ? 'application/pdf' : 'application/json');
+      crash('after-blob');
+      const now = d.now();
+      done = await d.store.generations.complete(
+        id,
+        job.attempt,
+        {
+          pages: output.pages,
+          blobKey: key,
+          sha256: sha256Hex(output.bytes),
+          bytes: output.bytes.byteLength,
+          milliPerPage: milliSheetsPerPage(spec.style.pageSize),
+          expiresAt: new Date(now.getTime() + d.config.retentionDays * 86_400_000).toISOString(),
+        },
+        now,
+      );
+    } catch (err) {
+      // The output could not be stored or committed (a full disk, a store away): nothing was
+      // charged; its space is given back and the queue runs the job again after a back-off.
+      await d.blobs.delete(key).catch(() => {});
+      throw err;
+    }
     crash('after-commit');
     if (done.outcome !== 'completed') await d.blobs.delete(key);
     if (done.outcome !== 'stale')

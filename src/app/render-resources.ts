@@ -6,6 +6,7 @@ import { ApiError } from '../domain/errors.ts';
 import { bundledFont } from '../domain/fonts.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { type ImageResource, type RenderSpec, resourcesOf } from '../render/index.ts';
+import { sha256Hex } from '../lib/ids.ts';
 import type { Store } from '../store/index.ts';
 import type { Caller } from './auth.ts';
 import { type RenderRequest, RenderTaskError } from './ports/renderer.ts';
@@ -21,7 +22,11 @@ export async function checkFontAccess(store: Store, caller: Caller, fontId: stri
   }
 }
 
-/** Personal fonts' and images' bytes of a specification; one gone since is a render failure. */
+/**
+ * Personal fonts' and images' bytes of a specification, each checked against the SHA-256 it was
+ * stored with: one gone since, or whose bytes changed, is a render failure (never drawn from).
+ * A blob store that cannot be reached passes on as it is (the job runs again later; a render is 503).
+ */
 export async function renderResources(
   store: Store,
   blobs: BlobStore,
@@ -35,6 +40,7 @@ export async function renderResources(
     const record = await store.fonts.getVisible(tenant.accountId, id);
     const bytes = record && (await blobs.get(record.location));
     if (!record || !bytes) throw new RenderTaskError('render', `the template's font ${id} no longer exists`);
+    intact(`the template's font ${id}`, bytes, record.sha256);
     fonts[id] = bytes;
   }
   const images: Record<string, ImageResource> = {};
@@ -42,7 +48,17 @@ export async function renderResources(
     const record = await store.assets.get(tenant, id);
     const bytes = record && (await blobs.get(record.blobKey));
     if (!record || !bytes) throw new RenderTaskError('render', `image ${id} no longer exists`);
+    intact(`image ${id}`, bytes, record.sha256);
     images[id] = { type: record.type, bytes, width: record.width, height: record.height };
   }
   return { fonts, images };
+}
+
+/** Stored bytes must still be the ones uploaded. */
+function intact(what: string, bytes: Uint8Array, sha256: string): void {
+  if (sha256Hex(bytes) !== sha256)
+    throw new RenderTaskError(
+      'damaged',
+      `${what} is damaged: its stored bytes no longer match the SHA-256 recorded at upload; upload it again`,
+    );
 }

@@ -5,7 +5,7 @@
 // failure still spends the quota, as the spec says) → the render, with its 15 s limit → the
 // charge (credits mode) and the counters, in one transaction.
 import { isId, shownId } from '../domain/ids.ts';
-import { ApiError } from '../domain/errors.ts';
+import { ApiError, isUnavailable } from '../domain/errors.ts';
 import { milliSheetsPerPage } from '../domain/page-size.ts';
 import { checkImageSize, parseRenderBody } from '../domain/render-request.ts';
 import { toRenderSpec } from '../domain/render-spec.ts';
@@ -108,7 +108,8 @@ export async function renderNow(
       );
       bytes = out.bytes;
     } catch (err) {
-      throw refusal(err, c.renderSyncTimeoutMs);
+      // Storage that cannot be read now is a 503 to try again, not a failed render.
+      throw isUnavailable(err) ? err : refusal(err, c.renderSyncTimeoutMs);
     }
     await d.store.db.write(async (tx) => {
       if (c.renderMode === 'credits') {
@@ -144,6 +145,7 @@ function refusal(err: unknown, timeoutMs: number): ApiError {
         `rendering took longer than ${timeoutMs / 1000} s and was stopped; send less text`,
         { field: 'text' },
       );
+    if (err.reason === 'damaged') return new ApiError('RENDER_FAILED', err.message);
     if (err.reason === 'render') {
       const why: Record<string, string> = {
         TOO_MANY_LINES: `${err.message} (a render is at most that many lines, wrapping included)`,

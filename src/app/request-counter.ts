@@ -10,7 +10,7 @@ const DAY_MS = 86_400_000;
 type Batch = Map<string, { tenant: Tenant; days: Map<number, number> }>;
 
 export class RequestCounter {
-  private pending: Batch = new Map();
+  private waiting: Batch = new Map();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
 
@@ -21,14 +21,26 @@ export class RequestCounter {
 
   add(tenant: Tenant, at: Date, n = 1): void {
     const key = tenant.mode + tenant.accountId;
-    let entry = this.pending.get(key);
+    let entry = this.waiting.get(key);
     if (!entry) {
       entry = { tenant, days: new Map() };
-      this.pending.set(key, entry);
+      this.waiting.set(key, entry);
     }
     const day = Math.floor(at.getTime() / DAY_MS);
     entry.days.set(day, (entry.days.get(day) ?? 0) + n);
     this.timer ??= setTimeout(() => void this.flush().catch(() => {}), this.intervalMs).unref();
+  }
+
+  /**
+   * Requests of this tenant counted but not yet written, on UTC days `from` (inclusive) to `to`
+   * (exclusive), YYYY-MM-DD: what a report adds while the store cannot take them.
+   */
+  pending(tenant: Tenant, from: string, to: string): number {
+    const [a, b] = [Date.parse(from) / DAY_MS, Date.parse(to) / DAY_MS];
+    let n = 0;
+    for (const [day, count] of this.waiting.get(tenant.mode + tenant.accountId)?.days ?? [])
+      if (day >= a && day < b) n += count;
+    return n;
   }
 
   /** Writes every pending count; concurrent callers share one write. */
@@ -36,9 +48,9 @@ export class RequestCounter {
     while (this.flushing) await this.flushing.catch(() => {});
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
+    if (this.waiting.size === 0) return;
+    const batch = this.waiting;
+    this.waiting = new Map();
     this.flushing = this.store.db
       .write(async (tx) => {
         for (const { tenant, days } of batch.values()) {

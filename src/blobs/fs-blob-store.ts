@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { type BlobStore, type BlobStream, checkKey } from './types.ts';
+import { type BlobStore, type BlobStream, checkKey, guarded } from './types.ts';
 
 export class FsBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
@@ -19,19 +19,30 @@ export class FsBlobStore implements BlobStore {
 
   async put(key: string, bytes: Uint8Array): Promise<void> {
     const path = this.path(key);
-    await mkdir(dirname(path), { recursive: true });
     const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(tmp, bytes);
-    await rename(tmp, path);
+    await guarded('the blob store cannot write now', async () => {
+      try {
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(tmp, bytes);
+        await rename(tmp, path);
+      } catch (err) {
+        // A write cut short by a full disk leaves no half file holding the space.
+        await rm(tmp, { force: true }).catch(() => {});
+        throw err;
+      }
+    });
   }
 
   async get(key: string): Promise<Uint8Array | null> {
-    try {
-      return new Uint8Array(await readFile(this.path(key)));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
-    }
+    const path = this.path(key);
+    return guarded('the blob store cannot read now', async () => {
+      try {
+        return new Uint8Array(await readFile(path));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+    });
   }
 
   async delete(key: string): Promise<void> {
@@ -53,7 +64,7 @@ export class FsBlobStore implements BlobStore {
       size = (await stat(path)).size;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
+      return guarded('the blob store cannot read now', () => Promise.reject(err));
     }
     const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
     return { size, chunks: stream, close: () => stream.destroy() };

@@ -4,7 +4,7 @@
 // rule expiring outputs is set as a backstop where the server supports it.
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
-import { type BlobStore, type BlobStream, checkKey } from './types.ts';
+import { type BlobStore, type BlobStream, checkKey, guarded } from './types.ts';
 
 export interface S3Options {
   endpoint: string;
@@ -74,56 +74,47 @@ export class S3BlobStore implements BlobStore {
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
     const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    await this.client.putObject(this.bucket, checkKey(key), body, body.length, {
-      'Content-Type': contentType,
-    });
+    await guarded(`S3 at ${this.opts.endpoint} cannot write now`, () =>
+      this.client.putObject(this.bucket, checkKey(key), body, body.length, {
+        'Content-Type': contentType,
+      }),
+    );
+  }
+
+  /** A read of S3 that an absent object answers with null; an unreachable server is a fault. */
+  private read<T>(op: () => Promise<T>): Promise<T | null> {
+    return guarded(`S3 at ${this.opts.endpoint} cannot be read now`, () =>
+      op().catch((err: unknown) => {
+        if (absent(err)) return null;
+        throw err;
+      }),
+    );
   }
 
   async get(key: string): Promise<Uint8Array | null> {
-    let stream: Readable;
-    try {
-      stream = await this.client.getObject(this.bucket, checkKey(key));
-    } catch (err) {
-      if (absent(err)) return null;
-      throw err;
-    }
-    const parts: Buffer[] = [];
-    for await (const chunk of stream) parts.push(chunk as Buffer);
-    return new Uint8Array(Buffer.concat(parts));
-  }
-
-  async delete(key: string): Promise<void> {
-    await this.client.removeObject(this.bucket, checkKey(key)).catch((err: unknown) => {
-      if (!absent(err)) throw err;
+    return this.read(async () => {
+      const stream = await this.client.getObject(this.bucket, checkKey(key));
+      const parts: Buffer[] = [];
+      for await (const chunk of stream) parts.push(chunk as Buffer);
+      return new Uint8Array(Buffer.concat(parts));
     });
   }
 
+  async delete(key: string): Promise<void> {
+    await this.read(() => this.client.removeObject(this.bucket, checkKey(key)));
+  }
+
   async exists(key: string): Promise<boolean> {
-    try {
-      await this.client.statObject(this.bucket, checkKey(key));
-      return true;
-    } catch (err) {
-      if (absent(err)) return false;
-      throw err;
-    }
+    return (await this.read(() => this.client.statObject(this.bucket, checkKey(key)))) !== null;
   }
 
   async open(key: string): Promise<BlobStream | null> {
-    let size: number;
-    try {
-      size = (await this.client.statObject(this.bucket, checkKey(key))).size;
-    } catch (err) {
-      if (absent(err)) return null;
-      throw err;
-    }
-    let stream: Readable;
-    try {
-      stream = await this.client.getObject(this.bucket, key);
-    } catch (err) {
-      if (absent(err)) return null; // deleted between the two calls
-      throw err;
-    }
-    return { size, chunks: stream, close: () => stream.destroy() };
+    const stat = await this.read(() => this.client.statObject(this.bucket, checkKey(key)));
+    if (!stat) return null;
+    // Deleted between the two calls: absent too.
+    const stream: Readable | null = await this.read(() => this.client.getObject(this.bucket, key));
+    if (!stream) return null;
+    return { size: stat.size, chunks: stream, close: () => stream.destroy() };
   }
 
   async *list(prefix: string): AsyncIterable<string> {

@@ -1,5 +1,6 @@
 // Blob storage port: PDFs, previews, assets and personal fonts. Two adapters (a directory and
 // S3) pass one contract suite.
+import { unavailable } from '../domain/errors.ts';
 
 export interface BlobStore {
   /**
@@ -26,6 +27,46 @@ export interface BlobStream {
   chunks: AsyncIterable<Uint8Array>;
   /** Stops reading early (the client went away). */
   close(): void;
+}
+
+/**
+ * Faults of the storage, not of the request: no space (ENOSPC, EDQUOT, MinIO's
+ * XMinioStorageFull), a read-only or failing disk, an S3 server that cannot be reached or says
+ * it is busy. Adapters say these as an `unavailable` refusal, so callers answer 503 or try later.
+ */
+export function blobFault(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code !== 'string') return false;
+  return [
+    'ENOSPC',
+    'EDQUOT',
+    'EROFS',
+    'EIO',
+    'EMFILE',
+    'ENFILE',
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'ETIMEDOUT',
+    'EPIPE',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'XMinioStorageFull',
+    'XMinioServerNotInitialized',
+    'SlowDown',
+    'ServiceUnavailable',
+    'InternalError',
+  ].includes(code);
+}
+
+/** Runs one blob operation, saying a storage fault as an `unavailable` refusal. */
+export async function guarded<T>(what: string, op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    if (blobFault(err)) throw unavailable(what, err);
+    throw err;
+  }
 }
 
 /** Keys are paths of safe segments: no traversal, no absolute paths. */

@@ -272,6 +272,36 @@ export const descriptors = {
     parse: integer(1_000, 600_000, 'ms'),
     doc: "Farm workers: a job whose worker stopped answering (killed) runs elsewhere after this long; also the life of an account's lease.",
   }),
+  assetDecodeTimeoutMs: describe({
+    env: 'ASSET_DECODE_TIMEOUT_MS',
+    default: 10_000,
+    parse: integer(100, 120_000, 'ms'),
+    doc: 'An uploaded image is decoded in full on a render thread before it is stored; one that takes longer is refused (400).',
+  }),
+  jobImageMemoryMb: describe({
+    env: 'JOB_IMAGE_MEMORY_MB',
+    default: 256,
+    parse: integer(16, 4096, 'MiB'),
+    doc: 'The pixels of the distinct images one job draws, decoded (4 bytes a pixel): a job over it is refused at submission (400). 256 MiB holds eight 8 MP images.',
+  }),
+  jobMaxAttempts: describe({
+    env: 'JOB_MAX_ATTEMPTS',
+    default: 10,
+    parse: integer(1, 1000),
+    doc: 'A job taken this many times without finishing (storage kept failing, its worker kept dying) fails with GENERATION_FAILED, uncharged.',
+  }),
+  jobRetryBaseMs: describe({
+    env: 'JOB_RETRY_BASE_MS',
+    default: 1000,
+    parse: integer(10, 600_000, 'ms'),
+    doc: 'A job whose run hit a storage fault (disk full, store unreachable) runs again after this, doubling each time.',
+  }),
+  jobRetryMaxMs: describe({
+    env: 'JOB_RETRY_MAX_MS',
+    default: 60_000,
+    parse: integer(10, 3_600_000, 'ms'),
+    doc: 'The longest wait between two runs of a job that keeps hitting storage faults.',
+  }),
   reconcileIntervalMs: describe({
     env: 'RECONCILE_INTERVAL_MS',
     default: 30_000,

@@ -33,6 +33,16 @@ export const errorCatalog = {
   INTERNAL_ERROR: { status: 500, meaning: 'An unexpected failure; quote the request id.' },
   RENDER_FAILED: { status: 500, meaning: 'The synchronous render failed.' },
   RENDER_DISABLED: { status: 503, meaning: 'Synchronous renders are disabled on this server.' },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    meaning:
+      'Extension: the service cannot store anything now (disk full, storage unreachable); nothing was changed. Wait `Retry-After` seconds.',
+  },
+  OUTPUT_DAMAGED: {
+    status: 500,
+    meaning:
+      'Extension: the stored output of a completed job is missing or no longer matches its digest; it is not served. Quote the request id.',
+  },
   GENERATION_FAILED: { status: 500, meaning: 'Appears only in the `error` of a failed job.' },
 } as const;
 
@@ -62,7 +72,12 @@ export type RefusalKind =
   /** The plan allowance and extra balance do not cover the work. */
   | 'balance'
   /** The thing is in a state that does not allow this (a finished job cannot be cancelled). */
-  | 'conflict';
+  | 'conflict'
+  /**
+   * The store or the blob store cannot do it now (no space left, unreachable); nothing was
+   * changed and the same request may succeed later (`retryAfter`).
+   */
+  | 'unavailable';
 
 export class Refusal extends Error {
   readonly field: string | undefined;
@@ -70,13 +85,30 @@ export class Refusal extends Error {
   constructor(
     readonly kind: RefusalKind,
     message: string,
-    opts: { field?: string; retryAfter?: number } = {},
+    opts: { field?: string; retryAfter?: number; cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'Refusal';
     this.field = opts.field;
     this.retryAfter = opts.retryAfter;
   }
+}
+
+/** Seconds a client is told to wait when storage cannot write (a full disk, an unreachable store). */
+export const UNAVAILABLE_RETRY_AFTER = 30;
+
+/** A storage fault said as the domain says it: `what` cannot be done now; try again later. */
+export function unavailable(what: string, cause: unknown): Refusal {
+  const detail = (cause as { code?: string })?.code ?? (cause as Error)?.message ?? String(cause);
+  return new Refusal('unavailable', `${what} (${detail}); try again in ${UNAVAILABLE_RETRY_AFTER} s`, {
+    retryAfter: UNAVAILABLE_RETRY_AFTER,
+    cause,
+  });
+}
+
+/** Whether an error is a storage fault that may pass (said by an adapter as an `unavailable` refusal). */
+export function isUnavailable(err: unknown): err is Refusal {
+  return err instanceof Refusal && err.kind === 'unavailable';
 }
 
 /**

@@ -184,6 +184,8 @@ export interface Job {
   pages: number | null;
   creditsMilli: number | null;
   blobKey: string | null;
+  /** What the stored output must be: its SHA-256 (hex) and length; null for jobs completed before digests. */
+  blobDigest: { sha256: string; bytes: number } | null;
   attempt: number;
   error: JobError | null;
   createdAt: string;

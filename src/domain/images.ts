@@ -84,9 +84,13 @@ export function checkImage(
     );
   }
 
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // A JPEG's frame header is found by walking its markers (which decodes nothing): image-size
+  // stops at fill bytes before a marker, which T.81 allows.
+  const jpegFrame = label === 'image/jpeg' ? walkJpeg(b) : null;
   let size: { width?: number; height?: number };
   try {
-    size = imageSize(bytes);
+    size = jpegFrame ?? imageSize(bytes);
   } catch {
     throw bad(`the ${label} header is truncated or corrupt (${bytes.byteLength} bytes)`);
   }
@@ -101,13 +105,19 @@ export function checkImage(
     );
   }
 
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (label === 'image/png') return { type: label, width, height, pixels: walkPng(b, width, height) };
-  walkJpeg(b);
   return { type: label, width, height };
 }
 
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+/** Bit depths each colour type allows (ISO/IEC 15948 §11.2.2, Table 11.1). */
+const DEPTHS: Record<number, readonly number[]> = {
+  0: [1, 2, 4, 8, 16],
+  2: [8, 16],
+  3: [1, 2, 4, 8],
+  4: [8, 16],
+  6: [8, 16],
+};
 const ADAM7 = [
   [0, 0, 8, 8],
   [4, 0, 8, 8],
@@ -118,10 +128,17 @@ const ADAM7 = [
   [0, 1, 1, 2],
 ] as const;
 
-/** PNG (ISO/IEC 15948): every chunk's length and CRC, IHDR first, IDAT together, IEND last. */
+/**
+ * PNG (ISO/IEC 15948): every chunk's length and CRC, IHDR first and well-formed (a colour type
+ * with a bit depth it allows, compression and filter method 0, interlace 0 or 1), a palette
+ * where one is needed and nowhere else, at most 2^depth entries, before the pixels; tRNS of the
+ * size its colour type gives; IDAT together, IEND last.
+ */
 function walkPng(b: Buffer, width: number, height: number): CheckedImage['pixels'] {
   let at = 8;
   let ihdr: Buffer | null = null;
+  let palette = 0;
+  let transparency: number | null = null;
   const idat: Buffer[] = [];
   let ended = false;
   while (at < b.length) {
@@ -138,7 +155,14 @@ function walkPng(b: Buffer, width: number, height: number): CheckedImage['pixels
       throw bad(`the PNG is corrupt: chunk ${JSON.stringify(type)} at byte ${at} fails its CRC`);
     }
     if (!ihdr && type !== 'IHDR') throw bad('the PNG is corrupt: IHDR is not the first chunk');
-    if (type === 'IHDR') ihdr = data;
+    if (type === 'IHDR') {
+      if (ihdr) throw bad('the PNG is corrupt: it has two IHDR chunks');
+      ihdr = checkHeader(data);
+    } else if (type === 'PLTE') {
+      if (idat.length) throw bad('the PNG is corrupt: its palette (PLTE) comes after the image data');
+      if (palette) throw bad('the PNG is corrupt: it has two palettes (PLTE)');
+      palette = checkPalette(data, ihdr![9]!, ihdr![8]!);
+    } else if (type === 'tRNS') transparency = length;
     else if (type === 'IDAT') idat.push(data);
     else if (type === 'IEND') {
       ended = true;
@@ -149,13 +173,18 @@ function walkPng(b: Buffer, width: number, height: number): CheckedImage['pixels
   }
   if (!ended) throw bad('the PNG is truncated: it has no IEND chunk');
   if (at !== b.length) throw bad(`the PNG has ${b.length - at} bytes after its IEND chunk`);
-  if (ihdr?.length !== 13) throw bad('the PNG is corrupt: its IHDR chunk is malformed');
+  if (!ihdr) throw bad('the PNG is corrupt: its IHDR chunk is malformed');
   if (idat.length === 0) throw bad('the PNG has no image data (IDAT)');
-  const depth = ihdr[8]!;
-  const channels = CHANNELS[ihdr[9]!];
-  if (!channels || ![1, 2, 4, 8, 16].includes(depth))
-    throw bad(`the PNG declares an invalid colour type ${ihdr[9]} or bit depth ${depth}`);
-  const bitsPerPixel = channels * depth;
+  const [depth, colour] = [ihdr[8]!, ihdr[9]!];
+  if (colour === 3 && !palette) throw bad('the PNG is corrupt: a palette image without a palette (PLTE)');
+  if (transparency !== null) {
+    const allowed = colour === 0 ? [2] : colour === 2 ? [6] : colour === 3 ? null : [];
+    if (allowed ? !allowed.includes(transparency) : transparency > palette)
+      throw bad(
+        `the PNG is corrupt: its transparency (tRNS) of ${transparency} bytes does not fit colour type ${colour}${colour === 3 ? ` with ${palette} palette entries` : ''}`,
+      );
+  }
+  const bitsPerPixel = CHANNELS[colour]! * depth;
   const rowBytes = (w: number) => (w === 0 ? 0 : 1 + Math.ceil((w * bitsPerPixel) / 8));
   let inflatedBytes = 0;
   if (ihdr[12] === 1) {
@@ -168,10 +197,51 @@ function walkPng(b: Buffer, width: number, height: number): CheckedImage['pixels
   return { deflated: Buffer.concat(idat), inflatedBytes };
 }
 
-/** JPEG (ITU T.81): marker segments up to each scan, the entropy-coded data, then EOI. */
-function walkJpeg(b: Buffer): void {
+/** IHDR (§11.2.2): 13 bytes; a colour type with a depth it allows; methods the standard defines. */
+function checkHeader(data: Buffer): Buffer {
+  if (data.length !== 13) throw bad(`the PNG is corrupt: its IHDR chunk has ${data.length} bytes, not 13`);
+  const [depth, colour, compression, filter, interlace] = [
+    data[8]!,
+    data[9]!,
+    data[10]!,
+    data[11]!,
+    data[12]!,
+  ];
+  const depths = DEPTHS[colour];
+  if (!depths) throw bad(`the PNG declares colour type ${colour}; allowed are 0, 2, 3, 4 and 6`);
+  if (!depths.includes(depth))
+    throw bad(
+      `the PNG declares bit depth ${depth} for colour type ${colour}, which allows ${depths.join(', ')}`,
+    );
+  if (compression !== 0) throw bad(`the PNG declares compression method ${compression}; only 0 exists`);
+  if (filter !== 0) throw bad(`the PNG declares filter method ${filter}; only 0 exists`);
+  if (interlace > 1) throw bad(`the PNG declares interlace method ${interlace}; only 0 and 1 exist`);
+  return data;
+}
+
+/** PLTE (§11.2.3): 1 to 256 RGB entries, no more than the depth can index; not for grey images. */
+function checkPalette(data: Buffer, colour: number, depth: number): number {
+  if (colour === 0 || colour === 4)
+    throw bad(`the PNG is corrupt: a grey image (colour type ${colour}) carries a palette (PLTE)`);
+  const entries = data.length / 3;
+  const most = colour === 3 ? 2 ** depth : 256;
+  if (!Number.isInteger(entries) || entries < 1 || entries > most)
+    throw bad(`the PNG's palette must hold 1 to ${most} entries of 3 bytes, got ${data.length} bytes`);
+  return entries;
+}
+
+/** Scans a progressive JPEG may have: each is a pass over the whole image at decode time. */
+export const JPEG_MAX_SCANS = 100;
+
+/**
+ * JPEG (ITU T.81): marker segments up to each scan, the entropy-coded data, then EOI; fill bytes
+ * (0xFF) before a marker are legal (§B.1.1.2). At most JPEG_MAX_SCANS scans: a file of
+ * thousands of tiny scans costs a decoder seconds per megabyte.
+ */
+function walkJpeg(b: Buffer): { width: number; height: number } {
   let at = 2;
-  let frame = false;
+  let frame: { width: number; height: number } | null = null;
+  let scans = 0;
   for (;;) {
     if (at + 2 > b.length)
       throw bad(`the JPEG is truncated at byte ${at} of ${b.length}: no end-of-image marker`);
@@ -183,7 +253,7 @@ function walkJpeg(b: Buffer): void {
     }
     if (marker === 0xd9) {
       if (!frame) throw bad('the JPEG ends before any image frame');
-      return;
+      return frame;
     }
     if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
       at += 2;
@@ -193,10 +263,14 @@ function walkJpeg(b: Buffer): void {
     const length = b.readUInt16BE(at + 2);
     if (length < 2 || at + 2 + length > b.length)
       throw bad(`the JPEG is truncated: segment at byte ${at} needs ${length} bytes`);
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
-      frame = true;
+    if (!frame && marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      if (length < 8) throw bad(`the JPEG is corrupt: its frame header at byte ${at} is too short`);
+      frame = { height: b.readUInt16BE(at + 5), width: b.readUInt16BE(at + 7) };
+    }
     at += 2 + length;
     if (marker !== 0xda) continue;
+    if (++scans > JPEG_MAX_SCANS)
+      throw bad(`a JPEG may have at most ${JPEG_MAX_SCANS} scans; this one has more (at byte ${at})`);
     // Entropy-coded data: FF 00 is a stuffed byte and FF D0-D7 a restart; any other marker ends it.
     while (
       at + 1 < b.length &&

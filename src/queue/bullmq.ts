@@ -8,7 +8,15 @@
 import { randomBytes } from 'node:crypto';
 import { DelayedError, type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { JobQueue, JobRunner, QueuedJob, QueueStats } from './types.ts';
+import {
+  type Backoff,
+  DEFAULT_BACKOFF,
+  type JobQueue,
+  type JobRunner,
+  type QueuedJob,
+  type QueueStats,
+  retryDelay,
+} from './types.ts';
 
 export interface BullQueueOptions {
   url: string;
@@ -23,7 +31,12 @@ export interface BullQueueOptions {
   retryMs?: number;
   /** BullMQ lock: a worker that stops renewing it (killed) has its job run elsewhere after this, ms. */
   lockMs?: number;
+  /** Back-off of a job whose run rejected (a storage fault): it is delayed, then run again. */
+  backoff?: Backoff;
 }
+
+/** What the queue carries: the job, and how many runs in a row rejected (for the back-off). */
+type Carried = QueuedJob & { faults?: number };
 
 const QUEUE = 'generations';
 /** Releases the lease only if it still holds our token. */
@@ -155,7 +168,7 @@ export class BullQueue implements JobQueue {
     return new Set(jobs.filter(Boolean).map((j) => j.id!));
   }
 
-  private async process(job: Job<QueuedJob>, token?: string): Promise<void> {
+  private async process(job: Job<Carried>, token?: string): Promise<void> {
     const { id, accountId } = job.data;
     const lease = `${this.opts.prefix}lease:${accountId}`;
     const mine = randomBytes(12).toString('hex');
@@ -170,15 +183,24 @@ export class BullQueue implements JobQueue {
       () => void this.redis.eval(RENEW, 1, lease, mine, String(leaseMs)).catch(() => {}),
       leaseMs / 3,
     );
+    let failed = false;
     try {
       await this.run({ id, accountId }, controller.signal);
     } catch (err) {
+      failed = !controller.signal.aborted;
       this.opts.onError(err, { id, accountId });
     } finally {
       clearInterval(renew);
       this.running.delete(id);
       await this.redis.eval(RELEASE, 1, lease, mine).catch(() => {});
     }
+    if (!failed) return;
+    // Run again after a back-off. Should Redis fail here too, the job leaves the queue and the
+    // reconciler queues it again from the store.
+    const faults = (job.data.faults ?? 0) + 1;
+    await job.updateData({ id, accountId, faults });
+    await job.moveToDelayed(Date.now() + retryDelay(faults, this.opts.backoff ?? DEFAULT_BACKOFF), token);
+    throw new DelayedError();
   }
 
   async stop(graceMs: number): Promise<void> {

@@ -2,7 +2,15 @@
 // time as the render pool has threads and at most one per account (spec §8: heavy rendering,
 // at most one per user). Nothing here needs to survive a crash: the jobs table does, and the
 // service hands every unfinished row back to the queue when it starts.
-import type { JobQueue, JobRunner, QueuedJob, QueueStats } from './types.ts';
+import {
+  type Backoff,
+  DEFAULT_BACKOFF,
+  type JobQueue,
+  type JobRunner,
+  type QueuedJob,
+  type QueueStats,
+  retryDelay,
+} from './types.ts';
 
 export class EmbeddedQueue implements JobQueue {
   readonly shared = false;
@@ -11,41 +19,81 @@ export class EmbeddedQueue implements JobQueue {
     string,
     { job: QueuedJob; controller: AbortController; done: Promise<void> }
   >();
+  /** Jobs whose run rejected, waiting out their back-off. */
+  private readonly backingOff = new Map<string, { job: QueuedJob; timer: NodeJS.Timeout }>();
+  /** Rejections in a row per job, for the back-off. */
+  private readonly faults = new Map<string, number>();
   private stopped = false;
 
   constructor(
     private readonly run: JobRunner,
-    private readonly opts: { concurrency: number; onError: (err: unknown, job: QueuedJob) => void },
+    private readonly opts: {
+      concurrency: number;
+      onError: (err: unknown, job: QueuedJob) => void;
+      backoff?: Backoff;
+    },
   ) {}
 
   enqueue(job: QueuedJob): void {
-    if (this.stopped || this.active.has(job.id) || this.waiting.some((w) => w.id === job.id)) return;
+    if (
+      this.stopped ||
+      this.active.has(job.id) ||
+      this.backingOff.has(job.id) ||
+      this.waiting.some((w) => w.id === job.id)
+    )
+      return;
     this.waiting.push(job);
     this.pump();
   }
 
   async held(): Promise<Set<string>> {
-    return new Set([...this.waiting.map((w) => w.id), ...this.active.keys()]);
+    return new Set([...this.waiting.map((w) => w.id), ...this.active.keys(), ...this.backingOff.keys()]);
   }
 
   abort(id: string): void {
     const at = this.waiting.findIndex((w) => w.id === id);
     if (at >= 0) this.waiting.splice(at, 1);
+    this.dropBackoff(id);
     this.active.get(id)?.controller.abort();
   }
 
   stats(): QueueStats {
     const busy = new Set([...this.active.values()].map((a) => a.job.accountId));
+    const held = this.waiting.filter((w) => busy.has(w.accountId)).length + this.backingOff.size;
     return {
-      waiting: this.waiting.length,
+      waiting: this.waiting.length + this.backingOff.size,
       active: this.active.size,
-      delayed: this.waiting.filter((w) => busy.has(w.accountId)).length,
+      delayed: held,
     };
+  }
+
+  private dropBackoff(id: string): void {
+    const b = this.backingOff.get(id);
+    if (b) clearTimeout(b.timer);
+    this.backingOff.delete(id);
+    this.faults.delete(id);
+  }
+
+  /** A rejected run: the job waits out its back-off, then queues again. */
+  private retryLater(job: QueuedJob): void {
+    if (this.stopped) return;
+    const faults = (this.faults.get(job.id) ?? 0) + 1;
+    this.faults.set(job.id, faults);
+    const timer = setTimeout(
+      () => {
+        this.backingOff.delete(job.id);
+        this.enqueue(job);
+      },
+      retryDelay(faults, this.opts.backoff ?? DEFAULT_BACKOFF),
+    );
+    timer.unref();
+    this.backingOff.set(job.id, { job, timer });
   }
 
   async stop(graceMs: number): Promise<void> {
     this.stopped = true;
     this.waiting.length = 0;
+    for (const id of [...this.backingOff.keys()]) this.dropBackoff(id);
     const running = [...this.active.values()];
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
@@ -67,10 +115,18 @@ export class EmbeddedQueue implements JobQueue {
       if (at < 0) return;
       const [job] = this.waiting.splice(at, 1) as [QueuedJob];
       const controller = new AbortController();
+      let failed = false;
       const done = this.run(job, controller.signal)
-        .catch((err: unknown) => this.opts.onError(err, job))
+        .then(() => {
+          this.faults.delete(job.id);
+        })
+        .catch((err: unknown) => {
+          failed = true;
+          this.opts.onError(err, job);
+        })
         .finally(() => {
           this.active.delete(job.id);
+          if (failed && !controller.signal.aborted) this.retryLater(job);
           this.pump();
         });
       this.active.set(job.id, { job, controller, done });

@@ -7,13 +7,30 @@ export interface QueuedJob {
   accountId: string;
 }
 
-/** Runs one job to its end; rejects only on a fault of the service itself. */
+/**
+ * Runs one job to its end; rejects only on a fault of the service itself (a full disk, a store
+ * that cannot be reached). A rejected job is run again after a back-off (`retryDelay`), for as
+ * long as it rejects: the store's attempt count bounds how often a job is tried.
+ */
 export type JobRunner = (job: QueuedJob, signal: AbortSignal) => Promise<void>;
+
+/** Back-off of a job whose run rejected: doubling from `baseMs` up to `maxMs`. */
+export interface Backoff {
+  baseMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_BACKOFF: Backoff = { baseMs: 1000, maxMs: 60_000 };
+
+/** The wait before the run after the `faults`-th rejection in a row. */
+export function retryDelay(faults: number, b: Backoff = DEFAULT_BACKOFF): number {
+  return Math.min(b.maxMs, b.baseMs * 2 ** Math.max(0, Math.min(faults - 1, 30)));
+}
 
 export interface QueueStats {
   waiting: number;
   active: number;
-  /** Of the waiting: jobs held back because their account already has one running. */
+  /** Of the waiting: jobs held back (their account already has one running, or a back-off). */
   delayed: number;
 }
 

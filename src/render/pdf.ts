@@ -54,6 +54,10 @@ function pdfImage(assetId: string, asset: AssetBytes[string], decodePng: PdfOpti
     for (let at = 2; at + 9 < b.length; ) {
       const marker = b[at + 1]!;
       if (b[at] !== 0xff) break;
+      if (marker === 0xff) {
+        at++; // a fill byte before a marker (ITU T.81 §B.1.1.2)
+        continue;
+      }
       if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
         const [height, width, comps] = [u16(b, at + 5), u16(b, at + 7), b[at + 9]!];
         const space =

@@ -12,6 +12,8 @@ import * as m0003 from './migrations/0003-arabic-font.ts';
 import * as m0004 from './migrations/0004-admitted-by.ts';
 import * as m0005 from './migrations/0005-render-spec.ts';
 import * as m0006 from './migrations/0006-typeset-scripts.ts';
+import * as m0007 from './migrations/0007-output-digest.ts';
+import { unavailable } from '../domain/errors.ts';
 import type { Database } from './schema.ts';
 
 export type DatabaseTarget = { dialect: 'postgres'; url: string } | { dialect: 'sqlite'; file: string };
@@ -24,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-admitted-by': m0004,
   '0005-render-spec': m0005,
   '0006-typeset-scripts': m0006,
+  '0007-output-digest': m0007,
 };
 
 /**
@@ -127,10 +130,17 @@ export class Db {
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   }
 
-  /** Runs `fn` in a write transaction holding the write lock from its first statement. */
+  /**
+   * Runs `fn` in a write transaction holding the write lock from its first statement. A
+   * transaction the database cannot write now (no space left, the server unreachable) is rolled
+   * back and said as an `unavailable` refusal: nothing changed, the same write may succeed later.
+   */
   async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     try {
       return await this.writeOnce(fn);
+    } catch (err) {
+      if (storeFault(err)) throw unavailable('the database cannot write now', err);
+      throw err;
     } finally {
       this.localWrites++;
     }
@@ -147,7 +157,8 @@ export class Db {
         await sql`commit`.execute(conn);
         return result;
       } catch (err) {
-        await sql`rollback`.execute(conn);
+        // A failed write may have ended the transaction already (SQLITE_FULL rolls it back).
+        await sql`rollback`.execute(conn).catch(() => {});
         throw err;
       }
     });
@@ -172,6 +183,27 @@ export function num(value: unknown): number {
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(n)) throw new Error(`not a number from the database: ${String(value)}`);
   return n;
+}
+
+/**
+ * Faults of the database's storage or connection, not of the statement: SQLite's full disk,
+ * I/O errors and read-only file; PostgreSQL's insufficient resources (class 53: disk full, out
+ * of memory, too many connections), I/O error, shutdown, connection failures, and a server the
+ * client cannot reach.
+ */
+export function storeFault(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code !== 'string') return false;
+  return (
+    code === 'SQLITE_FULL' ||
+    code.startsWith('SQLITE_IOERR') ||
+    code.startsWith('SQLITE_READONLY') ||
+    code.startsWith('53') ||
+    code === '58030' ||
+    /^57P0[1-3]$/.test(code) ||
+    code.startsWith('08') ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOSPC'].includes(code)
+  );
 }
 
 /** Unique-constraint violations of either dialect. */

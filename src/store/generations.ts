@@ -38,6 +38,8 @@ function toJob(r: Row): Job {
     pages: r.pages === null ? null : num(r.pages),
     creditsMilli: r.credits_milli === null ? null : num(r.credits_milli),
     blobKey: r.blob_key,
+    blobDigest:
+      r.blob_sha256 && r.blob_bytes !== null ? { sha256: r.blob_sha256, bytes: num(r.blob_bytes) } : null,
     attempt: num(r.attempt),
     error: r.error_code ? { code: r.error_code as JobError['code'], message: r.error_message ?? '' } : null,
     createdAt: r.created_at,
@@ -146,6 +148,8 @@ export class GenerationRepo {
         pages: null,
         credits_milli: null,
         blob_key: null,
+        blob_sha256: null,
+        blob_bytes: null,
         attempt: 0,
         error_code: null,
         error_message: null,
@@ -269,13 +273,24 @@ export class GenerationRepo {
   /**
    * A worker takes the job: queued → processing, or a processing job whose worker is gone taken
    * over. Either way the attempt number goes up; only that attempt may finish it. Null when the
-   * job is no longer to be run.
+   * job is no longer to be run; a job taken `maxAttempts` times already fails instead (its
+   * storage kept failing or its worker kept dying), uncharged.
    */
-  async claim(id: string, now: Date): Promise<Job | null> {
+  async claim(id: string, now: Date, maxAttempts = Number.POSITIVE_INFINITY): Promise<Job | null> {
     return this.db.write(async (tx) => {
       const row = await this.lockRow(tx, id);
       if (!row || (row.status !== 'queued' && row.status !== 'processing')) return null;
       const at = now.toISOString();
+      if (num(row.attempt) >= maxAttempts) {
+        const job = toJob(row);
+        const error: JobError = {
+          code: 'GENERATION_FAILED',
+          message: `the job was started ${num(row.attempt)} times without finishing (the service kept failing); nothing was charged`,
+        };
+        await this.setFailed(tx, job, error, at);
+        if (job.kind === 'pdf') await this.billing.count(tx, tenantOf(job), now, { failed_generations: 1 });
+        return null;
+      }
       await tx
         .updateTable('generations')
         .set({
@@ -304,7 +319,15 @@ export class GenerationRepo {
   async complete(
     id: string,
     attempt: number,
-    out: { pages: number; blobKey: string; milliPerPage: number; expiresAt: string },
+    out: {
+      pages: number;
+      blobKey: string;
+      /** The stored output's SHA-256 (hex) and length, which downloads verify. */
+      sha256: string;
+      bytes: number;
+      milliPerPage: number;
+      expiresAt: string;
+    },
     now: Date,
   ): Promise<Completion> {
     return this.db.write(async (tx) => {
@@ -342,6 +365,8 @@ export class GenerationRepo {
         pages: out.pages,
         credits_milli: credits,
         blob_key: out.blobKey,
+        blob_sha256: out.sha256,
+        blob_bytes: out.bytes,
         completed_at: at,
         expires_at: out.expiresAt,
         updated_at: at,

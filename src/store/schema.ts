@@ -81,6 +81,9 @@ export interface GenerationsTable {
   pages: number | null;
   credits_milli: number | null;
   blob_key: string | null;
+  /** The stored output's SHA-256 (hex) and length; null before completion (or for older jobs). */
+  blob_sha256: string | null;
+  blob_bytes: number | null;
   attempt: Generated<number>;
   error_code: string | null;
   error_message: string | null;

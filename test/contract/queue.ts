@@ -108,4 +108,44 @@ export function queueContract(t: Test, name: string, make: QueueFactory): void {
     await q.stop(5000);
     t.equal(finished, 2, 'both finished before stop returned');
   });
+
+  t.test(`${name}: a run that rejects is run again after a back-off, and held meanwhile`, async (t) => {
+    const runs: number[] = [];
+    let heldWhileBackingOff = false;
+    let q!: JobQueue;
+    const id = `gen_${name}_retry`;
+    q = await make(async () => {
+      runs.push(Date.now());
+      if (runs.length <= 3) {
+        // The queue answers held() while the job waits out its back-off.
+        setTimeout(() => void q.held().then((h) => (heldWhileBackingOff ||= h.has(id))), 20);
+        throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+      }
+    }, 1);
+    t.teardown(() => q.stop(1000));
+    q.enqueue({ id, accountId: 'acc_retry' });
+    t.ok(await until(() => runs.length === 4), 'run again until it succeeded: 4 runs');
+    await sleep(600);
+    t.equal(runs.length, 4, 'and not after');
+    t.ok(heldWhileBackingOff, 'held while backing off');
+    const gaps = runs.slice(1).map((at, i) => at - runs[i]!);
+    t.ok(gaps[2]! >= gaps[0]!, `the back-off does not shrink: ${gaps.join(', ')} ms between runs`);
+    t.same([...(await q.held())], [], 'nothing held once done');
+  });
+
+  t.test(`${name}: an aborted job waiting out its back-off is not run again`, async (t) => {
+    let runs = 0;
+    const q = await make(async () => {
+      runs++;
+      throw new Error('store unreachable');
+    }, 1);
+    t.teardown(() => q.stop(1000));
+    const id = `gen_${name}_retry_abort`;
+    q.enqueue({ id, accountId: 'acc_retry_abort' });
+    t.ok(await until(() => runs === 1), 'ran once');
+    await sleep(10);
+    q.abort(id);
+    await sleep(1000);
+    t.equal(runs, 1, 'not run again after abort');
+  });
 }

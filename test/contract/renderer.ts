@@ -3,6 +3,7 @@
 // request gives the same bytes.
 import type { Test } from 'tap';
 import { type Renderer, type RenderRequest, RenderTaskError } from '../../src/app/ports/renderer.ts';
+import { jpeg, palettePng, png } from '../helpers/images.ts';
 import { textSpec } from '../helpers/specs.ts';
 
 export type RendererFactory = () => Promise<Renderer>;
@@ -78,5 +79,52 @@ export function rendererContract(t: Test, name: string, make: RendererFactory): 
     ctl.abort();
     const err = await running.catch((e: unknown) => e);
     t.ok(err instanceof RenderTaskError && err.reason === 'cancelled', String(err));
+  });
+
+  t.test(`${name}: an uploaded image is decoded in full: well-defined or why not`, async (t) => {
+    const r = await make();
+    t.teardown(() => r.close());
+    const check = (type: 'image/png' | 'image/jpeg', bytes: Uint8Array, width: number, height: number) =>
+      r.checkImage({ type, bytes, width, height });
+    t.same(await check('image/png', png(40, 30), 40, 30), { ok: true }, 'an RGB PNG');
+    t.same(
+      await check('image/png', palettePng([0, 1, 1, 0, 1, 0, 0, 1], 2), 4, 2),
+      { ok: true },
+      'a palette PNG',
+    );
+    t.same(await check('image/jpeg', jpeg, 64, 48), { ok: true }, 'a JPEG');
+    t.same(
+      await check('image/png', palettePng([0, 1, 1, 0, 1, 0, 0, 9], 2), 4, 2),
+      { ok: false, message: 'the PNG does not decode: index 9 not in palette' },
+      'a palette index past the palette',
+    );
+    t.same(
+      await check('image/png', palettePng([0, 1, 1, 0, 1, 0, 0, 1], 2, 5), 4, 2),
+      { ok: false, message: 'the PNG does not decode: Unrecognised filter type - 5' },
+      'a filter byte PNG does not define',
+    );
+    t.same(
+      await check('image/jpeg', jpeg, 64, 47),
+      { ok: false, message: 'the JPEG decodes to 64 x 48 px, its header says 64 x 47' },
+      'a size other than declared',
+    );
+  });
+
+  t.test(`${name}: a decode past its time limit is stopped and said so`, async (t) => {
+    const r = await make();
+    t.teardown(() => r.close());
+    // 2828 x 2828 px (8 MP) of grey: a few hundred milliseconds to decode, far past 1 ms.
+    const side = 2828;
+    const big = png(side, side, { raw: Buffer.alloc(side * (1 + side * 3)) });
+    const err = await r
+      .checkImage({ type: 'image/png', bytes: big, width: side, height: side }, { timeoutMs: 1 })
+      .catch((e: unknown) => e);
+    t.ok(err instanceof RenderTaskError, 'rejects with RenderTaskError');
+    t.equal((err as RenderTaskError).reason, 'timeout');
+    t.same(
+      await r.checkImage({ type: 'image/png', bytes: png(8, 8), width: 8, height: 8 }),
+      { ok: true },
+      'and the renderer goes on',
+    );
   });
 }

@@ -671,6 +671,8 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     const out = {
       pages: 3,
       blobKey: 'outputs/x/1.pdf',
+      sha256: 'ab'.repeat(32),
+      bytes: 1234,
       milliPerPage: A4,
       expiresAt: '2026-03-17T12:00:00.000Z',
     };
@@ -686,7 +688,13 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     );
     const done = await store.generations.complete(j.id, 2, { ...out, blobKey: 'outputs/x/2.pdf' }, NOW);
     t.equal(done.outcome, 'completed');
-    t.match(done.job, { status: 'completed', pages: 3, creditsMilli: 4500, blobKey: 'outputs/x/2.pdf' });
+    t.match(done.job, {
+      status: 'completed',
+      pages: 3,
+      creditsMilli: 4500,
+      blobKey: 'outputs/x/2.pdf',
+      blobDigest: { sha256: 'ab'.repeat(32), bytes: 1234 },
+    });
     t.equal(
       (await store.generations.complete(j.id, 2, out, NOW)).outcome,
       'stale',
@@ -701,6 +709,26 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.equal(charges.length, 1, 'one charge');
   });
 
+  t.test('jobs: a job taken its most times without finishing fails, uncharged, counted once', async (t) => {
+    const a = await account('pro', 30);
+    const j = await store.generations.submit(tenant(a.id), job(), LIMITS, NOW);
+    for (let n = 1; n <= 3; n++)
+      t.equal((await store.generations.claim(j.id, NOW, 3))?.attempt, n, `attempt ${n}`);
+    t.equal(await store.generations.claim(j.id, NOW, 3), null, 'a fourth is refused');
+    const failed = (await store.generations.find(j.id))!;
+    t.match(failed, { status: 'failed', attempt: 3, error: { code: 'GENERATION_FAILED' } });
+    t.match(failed.error!.message, /started 3 times.*nothing was charged/);
+    t.equal(await store.generations.claim(j.id, NOW, 3), null, 'and it stays failed');
+    const usage = await store.billing.usageBetween(tenant(a.id), '2026-01-01', '2027-01-01');
+    t.equal(usage.failed_generations, 1, 'counted as failed once');
+    const charges = await store.db.kysely
+      .selectFrom('ledger')
+      .selectAll()
+      .where('job_id', '=', j.id)
+      .execute();
+    t.equal(charges.length, 0, 'nothing charged');
+  });
+
   t.test('jobs: cancel racing the completion commit, over two connections: exactly one wins', async (t) => {
     const a = await account('pro', 30);
     const other = await factory.open();
@@ -710,6 +738,8 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
       const out = {
         pages: 1,
         blobKey: `outputs/x/${j.id}.pdf`,
+        sha256: 'cd'.repeat(32),
+        bytes: 10,
         milliPerPage: A4,
         expiresAt: '2026-03-17T12:00:00.000Z',
       };
@@ -763,7 +793,14 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     await store.generations.complete(
       k.id,
       1,
-      { pages: 1, blobKey: `outputs/${k.id}.pdf`, milliPerPage: A4, expiresAt: '2026-03-11T12:00:00.000Z' },
+      {
+        pages: 1,
+        blobKey: `outputs/${k.id}.pdf`,
+        sha256: 'ef'.repeat(32),
+        bytes: 10,
+        milliPerPage: A4,
+        expiresAt: '2026-03-11T12:00:00.000Z',
+      },
       NOW,
     );
     t.same(await store.generations.expired(NOW, 10), [], 'not yet expired');

@@ -4,7 +4,20 @@ import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { addFont, importTemplate } from '../../src/app/admin.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
-import { giantBomb, gif, jpeg, png, progressiveJpeg, svg, webp, zlibBomb } from '../helpers/images.ts';
+import {
+  giantBomb,
+  gif,
+  jpeg,
+  jpegWithFillBytes,
+  jpegWithScans,
+  palettePng,
+  png,
+  pngOf,
+  progressiveJpeg,
+  svg,
+  webp,
+  zlibBomb,
+} from '../helpers/images.ts';
 import { call, startTestServer } from '../helpers/server.ts';
 
 const server = await startTestServer(t);
@@ -233,6 +246,54 @@ t.test('POST /assets: PNG and JPEG in, id/type/width/height out, private', async
   );
 });
 
+t.test('POST /assets: legal images of every kind are taken', async (t) => {
+  const cases: [string, Uint8Array, string][] = [
+    ['a palette PNG', palettePng([0, 1, 0, 1, 1, 0, 1, 0], 2), 'image/png'],
+    [
+      'a 1-bit grey PNG',
+      pngOf({ width: 8, height: 2, depth: 1, colour: 0, raw: Buffer.from([0, 0xaa, 0, 0x55]) }),
+      'image/png',
+    ],
+    [
+      'a palette PNG file',
+      readFileSync(new URL('../fixtures/palette-40x24.png', import.meta.url)),
+      'image/png',
+    ],
+    [
+      'an interlaced 16-bit PNG file',
+      readFileSync(new URL('../fixtures/interlaced16-40x24.png', import.meta.url)),
+      'image/png',
+    ],
+    ['a JPEG with fill bytes before its markers', jpegWithFillBytes(), 'image/jpeg'],
+    ['a progressive JPEG of 100 scans', jpegWithScans(100), 'image/jpeg'],
+  ];
+  for (const [name, raw, type] of cases) {
+    const r = await call(t, server, 'POST', '/assets', {
+      key: a.test,
+      raw,
+      headers: { 'content-type': type },
+    });
+    t.equal(r.status, 201, `${name}: ${r.body.error?.message ?? 'stored'}`);
+  }
+  // The fill bytes' JPEG goes into a PDF as it is.
+  const fill = await call(t, server, 'POST', '/assets', {
+    key: a.test,
+    raw: jpegWithFillBytes(),
+    headers: { 'content-type': 'image/jpeg' },
+  });
+  const post = await call(t, server, 'POST', '/generations', {
+    key: a.test,
+    body: { templateId: a.templates.test.legacy, content: [{ type: 'image', assetId: fill.body.id }] },
+  });
+  t.equal(post.status, 202);
+  let job = post.body;
+  for (let i = 0; i < 300 && (job.status === 'queued' || job.status === 'processing'); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    job = (await call(t, server, 'GET', `/generations/${post.body.id}`, { key: a.test })).body;
+  }
+  t.equal(job.status, 'completed', `a PDF with it: ${JSON.stringify(job.error)}`);
+});
+
 t.test('POST /assets: refused uploads change nothing', async (t) => {
   const tenant = { accountId: b.accountId, mode: 'live' as const };
   const before = await server.ctx.store.assets.usage(b.accountId);
@@ -304,6 +365,112 @@ t.test('POST /assets: refused uploads change nothing', async (t) => {
       'image/png',
       400,
       /fails its CRC|corrupt/,
+    ],
+    // PNGs that do not decode to a well-defined image (ISO/IEC 15948), refused before storing.
+    [
+      'a palette image without a palette',
+      pngOf({ width: 4, height: 2, depth: 8, colour: 3, raw: Buffer.alloc(10) }),
+      'image/png',
+      400,
+      /a palette image without a palette \(PLTE\)/,
+    ],
+    [
+      'a palette index past the palette',
+      palettePng([0, 1, 0, 1, 0, 1, 0, 7], 2),
+      'image/png',
+      400,
+      /does not decode: index 7 not in palette/,
+    ],
+    [
+      'bit depth 4 for RGB',
+      pngOf({ width: 4, height: 2, depth: 4, colour: 2, raw: Buffer.alloc(14) }),
+      'image/png',
+      400,
+      /bit depth 4 for colour type 2, which allows 8, 16/,
+    ],
+    [
+      'bit depth 16 for a palette',
+      pngOf({
+        width: 4,
+        height: 2,
+        depth: 16,
+        colour: 3,
+        raw: Buffer.alloc(18),
+        before: [['PLTE', Buffer.alloc(6)]],
+      }),
+      'image/png',
+      400,
+      /bit depth 16 for colour type 3, which allows 1, 2, 4, 8/,
+    ],
+    [
+      'an unknown filter byte',
+      palettePng([0, 1, 0, 1, 0, 1, 0, 1], 2, 7),
+      'image/png',
+      400,
+      /does not decode: Unrecognised filter type - 7/,
+    ],
+    [
+      'compression method 1',
+      pngOf({ width: 4, height: 2, depth: 8, colour: 0, raw: Buffer.alloc(10), compression: 1 }),
+      'image/png',
+      400,
+      /compression method 1; only 0 exists/,
+    ],
+    [
+      'filter method 1',
+      pngOf({ width: 4, height: 2, depth: 8, colour: 0, raw: Buffer.alloc(10), filterMethod: 1 }),
+      'image/png',
+      400,
+      /filter method 1; only 0 exists/,
+    ],
+    [
+      'interlace method 2',
+      pngOf({ width: 4, height: 2, depth: 8, colour: 0, raw: Buffer.alloc(10), interlace: 2 }),
+      'image/png',
+      400,
+      /interlace method 2; only 0 and 1 exist/,
+    ],
+    [
+      'a palette larger than the depth indexes',
+      pngOf({
+        width: 4,
+        height: 2,
+        depth: 1,
+        colour: 3,
+        raw: Buffer.alloc(4),
+        before: [['PLTE', Buffer.alloc(9)]],
+      }),
+      'image/png',
+      400,
+      /palette must hold 1 to 2 entries of 3 bytes, got 9 bytes/,
+    ],
+    [
+      'a grey image with a palette',
+      pngOf({
+        width: 4,
+        height: 2,
+        depth: 8,
+        colour: 0,
+        raw: Buffer.alloc(10),
+        before: [['PLTE', Buffer.alloc(6)]],
+      }),
+      'image/png',
+      400,
+      /a grey image \(colour type 0\) carries a palette/,
+    ],
+    ['a progressive JPEG of 101 scans', jpegWithScans(101), 'image/jpeg', 400, /at most 100 scans/],
+    [
+      'JPEG data that does not decode',
+      (() => {
+        const x = Buffer.from(jpeg);
+        const sos = x.indexOf(Buffer.from([0xff, 0xda]));
+        // Entropy-coded data of stuffed 0xFF bytes only: no valid Huffman sequence.
+        for (let i = sos + 30; i + 1 < x.length - 2; i += 2) x.set([0xff, 0x00], i);
+        return x;
+      })(),
+      'image/jpeg',
+      400,
+      /the JPEG does not decode/,
     ],
     [
       'over 5 MiB',

@@ -42,6 +42,87 @@ export function png(width: number, height: number, opts: PngOptions = {}): Buffe
   ]);
 }
 
+/** A PNG whose every header field and extra chunk is chosen (to break one rule at a time). */
+export function pngOf(o: {
+  width: number;
+  height: number;
+  depth: number;
+  colour: number;
+  /** The rows as they inflate: a filter byte, then the packed samples, per row. */
+  raw: Buffer;
+  compression?: number;
+  filterMethod?: number;
+  interlace?: number;
+  /** Chunks between IHDR and IDAT, such as PLTE and tRNS. */
+  before?: [string, Buffer][];
+}): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(o.width, 0);
+  ihdr.writeUInt32BE(o.height, 4);
+  ihdr.set([o.depth, o.colour, o.compression ?? 0, o.filterMethod ?? 0, o.interlace ?? 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    ...(o.before ?? []).map(([type, data]) => chunk(type, data)),
+    chunk('IDAT', deflateSync(o.raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A 4 x 2 palette PNG (8 bits) of these indices, with a palette of `entries` colours. */
+export function palettePng(indices: number[], entries: number, filter = 0): Buffer {
+  const raw = Buffer.from([filter, ...indices.slice(0, 4), filter, ...indices.slice(4, 8)]);
+  const plte = Buffer.alloc(entries * 3, 0x80);
+  return pngOf({ width: 4, height: 2, depth: 8, colour: 3, raw, before: [['PLTE', plte]] });
+}
+
+/** The baseline JPEG fixture with 0xFF fill bytes before each marker after SOI (legal, T.81 §B.1.1.2). */
+export function jpegWithFillBytes(): Buffer {
+  const out: number[] = [0xff, 0xd8];
+  let at = 2;
+  while (at < jpeg.length) {
+    const marker = jpeg[at + 1]!;
+    out.push(0xff, 0xff, 0xff); // two fill bytes, then the marker's own 0xFF
+    if (marker === 0xd9) {
+      out.push(0xd9);
+      break;
+    }
+    const length = jpeg.readUInt16BE(at + 2);
+    let end = at + 2 + length;
+    if (marker === 0xda) {
+      // The entropy-coded data runs to the next marker that is not a stuffed byte or a restart.
+      while (
+        end + 1 < jpeg.length &&
+        !(jpeg[end] === 0xff && jpeg[end + 1] !== 0 && !(jpeg[end + 1]! >= 0xd0 && jpeg[end + 1]! <= 0xd7))
+      )
+        end++;
+    }
+    out.push(...jpeg.subarray(at + 1, end));
+    at = end;
+  }
+  return Buffer.from(out);
+}
+
+/** The progressive JPEG fixture with its first scan repeated until it has `scans` scans. */
+export function jpegWithScans(scans: number): Buffer {
+  const sos = progressiveJpeg.indexOf(Buffer.from([0xff, 0xda]));
+  let end = sos + 2 + progressiveJpeg.readUInt16BE(sos + 2);
+  while (
+    !(
+      progressiveJpeg[end] === 0xff &&
+      progressiveJpeg[end + 1] !== 0 &&
+      !(progressiveJpeg[end + 1]! >= 0xd0 && progressiveJpeg[end + 1]! <= 0xd7)
+    )
+  )
+    end++;
+  const scan = progressiveJpeg.subarray(sos, end);
+  return Buffer.concat([
+    progressiveJpeg.subarray(0, sos),
+    ...Array.from({ length: scans }, () => scan),
+    Buffer.from([0xff, 0xd9]),
+  ]);
+}
+
 /** A 1 KB PNG whose header is honest (16 x 16) but whose pixel stream inflates to 1 MiB. */
 export function zlibBomb(): Buffer {
   return png(16, 16, { raw: Buffer.alloc(1024 * 1024) });

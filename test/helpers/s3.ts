@@ -11,17 +11,31 @@ export interface TestS3 {
   accessKey: string;
   secretKey: string;
   region: string;
+  /** Stops the server before the test ends (S3 gone); the files stay until then. */
+  stop(): Promise<void>;
+  /** Starts it again after a stop, on the same port over the same files. */
+  restart(): Promise<void>;
 }
 
 export async function startS3(t: Test): Promise<TestS3> {
   const directory = mkdtempSync(join(tmpdir(), 'scriptorium-s3-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory });
+  let server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory });
   const { port } = (await server.run()) as { port: number };
+  let stopped: Promise<void> | null = null;
+  const stop = () => (stopped ??= server.close().then(() => {}));
+  const restart = async () => {
+    await stop();
+    server = new S3rver({ port, address: '127.0.0.1', silent: true, directory });
+    await server.run();
+    stopped = null;
+  };
   t.teardown(async () => {
-    await server.close();
+    await stop();
     rmSync(directory, { recursive: true, force: true });
   });
   return {
+    stop,
+    restart,
     endpoint: `http://127.0.0.1:${port}`,
     accessKey: 'S3RVER',
     secretKey: 'S3RVER',

@@ -79,7 +79,7 @@ async function boot(t: Test, overrides: Partial<Config>, opts: ServiceOptions) {
 export async function startTestServer(
   t: Test,
   overrides: Partial<Config> = {},
-  opts: Pick<ServiceOptions, 'role'> = {},
+  opts: Pick<ServiceOptions, 'role' | 'log'> = {},
 ): Promise<TestServer> {
   const booted = await boot(t, overrides, opts);
   const port = booted.service.http!.port;

@@ -3,6 +3,7 @@
 // renderer and queue: no HTTP server, no thread pool. The same checks as over HTTP apply to
 // every answer (one X-Request-ID, the error's requestId, conformance to the OpenAPI document).
 import t from 'tap';
+import { png } from '../helpers/images.ts';
 import { call, startInProcess } from '../helpers/server.ts';
 
 const TOKEN = 'an-admin-token-of-thirty-two-chars';
@@ -146,4 +147,39 @@ t.test('the admin API answers through the same mapper', async (t) => {
     [],
     'admin replies carry no rate headers',
   );
+});
+
+t.test("a job's images must fit its decoded-pixel budget, checked at submission", async (t) => {
+  const small = await startInProcess(t, { jobImageMemoryMb: 16 });
+  const x = await small.tenant();
+  // 1000 x 1000 px: 3.8 MiB each once decoded; four fit in 16 MiB, five do not.
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const up = await call(t, small, 'POST', '/assets', {
+      key: x.test,
+      raw: png(1000, 1000, { raw: Buffer.alloc(1000 * 3001, i) }),
+      headers: { 'content-type': 'image/png' },
+    });
+    t.equal(up.status, 201, up.body.error?.message ?? 'stored');
+    ids.push(up.body.id);
+  }
+  const submit = (assets: string[]) =>
+    call(t, small, 'POST', '/generations', {
+      key: x.test,
+      body: {
+        templateId: x.templates.test.legacy,
+        content: assets.map((assetId) => ({ type: 'image', assetId, width: '20%' })),
+      },
+    });
+  const over = await submit(ids);
+  t.equal(over.status, 400, 'five images: refused');
+  t.equal(over.body.error.code, 'INVALID_REQUEST');
+  t.equal(over.body.error.field, 'content');
+  t.match(
+    over.body.error.message,
+    /the 5 images of this job decode to 20 MiB of pixels \(5\.0 megapixels\); one job may use at most 16 MiB/,
+  );
+  t.same((await call(t, small, 'GET', '/generations', { key: x.test })).body.data, [], 'no job created');
+  const twice = await submit([...ids.slice(0, 4), ...ids.slice(0, 4)]);
+  t.equal(twice.status, 202, 'four distinct images, each placed twice: admitted (an image is decoded once)');
 });

@@ -1,6 +1,8 @@
 // Generations and previews (spec §4; DESIGN §4): submit, list, read, cancel, download the PDF,
 // read the preview images. Downloads stream from the blob store with backpressure.
+import type { Logger } from 'pino';
 import { cancelJob, submitJob } from '../../app/generations.ts';
+import { openOutput } from '../../app/outputs.ts';
 import { ApiError, invalid } from '../../domain/errors.ts';
 import { type Job, type JobStatus, jobView } from '../../domain/generation.ts';
 import { isId, shownId } from '../../domain/ids.ts';
@@ -10,7 +12,7 @@ import type { Reply, Route, RouteRequest } from '../types.ts';
 
 const STATUSES: readonly JobStatus[] = ['queued', 'processing', 'completed', 'failed', 'cancelled'];
 
-export function generationRoutes(d: ApiDeps): Route[] {
+export function generationRoutes(d: ApiDeps, log: Logger): Route[] {
   const find = async (req: RouteRequest): Promise<Job> => {
     const id = req.params.id!;
     const job = isId('gen', id) ? await d.store.generations.get(req.caller.tenant, id) : null;
@@ -36,8 +38,7 @@ export function generationRoutes(d: ApiDeps): Route[] {
         `the output expired at ${job.expiresAt}; results are kept ${d.config.retentionDays} days`,
       );
     }
-    const body = job.blobKey ? await d.blobs.open(job.blobKey) : null;
-    if (!body) throw new ApiError('INTERNAL_ERROR', `the output of ${job.id} cannot be found`);
+    const body = await openOutput({ blobs: d.blobs, log }, job);
     return {
       status: 200,
       headers: { 'Content-Disposition': `attachment; filename="${filename}"` },

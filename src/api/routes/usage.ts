@@ -1,4 +1,5 @@
 // GET /usage (spec §4 Usage): counters over a UTC date range and the balance, for the key's mode.
+import { isUnavailable } from '../../domain/errors.ts';
 import { usageRange } from '../../domain/usage-range.ts';
 import type { ApiDeps } from '../deps.ts';
 import { queryParams } from '../query.ts';
@@ -13,11 +14,16 @@ export function usageRoutes(d: ApiDeps): Route[] {
       handler: async (req) => {
         const range = usageRange(queryParams(req, ['from', 'to']), req.receivedAt, d.config.usageMaxDays);
         const tenant = req.caller.tenant;
-        await d.counter.flush(); // this request and the ones before it are in the figures
+        // This request and the ones before it are in the figures: written first, or, while the
+        // store cannot write (a full disk), added from the counts still waiting to be written.
+        await d.counter.flush().catch((err: unknown) => {
+          if (!isUnavailable(err)) throw err;
+        });
         const [u, balance] = await Promise.all([
           d.store.billing.usageBetween(tenant, range.from, range.to),
           d.store.billing.report(tenant, req.receivedAt),
         ]);
+        u.requests += d.counter.pending(tenant, range.from, range.to);
         return {
           status: 200,
           json: {

@@ -39,7 +39,8 @@ export type Rendered = Extract<RenderResult, { ok: true }>;
 
 export class RenderTaskError extends Error {
   constructor(
-    readonly reason: 'timeout' | 'memory' | 'render' | 'crash' | 'cancelled',
+    /** `damaged`: a stored font or image no longer matches the digest it was uploaded with. */
+    readonly reason: 'timeout' | 'memory' | 'render' | 'crash' | 'cancelled' | 'damaged',
     message: string,
     readonly code?: string,
   ) {
@@ -48,6 +49,18 @@ export class RenderTaskError extends Error {
   }
 }
 
+/** An uploaded image to decode once, off the event loop, before it is stored (the last gate). */
+export interface ImageCheck {
+  type: 'image/png' | 'image/jpeg';
+  bytes: Uint8Array;
+  /** What the header declared: the decoded image must be exactly this. */
+  width: number;
+  height: number;
+}
+
+/** What an image check answers: decodes to a well-defined image, or why not. */
+export type ImageCheckResult = { ok: true } | { ok: false; message: string };
+
 export interface Renderer {
   /**
    * Runs a request; `signal` stops it early (a cancelled job); `timeoutMs` replaces the default
@@ -55,6 +68,12 @@ export interface Renderer {
    * renderer rejects with RenderTaskError.
    */
   run(request: RenderRequest, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<Rendered>;
+  /**
+   * Decodes an uploaded image in full under the renderer's time and memory limits. Resolves
+   * with why it does not decode to a well-defined image (ok: false), or ok; a decode that runs
+   * out of time or memory rejects with RenderTaskError ('timeout', 'memory').
+   */
+  checkImage(image: ImageCheck, opts?: { timeoutMs?: number }): Promise<ImageCheckResult>;
   /** Render threads alive, and requests running or waiting for one. */
   readonly threads: number;
   readonly busy: number;
