@@ -11,18 +11,9 @@ import t, { type Test } from 'tap';
 import { sha256Hex } from '../../src/lib/ids.ts';
 import { png } from '../helpers/images.ts';
 import { startS3 } from '../helpers/s3.ts';
-import { type Answer, call, startTestServer, type TestServer } from '../helpers/server.ts';
+import { call, jobFinished, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function finished(t: Test, server: TestServer, key: string, id: string): Promise<Answer['body']> {
-  let job = { status: 'queued' } as Answer['body'];
-  for (let i = 0; i < 600 && (job.status === 'queued' || job.status === 'processing'); i++) {
-    await sleep(100);
-    job = (await call(t, server, 'GET', `/generations/${id}`, { key })).body;
-  }
-  return job;
-}
 
 async function letter(t: Test, server: TestServer, key: string, templateId: string): Promise<string> {
   const post = await call(t, server, 'POST', '/generations', {
@@ -30,7 +21,7 @@ async function letter(t: Test, server: TestServer, key: string, templateId: stri
     body: { templateId, text: 'Dear friend, these bytes are the ones I wrote.' },
   });
   t.equal(post.status, 202);
-  const job = await finished(t, server, key, post.body.id);
+  const job = await jobFinished(t, server, key, post.body.id);
   t.equal(job.status, 'completed');
   return post.body.id;
 }
@@ -130,7 +121,7 @@ t.test('an image whose stored bytes changed is never drawn: the job fails, uncha
     body: { templateId: tenant.templates.test.legacy, content: [{ type: 'image', assetId: up.body.id }] },
   });
   t.equal(post.status, 202);
-  const job = await finished(t, server, key, post.body.id);
+  const job = await jobFinished(t, server, key, post.body.id);
   t.equal(job.status, 'failed');
   t.equal(job.error.code, 'GENERATION_FAILED');
   t.match(job.error.message, new RegExp(`image ${up.body.id} is damaged`));
@@ -186,7 +177,7 @@ t.test('S3 stopped: downloads and uploads answer 503, a job waits for it and the
   t.equal((await call(t, server, 'GET', `/generations/${post.body.id}`, { key })).body.status, 'processing');
 
   await s3.restart();
-  const job = await finished(t, server, key, post.body.id);
+  const job = await jobFinished(t, server, key, post.body.id);
   t.equal(job.status, 'completed', 'S3 back: the job completes');
   t.equal((await call(t, server, 'GET', `/generations/${post.body.id}/download`, { key })).status, 200);
   t.equal((await call(t, server, 'GET', `/generations/${done}/download`, { key })).status, 200);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import t from 'tap';
 import { png } from '../helpers/images.ts';
-import { call, startTestServer } from '../helpers/server.ts';
+import { call, jobFinished, startTestServer } from '../helpers/server.ts';
 
 /** Mounts a tmpfs of `mib` MiB on `dir`; false where this process may not mount (not root). */
 function mountTmpfs(dir: string, mib: number): boolean {
@@ -167,11 +167,7 @@ if (!mounted) {
       // Space comes back: without a restart the waiting job completes, charged once.
       rmSync(join(blobsDir, 'filler-a'));
       rmSync(join(dir, 'filler-b'));
-      let job = waiting.body;
-      for (let i = 0; i < 300 && job.status !== 'completed'; i++) {
-        await sleep(100);
-        job = (await call(t, server, 'GET', `/generations/${id}`, { key })).body;
-      }
+      const job = await jobFinished(t, server, key, id);
       t.equal(job.status, 'completed', 'the job completed once space was freed');
       t.equal(job.creditsSpent, firstJob.creditsSpent, 'charged like the same job before the fault');
       const pdf = await call(t, server, 'GET', `/generations/${id}/download`, { key });

@@ -18,7 +18,7 @@ import {
   webp,
   zlibBomb,
 } from '../helpers/images.ts';
-import { call, startTestServer } from '../helpers/server.ts';
+import { call, jobFinished, startTestServer } from '../helpers/server.ts';
 
 const server = await startTestServer(t);
 const a = await server.tenant();
@@ -286,11 +286,7 @@ t.test('POST /assets: legal images of every kind are taken', async (t) => {
     body: { templateId: a.templates.test.legacy, content: [{ type: 'image', assetId: fill.body.id }] },
   });
   t.equal(post.status, 202);
-  let job = post.body;
-  for (let i = 0; i < 300 && (job.status === 'queued' || job.status === 'processing'); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    job = (await call(t, server, 'GET', `/generations/${post.body.id}`, { key: a.test })).body;
-  }
+  const job = await jobFinished(t, server, a.test, post.body.id);
   t.equal(job.status, 'completed', `a PDF with it: ${JSON.stringify(job.error)}`);
 });
 

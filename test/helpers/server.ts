@@ -221,6 +221,23 @@ export async function call(
   return { status: res.status, headers: res.headers, body: parsed, bytes: text, requestId };
 }
 
+/** Polls a job until it is no longer queued or processing (at most `ms`); returns its last view. */
+export async function jobFinished(
+  t: Test,
+  server: Pick<TestServer, 'base'> | Pick<InProcessServer, 'api'>,
+  key: string,
+  id: string,
+  ms = 60_000,
+): Promise<Answer['body']> {
+  let job: Answer['body'] = { status: 'queued' };
+  for (const end = Date.now() + ms; job.status === 'queued' || job.status === 'processing'; ) {
+    if (Date.now() > end) break;
+    await new Promise((r) => setTimeout(r, 100));
+    job = (await call(t, server, 'GET', `/generations/${id}`, { key })).body;
+  }
+  return job;
+}
+
 /** Sends raw bytes on a fresh TCP connection and collects everything until it closes or `ms` pass. */
 export function rawExchange(
   port: number,
