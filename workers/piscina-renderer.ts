@@ -81,10 +81,21 @@ export class PiscinaRenderer implements Renderer {
 
   /** Runs a task; `signal` stops it early (a cancelled job), which ends its worker. */
   async run(task: RenderRequest, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<Rendered> {
-    const limit = opts.timeoutMs ?? this.opts.timeoutMs;
+    const result = await this.submit<RenderResult>(task, opts.timeoutMs ?? this.opts.timeoutMs, opts.signal);
+    if (!result.ok) throw new RenderTaskError('render', result.message, result.code);
+    return result;
+  }
+
+  /** Decodes an uploaded image on a thread of the pool, under its time and heap limits. */
+  checkImage(image: ImageCheck, opts: { timeoutMs?: number } = {}): Promise<ImageCheckResult> {
+    return this.submit<ImageCheckResult>({ check: image }, opts.timeoutMs ?? this.opts.timeoutMs);
+  }
+
+  /** One task on the pool, counted as busy while it runs. */
+  private async submit<R>(task: PoolTask, limit: number, cancel?: AbortSignal): Promise<R> {
     if (this.running++ === 0) this.watchdog.ref();
-    const result = await this.attempt(task, limit, opts.signal)
-      .catch(async (err: unknown) => {
+    try {
+      return await this.attempt<R>(task, limit, cancel).catch(async (err: unknown) => {
         // A task that met a worker already being torn down (after another task's failure), or
         // that waited in a pool being replaced, is not at fault: it runs once more on a fresh worker.
         if (
@@ -92,28 +103,15 @@ export class PiscinaRenderer implements Renderer {
           err.reason === 'crash' &&
           /Terminating worker thread/.test(err.message)
         )
-          return this.attempt(task, limit, opts.signal);
+          return this.attempt<R>(task, limit, cancel);
         throw err;
-      })
-      .finally(() => {
-        if (--this.running === 0) this.watchdog.unref();
       });
-    if (!result.ok) throw new RenderTaskError('render', result.message, result.code);
-    return result;
-  }
-
-  /** Decodes an uploaded image on a thread of the pool, under its time and heap limits. */
-  async checkImage(image: ImageCheck, opts: { timeoutMs?: number } = {}): Promise<ImageCheckResult> {
-    if (this.running++ === 0) this.watchdog.ref();
-    try {
-      const task: PoolTask = { check: image };
-      return await this.attempt<ImageCheckResult>(task, opts.timeoutMs ?? this.opts.timeoutMs);
     } finally {
       if (--this.running === 0) this.watchdog.unref();
     }
   }
 
-  private async attempt<R = RenderResult>(task: PoolTask, limit: number, cancel?: AbortSignal): Promise<R> {
+  private async attempt<R>(task: PoolTask, limit: number, cancel?: AbortSignal): Promise<R> {
     const timeout = AbortSignal.timeout(limit);
     try {
       return (await this.pool.run(task, {

@@ -18,12 +18,11 @@ import { milliSheetsPerPage } from '../domain/page-size.ts';
 import { hasSubscription } from '../domain/plans.ts';
 import { specOf, toRenderSpec } from '../domain/render-spec.ts';
 import { templateFontIds } from '../domain/template.ts';
-import type { Tenant } from '../domain/tenant.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import type { JobQueue, JobRunner } from '../queue/types.ts';
 import { type RenderSpec, resourcesOf } from '../render/index.ts';
-import type { Completion, Store } from '../store/index.ts';
+import type { AssetRecord, Completion, Store } from '../store/index.ts';
 import type { Caller } from './auth.ts';
 import { type Renderer, type RenderRequest, RenderTaskError } from './ports/renderer.ts';
 import { checkCoverage } from './coverage.ts';
@@ -68,9 +67,11 @@ export async function submitJob(
     textLimit: subscribed ? d.config.textMaxChars : d.config.textMaxCharsFree,
   });
   for (const fontId of templateFontIds(model)) await checkFontAccess(d.store, caller, fontId);
-  if ('blocks' in spec.content) await checkAssets(d.store, tenant, spec.content.blocks, parsed.input);
+  const images = new Map<string, AssetRecord | null>();
+  for (const id of resourcesOf(spec).images) images.set(id, await d.store.assets.get(tenant, id));
+  if ('blocks' in spec.content) checkAssets(images, spec.content.blocks, parsed.input);
   const field = 'text' in parsed.input ? 'text' : 'data' in parsed.input ? 'data' : 'content';
-  await checkImageMemory(d.store, tenant, spec, d.config.jobImageMemoryMb, field);
+  checkImageMemory(images, d.config.jobImageMemoryMb, field);
   await checkCoverage(d.store, d.blobs, tenant, spec, field);
   const inputHash = sha256Hex(JSON.stringify(parsed.input));
   const now = d.now();
@@ -118,12 +119,13 @@ export async function submitJob(
 }
 
 /**
- * Every image the blocks place must be an asset of the caller's account and key mode. A missing
- * one sent in `data` is INVALID_TEMPLATE_DATA at its path; in `content`, INVALID_REQUEST at its block.
+ * Every image the blocks place must be an asset of the caller's account and key mode (`images`:
+ * the job's images as the store has them, null where it has none). A missing one sent in `data`
+ * is INVALID_TEMPLATE_DATA at its path; in `content`, INVALID_REQUEST at its block.
  */
-async function checkAssets(store: Store, tenant: Tenant, blocks: DocBlock[], input: JobInput): Promise<void> {
+function checkAssets(images: Map<string, AssetRecord | null>, blocks: DocBlock[], input: JobInput): void {
   for (const id of new Set(assetIds(blocks))) {
-    if (await store.assets.exists(tenant, id)) continue;
+    if (images.get(id)) continue;
     const what = `names no image of this account and key mode: ${id} (upload it with POST /assets)`;
     if ('data' in input) {
       const key = Object.keys(input.data).find(
@@ -144,24 +146,14 @@ async function checkAssets(store: Store, tenant: Tenant, blocks: DocBlock[], inp
  * The distinct images a job draws, decoded, must fit its budget (4 bytes a pixel): a render
  * thread holds them all while it writes the document, outside its heap limit.
  */
-async function checkImageMemory(
-  store: Store,
-  tenant: Tenant,
-  spec: RenderSpec,
-  budgetMb: number,
-  field: string,
-): Promise<void> {
-  const ids = resourcesOf(spec).images;
+function checkImageMemory(images: Map<string, AssetRecord | null>, budgetMb: number, field: string): void {
   let pixels = 0;
-  for (const id of ids) {
-    const a = await store.assets.get(tenant, id);
-    if (a) pixels += a.width * a.height;
-  }
+  for (const a of images.values()) if (a) pixels += a.width * a.height;
   const mib = (pixels * 4) / 2 ** 20;
   if (mib > budgetMb)
     throw new ApiError(
       'INVALID_REQUEST',
-      `the ${ids.length} images of this job decode to ${Math.ceil(mib)} MiB of pixels (${(pixels / 1e6).toFixed(1)} megapixels); one job may use at most ${budgetMb} MiB: use fewer or smaller images`,
+      `the ${images.size} images of this job decode to ${Math.ceil(mib)} MiB of pixels (${(pixels / 1e6).toFixed(1)} megapixels); one job may use at most ${budgetMb} MiB: use fewer or smaller images`,
       { field },
     );
 }

@@ -33,16 +33,19 @@ export class FsBlobStore implements BlobStore {
     });
   }
 
-  async get(key: string): Promise<Uint8Array | null> {
-    const path = this.path(key);
-    return guarded('the blob store cannot read now', async () => {
-      try {
-        return new Uint8Array(await readFile(path));
-      } catch (err) {
+  /** A read of the directory that a missing file answers with null; a failing disk is a fault. */
+  private read<T>(op: () => Promise<T>): Promise<T | null> {
+    return guarded('the blob store cannot read now', () =>
+      op().catch((err: unknown) => {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw err;
-      }
-    });
+      }),
+    );
+  }
+
+  async get(key: string): Promise<Uint8Array | null> {
+    const path = this.path(key);
+    return this.read(async () => new Uint8Array(await readFile(path)));
   }
 
   async delete(key: string): Promise<void> {
@@ -59,13 +62,9 @@ export class FsBlobStore implements BlobStore {
 
   async open(key: string): Promise<BlobStream | null> {
     const path = this.path(key);
-    let size: number;
-    try {
-      size = (await stat(path)).size;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      return guarded('the blob store cannot read now', () => Promise.reject(err));
-    }
+    const found = await this.read(() => stat(path));
+    if (!found) return null;
+    const size = found.size;
     const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
     return { size, chunks: stream, close: () => stream.destroy() };
   }
