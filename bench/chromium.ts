@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { deflateSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../test/helpers/chromium.ts';
 import { bundledChain, bundledFontSource } from '../test/helpers/fonts.ts';
 // Before resvg loads: its allocator's settings (workers/native-memory.ts).
 import '../workers/image-allocator.ts';
@@ -75,19 +75,7 @@ const plainHtml = page(
 const docHtml = jitteredHtml(text, docCss);
 const capHtml = jitteredHtml(caption, capCss);
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 const tab = await browser.newPage({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 1.5 });
 
 type Case = 'ours' | 'chromiumSpans' | 'chromiumPlain' | 'oursPng' | 'chromiumPng';

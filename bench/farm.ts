@@ -109,6 +109,7 @@ const prefix = `bench-farm-${process.pid}:`;
 const farmEnv = {
   ...common,
   DATA_DIR: join(dir, 'farm'),
+  PROBE_PORT: '0', // two workers on one machine: each takes a free port
   DATABASE_URL: dbUrl.toString(),
   REDIS_URL,
   REDIS_PREFIX: prefix,

@@ -112,6 +112,8 @@ bare.child.kill();
 for (const [label, extra] of [
   ['scriptorium, embedded (memory limits)', {}],
   ['scriptorium, embedded, framing check off', { FRAMING_CHECK: 'false' }],
+  // Every request writes its access line (LOG_LEVEL=info, the default; the other rows run at warn).
+  ['scriptorium, embedded, access lines at info', { LOG_LEVEL: 'info' }],
   [
     'scriptorium, Redis limits',
     { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `bench-${process.pid}:` },
@@ -120,7 +122,7 @@ for (const [label, extra] of [
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-'));
   const env = { DATA_DIR: dir, RATE_LIMIT_PER_MINUTE: '10000000', ...extra };
   const { key, template } = seedAccount(env, 'bench', 'src/app/demo/letter.template.json');
-  const server = await serve(env);
+  const server = await serve(env, [], [], 'LOG_LEVEL' in extra ? 'ignore' : 'inherit');
   const port = server.port;
   rows.push(
     ...(await measure(label, `http://127.0.0.1:${port}/api/v1/templates/${template}`, {

@@ -59,6 +59,8 @@ export function serve(
   env: NodeJS.ProcessEnv,
   nodeArgs: string[] = [],
   serveArgs: string[] = [],
+  /** `ignore`: the server's logs are dropped (a run that logs every request). */
+  stderr: 'inherit' | 'ignore' = 'inherit',
 ): Promise<Served> {
   const child = spawn(
     process.execPath,
@@ -66,7 +68,7 @@ export function serve(
     {
       cwd: ROOT,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', stderr],
     },
   );
   // A benchmark that fails must not leave its server running.

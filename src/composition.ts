@@ -1,6 +1,7 @@
 // The composition root: the one place that picks and builds adapters from configuration (store,
 // blobs, Redis, rate limiters, render quota, renderer, metrics board, queue) and hands them to
 // the process roles in src/service.ts. Embedded or farm is decided here, by `isFarm`, alone.
+import type { Check } from './app/probes.ts';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -48,12 +49,18 @@ export function blobStore(config: Config): BlobStore {
   return new FsBlobStore(join(config.dataDir, 'blobs'));
 }
 
-export async function openContext(config: Config): Promise<Context> {
+/**
+ * `quiet`: notes about the services (an S3 server without lifecycle rules) are not printed; the
+ * admin commands open the context quietly unless asked (`--verbose`).
+ */
+export async function openContext(config: Config, opts: { quiet?: boolean } = {}): Promise<Context> {
   const plans = planCatalog(config.planCatalog);
   const blobs = blobStore(config);
   await blobs.prepare({
     outputDays: config.retentionDays,
-    warn: (m) => process.stderr.write(`scriptorium: ${m}\n`),
+    warn: (m) => {
+      if (!opts.quiet) process.stderr.write(`scriptorium: ${m}\n`);
+    },
   });
   const store = await Store.open(databaseTarget(config), plans);
   return { config, store, blobs, now: () => new Date(), farm: isFarm(config), close: () => store.close() };
@@ -71,6 +78,8 @@ export interface Adapters {
   board: SampleBoard;
   /** The job queue over the given runner: BullMQ in a farm, in process otherwise. */
   queue(runner: JobRunner, onError: (err: unknown, job: { id: string } | null) => void): JobQueue;
+  /** What readiness checks beyond the store and blobs (Redis in a farm). */
+  checks: Record<string, Check>;
   /** Closes the renderer, the metrics board and Redis (the queue is stopped by its owner first). */
   close(): Promise<void>;
 }
@@ -87,7 +96,7 @@ export async function openAdapters(
       `--role ${role} needs the farm queue: set REDIS_URL (and DATABASE_URL to PostgreSQL, S3_ENDPOINT for blobs)`,
     );
   }
-  const rate = { points: config.rateLimitPerMinute, windowSeconds: 60 };
+  const rate = { points: config.rateLimitPerMinute, windowSeconds: config.rateLimitWindowSeconds };
   const previews = { points: config.previewsPerMinute, windowSeconds: 60 };
   const renders = {
     perMinute: config.rendersPerMinute,
@@ -138,7 +147,9 @@ export async function openAdapters(
     await board.stop();
     if (redis) await redis.quit().catch(() => redis.disconnect());
   };
-  return { instance, limiter, previewLimiter, quota, renderer, metrics, board, queue, close };
+  // Readiness: in a farm, Redis must answer too (the store and blobs are checked by the service).
+  const checks: Record<string, Check> = redis ? { redis: () => redis.ping() } : {};
+  return { instance, limiter, previewLimiter, quota, renderer, metrics, board, queue, checks, close };
 }
 
 /**

@@ -7,7 +7,10 @@ import { type Api, createApi } from './api/pipeline.ts';
 import { LIVE_PATH } from './api/admin.ts';
 import { type HttpServer, type LiveFeed, listen } from './api/uws-server.ts';
 import { jobRunner, sweep } from './app/generations.ts';
+import { type Readiness, readiness } from './app/probes.ts';
 import { reconcile } from './app/reconcile.ts';
+import { listenProbes, type ProbeServer } from './api/probe-server.ts';
+import { WebhookDispatcher } from './app/webhooks.ts';
 import { combine, type Metrics, type Snapshot } from './metrics/index.ts';
 import { todayRange } from './domain/usage-range.ts';
 import { RequestCounter } from './app/request-counter.ts';
@@ -24,6 +27,8 @@ export interface Service {
   api: Api;
   /** The HTTP front end; a worker role has none (nor a service started with `listen: false`). */
   http: HttpServer | null;
+  /** A worker's probe port (PROBE_PORT): /health, /ready, /metrics. */
+  probes: ProbeServer | null;
   queue: JobQueue;
   renderer: Renderer;
   /** Runs the sweeper once now (it also runs every SWEEP_INTERVAL_MS). */
@@ -57,6 +62,9 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
   const { instance, limiter, previewLimiter, quota, renderer, metrics, board, ...adapters } =
     await openAdapters(ctx, { role, log, renderer: opts.renderer });
   const counter = new RequestCounter(ctx.store);
+  // Webhook deliveries are sent where jobs run; a job that finishes here nudges the dispatcher.
+  const dispatcher =
+    role !== 'api' ? new WebhookDispatcher({ store: ctx.store, config, now: ctx.now, log }) : null;
   const runner = jobRunner({
     store: ctx.store,
     blobs: ctx.blobs,
@@ -64,7 +72,11 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
     now: ctx.now,
     renderer,
     log,
-    onFinished: (kind, outcome, pages) => metrics.job(kind, outcome, pages),
+    onStarted: (kind, waited) => metrics.queueWait(kind, waited),
+    onFinished: (kind, outcome, pages) => {
+      metrics.job(kind, outcome, pages);
+      dispatcher?.nudge();
+    },
   });
   const onError = (err: unknown, job: { id: string } | null) =>
     log.error({ err, job: job?.id }, 'job run failed; it is run again');
@@ -91,6 +103,7 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
     sweeping = sweepOnce().catch((err: unknown) => log.error({ err }, 'sweep failed'));
   }, config.sweepIntervalMs);
   sweeper.unref();
+  dispatcher?.start();
 
   const snapshot = async (): Promise<Snapshot> => {
     const now = ctx.now();
@@ -109,6 +122,16 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
     };
     return combine(samples, figures, ctx.farm ? 'farm' : 'embedded', now);
   };
+  let stopping: Promise<void> | null = null;
+  const checks = {
+    store: () => ctx.store.db.ping(),
+    blobs: () => ctx.blobs.ping(),
+    ...adapters.checks,
+  };
+  const ready = (): Promise<Readiness> =>
+    stopping
+      ? Promise.resolve({ ready: false, checks: { process: 'stopping' } })
+      : readiness(checks, config.probeDeadlineMs);
   const api = createApi(
     {
       store: ctx.store,
@@ -124,6 +147,7 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
       instance,
       metrics,
       snapshot,
+      ready,
     },
     log,
   );
@@ -139,14 +163,19 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
       ? null
       : await listen(api, { host: config.host, port: config.port, live, framingCheck: config.framingCheck });
 
-  let stopping: Promise<void> | null = null;
+  // A worker serves no API; its probes and metrics get a small port of their own.
+  const probes =
+    role === 'worker' ? await listenProbes(api, { host: config.host, port: config.probePort }) : null;
+
   const stop = (graceMs = 10_000) =>
     (stopping ??= (async () => {
       clearInterval(sweeper);
       if (reconciler) clearInterval(reconciler);
       await http?.close(graceMs);
+      await probes?.close();
       // Running jobs finish if they can within the grace; the rest are run again at the next start.
       await queue.stop(graceMs);
+      await dispatcher?.stop(graceMs);
       await sweeping;
       await counter.flush().catch((err: unknown) => log.error({ err }, 'could not flush request counts'));
       await adapters.close();
@@ -155,6 +184,7 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
   return {
     role,
     instance,
+    probes,
     metrics,
     snapshot,
     api,

@@ -151,8 +151,13 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
       if (input === 'q') return exit();
       if (input === '?') return setHelp(true);
       const n = Number(input);
-      if (n >= 1 && n <= VIEWS.length) return setView(VIEWS[n - 1]!);
-      if (key.tab) return setView(VIEWS[(VIEWS.indexOf(view) + 1) % VIEWS.length]!);
+      // A new view starts with a clear status line: a message belongs to the view it was said in.
+      const show = (next: View) => {
+        setMessage(undefined);
+        setView(next);
+      };
+      if (n >= 1 && n <= VIEWS.length) return show(VIEWS[n - 1]!);
+      if (key.tab) return show(VIEWS[(VIEWS.indexOf(view) + 1) % VIEWS.length]!);
       const up = key.upArrow || input === 'k';
       const down = key.downArrow || input === 'j';
       if (view === 'accounts' && keysOf) {

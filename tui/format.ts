@@ -2,10 +2,14 @@
 
 const BARS = '▁▂▃▄▅▆▇█';
 
-/** The last `width` values as bars scaled to their own maximum (all zeros: the lowest bar). */
-export function sparkline(values: readonly number[], width: number): string {
+/**
+ * The last `width` values as bars from 0 to `axis` (by default their own maximum; all zeros: the
+ * lowest bar). Rows that are compared share one axis, shown beside them, so a steady trickle
+ * draws as a trickle next to a busy row.
+ */
+export function sparkline(values: readonly number[], width: number, axis?: number): string {
   const shown = values.slice(-width);
-  const max = Math.max(0, ...shown);
+  const max = axis ?? Math.max(0, ...shown);
   const bars = shown.map((v) =>
     max === 0 ? BARS[0] : BARS[Math.min(BARS.length - 1, Math.round((v / max) * (BARS.length - 1)))],
   );
@@ -40,4 +44,12 @@ export function cell(text: string, width: number, align: 'left' | 'right' = 'lef
 /** "2026-11-22T12:03:04.000Z" → "12:03:04" (UTC). */
 export function clock(iso: string): string {
   return iso.slice(11, 19);
+}
+
+/** The smallest of 1, 2, 5 times a power of ten that is at least `n` (1 at the least): an axis's top. */
+export function niceCeiling(n: number): number {
+  if (!(n > 1)) return 1;
+  const power = 10 ** Math.floor(Math.log10(n));
+  for (const step of [1, 2, 5, 10]) if (step * power >= n) return step * power;
+  return 10 * power;
 }

@@ -5,7 +5,7 @@ import type { AccountSummary } from '../src/app/admin.ts';
 import type { Snapshot } from '../src/metrics/index.ts';
 import type { ApiKeyRecord } from '../src/store/accounts.ts';
 import type { LiveState } from './client.ts';
-import { cell, clock, count, sparkline, uptime } from './format.ts';
+import { cell, clock, count, niceCeiling, sparkline, uptime } from './format.ts';
 
 export const VIEWS = ['dashboard', 'accounts', 'jobs'] as const;
 export type View = (typeof VIEWS)[number];
@@ -63,13 +63,14 @@ export function Header(props: { url: string; view: View; live: LiveState; mode?:
 
 const SPARK = 40;
 
-function Row(props: { label: string; value: string; history: number[] }) {
+function Row(props: { label: string; value: string; history: number[]; axis: number; unit?: string }) {
   return (
     <Text>
       {cell(props.label, 14)}
       {cell(props.value, 10, 'right')}
       {'  '}
-      <Text color="cyan">{sparkline(props.history, SPARK)}</Text>
+      <Text color="cyan">{sparkline(props.history, SPARK, props.axis)}</Text>
+      <Text dimColor>{` ${cell(`${count(props.axis)}${props.unit ?? ''}`, 9, 'right')}`}</Text>
     </Text>
   );
 }
@@ -86,6 +87,16 @@ export function Dashboard(props: { snapshot: Snapshot | null; history: Snapshot[
   for (const i of s.instances) roles[i.role] = (roles[i.role] ?? 0) + 1;
   const errors = Object.entries(s.errors).sort((a, b) => b[1] - a[1]);
   const shownInstances = s.instances.slice(0, 4);
+  // Rows of one unit share one axis: the counts per minute, and the two latencies.
+  const renders = series((x) => x.perMinute.renders);
+  const generations = series((x) => x.perMinute.generations);
+  const pages = series((x) => x.perMinute.pages);
+  const rejected = series((x) => x.perMinute.rejected);
+  const p50 = series((x) => x.renderLatencyMs.p50 ?? 0);
+  const p99 = series((x) => x.renderLatencyMs.p99 ?? 0);
+  const top = (rows: number[][]) => niceCeiling(Math.max(0, ...rows.flatMap((r) => r.slice(-SPARK))));
+  const perMinuteAxis = top([renders, generations, pages, rejected]);
+  const latencyAxis = top([p50, p99]);
   return (
     <Box flexDirection="column">
       <Text>
@@ -104,24 +115,29 @@ export function Dashboard(props: { snapshot: Snapshot | null; history: Snapshot[
       </Text>
       <Text
         dimColor
-      >{`${cell('per minute', 14)}${cell('now', 10, 'right')}  ${cell(`last ${SPARK} s, a bar a second`, SPARK)}`}</Text>
-      <Row label="renders" value={count(s.perMinute.renders)} history={series((x) => x.perMinute.renders)} />
+      >{`${cell('per minute', 14)}${cell('now', 10, 'right')}  ${cell(`last ${SPARK} s, a bar a second`, SPARK)}${cell('axis top', 10, 'right')}`}</Text>
+      <Row label="renders" value={count(s.perMinute.renders)} history={renders} axis={perMinuteAxis} />
       <Row
         label="generations"
         value={count(s.perMinute.generations)}
-        history={series((x) => x.perMinute.generations)}
+        history={generations}
+        axis={perMinuteAxis}
       />
-      <Row label="pages" value={count(s.perMinute.pages)} history={series((x) => x.perMinute.pages)} />
-      <Row label="429s" value={count(s.perMinute.rejected)} history={series((x) => x.perMinute.rejected)} />
+      <Row label="pages" value={count(s.perMinute.pages)} history={pages} axis={perMinuteAxis} />
+      <Row label="429s" value={count(s.perMinute.rejected)} history={rejected} axis={perMinuteAxis} />
       <Row
         label="latency p50"
         value={latency(s.renderLatencyMs.p50)}
-        history={series((x) => x.renderLatencyMs.p50 ?? 0)}
+        history={p50}
+        axis={latencyAxis}
+        unit=" ms"
       />
       <Row
         label="latency p99"
         value={latency(s.renderLatencyMs.p99)}
-        history={series((x) => x.renderLatencyMs.p99 ?? 0)}
+        history={p99}
+        axis={latencyAxis}
+        unit=" ms"
       />
       <Text>
         <Text bold>Errors, last minute </Text>

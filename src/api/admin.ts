@@ -22,8 +22,10 @@ import {
   topUp,
 } from '../app/admin.ts';
 import { ApiError, invalid } from '../domain/errors.ts';
-import { type Job, type JobKind, type JobStatus, jobView } from '../domain/generation.ts';
+import { type Job, jobView } from '../domain/generation.ts';
 import { PACK_MAX_SHEETS, PACK_MIN_SHEETS } from '../domain/plans.ts';
+import { allowOnly, KINDS, MODES, objectBody, ok, oneOf, STATUSES, wholeNumber } from './admin-input.ts';
+import { webhookAdminRoutes } from './admin-webhooks.ts';
 import type { ApiDeps } from './deps.ts';
 import { errorReply, publicError } from './errors.ts';
 import { parseJsonBody } from './json-body.ts';
@@ -35,13 +37,13 @@ export const ADMIN_PREFIX = '/admin/v1';
 export const METRICS_PATH = '/metrics';
 export const LIVE_PATH = `${ADMIN_PREFIX}/live`;
 
-interface AdminRequest extends ApiRequest {
+export interface AdminRequest extends ApiRequest {
   params: Readonly<Record<string, string>>;
   json: unknown;
 }
 
-interface AdminRoute {
-  method: 'GET' | 'POST';
+export interface AdminRoute {
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   body: 'none' | 'json';
   handler: (req: AdminRequest) => Promise<Reply>;
@@ -101,42 +103,6 @@ export class AdminGate {
       { retryAfter: wait },
     );
   }
-}
-
-const ok = (json: unknown, status = 200): Reply => ({ status, json });
-
-const STATUSES: readonly JobStatus[] = ['queued', 'processing', 'completed', 'failed', 'cancelled'];
-const KINDS: readonly JobKind[] = ['pdf', 'preview'];
-const MODES = ['live', 'test'] as const;
-
-function objectBody(json: unknown): Record<string, unknown> {
-  if (json === null || typeof json !== 'object' || Array.isArray(json))
-    throw invalid('body', 'a JSON object', json);
-  return json as Record<string, unknown>;
-}
-
-function allowOnly(body: Record<string, unknown>, keys: readonly string[]): void {
-  for (const k of Object.keys(body)) {
-    if (!keys.includes(k))
-      throw new ApiError(
-        'INVALID_REQUEST',
-        `${k.slice(0, 40)} is not a field of this request (fields: ${keys.join(', ')})`,
-        { field: k },
-      );
-  }
-}
-
-function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[], fallback?: T): T {
-  if (value === undefined && fallback !== undefined) return fallback;
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value))
-    throw invalid(field, `one of ${allowed.join(', ')}`, value);
-  return value as T;
-}
-
-function wholeNumber(field: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
-    throw invalid(field, `a whole number ${min}-${max}`, value);
-  return value;
 }
 
 const adminJobView = (j: Job) => ({
@@ -270,13 +236,15 @@ function adminRoutes(d: ApiDeps): AdminRoute[] {
         return ok(await d.snapshot());
       },
     },
+    ...webhookAdminRoutes(d),
   ];
 }
 
 export interface AdminApi {
   /** Whether this request is the admin API's (or /metrics). */
   owns(path: string): boolean;
-  handle(req: ApiRequest): Promise<Reply>;
+  /** `seen` learns the route's pattern, for the access line. */
+  handle(req: ApiRequest, seen?: { route?: string }): Promise<Reply>;
   /** Null when the request may pass the admin door (the live feed's upgrade), else the refusal. */
   admit(req: ApiRequest): Promise<Reply | null>;
 }
@@ -287,7 +255,11 @@ export function createAdminApi(d: ApiDeps, log: Logger): AdminApi {
   const refusal = (req: ApiRequest, err: unknown): Reply =>
     errorReply(publicError(err, req, log), req, { 'X-Request-ID': req.id });
 
-  async function route(req: ApiRequest): Promise<Reply> {
+  async function route(req: ApiRequest, seen: { route?: string }): Promise<Reply> {
+    // The route is named for the access line before the door is checked (a refusal names it too).
+    const m = router.match(req.method, req.path.slice(ADMIN_PREFIX.length));
+    if (req.path === METRICS_PATH) seen.route = METRICS_PATH;
+    else if (m.route) seen.route = `${ADMIN_PREFIX}${m.route.path}`;
     await gate.check(req);
     if (req.path === METRICS_PATH) {
       if (req.method !== 'GET')
@@ -298,7 +270,6 @@ export function createAdminApi(d: ApiDeps, log: Logger): AdminApi {
       const { contentType, text } = await d.metrics.prometheus(await d.snapshot());
       return { status: 200, raw: { contentType, bytes: text } };
     }
-    const m = router.match(req.method, req.path.slice(ADMIN_PREFIX.length));
     if (!m.route) {
       throw new ApiError(
         'ENDPOINT_NOT_FOUND',
@@ -313,8 +284,8 @@ export function createAdminApi(d: ApiDeps, log: Logger): AdminApi {
 
   return {
     owns: (path) => path === METRICS_PATH || path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`),
-    async handle(req) {
-      const reply = await route(req).catch((err: unknown) => refusal(req, err));
+    async handle(req, seen = {}) {
+      const reply = await route(req, seen).catch((err: unknown) => refusal(req, err));
       reply.headers = { ...reply.headers, 'X-Request-ID': req.id };
       return reply;
     },

@@ -1,4 +1,5 @@
 // What the HTTP layer needs from the rest of the service; the composition root fills it.
+import type { Readiness } from '../app/probes.ts';
 import type { RequestCounter } from '../app/request-counter.ts';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
@@ -29,4 +30,6 @@ export interface ApiDeps {
   metrics: Metrics;
   /** The service-wide figures now (every instance of a farm). */
   snapshot(): Promise<Snapshot>;
+  /** Whether this process can serve now: the store, the blobs and (farm) Redis answer. */
+  ready(): Promise<Readiness>;
 }

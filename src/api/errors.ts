@@ -21,6 +21,12 @@ const BY_KIND: Record<RefusalKind, { code: ApiError['code']; status: number }> =
 export function publicError(err: unknown, req: ApiRequest, log: Logger): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof Refusal) {
+    // A commit refused because the request's idempotency key was taken over by a retry (its lease
+    // ran out): that request's answer stands, and a retry of this one gets it.
+    if (err.kind === 'conflict' && err.field === 'Idempotency-Key')
+      return new ApiError('IDEMPOTENCY_KEY_IN_USE', `${err.message}; retry to get its answer`, {
+        retryAfter: 1,
+      });
     const { code, status } = BY_KIND[err.kind];
     // A storage fault is the operator's to see: logged, while the client is told to come back.
     if (err.kind === 'unavailable')
@@ -38,7 +44,7 @@ export function publicError(err: unknown, req: ApiRequest, log: Logger): ApiErro
  */
 export function errorReply(e: ApiError, req: ApiRequest, headers: Record<string, string>): Reply {
   if (e.status === 429) headers['Retry-After'] = String(e.retryAfter ?? 60);
-  else if (e.status === 503 && e.retryAfter !== undefined) headers['Retry-After'] = String(e.retryAfter);
+  else if (e.retryAfter !== undefined) headers['Retry-After'] = String(e.retryAfter);
   if (e.quota) {
     const q = e.quota;
     const policy = `"${q.name}";q=${q.limit};w=${q.window}`;

@@ -3,6 +3,9 @@
 import { errorCatalog } from '../domain/errors.ts';
 import { IMAGE_TYPES } from '../domain/images.ts';
 import { contentBlockJsonSchema } from '../domain/document.ts';
+import { METADATA_LIMITS } from '../domain/generation.ts';
+import { WEBHOOK_EVENTS } from '../domain/webhooks.ts';
+import { codeSamples, EXAMPLE_IDS, QUICKSTART, TAGS } from './openapi-samples.ts';
 import { templateJsonSchemas } from '../domain/template.ts';
 
 type Schema = Record<string, unknown>;
@@ -172,10 +175,42 @@ function schemas(): Record<string, unknown> {
           code: { type: 'string', enum: ['GENERATION_FAILED', 'INSUFFICIENT_BALANCE'] },
           message: { type: 'string' },
         }),
+        metadata: ref('Metadata'),
       },
-      ['id', 'kind', 'status', 'templateId', 'createdAt'],
+      ['id', 'kind', 'status', 'templateId', 'createdAt', 'metadata'],
+      {
+        examples: [
+          {
+            id: EXAMPLE_IDS.generation,
+            kind: 'pdf',
+            status: 'completed',
+            templateId: EXAMPLE_IDS.template,
+            createdAt: '2026-11-24T16:19:40.378Z',
+            startedAt: '2026-11-24T16:19:40.388Z',
+            completedAt: '2026-11-24T16:19:41.421Z',
+            expiresAt: '2026-12-01T16:19:41.421Z',
+            pages: 3,
+            creditsSpent: 4.5,
+            downloadUrl: `/api/v1/generations/${EXAMPLE_IDS.generation}/download`,
+            metadata: { order: 'A-17' },
+          },
+        ],
+      },
     ),
+    Metadata: {
+      type: 'object',
+      maxProperties: METADATA_LIMITS.keys,
+      propertyNames: { minLength: 1, maxLength: METADATA_LIMITS.keyChars },
+      additionalProperties: { type: 'string', maxLength: METADATA_LIMITS.valueChars },
+      description: `Extension: your own labels for the job (an order number, a customer id), echoed on the job and in its webhook events: at most ${METADATA_LIMITS.keys} keys of 1-${METADATA_LIMITS.keyChars} characters, string values of at most ${METADATA_LIMITS.valueChars} characters, no control characters. Empty when none was sent.`,
+    },
     GenerationList: list('Generation'),
+    WebhookEvent: obj({
+      id: id('evt'),
+      type: { type: 'string', enum: [...WEBHOOK_EVENTS] },
+      createdAt: date,
+      data: obj({ generation: ref('Generation') }),
+    }),
     GenerationRequest: obj(
       {
         templateId: id('tpl'),
@@ -184,7 +219,11 @@ function schemas(): Record<string, unknown> {
           maxLength: 100_000,
           description: 'Simple Text templates; 4,000 characters without a subscription.',
         },
-        data: { type: 'object', description: 'Structured templates: values of the dynamic blocks by key.' },
+        data: {
+          type: 'object',
+          additionalProperties: true,
+          description: 'Structured templates: values of the dynamic blocks by key.',
+        },
         content: {
           type: 'array',
           items: ref('ContentBlock'),
@@ -193,9 +232,11 @@ function schemas(): Record<string, unknown> {
         },
         overrides: {
           type: 'object',
+          additionalProperties: true,
           description:
             'Legacy Document v1 templates only: settings of the template to change for this job (not the page: size, orientation, paper, background). Version 2 templates refuse it.',
         },
+        metadata: ref('Metadata'),
       },
       ['templateId'],
     ),
@@ -203,8 +244,9 @@ function schemas(): Record<string, unknown> {
       {
         templateId: id('tpl'),
         text: { type: 'string' },
-        data: { type: 'object' },
+        data: { type: 'object', additionalProperties: true },
         content: { type: 'array', items: ref('ContentBlock'), maxItems: 200 },
+        metadata: ref('Metadata'),
       },
       ['templateId'],
     ),
@@ -251,6 +293,15 @@ const headers = {
     schema: { type: 'string' },
   },
   'Retry-After': { description: 'Seconds to wait.', schema: { type: 'string' } },
+  Location: {
+    description: 'Where to poll the job: `/api/v1/generations/{id}`.',
+    schema: { type: 'string' },
+  },
+  'Idempotent-Replayed': {
+    description:
+      'Extension: `true` when this is the kept answer of an earlier request with the same Idempotency-Key, not a new one.',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 const standardHeaders = {
   'X-Request-ID': { $ref: '#/components/headers/X-Request-ID' },
@@ -297,13 +348,29 @@ const common = {
   '503': { $ref: '#/components/responses/Unavailable' },
 };
 
-const jsonOk = (description: string, schema: string, status = '200') => ({
+const jsonOk = (
+  description: string,
+  schema: string,
+  status = '200',
+  extraHeaders: Record<string, unknown> = {},
+) => ({
   [status]: {
     description,
-    headers: limitedHeaders,
+    headers: { ...limitedHeaders, ...extraHeaders },
     content: { 'application/json': { schema: ref(schema) } },
   },
 });
+
+/** A POST whose first answer is kept under its Idempotency-Key: the header, its replays, its 409. */
+const replayed = { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } };
+const location = { Location: { $ref: '#/components/headers/Location' } };
+const idempotencyParam = { $ref: '#/components/parameters/IdempotencyKey' };
+const keyInUse = {
+  '409': errorResponse(
+    'IDEMPOTENCY_KEY_IN_USE (extension): the first request with this Idempotency-Key is still being answered; retry after Retry-After seconds.',
+    { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+  ),
+};
 
 const idParam = (name: string, prefix: string) => ({
   name,
@@ -321,9 +388,9 @@ const listQuery = [
     description: 'nextCursor of the previous page.',
   },
 ];
-const jsonBody = (schema: string) => ({
+const jsonBody = (schema: string, example: unknown) => ({
   required: true,
-  content: { 'application/json': { schema: ref(schema) } },
+  content: { 'application/json': { schema: ref(schema), example } },
 });
 
 function operations(): Record<string, Record<string, Schema>> {
@@ -378,22 +445,29 @@ function operations(): Record<string, Record<string, Schema>> {
         operationId: 'uploadAsset',
         summary:
           'Uploads a private PNG or JPEG (5 MiB, 4096 px a side, 8 MP; 200 images and 100 MiB per account).',
+        parameters: [idempotencyParam],
         requestBody: {
           required: true,
           content: Object.fromEntries(
             IMAGE_TYPES.map((t) => [t, { schema: { type: 'string', contentMediaType: t } }]),
           ),
         },
-        responses: { ...jsonOk('Stored.', 'Asset', '201'), ...common },
+        responses: { ...jsonOk('Stored.', 'Asset', '201', replayed), ...keyInUse, ...common },
       },
     },
     '/generations': {
       post: {
         operationId: 'createGeneration',
         summary: 'Queues a PDF job (exactly one of text, data, content).',
-        requestBody: jsonBody('GenerationRequest'),
+        parameters: [idempotencyParam],
+        requestBody: jsonBody('GenerationRequest', {
+          templateId: EXAMPLE_IDS.template,
+          text: 'Dear Margaret, thank you for the lovely afternoon.',
+          metadata: { order: 'A-17' },
+        }),
         responses: {
-          ...jsonOk('Queued.', 'Generation', '202'),
+          ...jsonOk('Queued.', 'Generation', '202', { ...location, ...replayed }),
+          ...keyInUse,
           '402': errorResponse('INSUFFICIENT_BALANCE.'),
           '403': errorResponse(
             'FONT_ACCESS_DENIED: the template uses a premium font the plan does not include.',
@@ -404,7 +478,28 @@ function operations(): Record<string, Record<string, Schema>> {
       get: {
         operationId: 'listGenerations',
         summary: 'Jobs of the key mode, newest first (extension).',
-        parameters: [...listQuery, { name: 'status', in: 'query', schema: { type: 'string' } }],
+        parameters: [
+          ...listQuery,
+          {
+            name: 'status',
+            in: 'query',
+            schema: { type: 'string', enum: ['queued', 'processing', 'completed', 'failed', 'cancelled'] },
+          },
+          { name: 'kind', in: 'query', schema: { type: 'string', enum: ['pdf', 'preview'] } },
+          {
+            name: 'createdFrom',
+            in: 'query',
+            schema: { type: 'string' },
+            description:
+              'Jobs created at or after this moment: a UTC date YYYY-MM-DD or a date-time with its offset (2026-11-24T15:00:00Z).',
+          },
+          {
+            name: 'createdTo',
+            in: 'query',
+            schema: { type: 'string' },
+            description: 'Jobs created before this moment (exclusive), in the same forms.',
+          },
+        ],
         responses: { ...jsonOk('A page.', 'GenerationList'), ...common },
       },
     },
@@ -463,10 +558,15 @@ function operations(): Record<string, Record<string, Schema>> {
       post: {
         operationId: 'createPreview',
         summary: 'Queues a watermarked preview (4 pages at most; 3 new per minute per account).',
-        requestBody: jsonBody('PreviewRequest'),
+        parameters: [idempotencyParam],
+        requestBody: jsonBody('PreviewRequest', {
+          templateId: EXAMPLE_IDS.template,
+          text: 'Dear Margaret, thank you for the lovely afternoon.',
+        }),
         responses: {
-          ...jsonOk('Queued.', 'Generation', '202'),
-          ...jsonOk('The unchanged earlier preview.', 'Generation'),
+          ...jsonOk('Queued.', 'Generation', '202', { ...location, ...replayed }),
+          ...jsonOk('The unchanged earlier preview.', 'Generation', '200', replayed),
+          ...keyInUse,
           ...common,
         },
       },
@@ -475,7 +575,12 @@ function operations(): Record<string, Record<string, Schema>> {
       post: {
         operationId: 'render',
         summary: 'One SVG or PNG image, synchronously.',
-        requestBody: jsonBody('RenderRequest'),
+        requestBody: jsonBody('RenderRequest', {
+          templateId: EXAMPLE_IDS.template,
+          text: 'Hello there',
+          format: 'png',
+          fontSize: 28,
+        }),
         responses: {
           '200': {
             description: 'The image.',
@@ -498,19 +603,100 @@ function operations(): Record<string, Record<string, Schema>> {
   };
 }
 
+/** Extension: the events an endpoint registered by the operator receives (docs/webhooks.md). */
+function webhooks(): Record<string, unknown> {
+  const signature = {
+    name: 'Scriptorium-Signature',
+    in: 'header',
+    required: true,
+    schema: { type: 'string' },
+    description:
+      '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under the endpoint secret>`; verify it over the raw body before parsing (verifyWebhook in scriptorium/client) and refuse a t more than 300 s away.',
+  };
+  const header = (name: string, description: string) => ({
+    name,
+    in: 'header',
+    required: true,
+    schema: { type: 'string' },
+    description,
+  });
+  const event = (type: string, summary: string) => ({
+    post: {
+      operationId: `webhook_${type.replace('.', '_')}`,
+      tags: ['Webhooks'],
+      summary,
+      parameters: [
+        signature,
+        header(
+          'Scriptorium-Event-Id',
+          'The event id (`evt_…`), the same in every delivery of it: process each id once.',
+        ),
+        header('Scriptorium-Event-Type', type),
+        header('Scriptorium-Delivery-Id', 'This delivery (`dlv_…`), one per event and endpoint.'),
+        header('Scriptorium-Attempt', 'Which try this is, from 1.'),
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEvent') } } },
+      responses: {
+        '2XX': {
+          description:
+            'Received: the delivery is done. Anything else (or no answer within 10 s) is tried again: 10 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h, 12 h.',
+        },
+      },
+    },
+  });
+  return {
+    'generation.completed': event(
+      'generation.completed',
+      'A PDF job completed: its pages, sheets and downloadUrl are in data.generation.',
+    ),
+    'generation.failed': event(
+      'generation.failed',
+      'A PDF job failed (GENERATION_FAILED or INSUFFICIENT_BALANCE in data.generation.error); nothing was charged.',
+    ),
+    'preview.completed': event(
+      'preview.completed',
+      'A preview completed: its images are at data.generation.previewUrl.',
+    ),
+    'preview.failed': event('preview.failed', 'A preview failed.'),
+  };
+}
+
+const TAG_OF: Record<string, (typeof TAGS)[number]['name']> = {
+  listTemplates: 'Templates',
+  getTemplate: 'Templates',
+  listFonts: 'Fonts',
+  getUsage: 'Usage',
+  uploadAsset: 'Assets',
+  createGeneration: 'Generations',
+  listGenerations: 'Generations',
+  getGeneration: 'Generations',
+  downloadGeneration: 'Generations',
+  cancelGeneration: 'Generations',
+  createPreview: 'Previews',
+  getPreview: 'Previews',
+  render: 'Renders',
+};
+
 export function openApiDocument(): Schema {
   const paths = operations();
+  for (const ops of Object.values(paths))
+    for (const op of Object.values(ops)) {
+      const id = op.operationId as string;
+      op.tags = [TAG_OF[id]];
+      op['x-codeSamples'] = codeSamples(id);
+    }
   return {
     openapi: '3.1.0',
     info: {
       title: 'Scriptorium handwriting rendering API',
       version: '1.0.0',
-      description:
-        'Handwriting-styled PDFs (asynchronous jobs), SVG and PNG images (synchronous), previews, templates, fonts, assets and usage.',
+      description: QUICKSTART,
     },
+    tags: TAGS,
     servers: [{ url: '/api/v1' }],
     security: [{ apiKey: [] }],
     paths,
+    webhooks: webhooks(),
     components: {
       securitySchemes: {
         apiKey: {
@@ -522,6 +708,16 @@ export function openApiDocument(): Schema {
       schemas: schemas(),
       headers,
       responses,
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+          description:
+            'Extension: a key of your choice (a UUID) that makes a retry safe. The first answer is kept 24 hours for the account and key mode; the same key with the same body gets it again (`Idempotent-Replayed: true`), with another body 400, while the first is still running 409 IDEMPOTENCY_KEY_IN_USE. An answer that is an error is not kept: the retry runs again.',
+        },
+      },
     },
   };
 }

@@ -9,6 +9,7 @@ import { errorReply, publicError } from './errors.ts';
 import type { RateDecision } from '../limits/rate-limit.ts';
 import type { ApiDeps } from './deps.ts';
 import { parseJsonBody } from './json-body.ts';
+import { docsReply } from './docs.ts';
 import { openApiDocument } from './openapi.ts';
 import { Router } from './router.ts';
 import { assetRoutes } from './routes/assets.ts';
@@ -17,11 +18,21 @@ import { generationRoutes } from './routes/generations.ts';
 import { renderRoutes } from './routes/renders.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { usageRoutes } from './routes/usage.ts';
-import { type ApiRequest, header, type Reply, type Route } from './types.ts';
+import { type ApiRequest, header, JSON_TYPE, type Reply, type Route } from './types.ts';
+import { idempotencyKey, storedReply, takeKey } from './idempotency.ts';
+import type { IdempotencyClaim } from '../store/index.ts';
 
 export const API_PREFIX = '/api/v1';
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+export const HEALTH_PATH = '/health';
+export const READY_PATH = '/ready';
 const RENDERS_PATH = `${API_PREFIX}/renders`;
+
+/** What answering a request found out, for its access line: the route's pattern, the account. */
+export interface Seen {
+  route?: string;
+  account?: string;
+}
 
 export interface Api {
   /** Largest body the route of this method and path accepts (the transport enforces it). */
@@ -54,8 +65,12 @@ export function createApi(d: ApiDeps, log: Logger): Api {
   const openapi = JSON.stringify(openApiDocument());
   const admin = createAdminApi(d, log);
 
-  /** Every answer passes here: errors by code (429s among them) and render latency for the figures. */
-  function observe(req: ApiRequest, reply: Reply): Reply {
+  /**
+   * Every answer passes here: errors by code (429s among them) and render latency for the
+   * figures, and the access line (docs/operations.md, "Logs"). A JSON body is serialised here,
+   * once, so that its length can be logged.
+   */
+  function observe(req: ApiRequest, reply: Reply, seen: Seen): Reply {
     if (reply.status >= 400) {
       const code = (reply.json as { error?: { code?: string } } | undefined)?.error?.code;
       if (code) d.metrics.error(code, reply.status);
@@ -65,8 +80,35 @@ export function createApi(d: ApiDeps, log: Logger): Api {
         Date.now() - req.receivedAt.getTime(),
       );
     }
+    if (reply.json !== undefined && !reply.raw) {
+      reply.raw = { contentType: JSON_TYPE, bytes: JSON.stringify(reply.json) };
+    }
+    d.metrics.request(seen.route ?? null, reply.status, (Date.now() - req.receivedAt.getTime()) / 1000);
+    if (reply.status >= 500 || (sample >= 1 ? true : Math.random() < sample)) {
+      const bytes = reply.stream
+        ? reply.stream.size
+        : reply.raw
+          ? typeof reply.raw.bytes === 'string'
+            ? Buffer.byteLength(reply.raw.bytes)
+            : reply.raw.bytes.byteLength
+          : 0;
+      log.info(
+        {
+          requestId: req.id,
+          method: req.method,
+          route: seen.route ?? null,
+          status: reply.status,
+          ms: Date.now() - req.receivedAt.getTime(),
+          bytes,
+          account: seen.account,
+          peer: req.peer,
+        },
+        'request',
+      );
+    }
     return reply;
   }
+  const sample = d.config.accessLogSample;
 
   function baseHeaders(req: ApiRequest, rate?: RateDecision): Record<string, string> {
     const h: Record<string, string> = { 'X-Request-ID': req.id, 'RateLimit-Policy': policy };
@@ -77,14 +119,33 @@ export function createApi(d: ApiDeps, log: Logger): Api {
   const failure = (req: ApiRequest, err: unknown, rate?: RateDecision): Reply =>
     errorReply(publicError(err, req, log), req, baseHeaders(req, rate));
 
-  async function handle(req: ApiRequest): Promise<Reply> {
-    if (admin.owns(req.path)) return admin.handle(req);
+  async function handle(req: ApiRequest, seen: Seen): Promise<Reply> {
+    if (admin.owns(req.path)) return admin.handle(req, seen);
     if (req.path === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) {
+      seen.route = OPENAPI_PATH;
       return {
         status: 200,
         headers: baseHeaders(req),
         raw: { contentType: 'application/json', bytes: openapi },
       };
+    }
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const docs = docsReply(req.path);
+      if (docs) {
+        seen.route = req.path;
+        return { ...docs, headers: { ...baseHeaders(req), ...docs.headers } };
+      }
+      if (req.path === HEALTH_PATH || req.path === READY_PATH) seen.route = req.path;
+      // Probes need no key: an orchestrator asks them (docs/operations.md, "Probes").
+      if (req.path === HEALTH_PATH) return { status: 200, headers: baseHeaders(req), json: { status: 'ok' } };
+      if (req.path === READY_PATH) {
+        const r = await d.ready();
+        return {
+          status: r.ready ? 200 : 503,
+          headers: baseHeaders(req),
+          json: { status: r.ready ? 'ready' : 'unready', checks: r.checks },
+        };
+      }
     }
     if (!req.path.startsWith(`${API_PREFIX}/`)) {
       return failure(
@@ -101,6 +162,7 @@ export function createApi(d: ApiDeps, log: Logger): Api {
     } catch (err) {
       return failure(req, err);
     }
+    seen.account = caller.account.id;
     let rate: RateDecision | undefined;
     try {
       rate = await d.limiter.consume(caller.keyId);
@@ -124,15 +186,49 @@ export function createApi(d: ApiDeps, log: Logger): Api {
             : `${req.method} ${req.path.slice(0, 100)} is not an endpoint of this API`,
         );
       }
-      const json = m.route.body === 'json' ? parseJsonBody(req.body) : undefined;
-      const reply = await m.route.handler({ ...req, caller, params: m.params, json });
-      reply.headers = reply.headers
-        ? Object.assign(baseHeaders(req, rate), reply.headers)
-        : baseHeaders(req, rate);
-      return reply;
+      seen.route = `${API_PREFIX}${m.route.path}`;
+      const key = req.method === 'POST' ? idempotencyKey(req, m.route.idempotency !== undefined) : undefined;
+      let claim: IdempotencyClaim | undefined;
+      if (key !== undefined && m.route.idempotency === 'kept') {
+        const taken = await takeKey(d.store, req, caller, key, d.now());
+        if ('replay' in taken) return withHeaders(taken.replay, baseHeaders(req, rate));
+        claim = taken.claim;
+      }
+      let reply: Reply;
+      try {
+        const json = m.route.body === 'json' ? parseJsonBody(req.body) : undefined;
+        reply = await m.route.handler({ ...req, caller, params: m.params, json, idempotency: claim });
+      } catch (err) {
+        if (!claim) throw err;
+        // Nothing was done: the key is given up so that a retry runs again.
+        await d.store.idempotency
+          .release(claim)
+          .catch((e: unknown) =>
+            log.warn({ err: e, requestId: req.id }, 'could not release an idempotency key'),
+          );
+        throw err;
+      }
+      if (claim) {
+        // A use-case that made something kept its answer in the same commit; this keeps the
+        // answers that made nothing new (an unchanged preview) and gives up the key after a refusal.
+        const kept =
+          reply.status < 300
+            ? d.store.idempotency.settle(claim, storedReply(reply))
+            : d.store.idempotency.release(claim);
+        await kept.catch((e: unknown) =>
+          log.warn({ err: e, requestId: req.id }, 'could not keep an idempotency answer'),
+        );
+      }
+      return withHeaders(reply, baseHeaders(req, rate));
     } catch (err) {
       return failure(req, err, rate);
     }
+  }
+
+  /** The route's own headers win over the usual ones. */
+  function withHeaders(reply: Reply, base: Record<string, string>): Reply {
+    reply.headers = reply.headers ? Object.assign(base, reply.headers) : base;
+    return reply;
   }
 
   return {
@@ -142,10 +238,12 @@ export function createApi(d: ApiDeps, log: Logger): Api {
         router.bodyKind(method, path.slice(API_PREFIX.length)) === 'image';
       return image ? d.config.assetMaxBytes : d.config.bodyLimitBytes;
     },
-    handle: (req) =>
-      handle(req)
+    handle: (req) => {
+      const seen: Seen = {};
+      return handle(req, seen)
         .catch((err: unknown) => failure(req, err))
-        .then((reply) => observe(req, reply)),
+        .then((reply) => observe(req, reply, seen));
+    },
     refuse: (req, err) => failure(req, err),
     admitAdmin: (req) => admin.admit(req),
     countLater(req) {

@@ -1,6 +1,7 @@
 // The plain objects the HTTP layer speaks: a request copied out of the socket, and a reply to
 // write back. Handlers are functions from one to the other, testable without a socket.
 import type { Caller } from '../app/auth.ts';
+import type { IdempotencyClaim } from '../store/index.ts';
 
 export interface ApiRequest {
   /** `req_…`, sent back as X-Request-ID and in every error body. */
@@ -25,6 +26,8 @@ export interface RouteRequest extends ApiRequest {
   params: Readonly<Record<string, string>>;
   /** The parsed body of a route that takes JSON. */
   json: unknown;
+  /** The `Idempotency-Key` this request holds, on a route that keeps its answers. */
+  idempotency?: IdempotencyClaim;
 }
 
 export interface Reply {
@@ -47,6 +50,13 @@ export interface Route {
   path: string;
   /** What the body is: nothing, a JSON document (512 KiB), or raw image bytes (5 MiB). */
   body: 'none' | 'json' | 'image';
+  /**
+   * What `Idempotency-Key` means here: `kept`, the first answer is kept and replayed (the route
+   * settles it in its commit, see ./idempotency.ts); `natural`, the request is idempotent by
+   * itself (a cancel) and the header is accepted and needs nothing. A POST without either refuses
+   * the header.
+   */
+  idempotency?: 'kept' | 'natural';
   handler: Handler;
 }
 

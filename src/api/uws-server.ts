@@ -196,7 +196,7 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
   function head(x: Exchange, reply: Reply, contentType: string): void {
     x.res.writeStatus(`${reply.status} ${STATUS_TEXT[reply.status] ?? ''}`);
     x.res.writeHeader('Content-Type', contentType);
-    x.res.writeHeader('Cache-Control', 'no-store');
+    if (!reply.headers?.['Cache-Control']) x.res.writeHeader('Cache-Control', 'no-store');
     for (const [k, v] of Object.entries(reply.headers ?? {})) x.res.writeHeader(k, v);
   }
 

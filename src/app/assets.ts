@@ -10,7 +10,7 @@ import { ApiError } from '../domain/errors.ts';
 import { type CheckedImage, checkImage } from '../domain/images.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
-import type { AssetRecord, Store } from '../store/index.ts';
+import type { AssetRecord, Remembered, Store } from '../store/index.ts';
 import { type Renderer, RenderTaskError } from './ports/renderer.ts';
 
 export interface AssetDeps {
@@ -85,6 +85,8 @@ export async function uploadAsset(
   tenant: Tenant,
   bytes: Buffer,
   contentType: string | undefined,
+  /** Keeps the answer of a request sent with an idempotency key in the asset's own commit. */
+  remember?: Remembered<AssetRecord>,
 ): Promise<AssetRecord> {
   const c = d.config;
   const image = checkImage(bytes, contentType, {
@@ -111,6 +113,7 @@ export async function uploadAsset(
         createdAt: d.now().toISOString(),
       },
       { maxCount: c.assetsMaxCount, maxTotalBytes: c.assetsMaxTotalBytes },
+      remember,
     );
   } catch (err) {
     await d.blobs.delete(blobKey).catch(() => {});

@@ -15,6 +15,7 @@ import { assetIds, type DocBlock, jobBlocks } from '../domain/document.ts';
 import type { Job, JobInput, JobKind } from '../domain/generation.ts';
 import { parseJobBody } from '../domain/generation.ts';
 import { milliSheetsPerPage } from '../domain/page-size.ts';
+import { IDEMPOTENCY } from '../domain/idempotency.ts';
 import { hasSubscription } from '../domain/plans.ts';
 import { specOf, toRenderSpec } from '../domain/render-spec.ts';
 import { templateFontIds } from '../domain/template.ts';
@@ -22,7 +23,7 @@ import { newId, sha256Hex } from '../lib/ids.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import type { JobQueue, JobRunner } from '../queue/types.ts';
 import { type RenderSpec, resourcesOf } from '../render/index.ts';
-import type { AssetRecord, Completion, Store } from '../store/index.ts';
+import type { AssetRecord, Completion, Remembered, Store } from '../store/index.ts';
 import type { Caller } from './auth.ts';
 import { type Renderer, type RenderRequest, RenderTaskError } from './ports/renderer.ts';
 import { checkCoverage } from './coverage.ts';
@@ -49,6 +50,10 @@ export async function submitJob(
   caller: Caller,
   body: unknown,
   kind: JobKind,
+  /** Keeps the answer of a request sent with an idempotency key in the job's own commit. */
+  remember?: Remembered<Job>,
+  /** The request that creates it (`req_…`), kept with the job for its log lines. */
+  requestId?: string,
 ): Promise<{ job: Job; existing: boolean }> {
   const parsed = parseJobBody(body, kind);
   const tenant = caller.tenant;
@@ -105,9 +110,12 @@ export async function submitJob(
         input: parsed.input,
         inputHash,
         spec,
+        metadata: parsed.metadata,
+        ...(requestId ? { requestId } : {}),
       },
       { unfinished: d.config.maxUnfinishedJobs, queued: d.config.queueMax, instance: d.instance },
       now,
+      remember,
     )
     .catch(async (err: unknown) => {
       // A refused preview spends none of the account's previews (a 429 has no side effect).
@@ -192,6 +200,8 @@ export interface RunnerDeps {
   log: Logger;
   /** Told of each job this process finishes. */
   onFinished?: (kind: JobKind, outcome: 'completed' | 'failed', pages: number) => void;
+  /** Told of each job this process starts for the first time, with the seconds it waited in the queue. */
+  onStarted?: (kind: JobKind, waitedSeconds: number) => void;
 }
 
 const outputKey = (job: Job) =>
@@ -207,6 +217,22 @@ export function jobRunner(d: RunnerDeps): JobRunner {
     const job = await d.store.generations.claim(id, d.now(), d.config.jobMaxAttempts);
     if (!job) return; // cancelled or finished meanwhile
     if (signal.aborted) return;
+    const started = performance.now();
+    // One line per move of the job, with the request that created it (docs/operations.md, "Logs").
+    const line = {
+      job: id,
+      requestId: job.requestId,
+      account: job.accountId,
+      kind: job.kind,
+      attempt: job.attempt,
+    };
+    const ms = () => Math.round(performance.now() - started);
+    d.log.info(line, 'job started');
+    if (job.attempt === 1)
+      d.onStarted?.(
+        job.kind,
+        Math.max(0, (Date.parse(job.startedAt ?? '') - Date.parse(job.createdAt)) / 1000),
+      );
     let output: { pages: number; bytes: Uint8Array };
     let spec: RenderSpec;
     try {
@@ -220,8 +246,10 @@ export function jobRunner(d: RunnerDeps): JobRunner {
         err instanceof RenderTaskError ? err.message : 'an internal error stopped the rendering';
       if (!(err instanceof RenderTaskError) || err.reason === 'crash' || err.reason === 'damaged')
         d.log.error({ err, job: id }, 'render failed');
-      if (await d.store.generations.fail(id, job.attempt, { code: 'GENERATION_FAILED', message }, d.now()))
+      if (await d.store.generations.fail(id, job.attempt, { code: 'GENERATION_FAILED', message }, d.now())) {
+        d.log.info({ ...line, code: 'GENERATION_FAILED', message, ms: ms() }, 'job failed');
         d.onFinished?.(job.kind, 'failed', 0);
+      }
       return;
     }
     const key = outputKey(job);
@@ -250,6 +278,19 @@ export function jobRunner(d: RunnerDeps): JobRunner {
       throw err;
     }
     crash('after-commit');
+    if (done.outcome === 'completed')
+      d.log.info(
+        {
+          ...line,
+          pages: output.pages,
+          bytes: output.bytes.byteLength,
+          creditsMilli: done.job.creditsMilli,
+          ms: ms(),
+        },
+        'job completed',
+      );
+    else if (done.outcome === 'refused')
+      d.log.info({ ...line, code: 'INSUFFICIENT_BALANCE', pages: output.pages, ms: ms() }, 'job failed');
     if (done.outcome !== 'completed') await d.blobs.delete(key);
     if (done.outcome !== 'stale')
       d.onFinished?.(
@@ -319,5 +360,7 @@ export async function sweep(d: {
     }
   }
   if (expired || orphans) d.log.info({ expired, orphans }, 'sweeper deleted outputs');
+  const keys = await d.store.idempotency.sweep(d.now(), IDEMPOTENCY.ttlMs);
+  if (keys) d.log.info({ keys }, 'sweeper forgot idempotency keys past 24 h');
   return { expired, orphans };
 }

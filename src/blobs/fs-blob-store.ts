@@ -13,6 +13,11 @@ export class FsBlobStore implements BlobStore {
     await mkdir(this.root, { recursive: true });
   }
 
+  async ping(): Promise<void> {
+    const s = await stat(this.root);
+    if (!s.isDirectory()) throw new Error(`${this.root} is not a directory`);
+  }
+
   private path(key: string): string {
     return join(this.root, checkKey(key));
   }

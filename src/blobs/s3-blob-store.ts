@@ -72,6 +72,11 @@ export class S3BlobStore implements BlobStore {
       );
   }
 
+  async ping(): Promise<void> {
+    if (!(await this.client.bucketExists(this.bucket)))
+      throw new Error(`bucket ${this.bucket} does not exist at ${this.opts.endpoint}`);
+  }
+
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
     const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     await guarded(`S3 at ${this.opts.endpoint} cannot write now`, () =>

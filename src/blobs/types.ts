@@ -9,6 +9,8 @@ export interface BlobStore {
    * has one (outputs expire after `outputDays` and a day of slack), warning where it cannot.
    */
   prepare(opts: { outputDays: number; warn: (message: string) => void }): Promise<void>;
+  /** Resolves when the store answers now (the directory is there, the bucket reachable); a readiness probe. */
+  ping(): Promise<void>;
   /** Writes the whole object; a reader never sees half of it. */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** The whole object, or null when absent. */

@@ -12,6 +12,8 @@ export interface Descriptor<T = unknown> {
   /** How the default is shown in the docs (units spelled out). */
   readonly shown?: string;
   readonly doc: string;
+  /** A secret (a token, a key, a URL with a password): an error never repeats its value. */
+  readonly secret?: boolean;
 }
 
 const KiB = 1024;
@@ -66,6 +68,15 @@ export function url(...schemes: string[]): Parser<string> {
   };
 }
 
+export function fraction(): Parser<number> {
+  return (raw) => {
+    const n = Number(raw);
+    if (!/^(0|1|0?\.\d+|1\.0*)$/.test(raw.trim()) || !(n >= 0 && n <= 1))
+      throw new Error(`must be a number 0-1, got "${raw}"`);
+    return n;
+  };
+}
+
 function optional<T>(parse: Parser<T>): Parser<T | undefined> {
   return (raw) => (raw.trim() === '' ? undefined : parse(raw));
 }
@@ -91,6 +102,18 @@ export const descriptors = {
     parse: text({ nonEmpty: true }),
     doc: 'Address the API listens on.',
   }),
+  probePort: describe({
+    env: 'PROBE_PORT',
+    default: 9464,
+    parse: integer(0, 65535),
+    doc: 'Port of a worker process (`--role worker`) for GET /health, /ready and /metrics (0 = any free port, printed at start); API processes answer them on PORT.',
+  }),
+  probeDeadlineMs: describe({
+    env: 'PROBE_DEADLINE_MS',
+    default: 2000,
+    parse: integer(10, 60_000, 'ms'),
+    doc: 'How long GET /ready waits for each service (store, blobs, Redis) before it calls it unready.',
+  }),
   framingCheck: describe({
     env: 'FRAMING_CHECK',
     default: true,
@@ -108,6 +131,7 @@ export const descriptors = {
     default: undefined,
     shown: '`$DATA_DIR/scriptorium.db`',
     parse: optional(text({ nonEmpty: true })),
+    secret: true,
     doc: '`postgres://…` for PostgreSQL (farm), otherwise a SQLite file path (embedded).',
   }),
   redisUrl: describe<string | undefined>({
@@ -115,6 +139,7 @@ export const descriptors = {
     default: undefined,
     shown: 'unset',
     parse: optional(url('redis', 'rediss')),
+    secret: true,
     doc: 'Redis for the queue and limits; unset = in-process queue and limits.',
   }),
   redisPrefix: describe({
@@ -147,6 +172,7 @@ export const descriptors = {
     default: '',
     shown: 'empty',
     parse: text(),
+    secret: true,
     doc: 'S3 access key.',
   }),
   s3SecretKey: describe({
@@ -154,6 +180,7 @@ export const descriptors = {
     default: '',
     shown: 'empty',
     parse: text(),
+    secret: true,
     doc: 'S3 secret key.',
   }),
   adminToken: describe({
@@ -161,6 +188,7 @@ export const descriptors = {
     default: '',
     shown: 'empty (admin API off)',
     parse: text({ pattern: /^$|^.{24,}$/, hint: 'empty or at least 24 characters' }),
+    secret: true,
     doc: 'Bearer token of the admin API.',
   }),
   renderMode: describe({
@@ -174,6 +202,12 @@ export const descriptors = {
     default: 2,
     parse: integer(1, 64),
     doc: 'Render worker threads per process.',
+  }),
+  accessLogSample: describe({
+    env: 'ACCESS_LOG_SAMPLE',
+    default: 1,
+    parse: fraction(),
+    doc: 'Share of requests that get an access line at info level, 0-1 (answers of 500 and more always do).',
   }),
   logLevel: describe({
     env: 'LOG_LEVEL',
@@ -194,6 +228,12 @@ export const descriptors = {
     default: 10,
     parse: integer(1, 10_000_000),
     doc: 'Requests per minute per API key, counting polling and downloads.',
+  }),
+  rateLimitWindowSeconds: describe({
+    env: 'RATE_LIMIT_WINDOW_SECONDS',
+    default: 60,
+    parse: integer(1, 3600),
+    doc: 'The window the per-key limit counts over: RATE_LIMIT_PER_MINUTE requests per this many seconds (the spec: 60).',
   }),
   bodyLimitBytes: describe({
     env: 'BODY_LIMIT_BYTES',
@@ -301,6 +341,24 @@ export const descriptors = {
     default: 60_000,
     parse: integer(10, 3_600_000, 'ms'),
     doc: 'The longest wait between two runs of a job that keeps hitting storage faults.',
+  }),
+  webhookRetryBaseMs: describe({
+    env: 'WEBHOOK_RETRY_BASE_MS',
+    default: 10_000,
+    parse: integer(10, 3_600_000, 'ms'),
+    doc: 'The first wait before a webhook delivery is tried again; the later ones are 3, 12, 60, 180, 360, 1080, 2160 and twice 4320 times it (10 retries over 34.7 h at 10 s).',
+  }),
+  webhookTimeoutMs: describe({
+    env: 'WEBHOOK_TIMEOUT_MS',
+    default: 10_000,
+    parse: integer(100, 60_000, 'ms'),
+    doc: 'How long a webhook receiver has to answer a delivery with a 2xx.',
+  }),
+  webhookPollMs: describe({
+    env: 'WEBHOOK_POLL_MS',
+    default: 1_000,
+    parse: integer(10, 60_000, 'ms'),
+    doc: 'How often the dispatcher looks for deliveries that are due (workers and single-box servers).',
   }),
   reconcileIntervalMs: describe({
     env: 'RECONCILE_INTERVAL_MS',

@@ -16,8 +16,10 @@ export function configFromEnv(overrides: Partial<Config> = {}): Config {
   return loadConfig(process.env, overrides);
 }
 
-/** A variable read outside the settings: the console's token, the CLI's DEBUG switch. */
-export function envValue(name: 'ADMIN_TOKEN' | 'DEBUG'): string | undefined {
+/** A variable read outside the settings: the console's token, the integrator commands' key and server, DEBUG. */
+export function envValue(
+  name: 'ADMIN_TOKEN' | 'DEBUG' | 'SCRIPTORIUM_API_KEY' | 'SCRIPTORIUM_URL',
+): string | undefined {
   return process.env[name];
 }
 
@@ -46,7 +48,11 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     try {
       config[key] = d.parse(raw);
     } catch (err) {
-      problems.push(`${d.env} ${(err as Error).message}`);
+      const message = (err as Error).message;
+      // A secret's value is never repeated, not even a wrong one: it may be a real one mistyped.
+      problems.push(
+        `${d.env} ${d.secret ? `${message.replace(/, got .*$/s, '')}, got ${raw.length} characters (not shown: it is a secret)` : message}`,
+      );
     }
   }
   const c = config as Config;

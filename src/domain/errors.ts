@@ -25,6 +25,11 @@ export const errorCatalog = {
     meaning: 'The job is not completed (queued, processing, failed or cancelled).',
   },
   PREVIEW_ONLY: { status: 409, meaning: 'A preview job has images, not a PDF.' },
+  IDEMPOTENCY_KEY_IN_USE: {
+    status: 409,
+    meaning:
+      'Extension: the first request sent with this `Idempotency-Key` is still being answered; retry after `Retry-After` seconds to get its answer.',
+  },
   GENERATION_EXPIRED: { status: 410, meaning: 'The result is past its retention.' },
   RATE_LIMIT_EXCEEDED: {
     status: 429,

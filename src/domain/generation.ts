@@ -27,15 +27,49 @@ export function canMove(from: JobStatus, to: JobStatus): boolean {
 export type JobInput = { text: string } | { data: Record<string, unknown> } | { content: unknown[] };
 
 const FIELDS = {
-  pdf: ['templateId', 'text', 'data', 'content', 'overrides'],
-  preview: ['templateId', 'text', 'data', 'content'],
+  pdf: ['templateId', 'text', 'data', 'content', 'overrides', 'metadata'],
+  preview: ['templateId', 'text', 'data', 'content', 'metadata'],
 } as const;
+
+/** The integrator's own labels on a job (an extension, like Stripe's): strings to strings. */
+export type Metadata = Record<string, string>;
+
+export const METADATA_LIMITS = { keys: 20, keyChars: 40, valueChars: 500 } as const;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * `metadata`: an object of at most 20 string values of at most 500 characters, under keys of
+ * 1-40 characters; no control characters in either. Echoed on the job and in its events.
+ */
+export function parseMetadata(value: unknown): Metadata {
+  const L = METADATA_LIMITS;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalid('metadata', 'an object of string values', value);
+  const entries = Object.entries(value);
+  if (entries.length > L.keys)
+    throw invalid('metadata', `an object of at most ${L.keys} keys`, `${entries.length} keys`);
+  const out: Metadata = {};
+  for (const [k, v] of entries) {
+    if (k.length < 1 || k.length > L.keyChars || CONTROL.test(k))
+      throw invalid('metadata', `keys of 1-${L.keyChars} characters without control characters`, k);
+    if (typeof v !== 'string') throw invalid(`metadata/${k}`, 'a string', v);
+    if (v.length > L.valueChars || CONTROL.test(v))
+      throw invalid(
+        `metadata/${k}`,
+        `a string of at most ${L.valueChars} characters without control characters`,
+        v.length > L.valueChars ? `${v.length} characters` : v,
+      );
+    out[k] = v;
+  }
+  return out;
+}
 
 /** The body's shape, before the template is known: an object, a template id, one input field. */
 export function parseJobBody(
   body: unknown,
   kind: JobKind,
-): { templateId: string; input: JobInput; overrides?: unknown } {
+): { templateId: string; input: JobInput; overrides?: unknown; metadata: Metadata } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ApiError('INVALID_REQUEST', `the body must be a JSON object, got ${show(body)}`);
   }
@@ -82,6 +116,7 @@ export function parseJobBody(
     templateId: b.templateId,
     input,
     ...(b.overrides !== undefined ? { overrides: b.overrides } : {}),
+    metadata: b.metadata === undefined ? {} : parseMetadata(b.metadata),
   };
 }
 
@@ -188,6 +223,9 @@ export interface Job {
   blobDigest: { sha256: string; bytes: number } | null;
   attempt: number;
   error: JobError | null;
+  metadata: Metadata;
+  /** The request that created the job (`req_…`), for the logs; null for older jobs. */
+  requestId: string | null;
   createdAt: string;
   updatedAt: string;
   startedAt: string | null;
@@ -196,6 +234,7 @@ export interface Job {
   expiresAt: string | null;
 }
 
+export const jobPath = (id: string) => `/api/v1/generations/${id}`;
 export const downloadPath = (id: string) => `/api/v1/generations/${id}/download`;
 export const previewPath = (id: string) => `/api/v1/generations/${id}/preview`;
 
@@ -220,5 +259,6 @@ export function jobView(j: Job) {
         : { previewUrl: previewPath(j.id) }
       : {}),
     ...(j.status === 'failed' && j.error ? { error: j.error } : {}),
+    metadata: j.metadata,
   };
 }

@@ -1,7 +1,19 @@
 // Identifiers (DESIGN §4): a prefix and at least 128 random bits in base62. The random bytes
 // come in as an argument so that this module stays pure; src/app draws them from a CSPRNG.
 
-export const ID_PREFIXES = ['tpl', 'gen', 'asset', 'req', 'font', 'acc', 'key', 'led'] as const;
+export const ID_PREFIXES = [
+  'tpl',
+  'gen',
+  'asset',
+  'req',
+  'font',
+  'acc',
+  'key',
+  'led',
+  'hook',
+  'evt',
+  'dlv',
+] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -37,7 +49,7 @@ export function makeId(prefix: IdPrefix, nextByte: () => number): string {
   return out;
 }
 
-const ID_PATTERN = /^(tpl|gen|asset|req|font|acc|key|led)_[0-9A-Za-z]{22}$/;
+const ID_PATTERN = /^(tpl|gen|asset|req|font|acc|key|led|hook|evt|dlv)_[0-9A-Za-z]{22}$/;
 export function isId(prefix: IdPrefix, value: unknown): value is string {
   return typeof value === 'string' && ID_PATTERN.test(value) && value.startsWith(`${prefix}_`);
 }

@@ -63,3 +63,37 @@ export function usageRange(query: { from?: string; to?: string }, now: Date, max
   }
   return { from: day(from), to: day(to), days };
 }
+
+/**
+ * A moment in a query: a UTC date `YYYY-MM-DD` (its midnight) or an RFC 3339 date-time with its
+ * offset (`2026-11-24T15:00:00Z`, `…+01:00`), as an ISO string in UTC to compare stored dates with.
+ */
+function parseInstant(field: string, raw: string): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(raw)) return new Date(parseDay(field, raw)).toISOString();
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i.exec(raw);
+  const ms = m ? Date.parse(raw) : Number.NaN;
+  if (!m || Number.isNaN(ms) || Number(m[2]) > 23 || Number(m[3]) > 59 || Number(m[4] ?? 0) > 59)
+    throw invalid(
+      field,
+      'a date YYYY-MM-DD (UTC) or a date-time with its offset (2026-11-24T15:00:00Z)',
+      raw,
+    );
+  parseDay(field, m[1]!);
+  return new Date(ms).toISOString();
+}
+
+/** A range of creation times: `from` inclusive, `to` exclusive, either may be left open. */
+export function instantRange(
+  fields: { from: string; to: string },
+  query: Record<string, string | undefined>,
+): { from?: string; to?: string } {
+  const from = query[fields.from] !== undefined ? parseInstant(fields.from, query[fields.from]!) : undefined;
+  const to = query[fields.to] !== undefined ? parseInstant(fields.to, query[fields.to]!) : undefined;
+  if (from !== undefined && to !== undefined && to <= from)
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `${fields.to} must be after ${fields.from} (${fields.to} is exclusive), got ${fields.from} ${from} and ${fields.to} ${to}`,
+      { field: fields.to },
+    );
+  return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+}

@@ -1,7 +1,7 @@
 // Fresh identifiers and keys from the CSPRNG (the formats live in src/domain).
 import { hash, randomBytes, randomFillSync } from 'node:crypto';
 import { formatApiKey, type KeyMode } from '../domain/api-keys.ts';
-import { type IdPrefix, makeId } from '../domain/ids.ts';
+import { base62Chars, type IdPrefix, makeId } from '../domain/ids.ts';
 
 // Ids are made on every request: draw CSPRNG bytes 4 KiB at a time, never reusing any.
 const pool = Buffer.alloc(4096);
@@ -25,4 +25,14 @@ export function newApiKey(mode: KeyMode): string {
 
 export function sha256Hex(data: string | Uint8Array): string {
   return hash('sha256', data, 'hex');
+}
+
+/** An unguessable token (128 bits, hex): who holds a lease. */
+export function newToken(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** A shared secret shown once (a webhook's signing key): `prefix_` and 32 base62 characters. */
+export function newSecret(prefix: string): string {
+  return `${prefix}_${base62Chars(randomBytes(64), 32)}`;
 }

@@ -7,7 +7,7 @@
 // second under a key that lapses after five, and any API instance sums them. Percentiles are
 // read from the summed histogram, never averaged.
 import type { Redis } from 'ioredis';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Render latency buckets, in milliseconds (the last one is everything slower). */
 export const LATENCY_BUCKETS_MS = [
@@ -121,9 +121,20 @@ export class Metrics {
     private readonly clock: () => number = Date.now,
   ) {
     this.started = clock();
-    const labels = { instance, role };
-    this.registry.setDefaultLabels(labels);
+    // `process`, not `instance`: Prometheus sets `instance` itself (the scraped target) and would
+    // rename ours to `exported_instance`.
+    this.registry.setDefaultLabels({ process: instance, role });
     const r = [this.registry];
+    // Node's own figures (CPU, memory, event loop lag, handles), per process.
+    collectDefaultMetrics({ register: this.registry });
+    // prom-client names three gauges `…_total`, which Prometheus keeps for counters
+    // (`promtool check metrics` refuses them); the handle and request counts are left out.
+    for (const name of [
+      'nodejs_active_handles_total',
+      'nodejs_active_requests_total',
+      'nodejs_active_resources_total',
+    ])
+      this.registry.removeSingleMetric(name);
     this.prom = {
       renders: new Counter({
         name: 'scriptorium_renders_total',
@@ -174,22 +185,44 @@ export class Metrics {
         help: 'Render tasks running in this process',
         registers: r,
       }),
+      http: new Counter({
+        name: 'scriptorium_http_requests_total',
+        help: 'Requests this process answered, by route pattern and status',
+        labelNames: ['route', 'status'],
+        registers: r,
+      }),
+      httpSeconds: new Histogram({
+        name: 'scriptorium_http_request_duration_seconds',
+        help: 'Time from a request read to its answer ready, by route pattern',
+        labelNames: ['route'],
+        buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
+        registers: r,
+      }),
+      queueWait: new Histogram({
+        name: 'scriptorium_job_queue_wait_seconds',
+        help: 'Time a job waited from its admission to its first start, by kind (jobs this process started)',
+        labelNames: ['kind'],
+        buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800],
+        registers: r,
+      }),
+      // The whole service's figures (every process of a farm, summed through Redis): each
+      // process reports the same values; named `scriptorium_service_*` apart from its own.
       queue: new Gauge({
-        name: 'scriptorium_queue_jobs',
+        name: 'scriptorium_service_queue_jobs',
         help: 'Jobs of the whole service by queue state (completed and failed: today, UTC)',
         labelNames: ['state'],
         registers: r,
       }),
       perMinute: new Gauge({
-        name: 'scriptorium_per_minute',
+        name: 'scriptorium_service_events_last_minute',
         help: 'Events of the whole service in the last 60 s',
-        labelNames: ['figure'],
+        labelNames: ['event'],
         registers: r,
       }),
       latency: new Gauge({
-        name: 'scriptorium_render_latency_ms',
-        help: 'Render latency of the whole service over the last 60 s',
-        labelNames: ['quantile'],
+        name: 'scriptorium_service_render_latency_seconds',
+        help: 'Render latency of the whole service over the last 60 s, at a percentile',
+        labelNames: ['percentile'],
         registers: r,
       }),
     };
@@ -225,6 +258,18 @@ export class Metrics {
       } else s.previews++;
     }
     this.prom.jobs.inc({ kind, outcome });
+  }
+
+  /** A request answered: its route pattern (`unmatched` for no route), status and duration. */
+  request(route: string | null, status: number, seconds: number): void {
+    const r = route ?? 'unmatched';
+    this.prom.http.inc({ route: r, status: String(status) });
+    this.prom.httpSeconds.observe({ route: r }, seconds);
+  }
+
+  /** A job this process started for the first time, after waiting this long since its admission. */
+  queueWait(kind: 'pdf' | 'preview', seconds: number): void {
+    this.prom.queueWait.observe({ kind }, seconds);
   }
 
   /** An error reply; 429s are also counted on their own. */
@@ -281,9 +326,9 @@ export class Metrics {
     p.poolThreads.set(own.pool.threads);
     p.poolBusy.set(own.pool.busy);
     for (const [state, n] of Object.entries(snap.queue)) p.queue.set({ state }, n);
-    for (const [figure, n] of Object.entries(snap.perMinute)) p.perMinute.set({ figure }, n);
-    p.latency.set({ quantile: '0.5' }, snap.renderLatencyMs.p50 ?? 0);
-    p.latency.set({ quantile: '0.99' }, snap.renderLatencyMs.p99 ?? 0);
+    for (const [event, n] of Object.entries(snap.perMinute)) p.perMinute.set({ event }, n);
+    p.latency.set({ percentile: '50' }, (snap.renderLatencyMs.p50 ?? 0) / 1000);
+    p.latency.set({ percentile: '99' }, (snap.renderLatencyMs.p99 ?? 0) / 1000);
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
   }
 }

@@ -6,6 +6,7 @@ import { Refusal } from '../domain/errors.ts';
 import type { ImageType } from '../domain/images.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { type Db, num, type Tx } from './database.ts';
+import { type Remembered, settleIn } from './idempotency.ts';
 import type { AssetsTable } from './schema.ts';
 
 export interface AssetRecord {
@@ -58,6 +59,7 @@ export class AssetRepo {
     tenant: Tenant,
     asset: Omit<AssetRecord, 'accountId' | 'mode'>,
     quota: AssetQuota,
+    remember?: Remembered<AssetRecord>,
   ): Promise<AssetRecord> {
     const row: AssetsTable = {
       id: asset.id,
@@ -89,6 +91,7 @@ export class AssetRepo {
         );
       }
       await tx.insertInto('assets').values(row).execute();
+      if (remember) await settleIn(tx, remember.claim, remember.reply(toAsset(row)));
     });
     return toAsset(row);
   }

@@ -13,6 +13,10 @@ import * as m0004 from './migrations/0004-admitted-by.ts';
 import * as m0005 from './migrations/0005-render-spec.ts';
 import * as m0006 from './migrations/0006-typeset-scripts.ts';
 import * as m0007 from './migrations/0007-output-digest.ts';
+import * as m0008 from './migrations/0008-idempotency.ts';
+import * as m0009 from './migrations/0009-job-metadata.ts';
+import * as m0010 from './migrations/0010-webhooks.ts';
+import * as m0011 from './migrations/0011-job-request.ts';
 import { unavailable } from '../domain/errors.ts';
 import type { Database } from './schema.ts';
 
@@ -27,6 +31,10 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-render-spec': m0005,
   '0006-typeset-scripts': m0006,
   '0007-output-digest': m0007,
+  '0008-idempotency': m0008,
+  '0009-job-metadata': m0009,
+  '0010-webhooks': m0010,
+  '0011-job-request': m0011,
 };
 
 /**

@@ -11,6 +11,7 @@ import {
   type JobInput,
   type JobKind,
   type JobStatus,
+  type Metadata,
   UNFINISHED,
 } from '../domain/generation.ts';
 import type { TemplateModel } from '../domain/template.ts';
@@ -18,7 +19,9 @@ import type { RenderSpec } from '../render/index.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { BillingRepo } from './billing.ts';
 import { type Db, num, type Tx } from './database.ts';
+import { type Remembered, settleIn } from './idempotency.ts';
 import { type Page, pageOf } from './paging.ts';
+import type { WebhookRepo } from './webhooks.ts';
 import type { GenerationsTable } from './schema.ts';
 
 type Row = Selectable<GenerationsTable>;
@@ -42,6 +45,8 @@ function toJob(r: Row): Job {
       r.blob_sha256 && r.blob_bytes !== null ? { sha256: r.blob_sha256, bytes: num(r.blob_bytes) } : null,
     attempt: num(r.attempt),
     error: r.error_code ? { code: r.error_code as JobError['code'], message: r.error_message ?? '' } : null,
+    metadata: r.metadata ? (JSON.parse(r.metadata) as Metadata) : {},
+    requestId: r.request_id,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     startedAt: r.started_at,
@@ -60,6 +65,10 @@ export interface NewJob {
   input: JobInput;
   inputHash: string;
   spec: RenderSpec;
+  /** The integrator's labels; none when absent. */
+  metadata?: Metadata;
+  /** The request that created it (`req_…`), for the logs. */
+  requestId?: string;
 }
 
 export interface AdmissionLimits {
@@ -81,19 +90,35 @@ export type Completion =
   | { outcome: 'stale'; job: Job | null };
 
 const tenantOf = (j: Job): Tenant => ({ accountId: j.accountId, mode: j.mode });
+/** The job as setFailed leaves it. */
+const failedJob = (j: Job, error: JobError, at: string): Job => ({
+  ...j,
+  status: 'failed',
+  error,
+  completedAt: at,
+  updatedAt: at,
+});
 
 export class GenerationRepo {
   constructor(
     private readonly db: Db,
     private readonly billing: BillingRepo,
+    private readonly webhooks: WebhookRepo,
   ) {}
 
   /**
    * Admission and creation in one transaction (spec §3, §8): the account's unfinished jobs, the
    * instance's queue, and for a PDF some allowance left. Every submission takes the same lock,
-   * so 25 parallel requests of one account admit exactly as many as the limit allows.
+   * so 25 parallel requests of one account admit exactly as many as the limit allows. A
+   * request sent with an idempotency key keeps its answer in the same commit.
    */
-  async submit(tenant: Tenant, job: NewJob, limits: AdmissionLimits, now: Date): Promise<Job> {
+  async submit(
+    tenant: Tenant,
+    job: NewJob,
+    limits: AdmissionLimits,
+    now: Date,
+    remember?: Remembered<Job>,
+  ): Promise<Job> {
     return this.db.write(async (tx) => {
       await this.lockAdmission(tx);
       const unfinished = num(
@@ -161,10 +186,14 @@ export class GenerationRepo {
         expires_at: null,
         admitted_by: limits.instance ?? null,
         render_spec: JSON.stringify(job.spec),
+        metadata: job.metadata && Object.keys(job.metadata).length ? JSON.stringify(job.metadata) : null,
+        request_id: job.requestId ?? null,
       };
       await tx.insertInto('generations').values(row).execute();
       await this.billing.count(tx, tenant, now, job.kind === 'pdf' ? { generations: 1 } : { previews: 1 });
-      return toJob(row);
+      const created = toJob(row);
+      if (remember) await settleIn(tx, remember.claim, remember.reply(created));
+      return created;
     });
   }
 
@@ -200,9 +229,16 @@ export class GenerationRepo {
     return row ? toJob(row) : null;
   }
 
+  /** A tenant's jobs, newest first, narrowed by status, kind and creation time (`from` ≤ t < `to`). */
   async list(
     tenant: Tenant,
-    opts: { limit: number; cursor?: string | undefined; status?: JobStatus | undefined },
+    opts: {
+      limit: number;
+      cursor?: string | undefined;
+      status?: JobStatus | undefined;
+      kind?: JobKind | undefined;
+      created?: { from?: string; to?: string };
+    },
   ): Promise<Page<Job>> {
     let q = this.db.kysely
       .selectFrom('generations')
@@ -210,6 +246,9 @@ export class GenerationRepo {
       .where('account_id', '=', tenant.accountId)
       .where('mode', '=', tenant.mode);
     if (opts.status) q = q.where('status', '=', opts.status);
+    if (opts.kind) q = q.where('kind', '=', opts.kind);
+    if (opts.created?.from) q = q.where('created_at', '>=', opts.created.from);
+    if (opts.created?.to) q = q.where('created_at', '<', opts.created.to);
     return pageOf(q, opts, toJob);
   }
 
@@ -289,6 +328,7 @@ export class GenerationRepo {
         };
         await this.setFailed(tx, job, error, at);
         if (job.kind === 'pdf') await this.billing.count(tx, tenantOf(job), now, { failed_generations: 1 });
+        await this.webhooks.enqueue(tx, failedJob(job, error, at), now);
         return null;
       }
       await tx
@@ -351,11 +391,9 @@ export class GenerationRepo {
           };
           await this.setFailed(tx, job, error, at);
           await this.billing.count(tx, tenantOf(job), now, { failed_generations: 1 });
-          return {
-            outcome: 'refused',
-            job: { ...job, status: 'failed', error, updatedAt: at },
-            refusal: charge,
-          };
+          const failed = failedJob(job, error, at);
+          await this.webhooks.enqueue(tx, failed, now);
+          return { outcome: 'refused', job: failed, refusal: charge };
         }
         credits = charge.totalMilli;
         await this.billing.count(tx, tenantOf(job), now, { successful_generations: 1 });
@@ -372,7 +410,9 @@ export class GenerationRepo {
         updated_at: at,
       };
       await tx.updateTable('generations').set(done).where('id', '=', id).execute();
-      return { outcome: 'completed', job: toJob({ ...row, ...done }) };
+      const completed = toJob({ ...row, ...done });
+      await this.webhooks.enqueue(tx, completed, now);
+      return { outcome: 'completed', job: completed };
     });
   }
 
@@ -385,7 +425,9 @@ export class GenerationRepo {
       const at = now.toISOString();
       await this.setFailed(tx, job, error, at);
       if (job.kind === 'pdf') await this.billing.count(tx, tenantOf(job), now, { failed_generations: 1 });
-      return { ...job, status: 'failed', error, updatedAt: at };
+      const failed = failedJob(job, error, at);
+      await this.webhooks.enqueue(tx, failed, now);
+      return failed;
     });
   }
 

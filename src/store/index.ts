@@ -6,7 +6,9 @@ import { BillingRepo } from './billing.ts';
 import { Db, type DatabaseTarget } from './database.ts';
 import { FontRepo } from './fonts.ts';
 import { GenerationRepo } from './generations.ts';
+import { IdempotencyRepo } from './idempotency.ts';
 import { TemplateRepo } from './templates.ts';
+import { WebhookRepo } from './webhooks.ts';
 
 export type { Account, ApiKeyRecord } from './accounts.ts';
 export type { BalanceReport, ChargeResult } from './billing.ts';
@@ -14,8 +16,16 @@ export type { DatabaseTarget, Tx } from './database.ts';
 export type { AssetRecord } from './assets.ts';
 export type { FontRecord } from './fonts.ts';
 export type { Completion } from './generations.ts';
+export type { IdempotencyClaim, Remembered, StoredReply, Taken } from './idempotency.ts';
 export type { Page } from './paging.ts';
 export type { TemplateRecord } from './templates.ts';
+export type {
+  ClaimedDelivery,
+  DeliveryStatus,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from './webhooks.ts';
 
 export class Store {
   readonly accounts: AccountRepo;
@@ -24,31 +34,38 @@ export class Store {
   readonly fonts: FontRepo;
   readonly assets: AssetRepo;
   readonly generations: GenerationRepo;
+  readonly idempotency: IdempotencyRepo;
+  readonly webhooks: WebhookRepo;
 
   constructor(
     readonly db: Db,
     readonly plans: PlanCatalog,
+    /** The migrations this opening applied (none when the schema was up to date). */
+    readonly migrated: readonly string[] = [],
   ) {
     this.accounts = new AccountRepo(db, plans);
     this.billing = new BillingRepo(db, plans);
     this.templates = new TemplateRepo(db);
     this.fonts = new FontRepo(db);
     this.assets = new AssetRepo(db);
-    this.generations = new GenerationRepo(db, this.billing);
+    this.webhooks = new WebhookRepo(db);
+    this.generations = new GenerationRepo(db, this.billing, this.webhooks);
+    this.idempotency = new IdempotencyRepo(db);
   }
 
   /** Opens the database and brings its schema up to date. */
   static async open(target: DatabaseTarget, plans: PlanCatalog): Promise<Store> {
     const db = Db.open(target);
+    let migrated: string[];
     try {
       await db.ping();
-      await db.migrate();
+      migrated = await db.migrate();
     } catch (err) {
       await db.close().catch(() => {});
       const where = target.dialect === 'postgres' ? redact(target.url) : target.file;
       throw new Error(`cannot open the ${target.dialect} store at ${where}: ${(err as Error).message}`);
     }
-    return new Store(db, plans);
+    return new Store(db, plans, migrated);
   }
 
   close(): Promise<void> {

@@ -97,6 +97,31 @@ export interface GenerationsTable {
   admitted_by: string | null;
   /** The render specification as JSON; null for a job admitted before specs were stored. */
   render_spec: string | null;
+  /** The integrator's metadata as a JSON object of strings; null when none was sent. */
+  metadata: string | null;
+  /** The request that created the job (`req_…`), for the logs; null for older jobs. */
+  request_id: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  mode: string;
+  key: string;
+  /** `POST /api/v1/generations`: where the key was first used. */
+  endpoint: string;
+  /** SHA-256 (hex) of the endpoint and the request body. */
+  fingerprint: string;
+  /** `running` while its first request is being answered, `done` once its answer is kept. */
+  state: string;
+  /** A token of the request that holds the key; only it may settle or release it. */
+  owner: string;
+  /** Until when a running request holds the key; after that another may take it over. */
+  lease_until: string;
+  response_status: number | null;
+  /** JSON object of the response headers that are replayed (Location). */
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: string;
 }
 
 export interface BalancesTable {
@@ -139,6 +164,56 @@ export interface UsageDailyTable {
   previews: Generated<number>;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  mode: string;
+  url: string;
+  /** `whsec_…`: the HMAC key of its signatures (it must be read back to sign). */
+  secret: string;
+  /** JSON array of the event types it takes. */
+  events: string;
+  description: string;
+  created_at: string;
+  removed_at: string | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  event_type: string;
+  endpoint_id: string;
+  account_id: string;
+  mode: string;
+  job_id: string;
+  /** The exact bytes every try sends. */
+  body: string;
+  /** `pending`, `delivered` or `failed`. */
+  status: string;
+  /** Tries made so far, redeliveries included. */
+  attempts: number;
+  /** `attempts` when the retry schedule last started (a redelivery starts it again). */
+  schedule_from: number;
+  next_attempt_at: string | null;
+  /** A dispatcher holds the delivery until then while it sends it. */
+  lease_until: string | null;
+  lease_owner: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -149,6 +224,10 @@ export interface Database {
   balances: BalancesTable;
   ledger: LedgerTable;
   usage_daily: UsageDailyTable;
+  idempotency_keys: IdempotencyKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export const USAGE_COUNTERS = [

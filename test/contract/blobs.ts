@@ -9,6 +9,7 @@ export function blobStoreContract(t: Test, name: string, make: BlobStoreFactory)
     const b = await make();
     await b.prepare({ outputDays: 7, warn: (m) => t.comment(m) });
     await b.prepare({ outputDays: 7, warn: () => {} });
+    await t.resolves(b.ping(), 'a prepared store answers a ping');
     await b.put('outputs/acc/gen_0/1.pdf', new Uint8Array([1]), 'application/pdf');
     t.equal(await b.exists('outputs/acc/gen_0/1.pdf'), true, 'an object written after prepare is there');
     await b.delete('outputs/acc/gen_0/1.pdf');

@@ -810,4 +810,437 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.same(await store.generations.expired(later, 10), []);
     t.equal((await store.generations.find(k.id))!.status, 'completed', 'still completed');
   });
+
+  t.test(
+    'jobs: metadata is stored with the job and read back; list filters by kind and creation time',
+    async (t) => {
+      const a = await account('pro', 30);
+      const at = (iso: string) => new Date(iso);
+      const labelled = await store.generations.submit(
+        tenant(a.id),
+        { ...job(), metadata: { order: 'A-17', customer: 'c_9' } },
+        { unfinished: 10, queued: 32 },
+        at('2026-03-10T09:00:00.000Z'),
+      );
+      t.same(labelled.metadata, { order: 'A-17', customer: 'c_9' });
+      t.same(
+        (await store.generations.get(tenant(a.id), labelled.id))!.metadata,
+        labelled.metadata,
+        'read back',
+      );
+      const plain = await store.generations.submit(
+        tenant(a.id),
+        job(newId('gen'), 'preview'),
+        { unfinished: 10, queued: 32 },
+        at('2026-03-10T11:00:00.000Z'),
+      );
+      t.same(plain.metadata, {}, 'none sent: empty');
+      const ids = async (o: Parameters<typeof store.generations.list>[1]) =>
+        (await store.generations.list(tenant(a.id), o)).data.map((j) => j.id);
+      t.same(await ids({ limit: 10, kind: 'preview' }), [plain.id], 'by kind');
+      t.same(
+        await ids({ limit: 10, created: { from: '2026-03-10T10:00:00.000Z' } }),
+        [plain.id],
+        'from is inclusive of later jobs only',
+      );
+      t.same(
+        await ids({ limit: 10, created: { to: '2026-03-10T11:00:00.000Z' } }),
+        [labelled.id],
+        'to is exclusive',
+      );
+      t.same(
+        await ids({
+          limit: 10,
+          created: { from: '2026-03-10T09:00:00.000Z', to: '2026-03-10T11:00:00.001Z' },
+        }),
+        [plain.id, labelled.id],
+        'both, newest first',
+      );
+    },
+  );
+
+  const idem = { endpoint: 'POST /api/v1/generations', fingerprint: 'f1' };
+  const TIMES = { ttlMs: 24 * 3600_000, leaseMs: 60_000 };
+  const reply = (body: string) => ({ status: 202, headers: { Location: '/x' }, body });
+
+  t.test(
+    'idempotency: a key is taken once; its answer is kept in the commit of the job it made',
+    async (t) => {
+      const a = await account('pro', 30);
+      const first = await store.idempotency.take(tenant(a.id), 'k-1', idem, NOW, TIMES);
+      if (first.state !== 'taken') throw new Error(`expected taken, got ${first.state}`);
+      t.match(
+        await store.idempotency.take(tenant(a.id), 'k-1', idem, NOW, TIMES),
+        { state: 'running' },
+        'in flight',
+      );
+      t.match(
+        await store.idempotency.take(tenant(a.id), 'k-1', { ...idem, fingerprint: 'f2' }, NOW, TIMES),
+        { state: 'mismatch', endpoint: idem.endpoint },
+        'another body',
+      );
+      t.match(
+        await store.idempotency.take(
+          tenant(a.id),
+          'k-1',
+          { endpoint: 'POST /api/v1/previews', fingerprint: 'f1' },
+          NOW,
+          TIMES,
+        ),
+        { state: 'mismatch', endpoint: idem.endpoint },
+        'another endpoint',
+      );
+      t.match(
+        await store.idempotency.take(tenant(a.id, 'test'), 'k-1', idem, NOW, TIMES),
+        { state: 'taken' },
+        'the other key mode has keys of its own',
+      );
+      const made = await store.generations.submit(tenant(a.id), job(), LIMITS, NOW, {
+        claim: first.claim,
+        reply: (j) => reply(JSON.stringify({ id: j.id })),
+      });
+      t.same(
+        await store.idempotency.take(tenant(a.id), 'k-1', idem, NOW, TIMES),
+        { state: 'done', createdAt: NOW.toISOString(), reply: reply(JSON.stringify({ id: made.id })) },
+        'the kept answer names the job',
+      );
+      await store.idempotency.settle(first.claim, reply('other'));
+      t.match(
+        await store.idempotency.take(tenant(a.id), 'k-1', idem, NOW, TIMES),
+        { state: 'done', reply: { body: JSON.stringify({ id: made.id }) } },
+        'settling again changes nothing',
+      );
+      const later = new Date(NOW.getTime() + TIMES.ttlMs);
+      t.match(
+        await store.idempotency.take(tenant(a.id), 'k-1', idem, later, TIMES),
+        { state: 'taken' },
+        'forgotten after 24 h',
+      );
+    },
+  );
+
+  t.test('idempotency: a released key runs again; a refused commit keeps nothing', async (t) => {
+    const a = await account('pro', 30);
+    const taken = await store.idempotency.take(tenant(a.id), 'k-2', idem, NOW, TIMES);
+    if (taken.state !== 'taken') throw new Error(taken.state);
+    await store.idempotency.release(taken.claim);
+    const again = await store.idempotency.take(tenant(a.id), 'k-2', idem, NOW, TIMES);
+    t.equal(again.state, 'taken', 'released: a retry takes it');
+    if (again.state !== 'taken') return;
+    const free = await account();
+    const freeTaken = await store.idempotency.take(tenant(free.id), 'k-2', idem, NOW, TIMES);
+    if (freeTaken.state !== 'taken') throw new Error(freeTaken.state);
+    await rejects(
+      t,
+      store.generations.submit(tenant(free.id), job(), LIMITS, NOW, {
+        claim: freeTaken.claim,
+        reply: () => reply('x'),
+      }),
+      /no plan sheets/,
+      'a refused admission',
+    );
+    t.match(
+      await store.idempotency.take(tenant(free.id), 'k-2', idem, NOW, TIMES),
+      { state: 'running' },
+      'the refused commit kept no answer (the key is still held until released)',
+    );
+  });
+
+  t.test(
+    'idempotency: a key whose request died is taken over after its lease; the late commit is refused and makes nothing',
+    async (t) => {
+      const a = await account('pro', 30);
+      const dead = await store.idempotency.take(tenant(a.id), 'k-3', idem, NOW, TIMES);
+      if (dead.state !== 'taken') throw new Error(dead.state);
+      const early = new Date(NOW.getTime() + TIMES.leaseMs - 1);
+      t.match(
+        await store.idempotency.take(tenant(a.id), 'k-3', idem, early, TIMES),
+        { state: 'running' },
+        'within the lease',
+      );
+      t.match(
+        await store.idempotency.take(
+          tenant(a.id),
+          'k-3',
+          { ...idem, fingerprint: 'f2' },
+          new Date(NOW.getTime() + TIMES.leaseMs),
+          TIMES,
+        ),
+        { state: 'mismatch' },
+        'another body never takes it over',
+      );
+      const after = new Date(NOW.getTime() + TIMES.leaseMs);
+      const heir = await store.idempotency.take(tenant(a.id), 'k-3', idem, after, TIMES);
+      t.equal(heir.state, 'taken', 'after the lease: taken over');
+      const late = job();
+      try {
+        await store.generations.submit(tenant(a.id), late, LIMITS, after, {
+          claim: dead.claim,
+          reply: () => reply('late'),
+        });
+        t.fail('the late commit must be refused');
+      } catch (err) {
+        t.match(err, { kind: 'conflict', field: 'Idempotency-Key' }, 'refused as taken over');
+      }
+      t.equal(await store.generations.find(late.id), null, 'and its job was rolled back');
+    },
+  );
+
+  t.test('idempotency: 20 racing requests over two connections: exactly one takes the key', async (t) => {
+    const a = await account('pro', 30);
+    const other = await factory.open();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? other : store).idempotency.take(tenant(a.id), 'race', idem, NOW, TIMES),
+      ),
+    );
+    t.equal(results.filter((r) => r.state === 'taken').length, 1, 'one taken');
+    t.equal(results.filter((r) => r.state === 'running').length, 19, 'nineteen told it is in flight');
+    t.equal(
+      await store.idempotency.sweep(new Date(NOW.getTime() + TIMES.ttlMs - 1), TIMES.ttlMs),
+      0,
+      'kept a day',
+    );
+    t.ok(
+      (await store.idempotency.sweep(new Date(NOW.getTime() + TIMES.ttlMs), TIMES.ttlMs)) >= 1,
+      'then swept',
+    );
+  });
+
+  const finish = async (
+    accountId: string,
+    mode: 'live' | 'test' = 'live',
+    kind: 'pdf' | 'preview' = 'pdf',
+  ) => {
+    const j = await store.generations.submit(
+      tenant(accountId, mode),
+      job(newId('gen'), kind),
+      { unfinished: 50, queued: 50 },
+      NOW,
+    );
+    await store.generations.claim(j.id, NOW);
+    const done = await store.generations.complete(
+      j.id,
+      1,
+      {
+        pages: 1,
+        blobKey: `outputs/${j.id}.pdf`,
+        sha256: 'ab'.repeat(32),
+        bytes: 10,
+        milliPerPage: A4,
+        expiresAt: '2026-03-17T12:00:00.000Z',
+      },
+      NOW,
+    );
+    return done.job!;
+  };
+  const topUpFor = (accountId: string) => store.billing.topUp(tenant(accountId), 1000, NOW);
+  /** Takes the deliveries earlier tests left due out of the way (leased for a year). */
+  const drain = () => store.webhooks.claim(NOW, 1000, 365 * 86_400_000);
+  const hook = (url = 'https://example.test/hook', events?: string[]) => ({
+    url,
+    events: (events ?? [
+      'generation.completed',
+      'generation.failed',
+      'preview.completed',
+      'preview.failed',
+    ]) as never,
+    description: '',
+    secret: `whsec_${'s'.repeat(32)}`,
+  });
+
+  t.test(
+    'webhooks: a finished job writes one delivery per endpoint that takes its event, in its own commit',
+    async (t) => {
+      const a = await account('pro', 30);
+      await topUpFor(a.id);
+      const all = await store.webhooks.addEndpoint(tenant(a.id), hook('https://a.test/all'), NOW);
+      await store.webhooks.addEndpoint(
+        tenant(a.id),
+        hook('https://a.test/previews', ['preview.completed']),
+        NOW,
+      );
+      await store.webhooks.addEndpoint(tenant(a.id, 'test'), hook('https://a.test/test-mode'), NOW);
+      const j = await finish(a.id);
+      const page = await store.webhooks.listDeliveries({ limit: 10, jobId: j.id });
+      t.equal(page.data.length, 1, 'one delivery: only the live endpoint that takes generation.completed');
+      const d = page.data[0]!;
+      t.match(d, { endpointId: all.id, eventType: 'generation.completed', status: 'pending', attempts: 0 });
+      const shown = await store.webhooks.getDelivery(d.id);
+      const body = JSON.parse(shown!.body);
+      t.match(body, {
+        id: d.eventId,
+        type: 'generation.completed',
+        data: { generation: { id: j.id, status: 'completed', pages: 1 } },
+      });
+      const failed = await store.generations.submit(tenant(a.id), job(), { unfinished: 50, queued: 50 }, NOW);
+      await store.generations.claim(failed.id, NOW);
+      await store.generations.fail(failed.id, 1, { code: 'GENERATION_FAILED', message: 'x' }, NOW);
+      t.match((await store.webhooks.listDeliveries({ limit: 10, jobId: failed.id })).data, [
+        { eventType: 'generation.failed' },
+      ]);
+      const p = await finish(a.id, 'live', 'preview');
+      t.equal(
+        (await store.webhooks.listDeliveries({ limit: 10, jobId: p.id })).data.length,
+        2,
+        'a preview: both live endpoints',
+      );
+      const cancelled = await store.generations.submit(
+        tenant(a.id),
+        job(),
+        { unfinished: 50, queued: 50 },
+        NOW,
+      );
+      await store.generations.cancel(tenant(a.id), cancelled.id, NOW);
+      t.equal(
+        (await store.webhooks.listDeliveries({ limit: 10, jobId: cancelled.id })).data.length,
+        0,
+        'a cancel makes none',
+      );
+      const stale = await store.generations.complete(
+        cancelled.id,
+        1,
+        {
+          pages: 1,
+          blobKey: 'x',
+          sha256: 'ab'.repeat(32),
+          bytes: 1,
+          milliPerPage: A4,
+          expiresAt: NOW.toISOString(),
+        },
+        NOW,
+      );
+      t.equal(stale.outcome, 'stale');
+      t.equal(
+        (await store.webhooks.listDeliveries({ limit: 10, jobId: cancelled.id })).data.length,
+        0,
+        'nor a commit that lost',
+      );
+    },
+  );
+
+  t.test(
+    'webhooks: claims are leased (two dispatchers never hold one delivery); tries follow the schedule',
+    async (t) => {
+      const a = await account('pro', 30);
+      await topUpFor(a.id);
+      await store.webhooks.addEndpoint(tenant(a.id), hook(), NOW);
+      await drain();
+      for (let i = 0; i < 6; i++) await finish(a.id);
+      const other = await factory.open();
+      const [x, y] = await Promise.all([
+        store.webhooks.claim(NOW, 4, 60_000),
+        other.webhooks.claim(NOW, 4, 60_000),
+      ]);
+      const ids = [...x, ...y].map((c) => c.delivery.id);
+      t.equal(new Set(ids).size, ids.length, 'no delivery held twice');
+      t.equal(ids.length, 6, `between them they took every due one (${x.length} + ${y.length})`);
+      t.same(await store.webhooks.claim(NOW, 10, 60_000), [], 'nothing left while leased');
+      const c = x[0]!;
+      const base = 1000;
+      let d = await store.webhooks.recordAttempt(
+        c,
+        { statusCode: 500, error: 'HTTP 500', durationMs: 3, at: NOW },
+        base,
+        NOW,
+      );
+      t.match(d, {
+        status: 'pending',
+        attempts: 1,
+        lastStatus: 500,
+        nextAttemptAt: new Date(NOW.getTime() + base).toISOString(),
+      });
+      t.equal(
+        await store.webhooks.recordAttempt(
+          c,
+          { statusCode: 200, error: null, durationMs: 3, at: NOW },
+          base,
+          NOW,
+        ),
+        null,
+        'a lease used once is spent: a second record is refused',
+      );
+      let at = NOW;
+      for (let i = 2; i <= 11; i++) {
+        at = new Date(d!.nextAttemptAt!);
+        const [again] = (await store.webhooks.claim(at, 50, 60_000)).filter(
+          (k) => k.delivery.id === c.delivery.id,
+        );
+        t.ok(again, `due again for try ${i}`);
+        d = await store.webhooks.recordAttempt(
+          again!,
+          { statusCode: null, error: 'timeout', durationMs: 3, at },
+          base,
+          at,
+        );
+        if (i < 11) t.equal(d!.status, 'pending');
+      }
+      t.equal(d!.status, 'failed', 'after 11 tries: failed');
+      t.equal(d!.nextAttemptAt, null);
+      const log = await store.webhooks.getDelivery(c.delivery.id);
+      t.equal(log!.attempts.length, 11, 'every try logged');
+      const again = await store.webhooks.redeliver(c.delivery.id, at);
+      t.match(again, { status: 'pending', nextAttemptAt: at.toISOString() });
+      const [fresh] = (await store.webhooks.claim(at, 50, 60_000)).filter(
+        (k) => k.delivery.id === c.delivery.id,
+      );
+      d = await store.webhooks.recordAttempt(
+        fresh!,
+        { statusCode: 503, error: 'HTTP 503', durationMs: 3, at },
+        base,
+        at,
+      );
+      t.match(
+        d,
+        { status: 'pending', attempts: 12, nextAttemptAt: new Date(at.getTime() + base).toISOString() },
+        'a redelivery starts the schedule again',
+      );
+      const [last] = (await store.webhooks.claim(new Date(at.getTime() + base), 50, 60_000)).filter(
+        (k) => k.delivery.id === c.delivery.id,
+      );
+      d = await store.webhooks.recordAttempt(
+        last!,
+        { statusCode: 204, error: null, durationMs: 3, at },
+        base,
+        at,
+      );
+      t.match(d, { status: 'delivered', deliveredAt: at.toISOString() });
+      const expired = new Date(at.getTime() + 120_000);
+      t.ok(
+        (await store.webhooks.claim(expired, 50, 60_000)).length >= 1,
+        'a lease that ran out frees the others',
+      );
+    },
+  );
+
+  t.test(
+    'webhooks: endpoints are capped at 10 per account; a removed one gets nothing and its pending deliveries fail',
+    async (t) => {
+      const a = await account('pro', 30);
+      await topUpFor(a.id);
+      const first = await store.webhooks.addEndpoint(tenant(a.id), hook(), NOW);
+      for (let i = 1; i < 10; i++)
+        await store.webhooks.addEndpoint(tenant(a.id, i % 2 ? 'test' : 'live'), hook(), NOW);
+      await rejects(
+        t,
+        store.webhooks.addEndpoint(tenant(a.id), hook(), NOW),
+        /at most 10 webhook endpoints, it has 10/,
+        'the 11th',
+      );
+      const j = await finish(a.id);
+      await store.webhooks.removeEndpoint(first.id, NOW);
+      t.equal((await store.webhooks.listEndpoints(a.id)).length, 9);
+      const due = await store.webhooks.claim(NOW, 50, 60_000);
+      t.notOk(
+        due.some((c) => c.delivery.endpointId === first.id),
+        'not sent to a removed endpoint',
+      );
+      const [d] = (await store.webhooks.listDeliveries({ limit: 10, jobId: j.id })).data.filter(
+        (x) => x.endpointId === first.id,
+      );
+      t.match(d, { status: 'failed', lastError: 'the endpoint was removed' });
+      await store.webhooks.addEndpoint(tenant(a.id), hook(), NOW);
+      t.pass('a removed endpoint frees its place');
+    },
+  );
 }

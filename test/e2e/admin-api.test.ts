@@ -3,6 +3,7 @@
 // bad input by field and change nothing; the live snapshot, GET /metrics and the WebSocket feed
 // carry the figures of what the server did.
 import t from 'tap';
+import { promtoolAvailable, promtoolProblems } from '../helpers/promtool.ts';
 import WebSocket from 'ws';
 import { call, startTestServer } from '../helpers/server.ts';
 
@@ -209,11 +210,29 @@ t.test('figures: the snapshot, GET /metrics and the live socket count what happe
   t.equal(res.status, 200);
   t.match(res.headers.get('content-type'), /^text\/plain; version=0\.0\.4/);
   const text = await res.text();
-  t.match(text, /scriptorium_renders_total\{format="svg",instance="[^"]+",role="all"\} \d+/);
+  t.match(text, /scriptorium_renders_total\{format="svg",process="[^"]+",role="all"\} \d+/);
   t.match(text, /scriptorium_render_duration_seconds_bucket\{le="0.05",/);
-  t.match(text, /scriptorium_queue_jobs\{state="completedToday",[^}]*\} [1-9]/);
-  t.match(text, /scriptorium_per_minute\{figure="renders",[^}]*\} [3-9]/);
+  t.match(text, /scriptorium_service_queue_jobs\{state="completedToday",[^}]*\} [1-9]/);
+  t.match(text, /scriptorium_service_events_last_minute\{event="renders",[^}]*\} [3-9]/);
   t.match(text, /scriptorium_errors_total\{code="RATE_LIMIT_EXCEEDED",[^}]*\} [1-9]/);
+  t.match(
+    text,
+    /scriptorium_http_requests_total\{route="\/api\/v1\/renders",status="200",[^}]*\} [1-9]/,
+    'requests by route pattern and status',
+  );
+  t.match(
+    text,
+    /scriptorium_http_request_duration_seconds_bucket\{le="0.1",[^}]*route="\/api\/v1\/renders"\}/,
+  );
+  t.match(
+    text,
+    /scriptorium_job_queue_wait_seconds_count\{[^}]*kind="pdf"\} [1-9]/,
+    'the queue wait of jobs',
+  );
+  t.match(text, /^process_cpu_user_seconds_total\{/m, "the process's own figures");
+  t.notMatch(text, /instance="/, 'no label Prometheus would rename');
+  if (promtoolAvailable || process.env.CI)
+    t.same(promtoolProblems(text), [], 'promtool check metrics passes');
 
   // The live socket: a snapshot at once, then one a second.
   const ws = new WebSocket(`ws://127.0.0.1:${server.port}/admin/v1/live`, { headers: admin });

@@ -8,6 +8,7 @@ import { parseApiKey } from '../../src/domain/api-keys.ts';
 import { DEFAULT_PLANS } from '../../src/domain/plans.ts';
 import { Store } from '../../src/store/index.ts';
 import { png } from '../helpers/images.ts';
+import { startS3 } from '../helpers/s3.ts';
 import { cli, cliJson } from '../helpers/cli.ts';
 import { ROOT, runTs, startServe } from '../helpers/spawn.ts';
 import { unavailable } from '../helpers/services.ts';
@@ -21,7 +22,15 @@ const env = { DATA_DIR: join(dir, 'data') };
 const json = cliJson(env);
 
 t.test('every admin command, end to end', async (t) => {
-  t.match(await json(['migrate']), { migrated: true, dialect: 'sqlite' });
+  const first = await json(['migrate']);
+  t.match(first, { dialect: 'sqlite' });
+  t.ok(
+    first.applied.length >= 10 && first.applied[0] === '0001-initial',
+    `says what it applied (${first.applied.length})`,
+  );
+  t.same(await json(['migrate']), { dialect: 'sqlite', applied: [] }, 'and, again, that nothing was left');
+  const said = await cli(['migrate'], env);
+  t.equal(said.stdout, 'schema up to date (sqlite): nothing to apply\n');
   const acc = await json([
     'admin',
     'account',
@@ -113,6 +122,74 @@ t.test('every admin command, end to end', async (t) => {
     human.stdout,
     /^hw_live_[0-9A-Za-z]{38}\nkey key_\S+ \(live\) created: the key above is shown this once/,
   );
+});
+
+t.test('--version; account and job lists; a job cancelled from the command line', async (t) => {
+  const version = await cli(['--version'], env);
+  t.match(version.stdout, /^scriptorium \d+\.\d+\.\d+\n$/);
+  const fresh = { DATA_DIR: join(dir, 'lists') };
+  const run = cliJson(fresh);
+  const serve = await startServe({ ...fresh, RATE_LIMIT_PER_MINUTE: '100000' });
+  t.teardown(() => serve.stop('SIGKILL'));
+  const account = /account\s+(acc_\S+)/.exec(serve.stdout())![1]!;
+  const key = /API key\s+(hw_test_\S+)/.exec(serve.stdout())![1]!;
+  const template = /template\s+(tpl_\S+)\s+simple/.exec(serve.stdout())![1]!;
+  const accounts = await run(['admin', 'account', 'list']);
+  t.match(accounts.data, [
+    { account: { id: account, plan: 'pro' }, balances: { test: { availableSheets: Number } } },
+  ]);
+  const human = await cli(['admin', 'account', 'list'], fresh);
+  t.match(human.stdout, new RegExp(`^${account}  pro .* test \\d+ sheets  Demo`));
+  // Two long jobs of one account: the second waits behind the first (one job of an account runs at a time).
+  const post = async () => {
+    const r = await fetch(`http://127.0.0.1:${serve.port}/api/v1/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ templateId: template, text: 'A long letter, to be cancelled. '.repeat(3000) }),
+    });
+    return ((await r.json()) as { id: string }).id;
+  };
+  await post();
+  const job = await post();
+  const cancelled = await run(['admin', 'job', 'cancel', job]);
+  t.match(cancelled, { id: job, status: 'cancelled' });
+  const listed = await run(['admin', 'job', 'list', '--account', account, '--kind', 'pdf']);
+  t.equal(listed.data[0].id, job, 'the job, listed newest first');
+  const list = await cli(['admin', 'job', 'list', '--status', 'cancelled'], fresh);
+  t.match(list.stdout, new RegExp(`^${job}  cancelled +pdf +${account}  test  `));
+  const again = await cli(['admin', 'job', 'cancel', job], fresh);
+  t.match(again.stdout, /is cancelled/, 'cancelling again says the same');
+  t.equal(await serve.stop('SIGTERM'), 0);
+});
+
+t.test('farm admin commands say nothing of S3 unless asked; no secret is echoed in an error', async (t) => {
+  const s3 = await startS3(t);
+  const farm = {
+    DATA_DIR: join(dir, 's3'),
+    S3_ENDPOINT: s3.endpoint,
+    S3_ACCESS_KEY: s3.accessKey,
+    S3_SECRET_KEY: s3.secretKey,
+    S3_BUCKET: 'quiet',
+  };
+  const quiet = await cli(['admin', 'account', 'create', '--name', 'Quiet', '--json'], farm);
+  t.equal(quiet.code, 0, quiet.stderr);
+  t.equal(quiet.stderr, '', 'nothing on stderr');
+  const told = await cli(['--verbose', 'admin', 'account', 'create', '--name', 'Told'], farm);
+  t.match(told.stderr, /S3 lifecycle rule not set/, '--verbose prints the note');
+  const secrets = {
+    ADMIN_TOKEN: 'a-real-token-mistyped',
+    S3_SECRET_KEY: 'x',
+    REDIS_URL: 'http://user:hunter2-password@redis.internal:6379',
+  };
+  const refused = await cli(['migrate'], { ...farm, ...secrets });
+  t.not(refused.code, 0);
+  t.match(
+    refused.stderr,
+    /ADMIN_TOKEN must be empty or at least 24 characters, got 21 characters \(not shown/,
+  );
+  t.match(refused.stderr, /REDIS_URL must use redis or rediss, got \d+ characters/);
+  for (const secret of ['a-real-token-mistyped', 'hunter2-password'])
+    t.notOk(refused.stderr.includes(secret), `${secret.slice(0, 6)}… is not echoed`);
 });
 
 t.test('at most 10 active keys per account', async (t) => {

@@ -9,6 +9,7 @@ import t from 'tap';
 import { createAccount, createKey, importTemplate, topUp } from '../../src/app/admin.ts';
 import { openContext } from '../../src/composition.ts';
 import { loadConfig } from '../../src/config/index.ts';
+import { startReceiver, until } from '../helpers/receiver.ts';
 import { startS3 } from '../helpers/s3.ts';
 import { type ServeProcess, startServe } from '../helpers/spawn.ts';
 import { REDIS_URL, unavailable } from '../helpers/services.ts';
@@ -35,6 +36,7 @@ const env: Record<string, string> = {
   RATE_LIMIT_PER_MINUTE: '100000',
   QUEUE_LOCK_MS: '3000',
   RECONCILE_INTERVAL_MS: '1000',
+  PROBE_PORT: '0',
   POOL_THREADS: '2',
   ADMIN_TOKEN: 'farm-admin-token-0123456789',
 };
@@ -112,6 +114,15 @@ const errorOf = (body: Record<string, unknown>) => body.error as { code: string;
 t.test(
   '2 API and 2 worker processes: 50 jobs of 5 accounts complete once, never two of one account rendering, never three unfinished',
   async (t) => {
+    // Every account hears of its jobs at one receiver: the two workers' dispatchers share the outbox.
+    const secret = `whsec_${'f'.repeat(32)}`;
+    const receiver = await startReceiver(t, () => secret);
+    for (const acc of accounts)
+      await ctx.store.webhooks.addEndpoint(
+        { accountId: acc.id, mode: 'test' },
+        { url: receiver.url, events: ['generation.completed'], description: '', secret },
+        new Date(),
+      );
     const [a1, a2] = [await start('api'), await start('api')];
     await Promise.all([start('worker'), start('worker')]);
     t.match(a1.stdout(), /listening on .*\(farm mode, role api\)/);
@@ -167,6 +178,18 @@ t.test(
     }
     watching = false;
     await watcher;
+    await until('every job is heard of', () => receiver.processed.length === ids.length, 30_000);
+    await sleep(500);
+    t.equal(
+      receiver.received.length,
+      ids.length,
+      `${ids.length} deliveries from two dispatchers, none sent twice`,
+    );
+    t.same(
+      [...new Set(receiver.processed.map((e) => e.data.generation.id))].sort(),
+      ids.map((j) => j.id).sort(),
+      'one event for each job',
+    );
     // The operator's snapshot, asked of one API process, covers the whole farm: four instances, and
     // the jobs the workers finished (published through Redis).
     const snap = (await (
@@ -212,6 +235,47 @@ t.test(
     }
     t.notOk(overlap, 'no account ever had two jobs rendering at once');
     t.equal(mostUnfinished, 2, 'no account was ever seen with more than 2 unfinished jobs (and some had 2)');
+
+    // One Idempotency-Key sent 20 times at once, turn about to both API processes: the key lives in
+    // the shared store, so exactly one job is made and every 202 names it.
+    const acc = accounts[0]!;
+    const racing = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const res = await fetch(`http://127.0.0.1:${i % 2 ? a2.port : a1.port}/api/v1/generations`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${acc.key}`,
+            'content-type': 'application/json',
+            'idempotency-key': 'farm-race',
+          },
+          body: JSON.stringify({ templateId: acc.template, text: text(999) }),
+        });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      }),
+    );
+    const made = await ctx.store.db.kysely
+      .selectFrom('generations')
+      .select('id')
+      .where('account_id', '=', acc.id)
+      .where(
+        'created_at',
+        '>',
+        rows
+          .map((r) => r.created_at)
+          .sort()
+          .at(-1)!,
+      )
+      .execute();
+    t.equal(made.length, 1, `one job from 20 racing requests (${racing.map((r) => r.status).join(' ')})`);
+    t.ok(
+      racing.every(
+        (r) =>
+          (r.status === 202 && r.body.id === made[0]!.id) ||
+          (r.status === 409 && errorOf(r.body).code === 'IDEMPOTENCY_KEY_IN_USE'),
+      ),
+      'each answer names that job or says it is in flight',
+    );
+    await settle(a1.port, acc.key, made[0]!.id);
     for (const p of processes.splice(0)) t.equal(await p.stop('SIGTERM'), 0, 'SIGTERM: a clean exit');
   },
 );

@@ -1,39 +1,10 @@
 // A Redis of the test's own (a real redis-server on a free port) frozen with SIGSTOP, then
 // killed: a farm's API process keeps answering, the limits fall back to memory (the PNG render slot too), and
 // no limit answers 5xx. Without a command timeout every request waited as long as the freeze.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import t, { type Test } from 'tap';
 import { REDIS_COMMAND_TIMEOUT_MS } from '../../src/composition.ts';
+import { startRedis } from '../helpers/redis.ts';
 import { startTestServer } from '../helpers/server.ts';
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-async function startRedis(): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (/Ready to accept connections/.test(out)) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${out}`)));
-  });
-  return { child, url: `redis://127.0.0.1:${port}` };
-}
 
 const redis = await startRedis();
 t.teardown(() => {

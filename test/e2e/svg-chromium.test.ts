@@ -1,7 +1,7 @@
 // The SVG writer's output looks the same in resvg (our PNGs) and in a browser (headless
 // Chromium): a page of handwriting on lined paper, compared pixel by pixel with a tolerance.
-import { execFileSync } from 'node:child_process';
 import { PNG } from 'pngjs';
+import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
 import t from 'tap';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
 import { parseTemplate, type Style } from '../../src/domain/template.ts';
@@ -11,23 +11,15 @@ import { resvgRasterizer as raster } from '../../workers/resvg.ts';
 import { pageToSvg } from '../../src/render/svg.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-let available = false;
-try {
-  execFileSync(CHROMIUM, ['--version'], { stdio: 'ignore' });
-  available = true;
-} catch {}
-
 /** Pixels whose channels differ by more than 64 of 255 (anti-aliasing differs at edges) may number at most 5 % of the ink pixels. */
 const CHANNEL = 64;
 const SHARE = 0.05;
 
 t.test(
   'resvg and Chromium draw the same page',
-  { skip: !available && !process.env.CI && `no Chromium at ${CHROMIUM}` },
+  { skip: !chromiumAvailable && !process.env.CI && `no Chromium at ${CHROMIUM}` },
   async (t) => {
-    t.ok(available, `Chromium at ${CHROMIUM}`);
-    const { chromium } = await import('playwright-core');
+    t.ok(chromiumAvailable, `Chromium at ${CHROMIUM}`);
     const parsed = parseTemplate({
       version: 2,
       name: 'cmp',
@@ -50,10 +42,7 @@ t.test(
     const page = list.pages[0]!;
     const ours = PNG.sync.read(Buffer.from(writePng(list, page, 96, { raster })));
 
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-    });
+    const browser = await launchChromium();
     t.teardown(() => browser.close());
     const tab = await browser.newPage({
       viewport: { width: ours.width, height: ours.height },

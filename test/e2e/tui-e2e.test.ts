@@ -138,6 +138,8 @@ t.test('the console in 80 x 24: live figures, a top-up, a server restart', async
 
   // The server restarts: the console says so, and reconnects by itself.
   await tmux('send-keys', '-t', 'tui', '1');
+  await waitFor(t, /per minute\s+now/, 'back on the dashboard');
+  t.notMatch(await screen(), /Added 200 live sheets/, "the accounts view's message is cleared with it");
   t.equal(await server.stop('SIGTERM'), 0);
   await waitFor(t, /server gone, retrying/, 'the console says the server is gone');
   server = await startServe(env);

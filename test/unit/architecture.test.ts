@@ -15,12 +15,28 @@ function sources(dir: string): string[] {
   });
 }
 const code = (file: string) => readFileSync(join(ROOT, file), 'utf8').replace(/^\s*\/\/.*$/gm, '');
-const PRODUCT = ['src', 'workers', 'tui', 'bin'].flatMap(sources);
+// The client (src/client) is the integrator's code, shipped on its own as `scriptorium/client`: it
+// runs in their process, not the service's, so the service's walls below do not hold it; one of
+// its own does (it imports nothing of the service).
+const CLIENT = sources('src/client');
+const PRODUCT = ['src', 'workers', 'tui', 'bin'].flatMap(sources).filter((f) => !CLIENT.includes(f));
 
 t.test('process.env is read only in src/config', async (t) => {
   t.ok(PRODUCT.length > 80, `${PRODUCT.length} files read`);
   t.same(
     PRODUCT.filter((f) => !f.startsWith('src/config/') && /process\.env/.test(code(f))),
+    [],
+  );
+});
+
+t.test('the client imports nothing of the service and no package: Node and itself only', async (t) => {
+  t.ok(CLIENT.length >= 4, `${CLIENT.length} client files`);
+  const imports = CLIENT.flatMap((f) =>
+    [...code(f).matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => ({ f, from: m[1]! })),
+  );
+  t.ok(imports.length > 5, 'imports read');
+  t.same(
+    imports.filter(({ from }) => !from.startsWith('node:') && !/^\.\/[\w-]+\.ts$/.test(from)),
     [],
   );
 });

@@ -84,12 +84,12 @@ t.test('every bad variable is reported at once', async (t) => {
     t.same(
       problems,
       [
-        'ADMIN_TOKEN must be empty or at least 24 characters, got "short"',
+        'ADMIN_TOKEN must be empty or at least 24 characters, got 5 characters (not shown: it is a secret)',
         'RENDER_MODE must be one of subscription, credits, disabled, got "sometimes"',
         'DEMO must be true or false, got "maybe"',
         'PORT must be a whole number, got "80a"',
         'POOL_THREADS must be 1-64, got 0',
-        'REDIS_URL must use redis or rediss, got "http:"',
+        'REDIS_URL must use redis or rediss, got 8 characters (not shown: it is a secret)',
         'PLAN_CATALOG pro.pagesPerDay must be a whole number 1-1000000 pages, got 0',
       ].sort((a, b) => order(a) - order(b)),
     );

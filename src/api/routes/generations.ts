@@ -4,9 +4,11 @@ import type { Logger } from 'pino';
 import { cancelJob, submitJob } from '../../app/generations.ts';
 import { openOutput } from '../../app/outputs.ts';
 import { ApiError, invalid } from '../../domain/errors.ts';
-import { type Job, type JobStatus, jobView } from '../../domain/generation.ts';
+import { type Job, type JobKind, type JobStatus, jobPath, jobView } from '../../domain/generation.ts';
 import { isId, shownId } from '../../domain/ids.ts';
+import { instantRange } from '../../domain/usage-range.ts';
 import type { ApiDeps } from '../deps.ts';
+import { remember } from '../idempotency.ts';
 import { listParams } from '../query.ts';
 import type { Reply, Route, RouteRequest } from '../types.ts';
 
@@ -46,26 +48,50 @@ export function generationRoutes(d: ApiDeps, log: Logger): Route[] {
     };
   };
 
+  /** 202 with the job and where to poll it. */
+  const accepted = (job: Job): Reply => ({
+    status: 202,
+    headers: { Location: jobPath(job.id) },
+    json: jobView(job),
+  });
+  const submit = async (req: RouteRequest, kind: JobKind): Promise<Reply> => {
+    const { job, existing } = await submitJob(d, req.caller, req.json, kind, remember(req, accepted), req.id);
+    if (existing) return { status: 200, json: jobView(job) };
+    log.info(
+      { job: job.id, requestId: req.id, account: job.accountId, kind, template: job.templateId },
+      'job queued',
+    );
+    return accepted(job);
+  };
+
   return [
     {
       method: 'POST',
       path: '/generations',
       body: 'json',
-      handler: async (req) => {
-        const { job } = await submitJob(d, req.caller, req.json, 'pdf');
-        return { status: 202, json: jobView(job) };
-      },
+      idempotency: 'kept',
+      handler: (req) => submit(req, 'pdf'),
     },
     {
       method: 'GET',
       path: '/generations',
       body: 'none',
       handler: async (req) => {
-        const { limit, cursor, rest } = listParams(req, ['status']);
+        const { limit, cursor, rest } = listParams(req, ['status', 'kind', 'createdFrom', 'createdTo']);
         const status = rest.status as JobStatus | undefined;
         if (status !== undefined && !STATUSES.includes(status))
           throw invalid('status', `one of ${STATUSES.join(', ')}`, status);
-        const page = await d.store.generations.list(req.caller.tenant, { limit, cursor, status });
+        const kind = rest.kind as JobKind | undefined;
+        if (kind !== undefined && kind !== 'pdf' && kind !== 'preview')
+          throw invalid('kind', 'pdf or preview', kind);
+        const created = instantRange({ from: 'createdFrom', to: 'createdTo' }, rest);
+        const page = await d.store.generations.list(req.caller.tenant, {
+          limit,
+          cursor,
+          status,
+          kind,
+          created,
+        });
         return { status: 200, json: { ...page, data: page.data.map(jobView) } };
       },
     },
@@ -79,6 +105,7 @@ export function generationRoutes(d: ApiDeps, log: Logger): Route[] {
       method: 'POST',
       path: '/generations/{id}/cancel',
       body: 'none',
+      idempotency: 'natural',
       handler: async (req) => {
         const id = req.params.id!;
         if (!isId('gen', id))
@@ -107,10 +134,8 @@ export function generationRoutes(d: ApiDeps, log: Logger): Route[] {
       method: 'POST',
       path: '/previews',
       body: 'json',
-      handler: async (req) => {
-        const { job, existing } = await submitJob(d, req.caller, req.json, 'preview');
-        return { status: existing ? 200 : 202, json: jobView(job) };
-      },
+      idempotency: 'kept',
+      handler: (req) => submit(req, 'preview'),
     },
     {
       method: 'GET',

@@ -1,0 +1,45 @@
+// What the admin API's handlers share: replies, and strict readers of bodies and parameters.
+import { ApiError, invalid } from '../domain/errors.ts';
+import type { JobKind, JobStatus } from '../domain/generation.ts';
+import type { Reply } from './types.ts';
+
+export const ok = (json: unknown, status = 200): Reply => ({ status, json });
+
+export const STATUSES: readonly JobStatus[] = ['queued', 'processing', 'completed', 'failed', 'cancelled'];
+export const KINDS: readonly JobKind[] = ['pdf', 'preview'];
+export const MODES = ['live', 'test'] as const;
+
+export function objectBody(json: unknown): Record<string, unknown> {
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    throw invalid('body', 'a JSON object', json);
+  return json as Record<string, unknown>;
+}
+
+export function allowOnly(body: Record<string, unknown>, keys: readonly string[]): void {
+  for (const k of Object.keys(body)) {
+    if (!keys.includes(k))
+      throw new ApiError(
+        'INVALID_REQUEST',
+        `${k.slice(0, 40)} is not a field of this request (fields: ${keys.join(', ')})`,
+        { field: k },
+      );
+  }
+}
+
+export function oneOf<T extends string>(
+  field: string,
+  value: unknown,
+  allowed: readonly T[],
+  fallback?: T,
+): T {
+  if (value === undefined && fallback !== undefined) return fallback;
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value))
+    throw invalid(field, `one of ${allowed.join(', ')}`, value);
+  return value as T;
+}
+
+export function wholeNumber(field: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+    throw invalid(field, `a whole number ${min}-${max}`, value);
+  return value;
+}

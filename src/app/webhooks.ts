@@ -1,0 +1,186 @@
+// Webhooks (an extension, docs/webhooks.md): the operator's endpoint use-cases, and the
+// dispatcher that sends the outbox. The dispatcher runs wherever jobs run (a single box, each
+// worker of a farm); it takes due deliveries under a lease, POSTs each signed body, and records
+// the try: delivered on a 2xx, otherwise due again after the next step of the retry schedule.
+import type { Logger } from 'pino';
+import { signWebhook } from '../client/webhooks.ts';
+import type { Config } from '../config/index.ts';
+import { Refusal } from '../domain/errors.ts';
+import { shownId } from '../domain/ids.ts';
+import type { KeyMode } from '../domain/api-keys.ts';
+import { checkWebhookEvents, checkWebhookUrl } from '../domain/webhooks.ts';
+import { newSecret } from '../lib/ids.ts';
+import type { ClaimedDelivery, DeliveryStatus, Store, WebhookEndpoint } from '../store/index.ts';
+
+export interface WebhookDeps {
+  store: Store;
+  now: () => Date;
+}
+
+/** Registers an endpoint for an account and key mode; its secret is shown in the answer once. */
+export async function addWebhook(
+  d: WebhookDeps,
+  input: { account: string; mode: KeyMode; url: unknown; events?: unknown; description?: string },
+): Promise<WebhookEndpoint> {
+  const url = checkWebhookUrl(input.url);
+  const events = checkWebhookEvents(input.events);
+  return d.store.webhooks.addEndpoint(
+    { accountId: input.account, mode: input.mode },
+    { url, events, description: input.description ?? '', secret: newSecret('whsec') },
+    d.now(),
+  );
+}
+
+/** An endpoint as it is listed: the secret by its first characters only. */
+export const endpointView = ({ secret, ...e }: WebhookEndpoint) => ({
+  ...e,
+  secretPrefix: `${secret.slice(0, 12)}…`,
+});
+
+export async function removeWebhook(d: WebhookDeps, id: string): Promise<WebhookEndpoint> {
+  const removed = await d.store.webhooks.removeEndpoint(id, d.now());
+  if (!removed) throw new Refusal('missing', `webhook endpoint ${shownId(id)} does not exist`);
+  return removed;
+}
+
+export function listDeliveries(
+  d: WebhookDeps,
+  filter: { limit: number; cursor?: string; accountId?: string; status?: DeliveryStatus; jobId?: string },
+) {
+  return d.store.webhooks.listDeliveries(filter);
+}
+
+export async function showDelivery(d: WebhookDeps, id: string) {
+  const found = await d.store.webhooks.getDelivery(id);
+  if (!found) throw new Refusal('missing', `delivery ${shownId(id)} does not exist`);
+  return found;
+}
+
+export async function redeliver(d: WebhookDeps, id: string) {
+  const again = await d.store.webhooks.redeliver(id, d.now());
+  if (!again) throw new Refusal('missing', `delivery ${shownId(id)} does not exist`);
+  return again;
+}
+
+export interface DispatcherDeps {
+  store: Store;
+  config: Pick<Config, 'webhookRetryBaseMs' | 'webhookTimeoutMs' | 'webhookPollMs'>;
+  now: () => Date;
+  log: Logger;
+}
+
+/** How many deliveries one round takes at most. */
+const BATCH = 20;
+/** How many sends one dispatcher has open at once: slow receivers cannot make it hold more. */
+const MAX_IN_FLIGHT = 50;
+
+export class WebhookDispatcher {
+  private timer: NodeJS.Timeout | null = null;
+  private round: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly d: DispatcherDeps) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.nudge(), this.d.config.webhookPollMs);
+    this.timer.unref();
+    this.nudge();
+  }
+
+  /** Looks for due deliveries now (a job just finished here), without waiting for the next poll. */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.round) {
+      this.again = true;
+      return;
+    }
+    this.round = this.tick()
+      .then(() => {})
+      .catch((err: unknown) => this.d.log.warn({ err }, 'webhook dispatch round failed'))
+      .finally(() => {
+        this.round = null;
+        if (this.again) {
+          this.again = false;
+          this.nudge();
+        }
+      });
+  }
+
+  /** One round: takes what is due and sends it all; answers how many were taken. */
+  async tick(): Promise<number> {
+    // Held for two answer times and a second: a try and its record fit well within it.
+    const leaseMs = this.d.config.webhookTimeoutMs * 2 + 1000;
+    const room = Math.min(BATCH, MAX_IN_FLIGHT - this.inFlight.size);
+    if (room <= 0) return 0; // a send that ends nudges the next round
+    const claimed = await this.d.store.webhooks.claim(this.d.now(), room, leaseMs);
+    for (const c of claimed) {
+      const p = this.send(c).finally(() => {
+        this.inFlight.delete(p);
+        if (this.inFlight.size === MAX_IN_FLIGHT - 1) this.nudge();
+      });
+      this.inFlight.add(p);
+    }
+    if (claimed.length === room) this.again = true;
+    return claimed.length;
+  }
+
+  private async send(c: ClaimedDelivery): Promise<void> {
+    const at = this.d.now();
+    const started = performance.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const res = await fetch(c.url, {
+        method: 'POST',
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.d.config.webhookTimeoutMs),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Scriptorium-Webhooks/1',
+          'scriptorium-signature': signWebhook(c.body, c.secret, Math.floor(at.getTime() / 1000)),
+          'scriptorium-event-id': c.delivery.eventId,
+          'scriptorium-event-type': c.delivery.eventType,
+          'scriptorium-delivery-id': c.delivery.id,
+          'scriptorium-attempt': String(c.delivery.attempts + 1),
+        },
+        body: c.body,
+      });
+      statusCode = res.status;
+      await res.body?.cancel().catch(() => {});
+      if (!res.ok)
+        error = `HTTP ${res.status}${res.status >= 300 && res.status < 400 ? ' (redirects are not followed)' : ''}`;
+    } catch (err) {
+      const e = err as Error & { cause?: Error };
+      error =
+        e.name === 'TimeoutError'
+          ? `no answer within ${this.d.config.webhookTimeoutMs} ms`
+          : `${e.message}${e.cause ? ` (${e.cause.message})` : ''}`;
+    }
+    const durationMs = performance.now() - started;
+    const done = await this.d.store.webhooks
+      .recordAttempt(c, { statusCode, error, durationMs, at }, this.d.config.webhookRetryBaseMs, this.d.now())
+      .catch((err: unknown) => {
+        // The try happened but could not be written: the lease runs out and it is sent again.
+        this.d.log.warn({ err, delivery: c.delivery.id }, 'could not record a webhook delivery');
+        return null;
+      });
+    if (done?.status === 'failed')
+      this.d.log.warn(
+        { delivery: c.delivery.id, event: c.delivery.eventId, endpoint: c.delivery.endpointId, error },
+        'webhook delivery failed for good',
+      );
+  }
+
+  /** Stops taking deliveries and waits (up to `graceMs`) for those being sent. */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.round;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((r) => setTimeout(r, graceMs).unref()),
+    ]);
+  }
+}

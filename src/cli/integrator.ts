@@ -1,0 +1,277 @@
+// The integrator's commands, built on the client (src/client): `generate` submits a PDF job,
+// waits for it and downloads it; `render` draws one image. On a terminal a progress line shows
+// where the job stands; `--json` prints one object; the exit code says how it ended.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import {
+  type Generation,
+  type GenerationRequest,
+  type Progress,
+  Scriptorium,
+  ScriptoriumError,
+} from '../client/index.ts';
+import { envValue } from '../config/index.ts';
+import { Refusal } from '../domain/errors.ts';
+
+/** How a command ended (documented in docs/client.md). */
+export const EXIT = {
+  ok: 0,
+  /** Arguments, a file or the key are wrong: nothing was sent. */
+  usage: 2,
+  /** The API refused the request (4xx): nothing was made. */
+  refused: 3,
+  /** The job ended failed (GENERATION_FAILED, INSUFFICIENT_BALANCE) or cancelled. */
+  failed: 4,
+  /** The service could not be reached, answered 5xx, or the wait ran out. */
+  unavailable: 5,
+} as const;
+
+/** A usage error (arguments, a file, the key): said as the domain says a refusal of input. */
+const usage = (message: string) => new Refusal('invalid', message);
+
+interface Common {
+  url?: string;
+  key?: string;
+  template: string;
+  json?: boolean;
+  timeout: number;
+}
+
+function readInput(file: string, what: string): string {
+  try {
+    return readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (err) {
+    throw usage(
+      `--${what}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+}
+
+function readJson(file: string, what: string): unknown {
+  const text = readInput(file, what);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw usage(`--${what}: ${file} is not JSON: ${(err as Error).message}`);
+  }
+}
+
+function metadataPair(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const at = value.indexOf('=');
+  if (at < 1) throw new InvalidArgumentError(`must be key=value, got "${value}"`);
+  return { ...previous, [value.slice(0, at)]: value.slice(at + 1) };
+}
+
+function seconds(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError(`must be a whole number of seconds, got "${value}"`);
+  return Number(value);
+}
+
+function clientOf(opts: Common): Scriptorium {
+  const apiKey = opts.key ?? envValue('SCRIPTORIUM_API_KEY');
+  if (!apiKey) throw usage('an API key is needed: --key KEY or SCRIPTORIUM_API_KEY');
+  const baseUrl = opts.url ?? envValue('SCRIPTORIUM_URL') ?? 'http://127.0.0.1:8080';
+  if (!/^https?:\/\/[^/]+/.test(baseUrl))
+    throw usage(`--url must be an http:// or https:// address, got ${JSON.stringify(baseUrl)}`);
+  return new Scriptorium({ apiKey, baseUrl, timeoutMs: Math.min(opts.timeout * 1000, 60_000) });
+}
+
+const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(n < 10_240 ? 1 : 0)} KB`);
+
+/** One line on the terminal, rewritten in place; silent when stderr is not a terminal. */
+function progressLine(): { show: (p: Progress) => void; clear: () => void } {
+  const tty = process.stderr.isTTY === true;
+  const started = Date.now();
+  let shown = false;
+  const write = (text: string) => {
+    if (!tty) return;
+    process.stderr.write(`\r\x1b[2K${text}`);
+    shown = true;
+  };
+  const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
+  return {
+    show(p) {
+      if (p.phase === 'queued' || p.phase === 'processing') write(`${p.job.id}  ${p.phase}  ${elapsed()}`);
+      else if (p.phase === 'waiting')
+        write(
+          `${p.job?.id ?? ''}  waiting ${Math.ceil(p.waitMs / 1000)} s (${p.reason.replace('-', ' ')})  ${elapsed()}`,
+        );
+      else if (p.phase === 'downloading')
+        write(
+          `${p.job.id}  downloading  ${kb(p.bytes)}${Number.isFinite(p.total) ? ` of ${kb(p.total)}` : ''}`,
+        );
+    },
+    clear() {
+      if (shown) process.stderr.write('\r\x1b[2K');
+    },
+  };
+}
+
+/** Prints how it ended and sets the exit code. */
+function finish(
+  json: boolean | undefined,
+  result: { human: string; data: unknown } | ScriptoriumError | Error,
+): void {
+  if (!(result instanceof Error)) {
+    process.stdout.write(`${json ? JSON.stringify(result.data) : result.human}\n`);
+    return;
+  }
+  const err = result;
+  let code: number = EXIT.unavailable;
+  if (err instanceof Refusal) code = EXIT.usage;
+  else if (err instanceof ScriptoriumError) {
+    if (err.job && ['GENERATION_FAILED', 'INSUFFICIENT_BALANCE', 'GENERATION_CANCELLED'].includes(err.code))
+      code = EXIT.failed;
+    else if (err.status >= 400 && err.status < 500) code = EXIT.refused;
+  } else code = 1;
+  process.exitCode = code;
+  if (json) {
+    const e = err as Partial<ScriptoriumError>;
+    const error = {
+      code: err instanceof Refusal ? 'USAGE' : (e.code ?? 'INTERNAL'),
+      message: err.message,
+      ...(e.status ? { status: e.status } : {}),
+      ...(e.field ? { field: e.field } : {}),
+      ...(e.requestId ? { requestId: e.requestId } : {}),
+    };
+    process.stdout.write(`${JSON.stringify({ error, ...(e.job ? { job: e.job } : {}) })}\n`);
+    return;
+  }
+  const where =
+    err instanceof ScriptoriumError
+      ? [err.code, err.field && `field ${err.field}`, err.requestId].filter(Boolean).join(', ')
+      : '';
+  process.stderr.write(`scriptorium: ${err.message}${where ? ` (${where})` : ''}\n`);
+}
+
+const common = (cmd: Command) =>
+  cmd
+    .option('--url <url>', 'the server (default: SCRIPTORIUM_URL or http://127.0.0.1:8080)')
+    .option('--key <key>', 'the API key (default: SCRIPTORIUM_API_KEY)')
+    .requiredOption('--template <id>', 'template id (tpl_…)')
+    .option('--json', 'print one JSON object')
+    .option('--timeout <seconds>', 'give up waiting after this long', seconds, 600);
+
+/** A usage error exits 2 (commander's own exit is 1). */
+function usageExits(cmd: Command): Command {
+  return cmd.exitOverride((err) => {
+    if (err.exitCode === 0) process.exit(0);
+    process.exit(EXIT.usage);
+  });
+}
+
+export function integratorCommands(program: Command): void {
+  usageExits(
+    common(
+      program.command('generate').description('make a PDF: submit, wait, download (an integrator command)'),
+    )
+      .option('--text-file <file>', 'the text of a simple template (- for stdin)')
+      .option('--data-file <file>', 'JSON data of a structured template')
+      .option('--content-file <file>', 'JSON content blocks of a Document v1 template')
+      .requiredOption('-o, --output <file>', 'where to write the PDF')
+      .option('--metadata <key=value>', 'a label for the job (repeatable)', metadataPair)
+      .option('--idempotency-key <key>', 'makes a repeated command safe (default: a fresh one per run)'),
+  ).action(
+    async (
+      opts: Common & {
+        textFile?: string;
+        dataFile?: string;
+        contentFile?: string;
+        output: string;
+        metadata?: Record<string, string>;
+        idempotencyKey?: string;
+      },
+    ) => {
+      const line = progressLine();
+      try {
+        const given = [opts.textFile, opts.dataFile, opts.contentFile].filter((f) => f !== undefined);
+        if (given.length !== 1) throw usage('give exactly one of --text-file, --data-file, --content-file');
+        const body: GenerationRequest = { templateId: opts.template };
+        if (opts.textFile !== undefined) body.text = readInput(opts.textFile, 'text-file');
+        else if (opts.dataFile !== undefined)
+          body.data = readJson(opts.dataFile, 'data-file') as GenerationRequest['data'];
+        else body.content = readJson(opts.contentFile!, 'content-file') as GenerationRequest['content'];
+        if (opts.metadata) body.metadata = opts.metadata;
+        const client = clientOf(opts);
+        const { job, bytes } = await client.generate(body, {
+          to: opts.output,
+          timeoutMs: opts.timeout * 1000,
+          onProgress: line.show,
+          ...(opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : {}),
+        });
+        line.clear();
+        finish(opts.json, {
+          data: { job, output: opts.output, bytes },
+          human: `${opts.output}: ${pages(job)}, ${kb(bytes)} (${job.id})`,
+        });
+      } catch (err) {
+        line.clear();
+        finish(opts.json, err as Error);
+      }
+    },
+  );
+
+  usageExits(
+    common(program.command('render').description('draw one SVG or PNG image at once (an integrator command)'))
+      .option('--text <text>', 'the text')
+      .option('--text-file <file>', 'or a file of it (- for stdin)')
+      .addOption(
+        new Option('--format <format>', 'svg or png (default: from the output name)').choices(['svg', 'png']),
+      )
+      .option('--font-size <pt>', 'text size, 6-96 pt', Number)
+      .requiredOption('-o, --output <file>', 'where to write the image'),
+  ).action(
+    async (
+      opts: Common & {
+        text?: string;
+        textFile?: string;
+        format?: 'svg' | 'png';
+        fontSize?: number;
+        output: string;
+      },
+    ) => {
+      try {
+        if ((opts.text === undefined) === (opts.textFile === undefined))
+          throw usage('give exactly one of --text, --text-file');
+        const text = opts.text ?? readInput(opts.textFile!, 'text-file');
+        const format =
+          opts.format ?? (/\.svg$/i.test(opts.output) ? 'svg' : /\.png$/i.test(opts.output) ? 'png' : null);
+        if (!format)
+          throw usage(`--format svg|png, or an output name ending .svg or .png, got ${opts.output}`);
+        const client = clientOf(opts);
+        const request = {
+          templateId: opts.template,
+          text,
+          ...(opts.fontSize !== undefined ? { fontSize: opts.fontSize } : {}),
+        };
+        const image =
+          format === 'svg'
+            ? await client.renders.create({ ...request, format: 'svg' })
+            : await client.renders.create({ ...request, format: 'png' });
+        // Written whole or not at all.
+        const part = `${opts.output}.part`;
+        try {
+          writeFileSync(part, image);
+          await rename(part, opts.output);
+        } catch (err) {
+          await rm(part, { force: true });
+          throw err;
+        }
+        const bytes = typeof image === 'string' ? Buffer.byteLength(image) : image.byteLength;
+        finish(opts.json, {
+          data: { output: opts.output, format, bytes },
+          human: `${opts.output}: ${format.toUpperCase()}, ${kb(bytes)}`,
+        });
+      } catch (err) {
+        finish(opts.json, err as Error);
+      }
+    },
+  );
+}
+
+function pages(job: Generation): string {
+  const n = job.pages ?? 0;
+  return `${n} page${n === 1 ? '' : 's'}, ${job.creditsSpent ?? 0} sheets`;
+}

@@ -1,0 +1,332 @@
+// The `scriptorium` command line (DESIGN §8, a fixed contract). Arguments are checked before
+// the store is opened, so a malformed command writes nothing; every refusal is one line.
+import { readFileSync, statSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import {
+  addFont,
+  createAccount,
+  createKey,
+  importTemplate,
+  listFonts,
+  revokeKey,
+  setPlan,
+  showAccount,
+  topUp,
+} from '../app/admin.ts';
+import { demoBanner, seedDemo } from '../app/demo.ts';
+import { type Context, configFromEnv, openContext } from '../composition.ts';
+import { envValue, forgetCiForConsole } from '../config/index.ts';
+import { KEY_MODES } from '../domain/api-keys.ts';
+import { Refusal } from '../domain/errors.ts';
+import { PERIODS, PLAN_IDS } from '../domain/plans.ts';
+import { type Role, type Service, startService } from '../service.ts';
+import { id } from './args.ts';
+import { formatAccount } from './format.ts';
+import { integratorCommands } from './integrator.ts';
+import { listCommands } from './lists.ts';
+import { webhookCommands } from './webhooks.ts';
+
+/** The package's version, as package.json says it. */
+function packageVersion(): string {
+  return (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  ).version;
+}
+
+function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
+function periodDays(value: string): number {
+  if (!PERIODS.map(String).includes(value))
+    throw new InvalidArgumentError(`must be ${PERIODS.join(' or ')} days, got "${value}"`);
+  return Number(value);
+}
+
+function readableFile(value: string): string {
+  try {
+    if (!statSync(value).isFile()) throw new Error();
+  } catch {
+    throw new InvalidArgumentError(`must be a readable file, got "${value}"`);
+  }
+  return value;
+}
+
+const accountOption = () =>
+  new Option('--account <account>', 'account id').argParser(id('acc', 'an account')).makeOptionMandatory();
+const modeOption = () => new Option('--mode <mode>', 'key mode').choices(KEY_MODES).default('live');
+const jsonOption = () => new Option('--json', 'print one JSON object');
+
+/** `--verbose` (before the command): print notes about the services, such as a missing S3 lifecycle rule. */
+let verbose = false;
+
+/** Opens the configured store (quietly unless --verbose), runs `work`, prints its result, closes. */
+async function withContext<T>(
+  opts: { json?: boolean },
+  work: (ctx: Context) => Promise<T>,
+  human: (result: T) => string,
+): Promise<void> {
+  const ctx = await openContext(configFromEnv(), { quiet: !verbose });
+  try {
+    const result = await work(ctx);
+    process.stdout.write(`${opts.json ? JSON.stringify(result) : human(result)}\n`);
+  } finally {
+    await ctx.close();
+  }
+}
+
+export function buildProgram(): Command {
+  const program = new Command('scriptorium')
+    .description('Handwriting rendering service and render farm')
+    .version(`scriptorium ${packageVersion()}`, '-V, --version', 'print the version')
+    .option('--verbose', 'print notes about the services (such as an S3 server without lifecycle rules)')
+    .hook('preAction', (cmd) => {
+      verbose = cmd.opts().verbose === true;
+    })
+    .showSuggestionAfterError(false)
+    .configureOutput({
+      outputError: (text, write) => write(`scriptorium: ${text.replace(/^error: /, '').trimEnd()}\n`),
+    });
+
+  program
+    .command('serve')
+    .description('run the service')
+    .addOption(
+      new Option('--role <role>', 'what this process runs').choices(['all', 'api', 'worker']).default('all'),
+    )
+    .option('--port <port>', 'HTTP port (default: PORT or 8080)', wholeNumber)
+    .option('--no-demo', 'do not create the demo account on an empty store')
+    .action(async (opts: { role: Role; port?: number; demo: boolean }) => {
+      const config = configFromEnv(opts.port !== undefined ? { port: opts.port } : {});
+      const ctx = await openContext(config);
+      let service: Service;
+      try {
+        const demo = !ctx.farm && opts.demo && config.demo ? await seedDemo(ctx) : null;
+        service = await startService(ctx, { role: opts.role });
+        const mode = ctx.farm ? 'farm' : 'embedded';
+        if (service.http) {
+          const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+          const base = `http://${host}:${service.http.port}`;
+          if (demo) process.stdout.write(`${demoBanner(demo, base)}\n\n`);
+          process.stdout.write(
+            `scriptorium: listening on ${base}/api/v1 (${mode} mode, role ${opts.role})\n`,
+          );
+        } else {
+          process.stdout.write(
+            `scriptorium: worker ready, ${config.poolThreads} render threads (${mode} mode); probes on http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${service.probes?.port}\n`,
+          );
+        }
+      } catch (err) {
+        await ctx.close();
+        throw err;
+      }
+      const stop = (signal: string) => {
+        process.stderr.write(`scriptorium: ${signal}: finishing in-flight requests, then stopping\n`);
+        service.stop().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            process.stderr.write(`scriptorium: stopped with an error: ${(err as Error).message}\n`);
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    });
+
+  program
+    .command('migrate')
+    .description('create or update the database schema; says what it applied')
+    .addOption(jsonOption())
+    .action(async (opts: { json?: boolean }) => {
+      const ctx = await openContext(configFromEnv(), { quiet: !verbose });
+      const result = { dialect: ctx.store.db.dialect, applied: [...ctx.store.migrated] };
+      await ctx.close();
+      const human = result.applied.length
+        ? `applied ${result.applied.length} migration${result.applied.length === 1 ? '' : 's'} (${result.dialect}): ${result.applied.join(', ')}`
+        : `schema up to date (${result.dialect}): nothing to apply`;
+      process.stdout.write(`${opts.json ? JSON.stringify(result) : human}\n`);
+    });
+
+  const admin = program.command('admin').description('operate accounts, keys, templates, fonts and balances');
+
+  const account = admin.command('account').description('accounts');
+  account
+    .command('create')
+    .description('create an account on a plan')
+    .requiredOption('--name <name>', 'account name')
+    .addOption(new Option('--plan <plan>', 'plan').choices(PLAN_IDS).default('none'))
+    .option('--period <days>', `plan period: ${PERIODS.join(' or ')} days`, periodDays)
+    .addOption(jsonOption())
+    .action((opts: { name: string; plan: string; period?: number; json?: boolean }) =>
+      withContext(
+        opts,
+        (ctx) => createAccount(ctx, opts),
+        (a) => `created account ${a.id} (${a.name}, plan ${a.plan})`,
+      ),
+    );
+  account
+    .command('show')
+    .description('an account: plan, balances of both modes, keys')
+    .argument('<account>', 'account id', id('acc', 'an account'))
+    .addOption(jsonOption())
+    .action((accountId: string, opts: { json?: boolean }) =>
+      withContext(opts, (ctx) => showAccount(ctx, accountId), formatAccount),
+    );
+
+  const key = admin.command('key').description('API keys');
+  key
+    .command('create')
+    .description('create an API key; it is shown this once')
+    .addOption(accountOption())
+    .addOption(modeOption())
+    .option('--name <name>', 'a name to recognise the key by')
+    .addOption(jsonOption())
+    .action((opts: { account: string; mode: 'live' | 'test'; name?: string; json?: boolean }) =>
+      withContext(
+        opts,
+        async (ctx) => {
+          const { key, record } = await createKey(ctx, opts);
+          return { ...record, key };
+        },
+        (k) =>
+          `${k.key}\nkey ${k.id} (${k.mode}) created: the key above is shown this once and cannot be recovered`,
+      ),
+    );
+  key
+    .command('revoke')
+    .description('revoke an API key at once')
+    .argument('<key>', 'key id (key_…)', id('key', 'a key'))
+    .addOption(jsonOption())
+    .action((keyId: string, opts: { json?: boolean }) =>
+      withContext(
+        opts,
+        (ctx) => revokeKey(ctx, keyId),
+        (k) => `key ${k.id} revoked at ${k.revokedAt}`,
+      ),
+    );
+
+  admin
+    .command('template')
+    .description('templates')
+    .command('import')
+    .description('import a template from its JSON file')
+    .addOption(accountOption())
+    .requiredOption('--file <file>', 'template JSON file', readableFile)
+    .addOption(modeOption())
+    .addOption(jsonOption())
+    .action((opts: { account: string; file: string; mode: 'live' | 'test'; json?: boolean }) =>
+      withContext(
+        opts,
+        (ctx) => importTemplate(ctx, { ...opts, json: readFileSync(opts.file, 'utf8'), source: opts.file }),
+        (t) => `imported template ${t.id} (${t.kind}, ${t.mode}): ${t.name}`,
+      ),
+    );
+
+  const font = admin.command('font').description('fonts');
+  font
+    .command('add')
+    .description('add a shared or personal font from a TrueType or OpenType file')
+    .requiredOption('--file <file>', 'TrueType or OpenType font file', readableFile)
+    .requiredOption('--name <name>', 'font name')
+    .option('--account <account>', 'make it a personal font of this account', id('acc', 'an account'))
+    .option('--premium', 'only plans with premium fonts may use it', false)
+    .option('--license <license>', 'licence of the font', 'proprietary')
+    .addOption(jsonOption())
+    .action(
+      (opts: {
+        file: string;
+        name: string;
+        account?: string;
+        premium: boolean;
+        license: string;
+        json?: boolean;
+      }) =>
+        withContext(
+          opts,
+          (ctx) =>
+            addFont(ctx, { ...opts, bytes: new Uint8Array(readFileSync(opts.file)), source: opts.file }),
+          (f) =>
+            `added font ${f.id} (${f.family}; ${f.scripts.join(', ')})${f.accountId ? ` for ${f.accountId}` : ''}`,
+        ),
+    );
+  font
+    .command('list')
+    .description('the shared fonts, and the personal ones of an account')
+    .option('--account <account>', 'include the personal fonts of this account', id('acc', 'an account'))
+    .addOption(jsonOption())
+    .action((opts: { account?: string; json?: boolean }) =>
+      withContext(
+        opts,
+        async (ctx) => ({
+          data: (await listFonts(ctx, opts.account)).map(({ location: _l, sha256: _s, ...f }) => f),
+        }),
+        (r) =>
+          r.data
+            .map((f) => `${f.id}  ${f.premium ? 'premium' : '       '}  ${f.name} (${f.scripts.join(', ')})`)
+            .join('\n'),
+      ),
+    );
+
+  admin
+    .command('topup')
+    .description('add a pack of sheets (50 to 1,000) to a balance')
+    .addOption(accountOption())
+    .requiredOption('--sheets <n>', 'sheets, 50 to 1,000', wholeNumber)
+    .addOption(modeOption())
+    .addOption(jsonOption())
+    .action((opts: { account: string; sheets: number; mode: 'live' | 'test'; json?: boolean }) =>
+      withContext(
+        opts,
+        async (ctx) => ({ accountId: opts.account, balance: await topUp(ctx, opts) }),
+        (r) =>
+          `${r.accountId} ${r.balance.mode}: ${r.balance.extraSheets} extra sheets, ${r.balance.availableSheets} available`,
+      ),
+    );
+
+  admin
+    .command('plan')
+    .description('plans')
+    .command('set')
+    .description("change an account's plan; a new period starts now")
+    .addOption(accountOption())
+    .addOption(new Option('--plan <plan>', 'plan').choices(PLAN_IDS).makeOptionMandatory())
+    .option('--period <days>', `plan period: ${PERIODS.join(' or ')} days`, periodDays)
+    .addOption(jsonOption())
+    .action((opts: { account: string; plan: string; period?: number; json?: boolean }) =>
+      withContext(
+        opts,
+        (ctx) => setPlan(ctx, opts),
+        (a) =>
+          `account ${a.id} is on plan ${a.plan}${a.periodDays ? ` (${a.periodDays}-day periods from ${a.planAnchor})` : ''}`,
+      ),
+    );
+
+  listCommands(admin, account, withContext);
+  webhookCommands(admin, withContext);
+  integratorCommands(program);
+
+  program
+    .command('tui')
+    .description('operator console')
+    .option('--url <url>', 'server', 'http://127.0.0.1:8080')
+    .option('--token <token>', 'admin token (default: ADMIN_TOKEN)')
+    .action(async (opts: { url: string; token?: string }) => {
+      const token = opts.token ?? envValue('ADMIN_TOKEN');
+      if (!token)
+        throw new Refusal('invalid', 'the console needs the admin token: --token TOKEN or ADMIN_TOKEN');
+      if (!/^https?:\/\/[^/]+/.test(opts.url))
+        throw new Refusal(
+          'invalid',
+          `--url must be an http:// or https:// address, got ${JSON.stringify(opts.url)}`,
+        );
+      if (!process.stdin.isTTY)
+        throw new Refusal('invalid', 'the console needs a terminal (stdin is not a TTY)');
+      forgetCiForConsole();
+      const { runTui } = await import('../../tui/main.tsx');
+      await runTui({ url: opts.url, token });
+    });
+
+  return program;
+}

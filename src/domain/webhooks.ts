@@ -1,0 +1,63 @@
+// Webhooks (an extension: spec §6 has no events; docs/webhooks.md): which event a finished job
+// makes, what an endpoint may be, and when a failed delivery is tried again. Pure.
+import { invalid } from './errors.ts';
+import { type Job, jobView } from './generation.ts';
+
+export const WEBHOOK_EVENTS = [
+  'generation.completed',
+  'generation.failed',
+  'preview.completed',
+  'preview.failed',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+/** The event a job's final state makes, or null (a cancel is the integrator's own doing). */
+export function eventOf(job: Job): WebhookEventType | null {
+  if (job.status !== 'completed' && job.status !== 'failed') return null;
+  return `${job.kind === 'pdf' ? 'generation' : 'preview'}.${job.status}`;
+}
+
+/** The body of every delivery of one event: its id, type, time and the job as the API shows it. */
+export function eventBody(id: string, type: WebhookEventType, job: Job, at: string): string {
+  return JSON.stringify({ id, type, createdAt: at, data: { generation: jobView(job) } });
+}
+
+/**
+ * The waits before each retry, as multiples of the first (WEBHOOK_RETRY_BASE_MS, 10 s): 10 s,
+ * 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h, 12 h. Eleven tries over 34.7 hours; then the
+ * delivery is failed (an operator may send it again).
+ */
+export const RETRY_STEPS = [1, 3, 12, 60, 180, 360, 1080, 2160, 4320, 4320] as const;
+
+/** When try `attempts + 1` is due after `attempts` failed ones, or null when none is left. */
+export function nextAttemptAt(attempts: number, baseMs: number, now: Date): Date | null {
+  const step = RETRY_STEPS[attempts - 1];
+  return step === undefined ? null : new Date(now.getTime() + step * baseMs);
+}
+
+export const WEBHOOK_LIMITS = { endpointsPerAccount: 10, urlChars: 2048 } as const;
+
+/** An endpoint's URL: http or https, no credentials in it, at most 2,048 characters. */
+export function checkWebhookUrl(value: unknown): string {
+  const what = 'an http:// or https:// URL of at most 2,048 characters, without user:password@';
+  if (typeof value !== 'string' || value.length > WEBHOOK_LIMITS.urlChars) throw invalid('url', what, value);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid('url', what, value);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password)
+    throw invalid('url', what, value);
+  return url.toString();
+}
+
+/** The events an endpoint takes: some of WEBHOOK_EVENTS, every one when none are named. */
+export function checkWebhookEvents(value: unknown): WebhookEventType[] {
+  if (value === undefined) return [...WEBHOOK_EVENTS];
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
+  const what = `a list of ${WEBHOOK_EVENTS.join(', ')}`;
+  if (!list?.length) throw invalid('events', what, value);
+  for (const e of list) if (!WEBHOOK_EVENTS.includes(e as WebhookEventType)) throw invalid('events', what, e);
+  return [...new Set(list as WebhookEventType[])];
+}

@@ -1,0 +1,180 @@
+// The integrator commands as real processes against a real server: `generate` writes the PDF and
+// says so (or one JSON object), shows a progress line on a terminal, and exits by outcome (0 done,
+// 2 usage, 3 refused, 4 failed or cancelled, 5 unreachable); `render` writes an image.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { cli } from '../helpers/cli.ts';
+import { call, startTestServer } from '../helpers/server.ts';
+import { ROOT } from '../helpers/spawn.ts';
+
+const server = await startTestServer(t);
+const a = await server.tenant();
+const dir = mkdtempSync(join(tmpdir(), 'scriptorium-cli-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+const letter = file('letter.txt', 'Dear Margaret, thank you for the lovely afternoon tea last Sunday.');
+const long = file('long.txt', 'The quick brown fox jumps over the lazy dog, again and again. '.repeat(1500));
+const env = { SCRIPTORIUM_API_KEY: a.test, SCRIPTORIUM_URL: server.base };
+const simple = a.templates.test.simple;
+
+t.test('generate: the PDF is written and the line says what it is; --json prints one object', async (t) => {
+  const out = join(dir, 'letter.pdf');
+  const r = await cli(
+    ['generate', '--template', simple, '--text-file', letter, '-o', out, '--metadata', 'order=7'],
+    env,
+  );
+  t.equal(r.code, 0, r.stderr);
+  t.match(r.stdout, new RegExp(`^${out}: 1 page, 1\\.5 sheets, [\\d.]+ KB \\(gen_\\w{22}\\)\\n$`));
+  t.equal(readFileSync(out).subarray(0, 5).toString(), '%PDF-');
+  t.equal(r.stderr, '', 'no progress line off a terminal');
+  const j = await cli(['generate', '--template', simple, '--text-file', letter, '-o', out, '--json'], {
+    ...env,
+    SCRIPTORIUM_API_KEY: '',
+  });
+  t.equal(j.code, 2, 'without a key: a usage error');
+  const json = await cli(
+    ['generate', '--key', a.test, '--template', simple, '--text-file', letter, '-o', out, '--json'],
+    { SCRIPTORIUM_URL: server.base },
+  );
+  t.equal(json.code, 0);
+  const lines = json.stdout.trim().split('\n');
+  t.equal(lines.length, 1, 'one line');
+  const parsed = JSON.parse(lines[0]!);
+  t.match(parsed, { job: { status: 'completed', pages: 1 }, output: out, bytes: readFileSync(out).length });
+  const listed = await call(t, server, 'GET', '/generations?status=completed', { key: a.test });
+  t.same(
+    listed.body.data.find((j: { metadata: Record<string, string> }) => j.metadata.order)?.metadata,
+    { order: '7' },
+    '--metadata reached the job',
+  );
+});
+
+t.test('exit codes by outcome', async (t) => {
+  const out = join(dir, 'x.pdf');
+  const usage = await cli(['generate', '--template', simple, '-o', out], env);
+  t.equal(usage.code, 2, 'no input file: 2');
+  t.match(usage.stderr, /exactly one of --text-file, --data-file, --content-file/);
+  const missing = await cli(
+    ['generate', '--template', simple, '--text-file', join(dir, 'nope'), '-o', out],
+    env,
+  );
+  t.equal(missing.code, 2, 'an unreadable file: 2');
+  const flag = await cli(
+    ['generate', '--template', simple, '--text-file', letter, '-o', out, '--timeout', 'soon'],
+    env,
+  );
+  t.equal(flag.code, 2, 'a bad option value: 2');
+  const refused = await cli(
+    ['generate', '--template', a.templates.test.structured, '--text-file', letter, '-o', out],
+    env,
+  );
+  t.equal(refused.code, 3, 'refused by the API: 3');
+  t.match(refused.stderr, /takes data, got text \(INVALID_REQUEST, field text, req_\w{22}\)/);
+  const refusedJson = await cli(
+    ['generate', '--template', a.templates.test.structured, '--text-file', letter, '-o', out, '--json'],
+    env,
+  );
+  t.match(JSON.parse(refusedJson.stdout), {
+    error: { code: 'INVALID_REQUEST', status: 400, field: 'text', requestId: /^req_/ },
+  });
+  const away = await cli(
+    ['generate', '--url', 'http://127.0.0.1:9', '--template', simple, '--text-file', letter, '-o', out],
+    env,
+  );
+  t.equal(away.code, 5, 'unreachable: 5');
+  t.match(away.stderr, /CONNECTION_FAILED/);
+  t.notOk(existsSync(out), 'no file was written by any of them');
+
+  // A job cancelled while the command waits: 4, and no file.
+  const running = cli(['generate', '--template', simple, '--text-file', long, '-o', out, '--json'], env);
+  let id: string | undefined;
+  for (let i = 0; i < 200 && !id; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    const list = await call(t, server, 'GET', '/generations?createdFrom=2000-01-01&status=processing', {
+      key: a.test,
+    });
+    const queued = await call(t, server, 'GET', '/generations?status=queued', { key: a.test });
+    id = list.body.data[0]?.id ?? queued.body.data[0]?.id;
+  }
+  t.ok(id, 'the job was found running');
+  await call(t, server, 'POST', `/generations/${id}/cancel`, { key: a.test });
+  const cancelled = await running;
+  t.equal(cancelled.code, 4, 'cancelled: 4');
+  t.match(JSON.parse(cancelled.stdout), {
+    error: { code: 'GENERATION_CANCELLED' },
+    job: { id, status: 'cancelled' },
+  });
+  t.notOk(existsSync(out), 'and no file');
+});
+
+t.test('on a terminal, a progress line: queued or processing, then downloading with bytes', async (t) => {
+  const out = join(dir, 'long.pdf');
+  const command = [
+    process.execPath,
+    join(ROOT, 'bin/scriptorium.js'),
+    'generate',
+    '--template',
+    simple,
+    '--text-file',
+    long,
+    '-o',
+    out,
+  ]
+    .map((s) => `'${s}'`)
+    .join(' ');
+  // script(1) gives the command a pseudo-terminal, as an integrator's shell would.
+  const typed = await new Promise<{ code: number; output: string }>((resolve) =>
+    execFile(
+      'script',
+      ['-qec', command, '/dev/null'],
+      { cwd: ROOT, env: { ...process.env, ...env, CI: '' } },
+      (err, stdout) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, output: stdout }),
+    ),
+  );
+  t.equal(typed.code, 0, typed.output.slice(-300));
+  const frames = typed.output
+    .split('\r')
+    .map((f) => f.replaceAll('\u001b[2K', '').trim())
+    .filter(Boolean);
+  t.ok(
+    frames.some((f) => /^gen_\w{22} {2}(queued|processing) {2}\d+ s$/.test(f)),
+    `a waiting frame (${frames.find((f) => /processing|queued/.test(f))})`,
+  );
+  t.ok(
+    frames.some((f) => /^gen_\w{22} {2}downloading {2}[\d.]+ K?B of [\d.]+ KB$/.test(f)),
+    `a downloading frame (${frames.find((f) => /downloading/.test(f))})`,
+  );
+  t.match(frames.at(-1), new RegExp(`^${out}: \\d+ pages`), 'the line is cleared before the result');
+});
+
+t.test('render writes an SVG or a PNG, the format from the name or --format', async (t) => {
+  const png = join(dir, 'hello.png');
+  const r = await cli(['render', '--template', simple, '--text', 'Hello there', '-o', png], env);
+  t.equal(r.code, 0, r.stderr);
+  t.same([...readFileSync(png).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  t.match(r.stdout, /hello\.png: PNG, [\d.]+ KB/);
+  const svg = join(dir, 'hello.out');
+  const s = await cli(
+    ['render', '--template', simple, '--text-file', letter, '--format', 'svg', '-o', svg, '--json'],
+    env,
+  );
+  t.equal(s.code, 0, s.stderr);
+  t.match(JSON.parse(s.stdout), { format: 'svg', output: svg });
+  t.match(readFileSync(svg, 'utf8'), /^<svg/);
+  const big = await cli(
+    ['render', '--template', simple, '--text', 'Hi', '--font-size', '200', '-o', png],
+    env,
+  );
+  t.equal(big.code, 3, 'fontSize out of range: refused, 3');
+  t.match(big.stderr, /fontSize must be 6-96 pt, got 200/);
+  const noFormat = await cli(['render', '--template', simple, '--text', 'Hi', '-o', join(dir, 'x.gif')], env);
+  t.equal(noFormat.code, 2);
+});

@@ -1,0 +1,149 @@
+// The reference served at /docs, opened in real Chromium: every operation of the OpenAPI document
+// and every webhook event is on the page, with the quickstart; a curl line and a client call sit
+// beside an operation; the page loads nothing from anywhere but the server. Every curl sample of
+// the document then runs against the real server and is answered as documented.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { openApiDocument } from '../../src/api/openapi.ts';
+import { EXAMPLE_IDS, SAMPLES } from '../../src/api/openapi-samples.ts';
+import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
+import { png } from '../helpers/images.ts';
+import { call, jobFinished, startTestServer } from '../helpers/server.ts';
+
+const server = await startTestServer(t);
+const doc = openApiDocument() as {
+  paths: Record<string, Record<string, { operationId: string; summary: string }>>;
+  webhooks: Record<string, unknown>;
+};
+const operations = Object.values(doc.paths).flatMap((ops) => Object.values(ops));
+
+t.test('GET /docs answers the page and the bundle, with no key', async (t) => {
+  const page = await fetch(`${server.base}/docs`);
+  t.equal(page.status, 200);
+  t.match(page.headers.get('content-type'), /^text\/html/);
+  t.match(page.headers.get('content-security-policy'), /default-src 'self'/);
+  t.match(await page.text(), /<redoc spec-url="\/api\/v1\/openapi.json"/);
+  const script = await fetch(`${server.base}/docs/redoc.standalone.js`);
+  t.equal(script.status, 200);
+  t.ok((await script.arrayBuffer()).byteLength > 500_000, 'the renderer, served from the package');
+  const head = await fetch(`${server.base}/docs`, { method: 'HEAD' });
+  t.equal(head.status, 200);
+  t.equal((await fetch(`${server.base}/docs/nothing`)).status, 404);
+});
+
+t.test(
+  'in Chromium: every operation and event, the quickstart, samples beside an operation, nothing from elsewhere',
+  { skip: !chromiumAvailable && !process.env.CI && `no Chromium at ${CHROMIUM}` },
+  async (t) => {
+    t.ok(chromiumAvailable, `Chromium at ${CHROMIUM}`);
+    const browser = await launchChromium();
+    t.teardown(() => browser.close());
+    const page = await browser.newPage();
+    const local = (url: string) => url.startsWith(server.base) || /^(blob|data):/.test(url);
+    const loaded: string[] = [];
+    const asked: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (r) => {
+      if (!local(r.url())) asked.push(r.url());
+    });
+    page.on('response', (r) => {
+      if (!local(r.url())) loaded.push(r.url());
+      else if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+    });
+    // Redoc's sidebar credit asks for Redocly's logo from their CDN; the page's policy blocks it.
+    const blockedLogo = /Loading the image 'https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini\.svg' violates/;
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !blockedLogo.test(m.text())) problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(`${server.base}/docs`);
+    await page.waitForSelector('[data-section-id="operation/createGeneration"]', { timeout: 60_000 });
+    for (const op of operations) {
+      const section = page.locator(`[data-section-id="operation/${op.operationId}"]`);
+      t.equal(await section.count(), 1, `${op.operationId} is on the page`);
+      t.match(
+        await section.locator('h2').first().textContent(),
+        op.summary.slice(0, 30),
+        `under its summary`,
+      );
+    }
+    for (const event of Object.keys(doc.webhooks))
+      t.ok(
+        (await page
+          .locator(`text=${event}`)
+          .first()
+          .isVisible()
+          .catch(() => false)) || (await page.content()).includes(event),
+        `webhook ${event}`,
+      );
+    const text = await page.locator('body').innerText();
+    t.match(text, /Quickstart/, 'the quickstart');
+    t.match(text, /client\.generate\(/, 'with the client');
+    const create = page.locator('[data-section-id="operation/createGeneration"]');
+    await create.locator('[role="tab"]', { hasText: 'curl' }).first().click();
+    t.match(
+      await create.innerText(),
+      /curl -s -X POST "\$SCRIPTORIUM_URL\/api\/v1\/generations"/,
+      'a curl line beside it',
+    );
+    await create.locator('[role="tab"]', { hasText: 'Client' }).first().click();
+    t.match(await create.innerText(), /client\.generations\.create\(/, 'and the client call, a click away');
+    t.same(loaded, [], 'nothing loaded from elsewhere');
+    t.same(
+      asked.filter((u) => u !== 'https://cdn.redoc.ly/redoc/logo-mini.svg'),
+      [],
+      'nor asked for, but the blocked logo',
+    );
+    t.same(problems, [], 'no errors on the page or in its loads');
+  },
+);
+
+t.test('every curl sample of the document runs against the server as documented', async (t) => {
+  const a = await server.tenant();
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-samples-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'logo.png'), png(60, 40));
+  // The example ids stand for objects of the caller's: a template, and a completed job of each kind.
+  const pdf = await call(t, server, 'POST', '/generations', {
+    key: a.test,
+    body: { templateId: a.templates.test.simple, text: 'Dear Margaret.' },
+  });
+  await jobFinished(t, server, a.test, pdf.body.id);
+  const preview = await call(t, server, 'POST', '/previews', {
+    key: a.test,
+    body: { templateId: a.templates.test.simple, text: 'Dear Margaret, a preview.' },
+  });
+  await jobFinished(t, server, a.test, preview.body.id);
+  const env = { ...process.env, SCRIPTORIUM_URL: server.base, SCRIPTORIUM_API_KEY: a.test };
+  const cases = SAMPLES.map((s) => s.operationId);
+  t.same([...cases].sort(), operations.map((o) => o.operationId).sort(), 'a sample for every operation');
+  for (const s of SAMPLES) {
+    // cancel goes last with a job of its own; the preview sample reads the preview job.
+    if (s.operationId === 'cancelGeneration') continue;
+    const job = s.operationId === 'getPreview' ? preview.body.id : pdf.body.id;
+    const command = s.curl
+      .replaceAll(EXAMPLE_IDS.template, a.templates.test.simple)
+      .replaceAll(EXAMPLE_IDS.generation, job)
+      .replace(/^curl -s/, 'curl -s -w "\\n%{http_code}"');
+    const out = await new Promise<string>((resolve) =>
+      execFile('bash', ['-c', command], { cwd: dir, env }, (_e, stdout) => resolve(stdout)),
+    );
+    const status = Number(out.trim().split('\n').at(-1));
+    t.ok(status >= 200 && status < 300, `${s.operationId}: ${status} ${out.slice(0, 200)}`);
+  }
+  const running = await call(t, server, 'POST', '/generations', {
+    key: a.test,
+    body: { templateId: a.templates.test.simple, text: 'A letter to cancel. '.repeat(2000) },
+  });
+  const cancel = SAMPLES.find((s) => s.operationId === 'cancelGeneration')!.curl.replaceAll(
+    EXAMPLE_IDS.generation,
+    running.body.id,
+  );
+  const out = await new Promise<string>((resolve) =>
+    execFile('bash', ['-c', cancel], { env }, (_e, stdout) => resolve(stdout)),
+  );
+  t.match(JSON.parse(out), { id: running.body.id, status: 'cancelled' }, 'cancelGeneration');
+});
