@@ -1,6 +1,6 @@
 // The console: live figures from the admin socket, accounts and jobs from the admin API, and the
 // operator's actions (top up, revoke a key, cancel a job), each confirmed before it is sent.
-import { Box, useApp, useInput, useStdin } from 'ink';
+import { useApp, useInput, useStdin, useStdout } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Snapshot } from '../src/metrics/index.ts';
 import type { Page } from '../src/store/paging.ts';
@@ -15,10 +15,15 @@ import {
   Header,
   Help,
   JOB_FILTERS,
+  JobDetail,
   type JobFilter,
   type JobRow,
   Jobs,
+  jobMatches,
   Keys,
+  Screen,
+  type Size,
+  sizeOf,
   VIEWS,
   type View,
 } from './views.tsx';
@@ -27,6 +32,7 @@ const HISTORY = 60;
 
 type Pending =
   | { kind: 'topup-sheets'; account: AccountRow; input: string; mode: 'live' | 'test' }
+  | { kind: 'search'; input: string }
   | { kind: 'confirm'; question: string; run: () => Promise<string> };
 
 export function App(props: { client: AdminClient; pollMs?: number }) {
@@ -34,6 +40,15 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
   const pollMs = props.pollMs ?? 1000;
   const { exit } = useApp();
   const { isRawModeSupported } = useStdin();
+  const { stdout } = useStdout();
+  const [size, setSize] = useState<Size>(() => sizeOf(stdout.columns, stdout.rows));
+  useEffect(() => {
+    const resized = () => setSize(sizeOf(stdout.columns, stdout.rows));
+    stdout.on('resize', resized);
+    return () => {
+      stdout.off('resize', resized);
+    };
+  }, [stdout]);
   const [live, setLive] = useState<LiveState>({ status: 'connecting' });
   const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
   const [history, setHistory] = useState<Snapshot[]>([]);
@@ -47,6 +62,8 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
   const [jobs, setJobs] = useState<JobRow[]>([]);
   const [jobAt, setJobAt] = useState(0);
   const [filter, setFilter] = useState<JobFilter>('all');
+  const [query, setQuery] = useState('');
+  const [detailOf, setDetailOf] = useState<string | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | undefined>();
   const names = useRef<Record<string, string>>({});
@@ -63,7 +80,11 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
     [client],
   );
 
+  const refused = live.status === 'refused';
   const refresh = useCallback(async () => {
+    // While the token is refused the lists keep their last state: asking again with it would
+    // only count as more wrong guesses.
+    if (refused) return;
     try {
       if (view === 'accounts' || view === 'jobs') {
         const page = await client.call<Page<AccountRow>>('GET', '/accounts?limit=100');
@@ -85,7 +106,10 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
     } catch {
       // The header already says the server is away; the lists keep their last state.
     }
-  }, [client, view, filter, keysOf]);
+  }, [client, view, filter, keysOf, refused]);
+
+  const shownJobs = query ? jobs.filter((j) => jobMatches(j, query, names.current)) : jobs;
+  const detail = detailOf ? (jobs.find((j) => j.id === detailOf) ?? null) : null;
 
   useEffect(() => {
     void refresh();
@@ -130,6 +154,17 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
           setPending({ ...pending, input: (pending.input + input).slice(0, 4) });
         return;
       }
+      if (pending?.kind === 'search') {
+        if (key.escape) setPending(null);
+        else if (key.return) {
+          setQuery(pending.input.trim());
+          setJobAt(0);
+          setPending(null);
+        } else if (key.backspace || key.delete) setPending({ ...pending, input: pending.input.slice(0, -1) });
+        else if (input && !key.ctrl && !key.meta)
+          setPending({ ...pending, input: (pending.input + input).slice(0, 60) });
+        return;
+      }
       if (pending?.kind === 'confirm') {
         if (input === 'y') {
           const { run } = pending;
@@ -154,6 +189,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
       // A new view starts with a clear status line: a message belongs to the view it was said in.
       const show = (next: View) => {
         setMessage(undefined);
+        setDetailOf(null);
         setView(next);
       };
       if (n >= 1 && n <= VIEWS.length) return show(VIEWS[n - 1]!);
@@ -189,13 +225,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
         return;
       }
       if (view === 'jobs') {
-        if (up || down) return setJobAt((i) => clamp(i + (down ? 1 : -1), jobs.length));
-        if (input === 'f') {
-          setJobAt(0);
-          return setFilter((f) => JOB_FILTERS[(JOB_FILTERS.indexOf(f) + 1) % JOB_FILTERS.length]!);
-        }
-        const j = jobs[jobAt];
-        if (input === 'c' && j) {
+        const cancel = (j: JobRow) => {
           if (j.status !== 'queued' && j.status !== 'processing')
             return setMessage({
               text: `${j.id} is ${j.status}; only queued or processing jobs can be cancelled`,
@@ -208,7 +238,25 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
               return `Job ${j.id} is ${done.status}`;
             },
           );
+        };
+        if (detail) {
+          if (key.escape) return setDetailOf(null);
+          if (input === 'c') cancel(detail);
+          return;
         }
+        if (up || down) return setJobAt((i) => clamp(i + (down ? 1 : -1), shownJobs.length));
+        if (input === 'f') {
+          setJobAt(0);
+          return setFilter((f) => JOB_FILTERS[(JOB_FILTERS.indexOf(f) + 1) % JOB_FILTERS.length]!);
+        }
+        if (input === '/') return setPending({ kind: 'search', input: query });
+        if (key.escape && query) {
+          setJobAt(0);
+          return setQuery('');
+        }
+        const j = shownJobs[jobAt];
+        if (key.return && j) return setDetailOf(j.id);
+        if (input === 'c' && j) cancel(j);
       }
     },
     { isActive: isRawModeSupported === true },
@@ -220,29 +268,48 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
           prompt: `Top up ${pending.account.account.name}, ${pending.mode} (Tab: ${pending.mode === 'live' ? 'test' : 'live'}), sheets 50-1000:`,
           input: pending.input,
         }
-      : pending?.kind === 'confirm'
-        ? { prompt: pending.question }
-        : { message };
+      : pending?.kind === 'search'
+        ? { prompt: 'Filter jobs (Enter to apply, empty to clear, Esc to drop):', input: pending.input }
+        : pending?.kind === 'confirm'
+          ? { prompt: pending.question }
+          : { message };
 
   return (
-    <Box flexDirection="column" width={80} height={24}>
-      <Header url={client.url} view={view} live={live} {...(snapshot ? { mode: snapshot.mode } : {})} />
-      <Box flexDirection="column" flexGrow={1} marginTop={1}>
-        {help ? (
-          <Help />
-        ) : view === 'dashboard' ? (
-          <Dashboard snapshot={snapshot} history={history} />
-        ) : view === 'accounts' ? (
-          keysOf ? (
-            <Keys account={keysOf} keys={keys} selected={keyAt} />
-          ) : (
-            <Accounts accounts={accounts} selected={accountAt} />
-          )
+    <Screen
+      size={size}
+      header={
+        <Header
+          url={client.url}
+          view={view}
+          live={live}
+          size={size}
+          {...(snapshot ? { mode: snapshot.mode } : {})}
+        />
+      }
+      footer={<Footer {...footer} size={size} />}
+    >
+      {help ? (
+        <Help />
+      ) : view === 'dashboard' ? (
+        <Dashboard snapshot={snapshot} history={history} size={size} />
+      ) : view === 'accounts' ? (
+        keysOf ? (
+          <Keys account={keysOf} keys={keys} selected={keyAt} size={size} />
         ) : (
-          <Jobs jobs={jobs} selected={jobAt} filter={filter} names={names.current} />
-        )}
-      </Box>
-      <Footer {...footer} />
-    </Box>
+          <Accounts accounts={accounts} selected={accountAt} size={size} />
+        )
+      ) : detail ? (
+        <JobDetail job={detail} names={names.current} size={size} />
+      ) : (
+        <Jobs
+          jobs={shownJobs}
+          selected={jobAt}
+          filter={filter}
+          query={query}
+          names={names.current}
+          size={size}
+        />
+      )}
+    </Screen>
   );
 }

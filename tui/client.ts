@@ -39,6 +39,7 @@ export class AdminClient {
     let timer: NodeJS.Timeout | null = null;
     let attempts = 0;
     let everConnected = false;
+    let refusedFor: number | null = null;
     const connect = () => {
       if (stopped) return;
       const ws = new WebSocket(wsUrl, { headers: { authorization: `Bearer ${this.token}` } });
@@ -53,16 +54,22 @@ export class AdminClient {
         if (m.type === 'snapshot') handlers.onSnapshot(m.snapshot);
       });
       ws.on('unexpected-response', (_req, res) => {
-        handlers.onState({
-          status: 'refused',
-          message: res.statusCode === 401 ? 'the admin token is wrong' : `HTTP ${res.statusCode}`,
-        });
+        const refusal = refusalOf(res.statusCode ?? 0, res.headers['retry-after']);
+        refusedFor = refusal.waitMs;
+        handlers.onState({ status: 'refused', message: refusal.message });
         ws.terminate();
       });
       ws.on('error', () => {});
       ws.on('close', () => {
         if (stopped) return;
         attempts++;
+        // A refusal stays on screen until the next try, which waits long enough not to be
+        // taken for guessing (the server shuts out a source of 10 wrong tokens a minute).
+        if (refusedFor !== null) {
+          timer = setTimeout(connect, Math.max(retryMs, refusedFor));
+          refusedFor = null;
+          return;
+        }
         handlers.onState({ status: 'reconnecting', attempts, wasLive: everConnected });
         timer = setTimeout(connect, retryMs);
       });
@@ -75,6 +82,27 @@ export class AdminClient {
       socket?.terminate();
     };
   }
+}
+
+/** Milliseconds between tries while the server refuses the token. */
+export const REFUSED_RETRY_MS = 15_000;
+
+/** What the server's refusal of the live socket means to the operator, and when to try again. */
+export function refusalOf(
+  status: number,
+  retryAfter?: string | string[],
+): { message: string; waitMs: number } {
+  if (status === 401) return { message: 'the admin token is wrong', waitMs: REFUSED_RETRY_MS };
+  if (status === 429) {
+    const wait = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) || 60;
+    return {
+      message: `too many wrong tokens from this address; shut out for ${wait} s`,
+      waitMs: wait * 1000,
+    };
+  }
+  if (status === 404)
+    return { message: 'the server has no ADMIN_TOKEN, its admin API is off', waitMs: REFUSED_RETRY_MS };
+  return { message: `HTTP ${status}`, waitMs: REFUSED_RETRY_MS };
 }
 
 export type LiveState =

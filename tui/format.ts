@@ -46,10 +46,40 @@ export function clock(iso: string): string {
   return iso.slice(11, 19);
 }
 
+/** "2026-11-22T12:03:04.000Z" → "2026-11-22 12:03" (UTC), to the minute or, with `seconds`, the second. */
+export function dateTime(iso: string, seconds = false): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, seconds ? 19 : 16)}`;
+}
+
+/** A span of milliseconds: "850 ms", "12.3 s", "4m05s", "1h02m". */
+export function span(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  if (ms < 60_000) return `${(Math.floor(ms / 100) / 10).toFixed(1)} s`;
+  return uptime(Math.floor(ms / 1000));
+}
+
 /** The smallest of 1, 2, 5 times a power of ten that is at least `n` (1 at the least): an axis's top. */
 export function niceCeiling(n: number): number {
   if (!(n > 1)) return 1;
   const power = 10 ** Math.floor(Math.log10(n));
   for (const step of [1, 2, 5, 10]) if (step * power >= n) return step * power;
   return 10 * power;
+}
+
+/** Words into lines of at most `width` characters (a longer word is cut), at most `most` lines, the last cut with an ellipsis. */
+export function wrapWords(text: string, width: number, most = 4): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = '';
+    }
+    line = line ? `${line} ${word}` : word.slice(0, width);
+  }
+  if (line) lines.push(line);
+  if (lines.length <= most) return lines;
+  const shown = lines.slice(0, most);
+  shown[most - 1] = cell(`${shown[most - 1]} ${lines[most]}`, width + 1).trimEnd();
+  return shown;
 }

@@ -1,32 +1,104 @@
 // The console's screens as pure components: the same props always draw the same frame, so each
-// can be rendered to a string at a fixed width and compared. Everything fits 80 x 24.
+// can be rendered to a string at a fixed size and compared. Everything fits 80 x 24; a larger
+// terminal gets wider columns and longer lists.
 import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
 import type { AccountSummary } from '../src/app/admin.ts';
 import type { Snapshot } from '../src/metrics/index.ts';
 import type { ApiKeyRecord } from '../src/store/accounts.ts';
 import type { LiveState } from './client.ts';
-import { cell, clock, count, niceCeiling, sparkline, uptime } from './format.ts';
+import { cell, clock, count, dateTime, niceCeiling, span, sparkline, uptime, wrapWords } from './format.ts';
 
 export const VIEWS = ['dashboard', 'accounts', 'jobs'] as const;
 export type View = (typeof VIEWS)[number];
 
-/** An admin job as listed. */
+/** The terminal's size in characters; the console draws at 80 x 24 at the least. */
+export interface Size {
+  columns: number;
+  rows: number;
+}
+export const SMALLEST: Size = { columns: 80, rows: 24 };
+
+/** The size the console draws at in a terminal of `columns` x `rows` (unknown: the smallest). */
+export function sizeOf(columns: number | undefined, rows: number | undefined): Size {
+  return { columns: Math.max(SMALLEST.columns, columns ?? 0), rows: Math.max(SMALLEST.rows, rows ?? 0) };
+}
+
+/** What a size gives beyond the smallest, in columns and rows. */
+const extra = (size: Size) => ({
+  columns: size.columns - SMALLEST.columns,
+  rows: size.rows - SMALLEST.rows,
+});
+
+/** Rows of a list: 14 at 24 rows, one more for every row beyond. */
+const listRows = (size: Size) => 14 + extra(size).rows;
+
+/** The whole screen: the header, the view below it, and the footer on the last line. */
+export function Screen(props: { size: Size; header: ReactNode; footer: ReactNode; children?: ReactNode }) {
+  return (
+    <Box flexDirection="column" width={props.size.columns} height={props.size.rows}>
+      {props.header}
+      <Box flexDirection="column" flexGrow={1} marginTop={1}>
+        {props.children}
+      </Box>
+      {props.footer}
+    </Box>
+  );
+}
+/** An admin job as listed (GET /admin/v1/jobs). */
 export interface JobRow {
   id: string;
   accountId: string;
   mode: string;
   kind: string;
   status: string;
+  templateId?: string;
   pages?: number;
   attempt: number;
   createdAt: string;
+  startedAt?: string;
+  completedAt?: string;
+  cancelledAt?: string;
+  failedAt?: string;
   error?: { code: string; message: string };
+  requestId?: string;
+  metadata?: Record<string, string>;
+}
+
+/** When a finished job finished; nothing while it is queued or processing. */
+const finishedAt = (j: JobRow) => j.completedAt ?? j.failedAt ?? j.cancelledAt;
+const between = (from: string | undefined, to: string | undefined) =>
+  from && to ? span(Date.parse(to) - Date.parse(from)) : '';
+
+/**
+ * Whether a job matches the `/` filter: every word of it is found (any case) in the job's id,
+ * account name or id, kind, mode, status, error code or message, request id or metadata.
+ */
+export function jobMatches(j: JobRow, query: string, names: Record<string, string>): boolean {
+  const hay = [
+    j.id,
+    j.accountId,
+    names[j.accountId] ?? '',
+    j.kind,
+    j.mode,
+    j.status,
+    j.error?.code ?? '',
+    j.error?.message ?? '',
+    j.requestId ?? '',
+    ...Object.entries(j.metadata ?? {}).map(([k, v]) => `${k}=${v}`),
+  ]
+    .join(' ')
+    .toLowerCase();
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .every((word) => hay.includes(word));
 }
 
 /** JSON of an account summary (dates as strings, as they arrive). */
 export type AccountRow = AccountSummary;
 
-export function Header(props: { url: string; view: View; live: LiveState; mode?: string }) {
+export function Header(props: { url: string; view: View; live: LiveState; mode?: string; size?: Size }) {
   const { live } = props;
   const state =
     live.status === 'live' ? (
@@ -44,7 +116,8 @@ export function Header(props: { url: string; view: View; live: LiveState; mode?:
     <Box flexDirection="column">
       <Box justifyContent="space-between">
         <Text bold>
-          Scriptorium <Text dimColor>{cell(props.url, 30)}</Text>
+          Scriptorium{' '}
+          <Text dimColor>{cell(props.url, 30 + extra(props.size ?? SMALLEST).columns).trimEnd()}</Text>
           {props.mode ? <Text dimColor> {props.mode}</Text> : null}
         </Text>
         {state}
@@ -61,15 +134,23 @@ export function Header(props: { url: string; view: View; live: LiveState; mode?:
   );
 }
 
-const SPARK = 40;
+/** Bars of a sparkline: one a second, 40 at 80 columns and one more for every column beyond. */
+const sparkWidth = (size: Size) => 40 + extra(size).columns;
 
-function Row(props: { label: string; value: string; history: number[]; axis: number; unit?: string }) {
+function Row(props: {
+  label: string;
+  value: string;
+  history: number[];
+  axis: number;
+  width: number;
+  unit?: string;
+}) {
   return (
     <Text>
       {cell(props.label, 14)}
       {cell(props.value, 10, 'right')}
       {'  '}
-      <Text color="cyan">{sparkline(props.history, SPARK, props.axis)}</Text>
+      <Text color="cyan">{sparkline(props.history, props.width, props.axis)}</Text>
       <Text dimColor>{` ${cell(`${count(props.axis)}${props.unit ?? ''}`, 9, 'right')}`}</Text>
     </Text>
   );
@@ -78,15 +159,17 @@ function Row(props: { label: string; value: string; history: number[]; axis: num
 const latency = (ms: number | null) => (ms === null ? '–' : `${count(ms)} ms`);
 
 /** Throughput and queue figures; `history` holds the earlier snapshots, oldest first, newest last. */
-export function Dashboard(props: { snapshot: Snapshot | null; history: Snapshot[] }) {
+export function Dashboard(props: { snapshot: Snapshot | null; history: Snapshot[]; size?: Size }) {
   const s = props.snapshot;
   if (!s) return <Text dimColor>Waiting for the first figures…</Text>;
+  const size = props.size ?? SMALLEST;
+  const SPARK = sparkWidth(size);
   const h = props.history;
   const series = (f: (x: Snapshot) => number) => h.map(f);
   const roles: Record<string, number> = {};
   for (const i of s.instances) roles[i.role] = (roles[i.role] ?? 0) + 1;
   const errors = Object.entries(s.errors).sort((a, b) => b[1] - a[1]);
-  const shownInstances = s.instances.slice(0, 4);
+  const shownInstances = s.instances.slice(0, 4 + extra(size).rows);
   // Rows of one unit share one axis: the counts per minute, and the two latencies.
   const renders = series((x) => x.perMinute.renders);
   const generations = series((x) => x.perMinute.generations);
@@ -97,6 +180,31 @@ export function Dashboard(props: { snapshot: Snapshot | null; history: Snapshot[
   const top = (rows: number[][]) => niceCeiling(Math.max(0, ...rows.flatMap((r) => r.slice(-SPARK))));
   const perMinuteAxis = top([renders, generations, pages, rejected]);
   const latencyAxis = top([p50, p99]);
+  const rows = [
+    { label: 'renders', value: count(s.perMinute.renders), history: renders, axis: perMinuteAxis },
+    {
+      label: 'generations',
+      value: count(s.perMinute.generations),
+      history: generations,
+      axis: perMinuteAxis,
+    },
+    { label: 'pages', value: count(s.perMinute.pages), history: pages, axis: perMinuteAxis },
+    { label: '429s', value: count(s.perMinute.rejected), history: rejected, axis: perMinuteAxis },
+    {
+      label: 'latency p50',
+      value: latency(s.renderLatencyMs.p50),
+      history: p50,
+      axis: latencyAxis,
+      unit: ' ms',
+    },
+    {
+      label: 'latency p99',
+      value: latency(s.renderLatencyMs.p99),
+      history: p99,
+      axis: latencyAxis,
+      unit: ' ms',
+    },
+  ];
   return (
     <Box flexDirection="column">
       <Text>
@@ -116,35 +224,15 @@ export function Dashboard(props: { snapshot: Snapshot | null; history: Snapshot[
       <Text
         dimColor
       >{`${cell('per minute', 14)}${cell('now', 10, 'right')}  ${cell(`last ${SPARK} s, a bar a second`, SPARK)}${cell('axis top', 10, 'right')}`}</Text>
-      <Row label="renders" value={count(s.perMinute.renders)} history={renders} axis={perMinuteAxis} />
-      <Row
-        label="generations"
-        value={count(s.perMinute.generations)}
-        history={generations}
-        axis={perMinuteAxis}
-      />
-      <Row label="pages" value={count(s.perMinute.pages)} history={pages} axis={perMinuteAxis} />
-      <Row label="429s" value={count(s.perMinute.rejected)} history={rejected} axis={perMinuteAxis} />
-      <Row
-        label="latency p50"
-        value={latency(s.renderLatencyMs.p50)}
-        history={p50}
-        axis={latencyAxis}
-        unit=" ms"
-      />
-      <Row
-        label="latency p99"
-        value={latency(s.renderLatencyMs.p99)}
-        history={p99}
-        axis={latencyAxis}
-        unit=" ms"
-      />
+      {rows.map((r) => (
+        <Row key={r.label} width={SPARK} {...r} />
+      ))}
       <Text>
         <Text bold>Errors, last minute </Text>
         {errors.length === 0 ? (
           <Text dimColor>none</Text>
         ) : (
-          cell(errors.map(([c, n]) => `${c} ${n}`).join(' · '), 58)
+          cell(errors.map(([c, n]) => `${c} ${n}`).join(' · '), 58 + extra(size).columns)
         )}
       </Text>
       <Text bold>Instances</Text>
@@ -172,8 +260,6 @@ export function windowOf<T>(
   return { start, shown: items.slice(start, start + rows) };
 }
 
-const LIST_ROWS = 14;
-
 /** Live plan sheets used this period of those granted: "120/1,000"; "–" without a plan grant. */
 const planUse = (p: { sheetsUsed: number; sheetsPerPeriod: number }) =>
   p.sheetsPerPeriod > 0 ? `${count(p.sheetsUsed)}/${count(p.sheetsPerPeriod)}` : '–';
@@ -181,20 +267,22 @@ const planUse = (p: { sheetsUsed: number; sheetsPerPeriod: number }) =>
 /** The selected row is marked in text as well as in reverse video (a monochrome terminal still shows it). */
 const mark = (selected: boolean) => (selected ? '› ' : '  ');
 
-export function Accounts(props: { accounts: AccountRow[]; selected: number }) {
-  const { start, shown } = windowOf(props.accounts, props.selected, LIST_ROWS);
+export function Accounts(props: { accounts: AccountRow[]; selected: number; size?: Size }) {
+  const size = props.size ?? SMALLEST;
+  const name = 19 + extra(size).columns;
+  const { start, shown } = windowOf(props.accounts, props.selected, listRows(size));
   return (
     <Box flexDirection="column">
       <Text
         bold
-      >{`  ${cell('Account', 19)}${cell('Plan', 6)}${cell('Plan used', 13, 'right')}${cell('Live', 8, 'right')}${cell('Test', 7, 'right')}${cell('Pages today', 12, 'right')}${cell('Requests', 10, 'right')}`}</Text>
+      >{`  ${cell('Account', name)}${cell('Plan', 6)}${cell('Plan used', 13, 'right')}${cell('Live', 8, 'right')}${cell('Test', 7, 'right')}${cell('Pages today', 12, 'right')}${cell('Requests', 10, 'right')}`}</Text>
       {props.accounts.length === 0 ? <Text dimColor>No accounts yet.</Text> : null}
       {shown.map((a, i) => {
         const u = a.usageToday;
         return (
           <Text key={a.account.id} inverse={start + i === props.selected}>
             {mark(start + i === props.selected)}
-            {cell(a.account.name, 19)}
+            {cell(a.account.name, name)}
             {cell(a.account.plan, 6)}
             {cell(planUse(a.balances.live.subscription), 13, 'right')}
             {cell(count(a.balances.live.availableSheets), 8, 'right')}
@@ -206,32 +294,56 @@ export function Accounts(props: { accounts: AccountRow[]; selected: number }) {
       })}
       <Text dimColor>
         {props.accounts.length > 0
-          ? `${props.selected + 1} of ${props.accounts.length} · plan used: live sheets this period · live, test: sheets available`
+          ? cell(
+              `${props.selected + 1} of ${props.accounts.length} · plan used: live sheets this period · live, test: sheets available · Enter: keys`,
+              size.columns - 1,
+            )
           : ''}
       </Text>
     </Box>
   );
 }
 
-export function Keys(props: { account: AccountRow; keys: ApiKeyRecord[]; selected: number }) {
-  const { start, shown } = windowOf(props.keys, props.selected, LIST_ROWS - 1);
+/** The line under a list: the selected item in full (an id to copy), and a second line in `tone`. */
+function Selected(props: { size: Size; first: string; second?: string; tone?: 'red' }) {
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text>{cell(props.first, props.size.columns - 1)}</Text>
+      <Text color={props.tone}>{cell(props.second ?? '', props.size.columns - 1)}</Text>
+    </Box>
+  );
+}
+
+export function Keys(props: { account: AccountRow; keys: ApiKeyRecord[]; selected: number; size?: Size }) {
+  const size = props.size ?? SMALLEST;
+  const name = 16 + extra(size).columns;
+  const { start, shown } = windowOf(props.keys, props.selected, listRows(size) - 3);
+  const k = props.keys[props.selected];
   return (
     <Box flexDirection="column">
       <Text bold>Keys of {props.account.account.name}</Text>
       <Text
         bold
-      >{`  ${cell('Key', 24)}${cell('Mode', 6)}${cell('Name', 18)}${cell('Created', 12)}${cell('State', 12)}`}</Text>
+      >{`  ${cell('Key', 17)}${cell('Mode', 5)}${cell('Name', name)}${cell('Created', 11)}${cell('Last used', 17)}${cell('State', 8)}`}</Text>
       {props.keys.length === 0 ? <Text dimColor>No keys.</Text> : null}
-      {shown.map((k, i) => (
-        <Text key={k.id} inverse={start + i === props.selected} dimColor={k.revokedAt !== null}>
+      {shown.map((key, i) => (
+        <Text key={key.id} inverse={start + i === props.selected} dimColor={key.revokedAt !== null}>
           {mark(start + i === props.selected)}
-          {cell(k.id, 24)}
-          {cell(k.mode, 6)}
-          {cell(k.name || k.displayPrefix, 18)}
-          {cell(k.createdAt.slice(0, 10), 12)}
-          {cell(k.revokedAt ? 'revoked' : 'active', 12)}
+          {cell(key.displayPrefix, 17)}
+          {cell(key.mode, 5)}
+          {cell(key.name, name)}
+          {cell(key.createdAt.slice(0, 10), 11)}
+          {cell(key.lastUsedAt ? dateTime(key.lastUsedAt) : 'never', 17)}
+          {cell(key.revokedAt ? 'revoked' : 'active', 8)}
         </Text>
       ))}
+      {k ? (
+        <Selected
+          size={size}
+          first={`${k.id} · ${k.displayPrefix}… · ${k.name}`}
+          second={`created ${dateTime(k.createdAt, true)} · last used ${k.lastUsedAt ? dateTime(k.lastUsedAt, true) : 'never'}${k.revokedAt ? ` · revoked ${dateTime(k.revokedAt, true)}` : ''} (UTC)`}
+        />
+      ) : null}
     </Box>
   );
 }
@@ -239,13 +351,26 @@ export function Keys(props: { account: AccountRow; keys: ApiKeyRecord[]; selecte
 export const JOB_FILTERS = ['all', 'queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export type JobFilter = (typeof JOB_FILTERS)[number];
 
+const statusColor = (status: string) =>
+  status === 'failed' ? 'red' : status === 'completed' ? 'green' : undefined;
+
 export function Jobs(props: {
   jobs: JobRow[];
   selected: number;
   filter: JobFilter;
+  query?: string;
   names: Record<string, string>;
+  size?: Size;
 }) {
-  const { start, shown } = windowOf(props.jobs, props.selected, LIST_ROWS - 1);
+  const size = props.size ?? SMALLEST;
+  const wide = size.columns >= 120;
+  const idWidth = wide ? 27 : 16;
+  const accountWidth = wide ? 18 : 13;
+  // The error code takes what the other columns leave, when that is room for one.
+  const errorWidth = size.columns - 2 - idWidth - accountWidth - 10 - 11 - 6 - 4 - 8 - 9 - 2;
+  const showError = errorWidth >= 12;
+  const { start, shown } = windowOf(props.jobs, props.selected, listRows(size) - 4);
+  const j = props.jobs[props.selected];
   return (
     <Box flexDirection="column">
       <Text>
@@ -253,27 +378,102 @@ export function Jobs(props: {
         {JOB_FILTERS.map((f) => (
           <Text key={f} inverse={f === props.filter}>{` ${f} `}</Text>
         ))}
+        {props.query ? <Text color="yellow">{` / ${cell(props.query, 16)}`}</Text> : null}
       </Text>
       <Text
         bold
-      >{`  ${cell('Job', 27)}${cell('Account', 13)}${cell('Kind', 10)}${cell('Status', 11)}${cell('Pages', 6, 'right')}  ${cell('Created', 8)}`}</Text>
+      >{`  ${cell('Job', idWidth)}${cell('Account', accountWidth)}${cell('Kind', 10)}${cell('Status', 11)}${cell('Pages', 6, 'right')}${cell('Try', 4, 'right')}${cell('Took', 8, 'right')}${cell('Created', 9, 'right')}${showError ? `  ${cell('Failure', errorWidth)}` : ''}`}</Text>
       {props.jobs.length === 0 ? (
-        <Text dimColor>No jobs{props.filter === 'all' ? '' : ` ${props.filter}`}.</Text>
+        <Text dimColor>
+          No jobs{props.filter === 'all' ? '' : ` ${props.filter}`}
+          {props.query ? ` matching "${cell(props.query, 30).trimEnd()}"` : ''}.
+        </Text>
       ) : null}
-      {shown.map((j, i) => (
-        <Text key={j.id} inverse={start + i === props.selected}>
+      {shown.map((job, i) => (
+        <Text key={job.id} inverse={start + i === props.selected}>
           {mark(start + i === props.selected)}
-          {cell(j.id, 27)}
-          {cell(props.names[j.accountId] ?? j.accountId, 13)}
-          {cell(`${j.kind}${j.mode === 'test' ? '·t' : ''}`, 10)}
-          <Text color={j.status === 'failed' ? 'red' : j.status === 'completed' ? 'green' : undefined}>
-            {cell(j.status, 11)}
-          </Text>
-          {cell(j.pages === undefined ? '' : String(j.pages), 6, 'right')}
-          {'  '}
-          {clock(j.createdAt)}
+          {cell(job.id, idWidth)}
+          {cell(props.names[job.accountId] ?? job.accountId, accountWidth)}
+          {cell(`${job.kind}${job.mode === 'test' ? '·t' : ''}`, 10)}
+          <Text color={statusColor(job.status)}>{cell(job.status, 11)}</Text>
+          {cell(job.pages === undefined ? '' : String(job.pages), 6, 'right')}
+          {cell(String(job.attempt), 4, 'right')}
+          {cell(between(job.startedAt, finishedAt(job)), 8, 'right')}
+          {cell(clock(job.createdAt), 9, 'right')}
+          {showError ? `  ${cell(job.error?.code ?? '', errorWidth)}` : ''}
         </Text>
       ))}
+      {j ? (
+        <Selected
+          size={size}
+          first={`${j.id} · ${props.names[j.accountId] ?? ''} ${j.accountId} · Enter: details`}
+          {...(j.error
+            ? { second: `${j.error.code}: ${j.error.message}`, tone: 'red' as const }
+            : { second: '' })}
+        />
+      ) : null}
+    </Box>
+  );
+}
+
+/** One job in full (Enter on the jobs list). */
+export function JobDetail(props: { job: JobRow; names: Record<string, string>; size?: Size }) {
+  const size = props.size ?? SMALLEST;
+  const j = props.job;
+  const done = finishedAt(j);
+  const rows: [string, string][] = [
+    ['Account', `${props.names[j.accountId] ?? ''} ${j.accountId}`.trim()],
+    ['Kind', `${j.kind}, ${j.mode} mode`],
+    ['Status', j.status],
+    ['Pages', j.pages === undefined ? '–' : String(j.pages)],
+    ['Attempts', String(j.attempt)],
+    ['Created', `${dateTime(j.createdAt, true)} UTC`],
+    [
+      'Started',
+      j.startedAt
+        ? `${dateTime(j.startedAt, true)} UTC, after ${between(j.createdAt, j.startedAt)} queued`
+        : '–',
+    ],
+    [
+      j.status === 'cancelled' ? 'Cancelled' : j.status === 'failed' ? 'Failed' : 'Finished',
+      done ? `${dateTime(done, true)} UTC${j.startedAt ? `, took ${between(j.startedAt, done)}` : ''}` : '–',
+    ],
+    ['Template', j.templateId ?? '–'],
+    ['Request', j.requestId ?? '–'],
+    [
+      'Metadata',
+      Object.entries(j.metadata ?? {})
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' · ') || '–',
+    ],
+  ];
+  const width = size.columns - 14;
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text bold>Job {j.id}</Text>
+        <Text dimColor> Esc back · c cancel</Text>
+      </Text>
+      {rows.map(([label, value]) => (
+        <Text key={label}>
+          {cell(label, 12)}
+          <Text color={label === 'Status' ? statusColor(value) : undefined}>{cell(value, width)}</Text>
+        </Text>
+      ))}
+      {j.error ? (
+        <Box>
+          <Box width={12}>
+            <Text>Failure</Text>
+          </Box>
+          <Box width={width} flexDirection="column">
+            <Text color="red">{j.error.code}</Text>
+            {wrapWords(j.error.message, width - 1).map((line, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one message, in order
+              <Text key={i}>{line}</Text>
+            ))}
+          </Box>
+        </Box>
+      ) : null}
     </Box>
   );
 }
@@ -282,9 +482,10 @@ export const HELP: [string, string][] = [
   ['1 2 3 / Tab', 'dashboard, accounts, jobs'],
   ['↑ ↓ or k j', 'move the selection'],
   ['t', 'accounts: top up the selected account'],
-  ['Enter', 'accounts: its keys (Esc back)'],
+  ['Enter', 'accounts: its keys; jobs: the job in full (Esc back)'],
   ['r', 'keys: revoke the selected key'],
   ['f', 'jobs: next status filter'],
+  ['/', 'jobs: filter by words (id, account, error, …)'],
   ['c', 'jobs: cancel the selected job'],
   ['y / n', 'confirm or drop an action'],
   ['?', 'this help (any key closes it)'],
@@ -310,16 +511,19 @@ export function Footer(props: {
   prompt?: string;
   input?: string;
   message?: { text: string; error: boolean };
+  size?: Size;
 }) {
+  const width = (props.size ?? SMALLEST).columns - 1;
   if (props.prompt !== undefined) {
+    const input = props.input === undefined ? '' : ` ${props.input}▏`;
     return (
       <Text>
-        <Text color="yellow">{props.prompt}</Text>
-        {props.input !== undefined ? <Text> {props.input}▏</Text> : null}
+        <Text color="yellow">{cell(props.prompt, Math.max(10, width - input.length), 'left').trimEnd()}</Text>
+        {props.input !== undefined ? <Text>{input.slice(-(width - 10))}</Text> : null}
       </Text>
     );
   }
   if (props.message)
-    return <Text color={props.message.error ? 'red' : 'green'}>{cell(props.message.text, 79)}</Text>;
+    return <Text color={props.message.error ? 'red' : 'green'}>{cell(props.message.text, width)}</Text>;
   return <Text dimColor> </Text>;
 }

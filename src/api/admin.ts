@@ -110,7 +110,9 @@ const adminJobView = (j: Job) => ({
   accountId: j.accountId,
   mode: j.mode,
   attempt: j.attempt,
+  ...(j.status === 'failed' ? { failedAt: j.updatedAt } : {}),
   ...(j.error ? { error: j.error } : {}),
+  ...(j.requestId ? { requestId: j.requestId } : {}),
 });
 
 function adminRoutes(d: ApiDeps): AdminRoute[] {

@@ -166,7 +166,7 @@ export function createApi(d: ApiDeps, log: Logger): Api {
     let rate: RateDecision | undefined;
     try {
       rate = await d.limiter.consume(caller.keyId);
-      d.counter.add(caller.tenant, req.receivedAt);
+      d.counter.request(caller, req.receivedAt);
       if (!rate.allowed) {
         throw new ApiError(
           'RATE_LIMIT_EXCEEDED',
@@ -250,7 +250,7 @@ export function createApi(d: ApiDeps, log: Logger): Api {
       if (!header(req, 'authorization')) return;
       auth
         .authenticate(req.headers.authorization)
-        .then((caller) => d.counter.add(caller.tenant, req.receivedAt))
+        .then((caller) => d.counter.request(caller, req.receivedAt))
         .catch(() => {});
     },
   };

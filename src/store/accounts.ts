@@ -4,7 +4,7 @@ import { displayPrefix, type KeyMode } from '../domain/api-keys.ts';
 import { Refusal } from '../domain/errors.ts';
 import { type PeriodDays, type PlanCatalog, type PlanId, planPeriods } from '../domain/plans.ts';
 import { newApiKey, newId, sha256Hex } from '../lib/ids.ts';
-import { type Db, num } from './database.ts';
+import { type Db, num, type Tx } from './database.ts';
 import { ReadCache } from './read-cache.ts';
 import type { AccountsTable, ApiKeysTable } from './schema.ts';
 
@@ -251,6 +251,20 @@ export class AccountRepo {
         updated_at: row.acc_created_at,
       }),
     };
+  }
+
+  /**
+   * Records when keys were last used (`at` ISO per key id), in the caller's transaction; a time
+   * never moves back, so batches written out of order keep the latest.
+   */
+  async touchKeys(tx: Tx, used: ReadonlyMap<string, string>): Promise<void> {
+    for (const [id, at] of used)
+      await tx
+        .updateTable('api_keys')
+        .set({ last_used_at: at })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+        .execute();
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {

@@ -189,6 +189,29 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.equal(await store.accounts.revokeKey('key_unknown', NOW), null);
   });
 
+  t.test('API keys: last used is recorded in batches and never moves back', async (t) => {
+    const a = await account();
+    const { record } = await store.accounts.createKey({ accountId: a.id, mode: 'live', max: 10, now: NOW });
+    const lastUsed = async () =>
+      (await store.accounts.listKeys(a.id)).find((k) => k.id === record.id)?.lastUsedAt;
+    t.equal(await lastUsed(), null, 'a new key was never used');
+    const at = (s: number) => new Date(NOW.getTime() + s * 1000).toISOString();
+    await store.db.write((tx) =>
+      store.accounts.touchKeys(
+        tx,
+        new Map([
+          [record.id, at(60)],
+          ['key_unknown', at(60)],
+        ]),
+      ),
+    );
+    t.equal(await lastUsed(), at(60), 'written; an unknown key changes nothing');
+    await store.db.write((tx) => store.accounts.touchKeys(tx, new Map([[record.id, at(30)]])));
+    t.equal(await lastUsed(), at(60), 'an older batch written later keeps the newer time');
+    await store.db.write((tx) => store.accounts.touchKeys(tx, new Map([[record.id, at(90)]])));
+    t.equal(await lastUsed(), at(90));
+  });
+
   t.test('12 racing key creations with room for 10 leave exactly 10 active', async (t) => {
     const a = await account();
     const other = await factory.open();

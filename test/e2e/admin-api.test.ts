@@ -107,9 +107,15 @@ t.test('accounts: create, list with plan, balances and usage today; top up; chan
 
 t.test('keys: list by account, revoke (the key is refused at once)', async (t) => {
   const a = await server.tenant();
+  const before = Date.now();
+  t.equal((await call(t, server, 'GET', '/usage', { key: a.live })).status, 200);
   const keys = await call(t, server, 'GET', A(`/accounts/${a.accountId}/keys`), { headers: admin });
   t.equal(keys.status, 200);
   t.same(keys.body.data.map((k: { id: string }) => k.id).sort(), [a.liveKeyId, a.testKeyId].sort());
+  const byId = (id: string) => keys.body.data.find((k: { id: string }) => k.id === id);
+  const used = Date.parse(byId(a.liveKeyId).lastUsedAt);
+  t.ok(used >= before - 1000 && used <= Date.now(), 'the key just used has its last use recorded');
+  t.equal(byId(a.testKeyId).lastUsedAt, null, 'the key never used has none');
   t.notOk(JSON.stringify(keys.body).includes(a.live), 'no full key in a listing');
   const revoked = await call(t, server, 'POST', A(`/keys/${a.testKeyId}/revoke`), { headers: admin });
   t.equal(revoked.status, 200);
