@@ -15,7 +15,13 @@ import { S3BlobStore } from './blobs/s3-blob-store.ts';
 import type { BlobStore } from './blobs/types.ts';
 import { type Config, databaseTarget, isFarm } from './config/index.ts';
 import { planCatalog } from './domain/plans.ts';
-import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './limits/rate-limit.ts';
+import {
+  MemoryRateLimiter,
+  type RateLimiter,
+  RedisRateLimiter,
+  type SignInLimits,
+} from './limits/rate-limit.ts';
+import { SIGN_IN_LIMITS } from './domain/users.ts';
 import { MemoryRenderQuota, type RenderQuota, RedisRenderQuota } from './limits/render-quota.ts';
 import { Metrics, SampleBoard } from './metrics/index.ts';
 import { BullQueue } from './queue/bullmq.ts';
@@ -72,6 +78,8 @@ export interface Adapters {
   instance?: string;
   limiter: RateLimiter;
   previewLimiter: RateLimiter;
+  /** Dashboard sign-ins, sign-ups and invitation answers: per source address and per email. */
+  signInLimits: SignInLimits;
   quota: RenderQuota;
   renderer: Renderer;
   metrics: Metrics;
@@ -110,6 +118,14 @@ export async function openAdapters(
   const previewLimiter = redis
     ? new RedisRateLimiter({ ...previews, client: redis, keyPrefix: `${config.redisPrefix}previews` })
     : new MemoryRateLimiter(previews);
+  const limited = (opts: { points: number; windowSeconds: number }, name: string) =>
+    redis
+      ? new RedisRateLimiter({ ...opts, client: redis, keyPrefix: `${config.redisPrefix}${name}` })
+      : new MemoryRateLimiter(opts);
+  const signInLimits = {
+    perAddress: limited(SIGN_IN_LIMITS.perAddress, 'signin-addr'),
+    perEmail: limited(SIGN_IN_LIMITS.perEmail, 'signin-email'),
+  };
   const quota = redis
     ? new RedisRenderQuota(redis, config.redisPrefix, renders)
     : new MemoryRenderQuota(renders);
@@ -149,7 +165,19 @@ export async function openAdapters(
   };
   // Readiness: in a farm, Redis must answer too (the store and blobs are checked by the service).
   const checks: Record<string, Check> = redis ? { redis: () => redis.ping() } : {};
-  return { instance, limiter, previewLimiter, quota, renderer, metrics, board, queue, checks, close };
+  return {
+    instance,
+    limiter,
+    previewLimiter,
+    signInLimits,
+    quota,
+    renderer,
+    metrics,
+    board,
+    queue,
+    checks,
+    close,
+  };
 }
 
 /**

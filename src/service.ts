@@ -59,7 +59,7 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
   const { config } = ctx;
   const role = opts.role ?? 'all';
   const log = opts.log ?? createLogger(config.logLevel);
-  const { instance, limiter, previewLimiter, quota, renderer, metrics, board, ...adapters } =
+  const { instance, limiter, previewLimiter, signInLimits, quota, renderer, metrics, board, ...adapters } =
     await openAdapters(ctx, { role, log, renderer: opts.renderer });
   const counter = new RequestCounter(ctx.store);
   // Webhook deliveries are sent where jobs run; a job that finishes here nudges the dispatcher.
@@ -142,6 +142,7 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
       counter,
       queue,
       previewLimiter,
+      signInLimits,
       renderer,
       quota,
       instance,

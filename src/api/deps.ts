@@ -5,7 +5,7 @@ import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
 import type { Metrics, Snapshot } from '../metrics/index.ts';
 import type { Renderer } from '../app/ports/renderer.ts';
-import type { RateLimiter } from '../limits/rate-limit.ts';
+import type { RateLimiter, SignInLimits } from '../limits/rate-limit.ts';
 import type { RenderQuota } from '../limits/render-quota.ts';
 import type { JobQueue } from '../queue/types.ts';
 import type { Store } from '../store/index.ts';
@@ -21,6 +21,8 @@ export interface ApiDeps {
   queue: JobQueue;
   /** New previews per account (spec §8). */
   previewLimiter: RateLimiter;
+  /** The dashboard's doors (sign-in, sign-up, invitations). */
+  signInLimits: SignInLimits;
   /** Synchronous renders run on the same pool as jobs, under their own quotas. */
   renderer: Renderer;
   quota: RenderQuota;

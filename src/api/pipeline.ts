@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import { Authenticator, type Caller } from '../app/auth.ts';
 import { createAdminApi } from './admin.ts';
+import { createDashboardApi } from './dashboard.ts';
 import { ApiError } from '../domain/errors.ts';
 import { errorReply, publicError } from './errors.ts';
 import type { RateDecision } from '../limits/rate-limit.ts';
@@ -64,6 +65,7 @@ export function createApi(d: ApiDeps, log: Logger): Api {
   const policy = `"per-key";q=${d.limiter.points};w=${d.limiter.windowSeconds}`;
   const openapi = JSON.stringify(openApiDocument());
   const admin = createAdminApi(d, log);
+  const dashboard = createDashboardApi(d, log);
 
   /**
    * Every answer passes here: errors by code (429s among them) and render latency for the
@@ -121,6 +123,7 @@ export function createApi(d: ApiDeps, log: Logger): Api {
 
   async function handle(req: ApiRequest, seen: Seen): Promise<Reply> {
     if (admin.owns(req.path)) return admin.handle(req, seen);
+    if (dashboard.owns(req.path)) return dashboard.handle(req, seen);
     if (req.path === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) {
       seen.route = OPENAPI_PATH;
       return {

@@ -1,6 +1,8 @@
 // The demo start: on an empty embedded store, an account with a test key, a test balance and
 // one template of each kind, so a newcomer can send a request a minute after cloning.
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { hashPassword } from '../lib/password.ts';
 import { type AdminDeps, createAccount, createKey, importTemplate, topUp } from './admin.ts';
 import { uploadAsset } from './assets.ts';
 
@@ -42,13 +44,26 @@ export interface Demo {
   templates: { id: string; name: string; kind: string; example: ExampleName }[];
   /** Uploaded example images: file name → asset id. */
   assets: Record<string, string>;
+  /** The dashboard's demo login, owner of the account; the password is shown once. */
+  login: { email: string; password: string };
 }
+
+export const DEMO_EMAIL = 'demo@scriptorium.local';
 
 /** Creates the demo unless the store already has an account; returns null when it did nothing. */
 export async function seedDemo(d: AdminDeps): Promise<Demo | null> {
   if ((await d.store.accounts.count()) > 0) return null;
   const account = await createAccount(d, { name: 'Demo', plan: 'pro', period: 30 });
   const { key } = await createKey(d, { account: account.id, mode: 'test', name: 'demo key' });
+  const password = randomBytes(12).toString('base64url');
+  await d.store.users.addMember({
+    email: DEMO_EMAIL,
+    name: 'Demo',
+    passwordHash: await hashPassword(password),
+    accountId: account.id,
+    role: 'owner',
+    now: d.now(),
+  });
   await topUp(d, { account: account.id, sheets: 1000, mode: 'test' });
   const tenant = { accountId: account.id, mode: 'test' as const };
   const assetIds: Record<string, string> = {};
@@ -64,7 +79,7 @@ export async function seedDemo(d: AdminDeps): Promise<Demo | null> {
     });
     templates.push({ id: t.id, name: t.name, kind: t.kind, example: name });
   }
-  return { accountId: account.id, key, templates, assets: assetIds };
+  return { accountId: account.id, key, templates, assets: assetIds, login: { email: DEMO_EMAIL, password } };
 }
 
 /** What the start command prints: the key (shown once) and a request ready to paste. */
@@ -74,6 +89,7 @@ export function demoBanner(demo: Demo, baseUrl: string): string {
     'Created a demo account (test mode: nothing is billed for real).',
     `  account   ${demo.accountId}`,
     `  API key   ${demo.key}   (shown once; keep it)`,
+    `  dashboard ${baseUrl}/dashboard   sign in as ${demo.login.email} with ${demo.login.password}   (shown once)`,
     ...demo.templates.map(
       (t) =>
         `  template  ${t.id}  ${t.kind.padEnd(10)} ${t.name} (input: src/app/demo/${t.example}.example.json)`,

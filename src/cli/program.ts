@@ -110,7 +110,7 @@ export function buildProgram(): Command {
           const base = `http://${host}:${service.http.port}`;
           if (demo) process.stdout.write(`${demoBanner(demo, base)}\n\n`);
           process.stdout.write(
-            `scriptorium: listening on ${base}/api/v1 (${mode} mode, role ${opts.role})\n`,
+            `scriptorium: listening on ${base}/api/v1 (${mode} mode, role ${opts.role}); dashboard on ${base}/dashboard\n`,
           );
         } else {
           process.stdout.write(

@@ -57,6 +57,11 @@ export type ErrorCode = keyof typeof errorCatalog;
 export const adminErrorCatalog = {
   UNAUTHORIZED: { status: 401, meaning: 'The admin token is missing or wrong.' },
   NOT_FOUND: { status: 404, meaning: 'The account, key or job named does not exist.' },
+  FORBIDDEN: {
+    status: 403,
+    meaning:
+      'Dashboard: the signed-in user may not do this (an owner-only action), or a state-changing call came without its CSRF token or from another origin.',
+  },
 } as const;
 
 export type AdminErrorCode = keyof typeof adminErrorCatalog;

@@ -13,6 +13,8 @@ export const ID_PREFIXES = [
   'hook',
   'evt',
   'dlv',
+  'usr',
+  'inv',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -20,6 +20,12 @@ export interface RateLimiter {
   refund(key: string): Promise<void>;
 }
 
+/** The dashboard's doors: tries per source address, and sign-ins per email. */
+export interface SignInLimits {
+  perAddress: RateLimiter;
+  perEmail: RateLimiter;
+}
+
 interface Flexible {
   consume(key: string, points?: number): Promise<RateLimiterRes>;
   reward(key: string, points?: number): Promise<RateLimiterRes>;

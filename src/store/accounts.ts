@@ -88,6 +88,11 @@ export class AccountRepo {
   }
 
   async create(input: { name: string; plan?: string; period?: number; now: Date }): Promise<Account> {
+    return this.db.write((tx) => this.insert(tx, input));
+  }
+
+  /** Creates an account and its two balances in the caller's transaction. */
+  async insert(tx: Tx, input: { name: string; plan?: string; period?: number; now: Date }): Promise<Account> {
     const name = input.name.trim();
     if (name.length < 1 || name.length > 120) {
       throw new Refusal('invalid', `name must be 1-120 characters, got ${name.length}`);
@@ -103,22 +108,20 @@ export class AccountRepo {
       created_at: now,
       updated_at: now,
     };
-    await this.db.write(async (tx) => {
-      await tx.insertInto('accounts').values(row).execute();
-      for (const mode of ['live', 'test'] as const) {
-        await tx
-          .insertInto('balances')
-          .values({
-            account_id: row.id,
-            mode,
-            extra_milli: 0,
-            plan_used_milli: 0,
-            plan_period_start: null,
-            updated_at: now,
-          })
-          .execute();
-      }
-    });
+    await tx.insertInto('accounts').values(row).execute();
+    for (const mode of ['live', 'test'] as const) {
+      await tx
+        .insertInto('balances')
+        .values({
+          account_id: row.id,
+          mode,
+          extra_milli: 0,
+          plan_used_milli: 0,
+          plan_period_start: null,
+          updated_at: now,
+        })
+        .execute();
+    }
     return toAccount(row);
   }
 
@@ -278,8 +281,12 @@ export class AccountRepo {
   }
 
   /** Revokes a key; revoking a revoked key keeps its first revocation time. */
-  async revokeKey(keyId: string, now: Date): Promise<ApiKeyRecord | null> {
+  /** Revokes a key (of `accountId` only, when given); null when there is no such key. */
+  async revokeKey(keyId: string, now: Date, accountId?: string): Promise<ApiKeyRecord | null> {
     return this.db.write(async (tx) => {
+      let found = tx.selectFrom('api_keys').selectAll().where('id', '=', keyId);
+      if (accountId !== undefined) found = found.where('account_id', '=', accountId);
+      if (!(await found.executeTakeFirst())) return null;
       await tx
         .updateTable('api_keys')
         .set({ revoked_at: now.toISOString() })

@@ -9,8 +9,10 @@ import { GenerationRepo } from './generations.ts';
 import { IdempotencyRepo } from './idempotency.ts';
 import { TemplateRepo } from './templates.ts';
 import { WebhookRepo } from './webhooks.ts';
+import { UserRepo } from './users.ts';
 
 export type { Account, ApiKeyRecord } from './accounts.ts';
+export type { Invitation, Member, SessionGrant } from './users.ts';
 export type { BalanceReport, ChargeResult } from './billing.ts';
 export type { DatabaseTarget, Tx } from './database.ts';
 export type { AssetRecord } from './assets.ts';
@@ -36,6 +38,7 @@ export class Store {
   readonly generations: GenerationRepo;
   readonly idempotency: IdempotencyRepo;
   readonly webhooks: WebhookRepo;
+  readonly users: UserRepo;
 
   constructor(
     readonly db: Db,
@@ -51,6 +54,7 @@ export class Store {
     this.webhooks = new WebhookRepo(db);
     this.generations = new GenerationRepo(db, this.billing, this.webhooks);
     this.idempotency = new IdempotencyRepo(db);
+    this.users = new UserRepo(db, this.accounts);
   }
 
   /** Opens the database and brings its schema up to date. */

@@ -235,6 +235,130 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     );
   });
 
+  t.test('users: sign-up is all or nothing; sessions end, expire and end everywhere', async (t) => {
+    const later = (days: number) => new Date(NOW.getTime() + days * 86_400_000);
+    const grant = (hash: string, days = 14) => ({ tokenHash: hash, expiresAt: later(days) });
+    const email = `ada-${Math.random().toString(36).slice(2)}@example.com`;
+    const up = await store.users.signUp({
+      email,
+      name: 'Ada',
+      passwordHash: '$argon2id$stand-in',
+      accountName: 'Byron Letters',
+      session: grant('s1'),
+      now: NOW,
+    });
+    t.equal(up.account.name, 'Byron Letters');
+    t.same(
+      (await store.users.memberships(up.user.id)).map((m) => [m.accountId, m.accountName, m.role]),
+      [[up.account.id, 'Byron Letters', 'owner']],
+    );
+    t.equal((await store.users.byEmail(email))?.passwordHash, '$argon2id$stand-in');
+    const accountsBefore = await store.accounts.count();
+    await rejects(
+      t,
+      store.users.signUp({
+        email,
+        name: 'Ada again',
+        passwordHash: 'x',
+        accountName: 'Second',
+        session: grant('s-taken'),
+        now: NOW,
+      }),
+      /already has a user; sign in instead/,
+      'a taken address',
+    );
+    t.equal(await store.accounts.count(), accountsBefore, 'and no account was left behind');
+    t.equal(await store.users.sessionUser('s-taken', NOW), null, 'nor a session');
+
+    t.equal((await store.users.sessionUser('s1', NOW))?.user.id, up.user.id, 'the session opens');
+    t.equal(await store.users.sessionUser('s1', later(15)), null, 'and is over after 14 days');
+    await store.users.startSession(up.user.id, grant('s2'), NOW);
+    await store.users.startSession(up.user.id, grant('s3'), NOW);
+    await store.users.endSession('s2');
+    t.equal(await store.users.sessionUser('s2', NOW), null, 'signed out');
+    t.ok(await store.users.sessionUser('s3', NOW), 'the other session goes on');
+    t.equal(await store.users.endSessions(up.user.id), 2, 'everywhere: the two left');
+    t.equal(await store.users.sessionUser('s1', NOW), null);
+    t.equal(await store.users.sessionUser('s3', NOW), null);
+  });
+
+  t.test('users: invitations are accepted once, by their address, over two connections', async (t) => {
+    const later = (days: number) => new Date(NOW.getTime() + days * 86_400_000);
+    const tag = Math.random().toString(36).slice(2);
+    const owner = await store.users.signUp({
+      email: `owner-${tag}@example.com`,
+      name: 'Owner',
+      passwordHash: 'h',
+      accountName: 'Team',
+      session: { tokenHash: `o-${tag}`, expiresAt: later(14) },
+      now: NOW,
+    });
+    const invite = (email: string, hash: string) =>
+      store.users.invite({
+        accountId: owner.account.id,
+        email,
+        role: 'member',
+        tokenHash: hash,
+        invitedBy: owner.user.id,
+        now: NOW,
+        expiresAt: later(7),
+      });
+    await rejects(
+      t,
+      invite(`owner-${tag}@example.com`, `x-${tag}`),
+      /already a member/,
+      'a member is not invited',
+    );
+    const inv = await invite(`grace-${tag}@example.com`, `i-${tag}`);
+    t.same(
+      (await store.users.pendingInvitations(owner.account.id, NOW)).map((i) => i.id),
+      [inv.id],
+    );
+    t.equal((await store.users.openInvitation(`i-${tag}`, NOW))?.accountName, 'Team');
+    t.equal(await store.users.openInvitation(`i-${tag}`, later(8)), null, 'an invitation lasts 7 days');
+
+    const other = await factory.open();
+    const accept = (s: Store, n: number) =>
+      s.users.accept({
+        tokenHash: `i-${tag}`,
+        as: { name: `Grace ${n}`, passwordHash: 'h' },
+        session: { tokenHash: `g${n}-${tag}`, expiresAt: later(14) },
+        now: NOW,
+      });
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, n) => accept(n % 2 ? other : store, n)),
+    );
+    const accepted = results.filter((r) => r.status === 'fulfilled' && r.value !== null);
+    t.equal(accepted.length, 1, 'six racing answers: exactly one joins');
+    const members = await store.users.members(owner.account.id);
+    t.same(members.map((m) => m.role).sort(), ['member', 'owner'], 'one member more');
+    t.same(await store.users.pendingInvitations(owner.account.id, NOW), [], 'and the invitation is used');
+
+    const second = await invite(`owner-two-${tag}@example.com`, `j-${tag}`);
+    const withdrawn = await store.users.revokeInvitation(owner.account.id, second.id, NOW);
+    t.ok(withdrawn.revokedAt, 'withdrawn');
+    t.equal(await store.users.openInvitation(`j-${tag}`, NOW), null, 'its link opens nothing');
+    await rejects(
+      t,
+      store.users.revokeInvitation(owner.account.id, 'inv_unknown', NOW),
+      /invitation "inv_unknown" does not exist/,
+      'an unknown invitation',
+    );
+    const third = await invite(`someone-${tag}@example.com`, `k-${tag}`);
+    await rejects(
+      t,
+      store.users.accept({
+        tokenHash: `k-${tag}`,
+        as: { userId: owner.user.id },
+        session: { tokenHash: `k2-${tag}`, expiresAt: later(14) },
+        now: NOW,
+      }),
+      /this invitation was sent to someone-/,
+      'only its address accepts it',
+    );
+    t.equal((await store.users.openInvitation(`k-${tag}`, NOW))?.id, third.id, 'and it is still open');
+  });
+
   t.test('templates: tenant and mode walls, revisions, newest-first pages, a cap per account', async (t) => {
     const a = await account();
     const b = await account();

@@ -2,7 +2,7 @@
 // limits, hostile JSON, aborted clients, unknown paths, and the OpenAPI document itself.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import t from 'tap';
-import { errorCatalog } from '../../src/domain/errors.ts';
+import { adminErrorCatalog, errorCatalog } from '../../src/domain/errors.ts';
 import { call, rawExchange, startTestServer } from '../helpers/server.ts';
 
 const server = await startTestServer(t);
@@ -336,13 +336,21 @@ t.test('clients that abort mid-body or mid-request do not hurt the process', asy
   t.equal(server.service.http!.inFlight(), 0, 'nothing is left in flight');
 });
 
-t.test('the docs list every error code of the catalogue with its status', async (t) => {
+t.test('the docs list every error code of the catalogues with its status', async (t) => {
   const { readFileSync } = await import('node:fs');
   const docs = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
-  const rows = new Map(
-    [...docs.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])]),
-  );
-  for (const [code, { status }] of Object.entries(errorCatalog))
-    t.equal(rows.get(code), status, `${code} ${status}`);
-  t.equal(rows.size, Object.keys(errorCatalog).length, 'and no code the catalogue does not have');
+  // The public table first; the admin API's and the dashboard's own codes in the table after it.
+  const [publicPart, ownPart] = docs.split("The operator's admin API");
+  t.ok(ownPart, 'the admin and dashboard codes have their own table');
+  const rows = (text: string) =>
+    new Map([...text.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])]));
+  for (const [part, catalog] of [
+    [publicPart!, errorCatalog],
+    [ownPart ?? '', adminErrorCatalog],
+  ] as const) {
+    const found = rows(part);
+    for (const [code, { status }] of Object.entries(catalog))
+      t.equal(found.get(code), status, `${code} ${status}`);
+    t.equal(found.size, Object.keys(catalog).length, 'and no code the catalogue does not have');
+  }
 });

@@ -1,0 +1,141 @@
+// Small pieces every page uses: labelled fields whose errors are read out with them, a form
+// that shows the API's refusal next to the field it names, and a copy button.
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { CallError } from './api.ts';
+
+export function Field(props: {
+  label: string;
+  name: string;
+  type?: string;
+  autoComplete?: string;
+  error?: string | undefined;
+  hint?: string;
+  defaultValue?: string;
+  required?: boolean;
+  minLength?: number;
+}) {
+  const id = useId();
+  const described = [props.error ? `${id}-error` : '', props.hint ? `${id}-hint` : '']
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? 'text'}
+        autoComplete={props.autoComplete}
+        defaultValue={props.defaultValue}
+        required={props.required}
+        minLength={props.minLength}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={described || undefined}
+      />
+      {props.hint ? (
+        <p className="hint" id={`${id}-hint`}>
+          {props.hint}
+        </p>
+      ) : null}
+      {props.error ? (
+        <p className="error" id={`${id}-error`}>
+          {props.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A form's state: busy while it is sent; the refusal, by the field it names (or for the form). */
+export function useForm<T>(send: (values: Record<string, string>) => Promise<T>, done: (result: T) => void) {
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const values = Object.fromEntries(
+      [...new FormData(form).entries()].map(([k, v]) => [k, String(v)]),
+    ) as Record<string, string>;
+    setBusy(true);
+    setErrors({});
+    try {
+      const result = await send(values);
+      form.reset();
+      done(result);
+    } catch (err) {
+      const e = err instanceof CallError ? err : new CallError(0, 'ERROR', String(err));
+      setErrors({ [e.field && e.field in values ? e.field : 'form']: e.message });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, errors, onSubmit };
+}
+
+export function FormError(props: { message?: string | undefined }) {
+  return props.message ? (
+    <p className="error" role="alert">
+      {props.message}
+    </p>
+  ) : null;
+}
+
+export function CopyButton(props: { text: string; label: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  return (
+    <span className="copy">
+      <button
+        type="button"
+        onClick={() =>
+          navigator.clipboard.writeText(props.text).then(
+            () => setState('copied'),
+            () => setState('failed'),
+          )
+        }
+      >
+        {props.label}
+      </button>
+      <span role="status" aria-live="polite" className="hint">
+        {state === 'copied'
+          ? 'Copied'
+          : state === 'failed'
+            ? 'Could not copy: select the text and copy it'
+            : ''}
+      </span>
+    </span>
+  );
+}
+
+/** A link inside the app: the address for a new tab, a page change without a reload otherwise. */
+export function Link(props: {
+  to: string;
+  go: (path: string) => void;
+  current?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <a
+      href={props.to}
+      aria-current={props.current ? 'page' : undefined}
+      onClick={(e) => {
+        if (e.metaKey || e.ctrlKey || e.shiftKey) return;
+        e.preventDefault();
+        props.go(props.to);
+      }}
+    >
+      {props.children}
+    </a>
+  );
+}
+
+/** A form's send button, saying so while the form is being sent; the form's refusal above it. */
+export function Submit(props: { busy: boolean; error?: string | undefined; label: string; working: string }) {
+  return (
+    <>
+      <FormError message={props.error} />
+      <button type="submit" className="primary" disabled={props.busy}>
+        {props.busy ? props.working : props.label}
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,399 @@
+// The customer's dashboard over HTTP: the single-page app under /dashboard (built by Vite into
+// dist/dashboard) and its JSON API under /dashboard/v1. The API's door is a session cookie
+// (HttpOnly, SameSite=Strict, Secure unless the host is this machine), and every state-changing
+// call also needs the session's CSRF token in X-CSRF-Token and, when the browser says where it
+// comes from, this origin. Bearer keys never open it, and a session never opens /api/v1.
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+import {
+  acceptInvitation,
+  csrfMatches,
+  csrfToken,
+  invite,
+  listKeys,
+  lookInvitation,
+  members,
+  newKey,
+  revokeAccountKey,
+  revokeInvitation,
+  type Session,
+  type Signed,
+  session,
+  signIn,
+  signOut,
+  signOutEverywhere,
+  signUp,
+} from '../app/dashboard.ts';
+import { ApiError, Refusal } from '../domain/errors.ts';
+import { normalEmail, ROLES, type Role } from '../domain/users.ts';
+import type { RateLimiter } from '../limits/rate-limit.ts';
+import { allowOnly, MODES, objectBody, ok, oneOf } from './admin-input.ts';
+import type { ApiDeps } from './deps.ts';
+import { errorReply, publicError } from './errors.ts';
+import { parseJsonBody } from './json-body.ts';
+import { queryParams } from './query.ts';
+import { Router } from './router.ts';
+import { type ApiRequest, header, type Reply } from './types.ts';
+
+export const DASHBOARD_PREFIX = '/dashboard';
+export const DASHBOARD_API = '/dashboard/v1';
+export const SESSION_COOKIE = 'scriptorium_session';
+
+interface DashRequest extends ApiRequest {
+  params: Readonly<Record<string, string>>;
+  json: Record<string, unknown>;
+  /** The signed-in session; set on every route but the doors. */
+  session: Session | null;
+}
+
+interface DashRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  body: 'none' | 'json';
+  /** `door`: open without a session (sign-up, sign-in, invitations); `session`: needs one. */
+  access: 'door' | 'session';
+  handler(req: DashRequest): Promise<Reply>;
+}
+
+const s = (req: DashRequest) => req.session!;
+
+function cookieOf(req: ApiRequest): string | undefined {
+  const raw = header(req, 'cookie');
+  if (!raw) return undefined;
+  for (const part of raw.split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === SESSION_COOKIE) return value.join('=') || undefined;
+  }
+  return undefined;
+}
+
+/** This machine, where browsers keep Secure cookies over plain HTTP. */
+const loopback = (host: string | undefined) =>
+  !!host && /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i.test(host);
+
+function sessionCookie(req: ApiRequest, value: string, maxAgeSeconds: number): string {
+  const secure = loopback(header(req, 'host')) ? '' : '; Secure';
+  return `${SESSION_COOKIE}=${value}; Path=${DASHBOARD_PREFIX}; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+/** The answer that starts a session: the cookie, and what the app needs to draw. */
+async function started(d: ApiDeps, req: ApiRequest, signed: Signed, status = 200): Promise<Reply> {
+  const current = await session(d, signed.token);
+  const maxAge = Math.floor((signed.expiresAt.getTime() - d.now().getTime()) / 1000);
+  return {
+    status,
+    headers: { 'Set-Cookie': sessionCookie(req, signed.token, maxAge) },
+    json: sessionView(d, current!),
+  };
+}
+
+function sessionView(d: ApiDeps, current: Session) {
+  return {
+    user: current.user,
+    accounts: current.memberships,
+    csrfToken: csrfToken(current.token),
+    expiresAt: current.expiresAt,
+    keysMax: d.config.keysMax,
+  };
+}
+
+const mode = (req: DashRequest) => oneOf('mode', queryParams(req, ['mode']).mode, MODES) as 'live' | 'test';
+
+function routes(d: ApiDeps): DashRoute[] {
+  const doors = async (req: ApiRequest, email?: string) => {
+    await spend(d.signInLimits.perAddress, req.peer, 'from this address');
+    if (email) await spend(d.signInLimits.perEmail, email, `for ${email}`);
+  };
+  return [
+    {
+      method: 'POST',
+      path: '/signup',
+      body: 'json',
+      access: 'door',
+      handler: async (req) => {
+        allowOnly(req.json, ['email', 'password', 'name', 'accountName']);
+        await doors(req);
+        const { email, password, name, accountName } = req.json;
+        return started(d, req, await signUp(d, { email, password, name, accountName }), 201);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/signin',
+      body: 'json',
+      access: 'door',
+      handler: async (req) => {
+        allowOnly(req.json, ['email', 'password']);
+        await doors(req, normalEmail(req.json.email));
+        return started(d, req, await signIn(d, { email: req.json.email, password: req.json.password }));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/invitations/lookup',
+      body: 'json',
+      access: 'door',
+      handler: async (req) => {
+        allowOnly(req.json, ['token']);
+        await doors(req);
+        if (typeof req.json.token !== 'string')
+          throw new Refusal('invalid', 'token must be the one of the invitation link', { field: 'token' });
+        return ok(await lookInvitation(d, req.json.token));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/invitations/accept',
+      body: 'json',
+      access: 'door',
+      handler: async (req) => {
+        allowOnly(req.json, ['token', 'name', 'password']);
+        await doors(req);
+        return started(
+          d,
+          req,
+          await acceptInvitation(d, { ...req.json, token: req.json.token, current: req.session }),
+        );
+      },
+    },
+    {
+      method: 'GET',
+      path: '/session',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => ok(sessionView(d, s(req))),
+    },
+    {
+      method: 'POST',
+      path: '/signout',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => {
+        await signOut(d, s(req).token);
+        return { status: 204, headers: { 'Set-Cookie': sessionCookie(req, '', 0) } };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/signout-everywhere',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => {
+        const ended = await signOutEverywhere(d, s(req));
+        return { status: 200, headers: { 'Set-Cookie': sessionCookie(req, '', 0) }, json: { ended } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/accounts/{account}/keys',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => ok(await listKeys(d, s(req), req.params.account!, mode(req))),
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/keys',
+      body: 'json',
+      access: 'session',
+      handler: async (req) => {
+        allowOnly(req.json, ['mode', 'name']);
+        const m = oneOf('mode', req.json.mode, MODES) as 'live' | 'test';
+        const name = req.json.name ?? `${m} key`;
+        if (typeof name !== 'string' || name.trim().length < 1 || name.trim().length > 120)
+          throw new Refusal(
+            'invalid',
+            `name must be 1-120 characters, got ${JSON.stringify(name).slice(0, 40)}`,
+            {
+              field: 'name',
+            },
+          );
+        const { key, record } = await newKey(d, s(req), req.params.account!, { mode: m, name: name.trim() });
+        return ok({ ...record, key }, 201);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/keys/{key}/revoke',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => ok(await revokeAccountKey(d, s(req), req.params.account!, req.params.key!)),
+    },
+    {
+      method: 'GET',
+      path: '/accounts/{account}/members',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => ok(await members(d, s(req), req.params.account!)),
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/invitations',
+      body: 'json',
+      access: 'session',
+      handler: async (req) => {
+        allowOnly(req.json, ['email', 'role']);
+        const role = oneOf('role', req.json.role, ROLES, 'member') as Role;
+        const made = await invite(d, s(req), req.params.account!, { email: req.json.email, role });
+        return ok({ ...made.invitation, url: `${DASHBOARD_PREFIX}/invite#${made.token}` }, 201);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/invitations/{invitation}/revoke',
+      body: 'none',
+      access: 'session',
+      handler: async (req) =>
+        ok(await revokeInvitation(d, s(req), req.params.account!, req.params.invitation!)),
+    },
+  ];
+}
+
+/** One try at a door: refused with 429 and when to come back once the limit is spent. */
+async function spend(limiter: RateLimiter, key: string, what: string): Promise<void> {
+  const r = await limiter.consume(key);
+  if (!r.allowed)
+    throw new ApiError(
+      'RATE_LIMIT_EXCEEDED',
+      `at most ${limiter.points} tries in ${limiter.windowSeconds / 60} minutes ${what}; wait ${r.resetSeconds} s`,
+      { retryAfter: r.resetSeconds },
+    );
+}
+
+// The app's files, read once. A missing build answers 503 with how to make it.
+const DIST = fileURLToPath(new URL('../../dist/dashboard/', import.meta.url));
+const files = new Map<string, Buffer | null>();
+function file(name: string): Buffer | null {
+  if (!files.has(name)) {
+    try {
+      files.set(name, readFileSync(DIST + name));
+    } catch {
+      files.set(name, null);
+    }
+  }
+  return files.get(name)!;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+};
+
+/** The page's policy: this server only, nothing framed, no inline script. */
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'";
+const PAGE_HEADERS = {
+  'Content-Security-Policy': CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+};
+
+function staticReply(path: string): Reply {
+  const rest = path.slice(DASHBOARD_PREFIX.length).replace(/^\/+/, '');
+  // Built assets carry a content hash in their names: kept for a year. Anything else is a page
+  // of the app, which routes itself: index.html, never cached.
+  if (rest.startsWith('assets/') && !rest.includes('..') && /^[\w./-]+$/.test(rest)) {
+    const bytes = file(rest);
+    if (bytes)
+      return {
+        status: 200,
+        headers: { ...PAGE_HEADERS, 'Cache-Control': 'public, max-age=31536000, immutable' },
+        raw: { contentType: TYPES[extname(rest)] ?? 'application/octet-stream', bytes },
+      };
+    throw new ApiError('ENDPOINT_NOT_FOUND', `${path.slice(0, 100)} is not a file of the dashboard`);
+  }
+  const page = file('index.html');
+  if (!page)
+    return {
+      status: 503,
+      headers: { 'Retry-After': '60' },
+      raw: {
+        contentType: 'text/plain; charset=utf-8',
+        bytes: 'The dashboard is not built on this server: run `npm run build:dashboard` (npm ci does it).\n',
+      },
+    };
+  return {
+    status: 200,
+    headers: { ...PAGE_HEADERS, 'Cache-Control': 'no-cache' },
+    raw: { contentType: TYPES['.html']!, bytes: page },
+  };
+}
+
+export interface DashboardApi {
+  owns(path: string): boolean;
+  handle(req: ApiRequest, seen: { route?: string; account?: string }): Promise<Reply>;
+}
+
+export function createDashboardApi(d: ApiDeps, log: Logger): DashboardApi {
+  const router = new Router(routes(d));
+
+  async function route(req: ApiRequest, seen: { route?: string }): Promise<Reply> {
+    if (!req.path.startsWith(`${DASHBOARD_API}/`)) {
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        throw new ApiError(
+          'ENDPOINT_NOT_FOUND',
+          `${req.method} is not accepted on ${req.path.slice(0, 100)}`,
+        );
+      seen.route = DASHBOARD_PREFIX;
+      return staticReply(req.path);
+    }
+    const m = router.match(req.method, req.path.slice(DASHBOARD_API.length));
+    if (!m.route)
+      throw new ApiError(
+        'ENDPOINT_NOT_FOUND',
+        m.allowed.length
+          ? `${req.method} is not accepted on ${req.path}; it takes ${m.allowed.join(', ')}`
+          : `${req.method} ${req.path.slice(0, 100)} is not a dashboard endpoint`,
+      );
+    seen.route = `${DASHBOARD_API}${m.route.path}`;
+    if (req.method !== 'GET') crossSite(req);
+    const token = cookieOf(req);
+    const current = token ? await session(d, token) : null;
+    if (m.route.access === 'session') {
+      if (!current) throw new ApiError('UNAUTHORIZED', 'sign in first: there is no session, or it ended');
+      if (req.method !== 'GET' && !csrfMatches(current.token, header(req, 'x-csrf-token')))
+        throw new ApiError('FORBIDDEN', 'X-CSRF-Token must be the csrfToken of GET /dashboard/v1/session');
+    }
+    const json = m.route.body === 'json' ? objectBody(parseJsonBody(req.body)) : {};
+    return m.route.handler({ ...req, params: m.params, json, session: current });
+  }
+
+  return {
+    owns: (path) => path === DASHBOARD_PREFIX || path.startsWith(`${DASHBOARD_PREFIX}/`),
+    async handle(req, seen) {
+      const reply = await route(req, seen).catch((err: unknown) =>
+        errorReply(publicError(err, req, log), req, {}),
+      );
+      reply.headers = {
+        ...reply.headers,
+        'X-Request-ID': req.id,
+        'Cache-Control': reply.headers?.['Cache-Control'] ?? 'no-store',
+      };
+      return reply;
+    },
+  };
+}
+
+/**
+ * A state-changing call must come from this origin: a browser says where a request comes from
+ * (Origin, Sec-Fetch-Site), and one from another site is refused before anything is read.
+ */
+function crossSite(req: ApiRequest): void {
+  const site = header(req, 'sec-fetch-site');
+  const origin = header(req, 'origin');
+  const host = header(req, 'host');
+  if (site && site !== 'same-origin' && site !== 'none')
+    throw new ApiError('FORBIDDEN', `a dashboard call must come from the dashboard itself, not ${site}`);
+  if (origin && host && origin.replace(/^https?:\/\//, '') !== host)
+    throw new ApiError(
+      'FORBIDDEN',
+      `a dashboard call must come from the dashboard itself, not ${origin.slice(0, 80)}`,
+    );
+}

@@ -1,0 +1,336 @@
+// The dashboard in real Chromium against the real server: a customer signs up, creates a test
+// key (shown once, copied with the button) and uses it on the public API, sees when it was last
+// used, switches to live data, revokes a key, meets the key limit, invites a member who joins
+// through the link, and signs out everywhere. Every page passes axe-core's checks, and one form
+// is driven by the keyboard alone. Around it, over plain HTTP: the session cookie's attributes,
+// CSRF and cross-site refusals, the sign-in limit, and what the store keeps (no password, no
+// session token). DASHBOARD_SCREENSHOTS=1 writes each page to docs/dashboard/.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import t, { type Test } from 'tap';
+import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
+import { startTestServer } from '../helpers/server.ts';
+import { startServe } from '../helpers/spawn.ts';
+
+if (!chromiumAvailable && process.env.CI) throw new Error(`the dashboard test needs Chromium at ${CHROMIUM}`);
+if (!chromiumAvailable) {
+  t.comment(`dashboard: skipped, no Chromium at ${CHROMIUM}`);
+  process.exit(0);
+}
+
+const server = await startTestServer(t);
+const base = server.base;
+const browser: Browser = await launchChromium();
+t.teardown(() => browser.close());
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS =
+  process.env.DASHBOARD_SCREENSHOTS === '1' ? new URL('../../docs/dashboard/', import.meta.url) : null;
+if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+
+async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) errors.push(m.text());
+  });
+  t.teardown(() => {
+    if (errors.length) t.fail(`the page reported errors: ${errors.join(' | ')}`);
+  });
+  return { context, page };
+}
+
+/** axe-core's WCAG 2.1 A and AA checks on the page as it is: no violation. */
+async function accessible(t: Test, page: Page, name: string): Promise<void> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(o: unknown): Promise<{ violations: unknown[] }> } })
+      .axe;
+    const r = await axe.run({
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return r.violations as { id: string; help: string; nodes: { target: string[] }[] }[];
+  });
+  t.same(
+    violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    [],
+    `${name}: no accessibility violations`,
+  );
+  if (SHOTS) await page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname, fullPage: true });
+}
+
+const api = (key: string, path: string) =>
+  fetch(`${base}/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
+
+const OWNER = { email: 'ada@example.com', password: 'a long enough passphrase', name: 'Ada Byron' };
+
+t.test('sign up, keys, live and test, revoke, the limit, a member, sign out everywhere', async (t) => {
+  const { page } = await newPage();
+  await page.goto(`${base}/dashboard`);
+  await page.getByRole('heading', { name: 'Sign in to Scriptorium' }).waitFor();
+  await accessible(t, page, 'sign-in');
+  await page.getByRole('link', { name: 'Create one' }).click();
+  await page.getByRole('heading', { name: 'Create your Scriptorium account' }).waitFor();
+
+  // A refused field is named beside the field, and nothing is created.
+  await page.getByLabel('Your name').fill(OWNER.name);
+  await page.getByLabel('Company or project').fill('Byron Letters');
+  await page.getByLabel('Email').fill(OWNER.email);
+  await page.getByLabel('Password').fill('short');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByText('password must be 12-128 characters, got 5').waitFor();
+  t.equal(
+    await page.getByLabel('Password').getAttribute('aria-invalid'),
+    'true',
+    'the field is marked invalid',
+  );
+  t.equal(await server.ctx.store.users.byEmail(OWNER.email), null, 'no user made');
+  await accessible(t, page, 'sign-up');
+  await page.getByLabel('Your name').fill(OWNER.name);
+  await page.getByLabel('Company or project').fill('Byron Letters');
+  await page.getByLabel('Email').fill(OWNER.email);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+
+  // Keys, in test mode first, marked as test data.
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
+  await page.getByText('Test data: test keys, templates and jobs. Nothing here is billed.').waitFor();
+  t.ok(await page.getByRole('radio', { name: 'Test data' }).isChecked(), 'test data is shown first');
+  await page.getByText('No test keys yet.').waitFor();
+  await page.getByLabel('Key name').fill('staging server');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const shown = (await page.getByTestId('new-key').textContent())!;
+  t.match(shown, /^hw_test_\w{38}$/, 'the whole key, shown once');
+  await page.getByRole('button', { name: 'Copy key' }).click();
+  await page.getByText('Copied').waitFor();
+  t.equal(await page.evaluate('navigator.clipboard.readText()'), shown, 'the copy button copies it');
+  await accessible(t, page, 'keys-new');
+  await page.getByRole('button', { name: 'I have saved it' }).click();
+  t.equal(await page.getByTestId('new-key').count(), 0, 'and then it is gone from the page');
+  t.notOk((await page.content()).includes(shown), 'nowhere on the page any more');
+
+  // The key works on the public API, and its use shows as last used.
+  t.equal((await api(shown, '/usage')).status, 200, 'the new key opens the public API');
+  await server.service.counter.flush();
+  await page.reload();
+  const row = page.getByRole('row', { name: /staging server/ });
+  await row.waitFor();
+  t.match(await row.textContent(), /hw_test_\w{8}….*UTC.*UTC\s*Active/, 'created and last used, both dated');
+  t.notMatch(await row.textContent(), /never/, 'used, so not "never"');
+
+  // Live data: its own keys; a live key.
+  await page.getByText('Live data').click();
+  await page.getByText('No live keys yet.').waitFor();
+  t.equal(await page.getByText('Test data: test keys').count(), 0, 'no test marking on live data');
+  await page.getByLabel('Key name').fill('production');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  t.match(await page.getByTestId('new-key').textContent(), /^hw_live_/, 'a live key');
+  await page.getByRole('button', { name: 'I have saved it' }).click();
+  await accessible(t, page, 'keys-live');
+
+  // Back to test data: the key is revoked after a confirmation, and refused from then on.
+  await page.getByText('Test data', { exact: true }).click();
+  await page.getByRole('button', { name: 'Revoke staging server' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke “staging server”?' });
+  await dialog.waitFor();
+  await accessible(t, page, 'keys-revoke');
+  t.equal((await api(shown, '/usage')).status, 200, 'nothing happens before the answer');
+  await dialog.getByRole('button', { name: 'Revoke key' }).click();
+  await page.getByText('Revoked “staging server”.').waitFor();
+  const refused = await api(shown, '/usage');
+  t.equal(refused.status, 401);
+  t.equal(((await refused.json()) as { error: { code: string } }).error.code, 'API_KEY_REVOKED');
+
+  // The limit: with 10 active keys the form says why no more can be made.
+  const session = (await page.evaluate(() => fetch('/dashboard/v1/session').then((r) => r.json()))) as {
+    accounts: { accountId: string }[];
+    csrfToken: string;
+  };
+  const accountId = session.accounts[0]!.accountId;
+  for (let i = 0; i < 9; i++) {
+    const made = await page.evaluate(
+      ([account, csrf, n]) =>
+        fetch(`/dashboard/v1/accounts/${account}/keys`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf! },
+          body: JSON.stringify({ mode: 'test', name: `batch ${n}` }),
+        }).then((r) => r.status),
+      [accountId, session.csrfToken, String(i)],
+    );
+    t.equal(made, 201);
+  }
+  await page.reload();
+  await page.getByText('This account has 10 active keys, the most it may have.').waitFor();
+  t.ok(await page.getByRole('button', { name: 'Create key' }).isDisabled(), 'the button is off at the limit');
+  await accessible(t, page, 'keys-limit');
+
+  // A member: invited by address, joins through the link in another browser.
+  await page.getByRole('link', { name: 'Members' }).click();
+  await page.getByRole('heading', { name: 'Members' }).waitFor();
+  await page.getByLabel('Their email').fill('grace@example.com');
+  await page.getByRole('button', { name: 'Create invitation' }).click();
+  const link = (await page.getByTestId('invite-link').textContent())!;
+  t.match(link, new RegExp(`^${base}/dashboard/invite#[\\w-]{43}$`), 'a link with its token in the fragment');
+  await accessible(t, page, 'members');
+  const guest = await newPage();
+  await guest.page.goto(link);
+  await guest.page.getByRole('heading', { name: 'Join Byron Letters' }).waitFor();
+  await guest.page.getByText('grace@example.com').waitFor();
+  await accessible(t, guest.page, 'invite');
+  await guest.page.getByLabel('Your name').fill('Grace Hopper');
+  await guest.page.getByLabel('Choose a password').fill('another long passphrase');
+  await guest.page.getByRole('button', { name: 'Join Byron Letters' }).click();
+  await guest.page.getByRole('heading', { name: 'API keys' }).waitFor();
+  await guest.page.getByText('Byron Letters').first().waitFor();
+  await guest.page.getByRole('link', { name: 'Members' }).click();
+  await guest.page.getByText('Only an owner of the account can invite people.').waitFor();
+  t.equal(await guest.page.getByRole('row', { name: /Ada Byron/ }).count(), 1, 'the member sees the owner');
+  const again = await newPage();
+  await again.page.goto(link);
+  await again.page
+    .getByText('This invitation is not valid: it was used, withdrawn or is older than 7 days.')
+    .waitFor();
+
+  // A second session of the owner, by keyboard alone: Tab to each field, Enter to send.
+  const second = await newPage();
+  await second.page.goto(`${base}/dashboard/signin`);
+  await second.page.getByRole('heading', { name: 'Sign in to Scriptorium' }).waitFor();
+  await second.page.keyboard.press('Tab');
+  await second.page.keyboard.type(OWNER.email);
+  await second.page.keyboard.press('Tab');
+  await second.page.keyboard.type(OWNER.password);
+  await second.page.keyboard.press('Enter');
+  await second.page.getByRole('heading', { name: 'API keys' }).waitFor();
+  t.pass('signed in with the keyboard alone');
+
+  // Sign out everywhere ends the other session too.
+  await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await page.getByRole('heading', { name: 'Sign in to Scriptorium' }).waitFor();
+  await second.page.reload();
+  await second.page.getByRole('heading', { name: 'Sign in to Scriptorium' }).waitFor();
+  t.pass('the second session ended with the first');
+  await guest.page.reload();
+  await guest.page.getByRole('heading', { name: 'Members' }).waitFor();
+  t.pass("the member's own session goes on");
+});
+
+t.test('over HTTP: the cookie, CSRF, other origins, the sign-in limit, what is stored', async (t) => {
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${base}/dashboard/v1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  const up = await post('/signup', {
+    email: 'Lin@Example.com ',
+    password: 'correct horse battery staple',
+    name: 'Lin',
+    accountName: 'Lin Co',
+  });
+  t.equal(up.status, 201);
+  const cookie = up.headers.get('set-cookie')!;
+  t.match(
+    cookie,
+    /^scriptorium_session=[\w-]{43}; Path=\/dashboard; HttpOnly; SameSite=Strict; Max-Age=\d+$/,
+  );
+  const token = /=([\w-]+);/.exec(cookie)![1]!;
+  const me = (await up.json()) as {
+    user: { email: string };
+    csrfToken: string;
+    accounts: { accountId: string }[];
+  };
+  t.equal(me.user.email, 'lin@example.com', 'the address is kept trimmed and in lower case');
+  const jar = { cookie: `scriptorium_session=${token}` };
+  const keys = `/accounts/${me.accounts[0]!.accountId}/keys`;
+
+  const noCsrf = await post(keys, { mode: 'test', name: 'x' }, jar);
+  t.equal(noCsrf.status, 403);
+  t.match(((await noCsrf.json()) as { error: { message: string } }).error.message, /X-CSRF-Token/);
+  const crossSite = await post(
+    keys,
+    { mode: 'test', name: 'x' },
+    { ...jar, 'x-csrf-token': me.csrfToken, origin: 'https://evil.example' },
+  );
+  t.equal(crossSite.status, 403, 'another origin is refused even with the token');
+  const fine = await post(keys, { mode: 'test', name: 'x' }, { ...jar, 'x-csrf-token': me.csrfToken });
+  t.equal(fine.status, 201);
+  t.equal(
+    (await fetch(`${base}/api/v1/usage`, { headers: jar })).status,
+    401,
+    'a session does not open /api/v1',
+  );
+  const otherAccount = await fetch(
+    `${base}/dashboard/v1/accounts/acc_0000000000000000000000/keys?mode=test`,
+    {
+      headers: jar,
+    },
+  );
+  t.equal(otherAccount.status, 404, "another account's keys do not exist for this user");
+
+  // The store keeps an argon2id hash and the token's SHA-256, never the secrets.
+  const db = server.ctx.store.db.kysely;
+  const user = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', 'lin@example.com')
+    .executeTakeFirstOrThrow();
+  t.match(user.password_hash, /^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+  const stored = JSON.stringify([
+    await db.selectFrom('users').selectAll().execute(),
+    await db.selectFrom('sessions').selectAll().execute(),
+  ]);
+  t.notOk(stored.includes('correct horse battery staple'), 'no password stored');
+  t.notOk(stored.includes(token), 'no session token stored');
+
+  // Wrong passwords: refused alike for a known and an unknown address; the 11th try is 429.
+  const wrong = await post('/signin', { email: 'lin@example.com', password: 'not the password' });
+  t.equal(wrong.status, 401);
+  const unknown = await post('/signin', { email: 'nobody@example.com', password: 'not the password' });
+  t.equal(unknown.status, 401);
+  t.equal(
+    ((await wrong.json()) as { error: { message: string } }).error.message,
+    ((await unknown.json()) as { error: { message: string } }).error.message,
+    'the same answer whether or not the address has a user',
+  );
+  let last: Response = wrong;
+  for (let i = 0; i < 10; i++)
+    last = await post('/signin', { email: 'lin@example.com', password: 'still wrong' });
+  t.equal(last.status, 429, 'the eleventh try for one address in 15 minutes is refused');
+  t.ok(Number(last.headers.get('retry-after')) > 0, 'with Retry-After');
+  const right = await post('/signin', { email: 'lin@example.com', password: 'correct horse battery staple' });
+  t.equal(right.status, 429, 'even with the right password until the window passes');
+
+  const out = await post('/signout', {}, { ...jar, 'x-csrf-token': me.csrfToken });
+  t.equal(out.status, 204);
+  t.match(out.headers.get('set-cookie'), /Max-Age=0/);
+  t.equal((await fetch(`${base}/dashboard/v1/session`, { headers: jar })).status, 401, 'the session is over');
+});
+
+t.test('npm start: the dashboard address and a demo login beside the demo key, which sign in', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-dash-demo-'));
+  const served = await startServe({ DATA_DIR: dir, PORT: '0' });
+  t.teardown(async () => {
+    await served.stop('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const out = served.stdout();
+  const login = /dashboard (http:\/\/\S+\/dashboard)\s+sign in as (\S+) with (\S+)\s+\(shown once\)/.exec(
+    out,
+  );
+  t.ok(login, 'the banner gives the dashboard and a demo login');
+  t.match(out, /API key\s+hw_test_\w+/, 'beside the demo key');
+  t.match(out, /; dashboard on http:\/\/\S+\/dashboard\n/, 'and the listening line names the dashboard');
+  const [, url, email, password] = login!;
+  const { page } = await newPage();
+  await page.goto(url!);
+  await page.getByLabel('Email').fill(email!);
+  await page.getByLabel('Password').fill(password!);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('row', { name: /demo key/ }).waitFor();
+  t.match(await page.locator('header').textContent(), /Demo/, "the demo account's keys");
+});
