@@ -3,12 +3,16 @@
 import { useCallback, useEffect, useState } from 'react';
 import { type CallError, call, type SessionView, setCsrf } from './api.ts';
 import { Invite, SignIn, SignUp } from './doors.tsx';
+import { Jobs } from './jobs.tsx';
 import { Keys } from './keys.tsx';
 import { Members } from './members.tsx';
 import { Link } from './ui.tsx';
+import { UsagePage } from './usage.tsx';
 
 const PAGES = [
   { path: '/dashboard/keys', title: 'API keys' },
+  { path: '/dashboard/jobs', title: 'Jobs' },
+  { path: '/dashboard/usage', title: 'Usage' },
   { path: '/dashboard/members', title: 'Members' },
 ] as const;
 
@@ -149,6 +153,10 @@ export function App() {
       <div id="content">
         {page.path === '/dashboard/members' ? (
           <Members accountId={account.accountId} owner={account.role === 'owner'} />
+        ) : page.path === '/dashboard/jobs' ? (
+          <Jobs accountId={account.accountId} mode={mode} />
+        ) : page.path === '/dashboard/usage' ? (
+          <UsagePage accountId={account.accountId} mode={mode} />
         ) : (
           <Keys accountId={account.accountId} mode={mode} />
         )}

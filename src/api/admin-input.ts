@@ -43,3 +43,11 @@ export function wholeNumber(field: string, value: unknown, min: number, max: num
     throw invalid(field, `a whole number ${min}-${max}`, value);
   return value;
 }
+
+/** The status and kind filters of a job list, each checked when given. */
+export function jobFilters(rest: Record<string, string | undefined>): { status?: JobStatus; kind?: JobKind } {
+  return {
+    ...(rest.status === undefined ? {} : { status: oneOf('status', rest.status, STATUSES) }),
+    ...(rest.kind === undefined ? {} : { kind: oneOf('kind', rest.kind, KINDS) }),
+  };
+}

@@ -24,7 +24,7 @@ import {
 import { ApiError, invalid } from '../domain/errors.ts';
 import { type Job, jobView } from '../domain/generation.ts';
 import { PACK_MAX_SHEETS, PACK_MIN_SHEETS } from '../domain/plans.ts';
-import { allowOnly, KINDS, MODES, objectBody, ok, oneOf, STATUSES, wholeNumber } from './admin-input.ts';
+import { allowOnly, jobFilters, MODES, objectBody, ok, oneOf, wholeNumber } from './admin-input.ts';
 import { webhookAdminRoutes } from './admin-webhooks.ts';
 import type { ApiDeps } from './deps.ts';
 import { errorReply, publicError } from './errors.ts';
@@ -214,10 +214,9 @@ function adminRoutes(d: ApiDeps): AdminRoute[] {
         const page = await listJobs(d, {
           limit,
           cursor,
-          status: rest.status === undefined ? undefined : oneOf('status', rest.status, STATUSES),
           accountId: rest.account,
           mode: rest.mode === undefined ? undefined : oneOf('mode', rest.mode, MODES),
-          kind: rest.kind === undefined ? undefined : oneOf('kind', rest.kind, KINDS),
+          ...jobFilters(rest),
         });
         return ok({ ...page, data: page.data.map(adminJobView) });
       },

@@ -15,6 +15,7 @@ import {
   listKeys,
   lookInvitation,
   members,
+  membership,
   newKey,
   revokeAccountKey,
   revokeInvitation,
@@ -25,11 +26,17 @@ import {
   signOut,
   signOutEverywhere,
   signUp,
+  testTopUp,
 } from '../app/dashboard.ts';
+import { usageByDay, usageReport } from '../app/usage.ts';
+import { jobView } from '../domain/generation.ts';
+import { usageRange } from '../domain/usage-range.ts';
+import { jobOutputs } from './routes/generations.ts';
+import { listParams } from './query.ts';
 import { ApiError, Refusal } from '../domain/errors.ts';
 import { normalEmail, ROLES, type Role } from '../domain/users.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
-import { allowOnly, MODES, objectBody, ok, oneOf } from './admin-input.ts';
+import { allowOnly, jobFilters, MODES, objectBody, ok, oneOf, wholeNumber } from './admin-input.ts';
 import type { ApiDeps } from './deps.ts';
 import { errorReply, publicError } from './errors.ts';
 import { parseJsonBody } from './json-body.ts';
@@ -101,7 +108,14 @@ function sessionView(d: ApiDeps, current: Session) {
 
 const mode = (req: DashRequest) => oneOf('mode', queryParams(req, ['mode']).mode, MODES) as 'live' | 'test';
 
-function routes(d: ApiDeps): DashRoute[] {
+/** The tenant a dashboard call reads: an account the user belongs to, in the mode asked for. */
+function tenantOf(req: DashRequest, m: 'live' | 'test' = mode(req)) {
+  membership(s(req), req.params.account!);
+  return { accountId: req.params.account!, mode: m };
+}
+
+function routes(d: ApiDeps, log: Logger): DashRoute[] {
+  const outputs = jobOutputs(d, log);
   const doors = async (req: ApiRequest, email?: string) => {
     await spend(d.signInLimits.perAddress, req.peer, 'from this address');
     if (email) await spend(d.signInLimits.perEmail, email, `for ${email}`);
@@ -222,6 +236,61 @@ function routes(d: ApiDeps): DashRoute[] {
     },
     {
       method: 'GET',
+      path: '/accounts/{account}/usage',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => {
+        const q = queryParams(req, ['mode', 'from', 'to']);
+        const tenant = tenantOf(req, oneOf('mode', q.mode, MODES) as 'live' | 'test');
+        const range = usageRange({ from: q.from, to: q.to }, req.receivedAt, d.config.usageMaxDays);
+        const [report, days] = await Promise.all([
+          usageReport(d, tenant, range, req.receivedAt),
+          usageByDay(d, tenant, range),
+        ]);
+        const account = s(req).memberships.find((x) => x.accountId === tenant.accountId)!;
+        const plan = (await d.store.accounts.get(tenant.accountId))?.plan ?? 'none';
+        return ok({ ...report, days, plan, accountName: account.accountName });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/accounts/{account}/jobs',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => {
+        const { limit, cursor, rest } = listParams(req, ['mode', 'status', 'kind']);
+        const tenant = tenantOf(req, oneOf('mode', rest.mode, MODES) as 'live' | 'test');
+        const page = await d.store.generations.list(tenant, { limit, cursor, ...jobFilters(rest) });
+        return ok({ ...page, data: page.data.map(jobView) });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/accounts/{account}/jobs/{job}/download',
+      body: 'none',
+      access: 'session',
+      handler: (req) => outputs.download(tenantOf(req), req.params.job!),
+    },
+    {
+      method: 'GET',
+      path: '/accounts/{account}/jobs/{job}/preview',
+      body: 'none',
+      access: 'session',
+      handler: (req) => outputs.preview(tenantOf(req), req.params.job!),
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/topups',
+      body: 'json',
+      access: 'session',
+      handler: async (req) => {
+        allowOnly(req.json, ['sheets']);
+        const sheets = wholeNumber('sheets', req.json.sheets, 50, 1000);
+        return ok(await testTopUp(d, s(req), req.params.account!, sheets), 201);
+      },
+    },
+    {
+      method: 'GET',
       path: '/accounts/{account}/members',
       body: 'none',
       access: 'session',
@@ -332,7 +401,7 @@ export interface DashboardApi {
 }
 
 export function createDashboardApi(d: ApiDeps, log: Logger): DashboardApi {
-  const router = new Router(routes(d));
+  const router = new Router(routes(d, log));
 
   async function route(req: ApiRequest, seen: { route?: string }): Promise<Reply> {
     if (!req.path.startsWith(`${DASHBOARD_API}/`)) {

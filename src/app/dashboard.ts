@@ -17,7 +17,7 @@ import {
 } from '../domain/users.ts';
 import { hashPassword, verifyDecoy, verifyPassword } from '../lib/password.ts';
 import type { Account, ApiKeyRecord, Invitation, Member, SessionGrant } from '../store/index.ts';
-import { type AdminDeps, createKey } from './admin.ts';
+import { type AdminDeps, createKey, topUp } from './admin.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -266,4 +266,10 @@ export async function acceptInvitation(
   const done = await d.store.users.accept({ tokenHash: hash, as, session: g.session, now });
   if (!done) throw new Refusal('missing', GONE);
   return { token: g.token, expiresAt: g.session.expiresAt, user: done.user };
+}
+
+/** Test sheets for the account (test mode only: live sheets are bought, not granted here). */
+export function testTopUp(d: AdminDeps, s: Session, accountId: string, sheets: number) {
+  membership(s, accountId);
+  return topUp(d, { account: accountId, sheets, mode: 'test' });
 }

@@ -253,6 +253,27 @@ export class BillingRepo {
     return Object.fromEntries(USAGE_COUNTERS.map((c) => [c, num(row?.[c])])) as Record<UsageCounter, number>;
   }
 
+  /** The counters of each UTC day from `from` (inclusive) to `to` (exclusive) that has any, oldest first. */
+  async usageDays(
+    tenant: Tenant,
+    from: string,
+    to: string,
+  ): Promise<({ day: string } & Record<UsageCounter, number>)[]> {
+    const rows = await this.db.kysely
+      .selectFrom('usage_daily')
+      .selectAll()
+      .where('account_id', '=', tenant.accountId)
+      .where('mode', '=', tenant.mode)
+      .where('day', '>=', from)
+      .where('day', '<', to)
+      .orderBy('day', 'asc')
+      .execute();
+    return rows.map((r) => ({
+      day: r.day,
+      ...(Object.fromEntries(USAGE_COUNTERS.map((c) => [c, num(r[c])])) as Record<UsageCounter, number>),
+    }));
+  }
+
   /** The `balance` object of GET /usage for this tenant. */
   async report(tenant: Tenant, now: Date): Promise<BalanceReport> {
     const { state, period } = await this.load(this.db.kysely, tenant, now, false);

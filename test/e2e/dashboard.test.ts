@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
-import { startTestServer } from '../helpers/server.ts';
+import { importTemplate } from '../../src/app/admin.ts';
+import { readExample } from '../../src/app/demo.ts';
+import { call, jobFinished, startTestServer } from '../helpers/server.ts';
 import { startServe } from '../helpers/spawn.ts';
 
 if (!chromiumAvailable && process.env.CI) throw new Error(`the dashboard test needs Chromium at ${CHROMIUM}`);
@@ -217,6 +219,117 @@ t.test('sign up, keys, live and test, revoke, the limit, a member, sign out ever
   await guest.page.reload();
   await guest.page.getByRole('heading', { name: 'Members' }).waitFor();
   t.pass("the member's own session goes on");
+});
+
+t.test('test sheets, a job through the public API with a dashboard key, its PDF and usage', async (t) => {
+  const { page } = await newPage();
+  await page.goto(`${base}/dashboard/signup`);
+  await page.getByLabel('Your name').fill('Ida Wells');
+  await page.getByLabel('Company or project').fill('Wells & Co');
+  await page.getByLabel('Email').fill('ida@example.com');
+  await page.getByLabel('Password').fill('yet another passphrase');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
+  await page.getByLabel('Key name').fill('jobs');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const key = (await page.getByTestId('new-key').textContent())!;
+  await page.getByRole('button', { name: 'I have saved it' }).click();
+
+  // Test sheets from the usage page: a new account has none.
+  await page.getByRole('link', { name: 'Usage' }).click();
+  await page.getByRole('heading', { name: 'Usage' }).waitFor();
+  t.equal(await page.getByTestId('available').textContent(), '0', 'a new account has no sheets');
+  await page.getByLabel('Test sheets to add').fill('20');
+  await page.getByRole('button', { name: 'Add test sheets' }).click();
+  await page.getByText('sheets must be a whole number 50-1000, got 20').waitFor();
+  await page.getByLabel('Test sheets to add').fill('200');
+  await page.getByRole('button', { name: 'Add test sheets' }).click();
+  await page.getByTestId('available').filter({ hasText: '200' }).waitFor();
+  t.pass('200 test sheets added');
+
+  // A template (made by the operator until the builder exists) and a job with the new key.
+  const session = (await page.evaluate(() => fetch('/dashboard/v1/session').then((r) => r.json()))) as {
+    accounts: { accountId: string }[];
+  };
+  const accountId = session.accounts[0]!.accountId;
+  const tpl = await importTemplate(server.ctx, {
+    account: accountId,
+    mode: 'test',
+    json: readExample('letter', {}).template,
+  });
+  const submitted = await call(t, server, 'POST', '/generations', {
+    key,
+    body: { templateId: tpl.id, text: 'Dear Ida, this letter was written through the dashboard key.' },
+  });
+  t.equal(submitted.status, 202);
+  const job = await jobFinished(t, server, key, submitted.body.id);
+  t.equal(job.status, 'completed');
+  const preview = await call(t, server, 'POST', '/previews', {
+    key,
+    body: { templateId: tpl.id, text: 'A preview of the letter.' },
+  });
+  t.equal((await jobFinished(t, server, key, preview.body.id)).status, 'completed');
+
+  // The jobs page: both jobs, the PDF downloaded through the dashboard, the preview shown.
+  await page.getByRole('link', { name: 'Jobs' }).click();
+  const row = page.getByRole('row', { name: new RegExp(job.id) });
+  await row.waitFor();
+  t.match(await row.textContent(), new RegExp(`${job.id}PDFcompleted${job.pages}${job.creditsSpent}`));
+  await accessible(t, page, 'jobs');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    row.getByRole('link', { name: /Download PDF/ }).click(),
+  ]);
+  const bytes = readFileSync((await download.path())!);
+  const viaApi = Buffer.from(
+    await (
+      await fetch(`${base}/api/v1/generations/${job.id}/download`, {
+        headers: { authorization: `Bearer ${key}` },
+      })
+    ).arrayBuffer(),
+  );
+  t.equal(bytes.subarray(0, 5).toString(), '%PDF-');
+  t.ok(bytes.equals(viaApi), 'the same PDF as the public API gives');
+  await page
+    .getByRole('row', { name: new RegExp(preview.body.id) })
+    .getByRole('button', { name: /Show preview/ })
+    .click();
+  const img = page.getByRole('img', { name: 'Page 1 of the preview' });
+  await img.waitFor();
+  t.ok(
+    await img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth > 100),
+    'the preview page is drawn',
+  );
+
+  // Usage: the job's pages and sheets, in the figures and the chart.
+  await page.getByRole('link', { name: 'Usage' }).click();
+  await page
+    .getByTestId('pages')
+    .filter({ hasText: String(job.pages) })
+    .waitFor();
+  t.equal(
+    await page.getByTestId('available').textContent(),
+    String(200 - job.creditsSpent),
+    'the balance is the sheets added less those spent',
+  );
+  const bars = await page
+    .locator('svg rect.pages')
+    .evaluateAll((rects) =>
+      rects.map((r) => Number((r as unknown as { getAttribute(n: string): string }).getAttribute('height'))),
+    );
+  t.equal(bars.length, 30, 'a bar for each of the last 30 days');
+  t.ok(bars.at(-1)! > 0, "today's bar is drawn");
+  t.ok(
+    bars.slice(0, -1).every((h) => h === 0),
+    'the other days are empty',
+  );
+  await accessible(t, page, 'usage');
+
+  // Live data is apart: no jobs there.
+  await page.getByText('Live data').click();
+  await page.getByRole('link', { name: 'Jobs' }).click();
+  await page.getByText('No live jobs yet.').waitFor();
+  t.pass('the test jobs are not among the live ones');
 });
 
 t.test('over HTTP: the cookie, CSRF, other origins, the sign-in limit, what is stored', async (t) => {

@@ -7,6 +7,7 @@ import { ApiError, invalid } from '../../domain/errors.ts';
 import { type Job, type JobKind, type JobStatus, jobPath, jobView } from '../../domain/generation.ts';
 import { isId, shownId } from '../../domain/ids.ts';
 import { instantRange } from '../../domain/usage-range.ts';
+import type { Tenant } from '../../domain/tenant.ts';
 import type { ApiDeps } from '../deps.ts';
 import { remember } from '../idempotency.ts';
 import { listParams } from '../query.ts';
@@ -14,10 +15,13 @@ import type { Reply, Route, RouteRequest } from '../types.ts';
 
 const STATUSES: readonly JobStatus[] = ['queued', 'processing', 'completed', 'failed', 'cancelled'];
 
-export function generationRoutes(d: ApiDeps, log: Logger): Route[] {
-  const find = async (req: RouteRequest): Promise<Job> => {
-    const id = req.params.id!;
-    const job = isId('gen', id) ? await d.store.generations.get(req.caller.tenant, id) : null;
+/**
+ * A tenant's job and its outputs, as the public API answers them: the dashboard reads them
+ * through the same functions.
+ */
+export function jobOutputs(d: ApiDeps, log: Logger) {
+  const find = async (tenant: Tenant, id: string): Promise<Job> => {
+    const job = isId('gen', id) ? await d.store.generations.get(tenant, id) : null;
     if (!job)
       throw new ApiError(
         'GENERATION_NOT_FOUND',
@@ -47,6 +51,36 @@ export function generationRoutes(d: ApiDeps, log: Logger): Route[] {
       stream: { contentType, ...body },
     };
   };
+
+  return {
+    find,
+    /** The PDF of a completed generation. */
+    async download(tenant: Tenant, id: string): Promise<Reply> {
+      const job = await find(tenant, id);
+      if (job.kind === 'preview')
+        throw new ApiError(
+          'PREVIEW_ONLY',
+          `${job.id} is a preview: it has images (GET /generations/${job.id}/preview), no PDF`,
+        );
+      return output(job, 'application/pdf', `${job.id}.pdf`);
+    },
+    /** The page images of a completed preview, as JSON. */
+    async preview(tenant: Tenant, id: string): Promise<Reply> {
+      const job = await find(tenant, id);
+      if (job.kind !== 'preview') {
+        throw new ApiError(
+          'INVALID_REQUEST',
+          `${job.id} is a PDF generation: download it with GET /generations/${job.id}/download`,
+        );
+      }
+      return output(job, 'application/json; charset=utf-8', `${job.id}.json`);
+    },
+  };
+}
+
+export function generationRoutes(d: ApiDeps, log: Logger): Route[] {
+  const outputs = jobOutputs(d, log);
+  const find = (req: RouteRequest) => outputs.find(req.caller.tenant, req.params.id!);
 
   /** 202 with the job and where to poll it. */
   const accepted = (job: Job): Reply => ({
@@ -120,15 +154,7 @@ export function generationRoutes(d: ApiDeps, log: Logger): Route[] {
       method: 'GET',
       path: '/generations/{id}/download',
       body: 'none',
-      handler: async (req) => {
-        const job = await find(req);
-        if (job.kind === 'preview')
-          throw new ApiError(
-            'PREVIEW_ONLY',
-            `${job.id} is a preview: it has images (GET /generations/${job.id}/preview), no PDF`,
-          );
-        return output(job, 'application/pdf', `${job.id}.pdf`);
-      },
+      handler: (req) => outputs.download(req.caller.tenant, req.params.id!),
     },
     {
       method: 'POST',
@@ -141,16 +167,7 @@ export function generationRoutes(d: ApiDeps, log: Logger): Route[] {
       method: 'GET',
       path: '/generations/{id}/preview',
       body: 'none',
-      handler: async (req) => {
-        const job = await find(req);
-        if (job.kind !== 'preview') {
-          throw new ApiError(
-            'INVALID_REQUEST',
-            `${job.id} is a PDF generation: download it with GET /generations/${job.id}/download`,
-          );
-        }
-        return output(job, 'application/json; charset=utf-8', `${job.id}.json`);
-      },
+      handler: (req) => outputs.preview(req.caller.tenant, req.params.id!),
     },
   ];
 }
