@@ -55,6 +55,8 @@ let csrf = '';
 export const setCsrf = (token: string) => {
   csrf = token;
 };
+/** The session's CSRF token, for a call made without `call` (an upload of raw bytes). */
+export const csrfOf = () => csrf;
 
 export async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   let res: Response;

@@ -6,11 +6,13 @@ import { Invite, SignIn, SignUp } from './doors.tsx';
 import { Jobs } from './jobs.tsx';
 import { Keys } from './keys.tsx';
 import { Members } from './members.tsx';
+import { Templates } from './templates.tsx';
 import { Link } from './ui.tsx';
 import { UsagePage } from './usage.tsx';
 
 const PAGES = [
   { path: '/dashboard/keys', title: 'API keys' },
+  { path: '/dashboard/templates', title: 'Templates' },
   { path: '/dashboard/jobs', title: 'Jobs' },
   { path: '/dashboard/usage', title: 'Usage' },
   { path: '/dashboard/members', title: 'Members' },
@@ -153,6 +155,8 @@ export function App() {
       <div id="content">
         {page.path === '/dashboard/members' ? (
           <Members accountId={account.accountId} owner={account.role === 'owner'} />
+        ) : page.path === '/dashboard/templates' ? (
+          <Templates accountId={account.accountId} mode={mode} />
         ) : page.path === '/dashboard/jobs' ? (
           <Jobs accountId={account.accountId} mode={mode} />
         ) : page.path === '/dashboard/usage' ? (

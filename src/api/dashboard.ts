@@ -16,6 +16,8 @@ import {
   lookInvitation,
   members,
   membership,
+  newTemplate,
+  saveTemplate,
   newKey,
   revokeAccountKey,
   revokeInvitation,
@@ -32,8 +34,10 @@ import { usageByDay, usageReport } from '../app/usage.ts';
 import { jobView } from '../domain/generation.ts';
 import { usageRange } from '../domain/usage-range.ts';
 import { jobOutputs } from './routes/generations.ts';
+import { templateSummary } from './routes/templates.ts';
 import { listParams } from './query.ts';
 import { ApiError, Refusal } from '../domain/errors.ts';
+import { shownId } from '../domain/ids.ts';
 import { normalEmail, ROLES, type Role } from '../domain/users.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import { allowOnly, jobFilters, MODES, objectBody, ok, oneOf, wholeNumber } from './admin-input.ts';
@@ -107,6 +111,15 @@ function sessionView(d: ApiDeps, current: Session) {
 }
 
 const mode = (req: DashRequest) => oneOf('mode', queryParams(req, ['mode']).mode, MODES) as 'live' | 'test';
+
+/** A template sent to be stored: its mode and its JSON as text. */
+function templateBody(req: DashRequest): { mode: 'live' | 'test'; json: string } {
+  allowOnly(req.json, ['mode', 'json']);
+  const m = oneOf('mode', req.json.mode, MODES) as 'live' | 'test';
+  if (typeof req.json.json !== 'string')
+    throw new Refusal('invalid', 'json must be the template as text', { field: 'json' });
+  return { mode: m, json: req.json.json };
+}
 
 /** The tenant a dashboard call reads: an account the user belongs to, in the mode asked for. */
 function tenantOf(req: DashRequest, m: 'live' | 'test' = mode(req)) {
@@ -287,6 +300,66 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
         allowOnly(req.json, ['sheets']);
         const sheets = wholeNumber('sheets', req.json.sheets, 50, 1000);
         return ok(await testTopUp(d, s(req), req.params.account!, sheets), 201);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/accounts/{account}/templates',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => {
+        const { limit, cursor, rest } = listParams(req, ['mode']);
+        const tenant = tenantOf(req, oneOf('mode', rest.mode, MODES) as 'live' | 'test');
+        const page = await d.store.templates.list(tenant, { limit, cursor });
+        return ok({ ...page, data: page.data.map(templateSummary) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/templates',
+      body: 'json',
+      access: 'session',
+      handler: async (req) => {
+        const { mode: m, json } = templateBody(req);
+        const t = await newTemplate(d, s(req), req.params.account!, { mode: m, json });
+        return ok(templateSummary(t), 201);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/templates/{template}',
+      body: 'json',
+      access: 'session',
+      handler: async (req) => {
+        const { mode: m, json } = templateBody(req);
+        const t = await saveTemplate(d, s(req), req.params.account!, {
+          id: req.params.template!,
+          mode: m,
+          json,
+        });
+        return ok(templateSummary(t));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/accounts/{account}/templates/{template}/export',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => {
+        const t = await d.store.templates.get(tenantOf(req), req.params.template!);
+        if (!t)
+          throw new Refusal(
+            'missing',
+            `template ${shownId(req.params.template!)} does not exist for this account and mode`,
+          );
+        return {
+          status: 200,
+          headers: { 'Content-Disposition': `attachment; filename="${t.id}.template.json"` },
+          raw: {
+            contentType: 'application/json; charset=utf-8',
+            bytes: `${JSON.stringify(t.model, null, 2)}\n`,
+          },
+        };
       },
     },
     {

@@ -5,7 +5,7 @@ import type { Config } from '../config/index.ts';
 import type { KeyMode } from '../domain/api-keys.ts';
 import { shownId } from '../domain/ids.ts';
 import { Refusal } from '../domain/errors.ts';
-import { parseTemplate, templateAssetIds, templateFontIds } from '../domain/template.ts';
+import { parseTemplate, type TemplateModel, templateAssetIds, templateFontIds } from '../domain/template.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
 import { inspectFont, NotAFontError } from '../render/index.ts';
 import type { Job } from '../domain/generation.ts';
@@ -77,11 +77,10 @@ export async function revokeKey(d: AdminDeps, keyId: string): Promise<ApiKeyReco
   return key;
 }
 
-/** Validates a template (DESIGN §5), checks the fonts and assets it names, and stores it. */
-export async function importTemplate(
-  d: AdminDeps,
-  input: { account: string; mode: KeyMode; json: string; source?: string },
-): Promise<TemplateRecord> {
+type TemplateInput = { account: string; mode: KeyMode; json: string; source?: string };
+
+/** Validates a template's JSON (DESIGN §5) and checks the fonts and assets it names. */
+async function checkedTemplate(d: AdminDeps, input: TemplateInput): Promise<TemplateModel> {
   let raw: unknown;
   try {
     raw = JSON.parse(input.json);
@@ -111,7 +110,38 @@ export async function importTemplate(
       );
     }
   }
-  return d.store.templates.create(tenant, parsed.template, d.config.templatesMax, d.now());
+  return parsed.template;
+}
+
+/** Validates a template and stores it as a new one (revision 1). */
+export async function importTemplate(d: AdminDeps, input: TemplateInput): Promise<TemplateRecord> {
+  const model = await checkedTemplate(d, input);
+  return d.store.templates.create(
+    { accountId: input.account, mode: input.mode },
+    model,
+    d.config.templatesMax,
+    d.now(),
+  );
+}
+
+/**
+ * Validates a template and stores it over an existing one of the same kind: its revision goes
+ * up by one, and jobs already submitted keep the snapshot they were made with.
+ */
+export async function replaceTemplate(
+  d: AdminDeps,
+  input: TemplateInput & { id: string },
+): Promise<TemplateRecord> {
+  const model = await checkedTemplate(d, input);
+  const t = await d.store.templates.update(
+    { accountId: input.account, mode: input.mode },
+    input.id,
+    model,
+    d.now(),
+  );
+  if (!t)
+    throw new Refusal('missing', `template ${shownId(input.id)} does not exist for this account and mode`);
+  return t;
 }
 
 /** Adds a font for everyone, or a personal font of one account; anything not a font is refused. */

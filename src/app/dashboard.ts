@@ -16,8 +16,15 @@ import {
   type User,
 } from '../domain/users.ts';
 import { hashPassword, verifyDecoy, verifyPassword } from '../lib/password.ts';
-import type { Account, ApiKeyRecord, Invitation, Member, SessionGrant } from '../store/index.ts';
-import { type AdminDeps, createKey, topUp } from './admin.ts';
+import type {
+  Account,
+  ApiKeyRecord,
+  Invitation,
+  Member,
+  SessionGrant,
+  TemplateRecord,
+} from '../store/index.ts';
+import { type AdminDeps, createKey, importTemplate, replaceTemplate, topUp } from './admin.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -272,4 +279,31 @@ export async function acceptInvitation(
 export function testTopUp(d: AdminDeps, s: Session, accountId: string, sheets: number) {
   membership(s, accountId);
   return topUp(d, { account: accountId, sheets, mode: 'test' });
+}
+
+/** A template's JSON imported as a new template of the account, in the mode shown. */
+export function newTemplate(
+  d: AdminDeps,
+  s: Session,
+  accountId: string,
+  input: { mode: KeyMode; json: string },
+): Promise<TemplateRecord> {
+  membership(s, accountId);
+  return importTemplate(d, {
+    account: accountId,
+    mode: input.mode,
+    json: input.json,
+    source: 'the template',
+  });
+}
+
+/** A template's JSON stored over one of the account's (its revision goes up). */
+export function saveTemplate(
+  d: AdminDeps,
+  s: Session,
+  accountId: string,
+  input: { id: string; mode: KeyMode; json: string },
+): Promise<TemplateRecord> {
+  membership(s, accountId);
+  return replaceTemplate(d, { account: accountId, ...input, source: 'the template' });
 }

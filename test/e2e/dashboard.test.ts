@@ -5,14 +5,13 @@
 // is driven by the keyboard alone. Around it, over plain HTTP: the session cookie's attributes,
 // CSRF and cross-site refusals, the sign-in limit, and what the store keeps (no password, no
 // session token). DASHBOARD_SCREENSHOTS=1 writes each page to docs/dashboard/.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
-import { importTemplate } from '../../src/app/admin.ts';
 import { readExample } from '../../src/app/demo.ts';
 import { call, jobFinished, startTestServer } from '../helpers/server.ts';
 import { startServe } from '../helpers/spawn.ts';
@@ -247,16 +246,46 @@ t.test('test sheets, a job through the public API with a dashboard key, its PDF 
   await page.getByTestId('available').filter({ hasText: '200' }).waitFor();
   t.pass('200 test sheets added');
 
-  // A template (made by the operator until the builder exists) and a job with the new key.
-  const session = (await page.evaluate(() => fetch('/dashboard/v1/session').then((r) => r.json()))) as {
-    accounts: { accountId: string }[];
-  };
-  const accountId = session.accounts[0]!.accountId;
-  const tpl = await importTemplate(server.ctx, {
-    account: accountId,
-    mode: 'test',
-    json: readExample('letter', {}).template,
-  });
+  // A template imported from its JSON on the templates page: its id copied, its snippets ready.
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-dash-tpl-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const letter = readExample('letter', {}).template;
+  const file = join(dir, 'letter.template.json');
+  writeFileSync(file, letter);
+  const broken = join(dir, 'broken.template.json');
+  writeFileSync(broken, letter.replace('"fontSize": 20', '"fontSize": 2000'));
+  await page.getByRole('link', { name: 'Templates' }).click();
+  await page.getByText('No test templates yet. Import one below.').waitFor();
+  await page.getByLabel('Template JSON file').setInputFiles(broken);
+  await page.getByRole('button', { name: 'Import' }).click();
+  await page.getByText(/the template: .*fontSize.*2000/).waitFor();
+  t.pass('a refused template names the field, its range and the value');
+  await page.getByLabel('Template JSON file').setInputFiles(file);
+  await page.getByRole('button', { name: 'Import' }).click();
+  await page.getByText(/Imported “Handwritten letter” as tpl_\w+\./).waitFor();
+  const templateId = (await page.getByTestId('template-id').textContent())!;
+  t.match(templateId, /^tpl_\w{22}$/);
+  await page.getByRole('button', { name: 'Copy id' }).click();
+  t.equal(await page.evaluate('navigator.clipboard.readText()'), templateId, 'the id is copied');
+  t.match(await page.getByTestId('curl').textContent(), new RegExp(`"templateId":"${templateId}","text"`));
+  await accessible(t, page, 'templates');
+  const [exported] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: /Export JSON of Handwritten letter/ }).click(),
+  ]);
+  const model = JSON.parse(readFileSync((await exported.path())!, 'utf8'));
+  t.has(model.style, JSON.parse(letter).style, 'the export is the template as stored, defaults spelled out');
+  writeFileSync(file, JSON.stringify({ ...model, name: 'Handwritten letter, blue' }));
+  await page.getByLabel('Template JSON file').setInputFiles(file);
+  await page.getByLabel('Store it as').selectOption(templateId);
+  await page.getByRole('button', { name: 'Import' }).click();
+  await page.getByText('Saved “Handwritten letter, blue” as revision 2.').waitFor();
+  t.match(
+    await page.getByRole('row', { name: /Handwritten letter, blue/ }).textContent(),
+    new RegExp(`simple2.*${templateId}`),
+    'imported over it: revision 2, same id',
+  );
+  const tpl = { id: templateId };
   const submitted = await call(t, server, 'POST', '/generations', {
     key,
     body: { templateId: tpl.id, text: 'Dear Ida, this letter was written through the dashboard key.' },

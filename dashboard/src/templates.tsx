@@ -1,0 +1,178 @@
+// The account's templates in the mode shown: each id with a copy button and ready curl and client
+// lines, its JSON to export, and JSON to import as a new template or over one (a new revision).
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type CallError, call, when } from './api.ts';
+import { CopyButton, FormError } from './ui.tsx';
+
+interface Template {
+  id: string;
+  name: string;
+  mode: 'simple' | 'structured' | 'document';
+  version: number;
+  revision: number;
+  updatedAt: string;
+}
+
+/** What a template takes in POST /generations: text, data or content. */
+const inputOf = (t: Template) =>
+  t.mode === 'simple'
+    ? '"text":"Dear friend, …"'
+    : t.mode === 'structured'
+      ? '"data":{ … }'
+      : '"content":[{"type":"paragraph","text":"…"}]';
+
+function snippets(t: Template) {
+  const origin = location.origin;
+  return {
+    curl: `curl -s -X POST ${origin}/api/v1/generations \\\n  -H "Authorization: Bearer $SCRIPTORIUM_API_KEY" -H 'Content-Type: application/json' \\\n  -d '{"templateId":"${t.id}",${inputOf(t)}}'`,
+    client: `import { Scriptorium } from 'scriptorium/client';\n\nconst client = new Scriptorium({ apiKey: process.env.SCRIPTORIUM_API_KEY, baseUrl: '${origin}' });\nconst { job } = await client.generate(\n  { templateId: '${t.id}', ${t.mode === 'simple' ? "text: 'Dear friend, …'" : t.mode === 'structured' ? 'data: { /* … */ }' : 'content: [/* … */]'} },\n  { to: 'letter.pdf' },\n);`,
+  };
+}
+
+export function Templates(props: { accountId: string; mode: 'live' | 'test' }) {
+  const { accountId, mode } = props;
+  const [list, setList] = useState<Template[] | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
+  const [problem, setProblem] = useState('');
+  const [done, setDone] = useState('');
+  const base = `/accounts/${accountId}/templates`;
+  const load = useCallback(
+    () =>
+      call<{ data: Template[] }>('GET', `${base}?mode=${mode}&limit=100`).then(
+        (p) => setList(p.data),
+        (e: CallError) => setProblem(e.message),
+      ),
+    [base, mode],
+  );
+  useEffect(() => {
+    setOpen(null);
+    void load();
+  }, [load]);
+
+  const send = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const data = new FormData(form);
+    const file = data.get('file');
+    const over = String(data.get('over') ?? '');
+    setProblem('');
+    setDone('');
+    if (!(file instanceof File) || file.size === 0) return setProblem('Choose a template JSON file first.');
+    try {
+      const json = await file.text();
+      const t = over
+        ? await call<Template>('POST', `${base}/${over}`, { mode, json })
+        : await call<Template>('POST', base, { mode, json });
+      setDone(over ? `Saved “${t.name}” as revision ${t.revision}.` : `Imported “${t.name}” as ${t.id}.`);
+      form.reset();
+      setOpen(t.id);
+      void load();
+    } catch (err) {
+      setProblem((err as CallError).message);
+    }
+  };
+
+  const shown = list?.find((t) => t.id === open);
+  return (
+    <main>
+      <h1>Templates</h1>
+      <p className="lead">
+        A template holds all the styling; the API only reads it. Send its id with your text or data.
+      </p>
+      {list && list.length === 0 ? <p>No {mode} templates yet. Import one below.</p> : null}
+      {list && list.length > 0 ? (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Revision</th>
+              <th scope="col">Updated</th>
+              <th scope="col">Template id</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((t) => (
+              <tr key={t.id}>
+                <td>{t.name}</td>
+                <td>{t.mode === 'document' ? 'legacy v1' : t.mode}</td>
+                <td>{t.revision}</td>
+                <td>{when(t.updatedAt)}</td>
+                <td>
+                  <code>{t.id}</code>
+                </td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    onClick={() => setOpen(open === t.id ? null : t.id)}
+                    aria-expanded={open === t.id}
+                  >
+                    Use it<span className="visually-hidden"> ({t.name})</span>
+                  </button>
+                  <a
+                    href={`/dashboard/v1${base}/${t.id}/export?mode=${mode}`}
+                    download={`${t.id}.template.json`}
+                  >
+                    Export JSON<span className="visually-hidden"> of {t.name}</span>
+                  </a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {shown ? <UseIt t={shown} /> : null}
+      <section aria-labelledby="import">
+        <h2 id="import">Import a template</h2>
+        <form onSubmit={send} className="inline" noValidate>
+          <div className="field">
+            <label htmlFor="template-file">Template JSON file</label>
+            <input id="template-file" name="file" type="file" accept="application/json,.json" />
+          </div>
+          <div className="field">
+            <label htmlFor="template-over">Store it as</label>
+            <select id="template-over" name="over" defaultValue="">
+              <option value="">a new template</option>
+              {list?.map((t) => (
+                <option key={t.id} value={t.id}>
+                  the next revision of “{t.name}”
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className="primary">
+            Import
+          </button>
+        </form>
+        <FormError message={problem} />
+        {done ? (
+          <p className="success" role="status">
+            {done}
+          </p>
+        ) : null}
+      </section>
+    </main>
+  );
+}
+
+function UseIt(props: { t: Template }) {
+  const s = snippets(props.t);
+  return (
+    <section className="new-key" aria-labelledby="use-it">
+      <h2 id="use-it">Use “{props.t.name}”</h2>
+      <p>
+        Its id: <code data-testid="template-id">{props.t.id}</code>{' '}
+        <CopyButton text={props.t.id} label="Copy id" />
+      </p>
+      <h3>With curl</h3>
+      <pre data-testid="curl">{s.curl}</pre>
+      <CopyButton text={s.curl} label="Copy curl" />
+      <h3>With the client</h3>
+      <pre>{s.client}</pre>
+      <CopyButton text={s.client} label="Copy client code" />
+    </section>
+  );
+}
