@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { type CallError, call, type SessionView, setCsrf } from './api.ts';
 import { Invite, SignIn, SignUp } from './doors.tsx';
+import { AssetsPage } from './assets.tsx';
 import { Jobs } from './jobs.tsx';
 import { Keys } from './keys.tsx';
 import { Members } from './members.tsx';
@@ -13,6 +14,7 @@ import { UsagePage } from './usage.tsx';
 const PAGES = [
   { path: '/dashboard/keys', title: 'API keys' },
   { path: '/dashboard/templates', title: 'Templates' },
+  { path: '/dashboard/images', title: 'Images' },
   { path: '/dashboard/jobs', title: 'Jobs' },
   { path: '/dashboard/usage', title: 'Usage' },
   { path: '/dashboard/members', title: 'Members' },
@@ -157,6 +159,8 @@ export function App() {
           <Members accountId={account.accountId} owner={account.role === 'owner'} />
         ) : page.path === '/dashboard/templates' ? (
           <Templates accountId={account.accountId} mode={mode} />
+        ) : page.path === '/dashboard/images' ? (
+          <AssetsPage accountId={account.accountId} mode={mode} />
         ) : page.path === '/dashboard/jobs' ? (
           <Jobs accountId={account.accountId} mode={mode} />
         ) : page.path === '/dashboard/usage' ? (

@@ -2,7 +2,7 @@
 // lines, its JSON to export, and JSON to import as a new template or over one (a new revision).
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { type CallError, call, when } from './api.ts';
-import { CopyButton, FormError } from './ui.tsx';
+import { CopyButton, Outcome } from './ui.tsx';
 
 interface Template {
   id: string;
@@ -147,12 +147,7 @@ export function Templates(props: { accountId: string; mode: 'live' | 'test' }) {
             Import
           </button>
         </form>
-        <FormError message={problem} />
-        {done ? (
-          <p className="success" role="status">
-            {done}
-          </p>
-        ) : null}
+        <Outcome problem={problem} done={done} />
       </section>
     </main>
   );

@@ -139,3 +139,17 @@ export function Submit(props: { busy: boolean; error?: string | undefined; label
     </>
   );
 }
+
+/** What an action came to: its refusal, or what it did. */
+export function Outcome(props: { problem: string; done: string }) {
+  return (
+    <>
+      <FormError message={props.problem} />
+      {props.done ? (
+        <p className="success" role="status">
+          {props.done}
+        </p>
+      ) : null}
+    </>
+  );
+}

@@ -30,6 +30,7 @@ import {
   signUp,
   testTopUp,
 } from '../app/dashboard.ts';
+import { deleteAsset, uploadAsset } from '../app/assets.ts';
 import { usageByDay, usageReport } from '../app/usage.ts';
 import { jobView } from '../domain/generation.ts';
 import { usageRange } from '../domain/usage-range.ts';
@@ -62,7 +63,8 @@ interface DashRequest extends ApiRequest {
 interface DashRoute {
   method: 'GET' | 'POST';
   path: string;
-  body: 'none' | 'json';
+  /** What the body is: nothing, JSON (512 KiB), or an image's bytes (ASSET_MAX_BYTES). */
+  body: 'none' | 'json' | 'image';
   /** `door`: open without a session (sign-up, sign-in, invitations); `session`: needs one. */
   access: 'door' | 'session';
   handler(req: DashRequest): Promise<Reply>;
@@ -111,6 +113,23 @@ function sessionView(d: ApiDeps, current: Session) {
 }
 
 const mode = (req: DashRequest) => oneOf('mode', queryParams(req, ['mode']).mode, MODES) as 'live' | 'test';
+
+/** An image as the dashboard lists it: never where its bytes are kept. */
+const assetView = (a: {
+  id: string;
+  type: string;
+  width: number;
+  height: number;
+  bytes: number;
+  createdAt: string;
+}) => ({
+  id: a.id,
+  type: a.type,
+  width: a.width,
+  height: a.height,
+  bytes: a.bytes,
+  createdAt: a.createdAt,
+});
 
 /** A template sent to be stored: its mode and its JSON as text. */
 function templateBody(req: DashRequest): { mode: 'live' | 'test'; json: string } {
@@ -364,6 +383,66 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
     },
     {
       method: 'GET',
+      path: '/accounts/{account}/assets',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => {
+        const tenant = tenantOf(req);
+        const c = d.config;
+        const [data, used] = await Promise.all([
+          d.store.assets.list(tenant),
+          d.store.assets.usage(tenant.accountId),
+        ]);
+        return ok({
+          data: data.map(assetView),
+          used,
+          limits: {
+            maxBytes: c.assetMaxBytes,
+            maxSide: c.assetMaxSide,
+            maxPixels: c.assetMaxPixels,
+            maxCount: c.assetsMaxCount,
+            maxTotalBytes: c.assetsMaxTotalBytes,
+          },
+        });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/assets',
+      body: 'image',
+      access: 'session',
+      handler: async (req) =>
+        ok(assetView(await uploadAsset(d, tenantOf(req), req.body, header(req, 'content-type'))), 201),
+    },
+    {
+      method: 'GET',
+      path: '/accounts/{account}/assets/{asset}/image',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => {
+        const a = await d.store.assets.get(tenantOf(req), req.params.asset!);
+        const bytes = a ? await d.blobs.get(a.blobKey) : null;
+        if (!a || !bytes)
+          throw new Refusal(
+            'missing',
+            `image ${shownId(req.params.asset!)} does not exist for this account and mode`,
+          );
+        return {
+          status: 200,
+          headers: { 'Cache-Control': 'private, max-age=3600' },
+          raw: { contentType: a.type, bytes },
+        };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/assets/{asset}/delete',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => ok(assetView(await deleteAsset(d, tenantOf(req), req.params.asset!))),
+    },
+    {
+      method: 'GET',
       path: '/accounts/{account}/members',
       body: 'none',
       access: 'session',
@@ -470,6 +549,8 @@ function staticReply(path: string): Reply {
 
 export interface DashboardApi {
   owns(path: string): boolean;
+  /** The largest body a dashboard call of this method and path takes: an image's, or JSON's. */
+  bodyLimit(method: string, path: string): number;
   handle(req: ApiRequest, seen: { route?: string; account?: string }): Promise<Reply>;
 }
 
@@ -504,11 +585,20 @@ export function createDashboardApi(d: ApiDeps, log: Logger): DashboardApi {
         throw new ApiError('FORBIDDEN', 'X-CSRF-Token must be the csrfToken of GET /dashboard/v1/session');
     }
     const json = m.route.body === 'json' ? objectBody(parseJsonBody(req.body)) : {};
+    if (m.route.body === 'image' && req.body.byteLength === 0)
+      throw new Refusal('invalid', 'the body must be the image, PNG or JPEG; it was empty', {
+        field: 'body',
+      });
     return m.route.handler({ ...req, params: m.params, json, session: current });
   }
 
   return {
     owns: (path) => path === DASHBOARD_PREFIX || path.startsWith(`${DASHBOARD_PREFIX}/`),
+    bodyLimit: (method, path) =>
+      path.startsWith(`${DASHBOARD_API}/`) &&
+      router.bodyKind(method, path.slice(DASHBOARD_API.length)) === 'image'
+        ? d.config.assetMaxBytes
+        : d.config.bodyLimitBytes,
     async handle(req, seen) {
       const reply = await route(req, seen).catch((err: unknown) =>
         errorReply(publicError(err, req, log), req, {}),

@@ -236,6 +236,7 @@ export function createApi(d: ApiDeps, log: Logger): Api {
 
   return {
     bodyLimit(method, path) {
+      if (dashboard.owns(path)) return dashboard.bodyLimit(method, path);
       const image =
         path.startsWith(`${API_PREFIX}/`) &&
         router.bodyKind(method, path.slice(API_PREFIX.length)) === 'image';

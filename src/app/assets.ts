@@ -6,7 +6,10 @@
 import { createInflate } from 'node:zlib';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
-import { ApiError } from '../domain/errors.ts';
+import { ApiError, Refusal } from '../domain/errors.ts';
+import { assetIds, jobBlocks } from '../domain/document.ts';
+import { shownId } from '../domain/ids.ts';
+import { templateAssetIds } from '../domain/template.ts';
 import { type CheckedImage, checkImage } from '../domain/images.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
@@ -119,4 +122,41 @@ export async function uploadAsset(
     await d.blobs.delete(blobKey).catch(() => {});
     throw err;
   }
+}
+
+/**
+ * Deletes an image of the tenant, unless a template or an unfinished job of the tenant places
+ * it (the refusal names which): its record first, then its bytes.
+ */
+export async function deleteAsset(
+  d: Pick<AssetDeps, 'store' | 'blobs'>,
+  tenant: Tenant,
+  id: string,
+): Promise<AssetRecord> {
+  const asset = await d.store.assets.get(tenant, id);
+  if (!asset) throw new Refusal('missing', `image ${shownId(id)} does not exist for this account and mode`);
+  for (let cursor: string | undefined, more = true; more; ) {
+    const page = await d.store.templates.list(tenant, { limit: 100, cursor });
+    const user = page.data.find((t) => templateAssetIds(t.model).includes(id));
+    if (user)
+      throw new Refusal(
+        'conflict',
+        `${id} is placed by template ${user.id} (“${user.name}”); change the template first`,
+      );
+    more = page.hasMore;
+    cursor = page.nextCursor ?? undefined;
+  }
+  for (const status of ['queued', 'processing'] as const) {
+    const jobs = await d.store.generations.list(tenant, { limit: 100, status });
+    const user = jobs.data.find((j) => assetIds(jobBlocks(j.template, j.input) ?? []).includes(id));
+    if (user)
+      throw new Refusal(
+        'conflict',
+        `${id} is placed by job ${user.id}, which has not finished; wait for it or cancel it`,
+      );
+  }
+  const removed = await d.store.assets.remove(tenant, id);
+  if (!removed) throw new Refusal('missing', `image ${shownId(id)} does not exist for this account and mode`);
+  await d.blobs.delete(removed.blobKey);
+  return removed;
 }

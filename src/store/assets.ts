@@ -51,6 +51,15 @@ async function usedBy(q: Tx, accountId: string): Promise<{ count: number; bytes:
   return { count: num(r.n), bytes: num(r.total ?? 0) };
 }
 
+/** The image `id` if it is the tenant's (account and key mode). */
+const ofTenant = (q: Tx, tenant: Tenant, id: string) =>
+  q
+    .selectFrom('assets')
+    .selectAll()
+    .where('id', '=', id)
+    .where('account_id', '=', tenant.accountId)
+    .where('mode', '=', tenant.mode);
+
 export class AssetRepo {
   constructor(private readonly db: Db) {}
 
@@ -97,18 +106,35 @@ export class AssetRepo {
   }
 
   async get(tenant: Tenant, id: string): Promise<AssetRecord | null> {
-    const row = await this.db.kysely
-      .selectFrom('assets')
-      .selectAll()
-      .where('id', '=', id)
-      .where('account_id', '=', tenant.accountId)
-      .where('mode', '=', tenant.mode)
-      .executeTakeFirst();
+    const row = await ofTenant(this.db.kysely, tenant, id).executeTakeFirst();
     return row ? toAsset(row) : null;
   }
 
   async exists(tenant: Tenant, id: string): Promise<boolean> {
     return (await this.get(tenant, id)) !== null;
+  }
+
+  /** The tenant's images, newest first (an account holds at most ASSETS_MAX_COUNT). */
+  async list(tenant: Tenant): Promise<AssetRecord[]> {
+    const rows = await this.db.kysely
+      .selectFrom('assets')
+      .selectAll()
+      .where('account_id', '=', tenant.accountId)
+      .where('mode', '=', tenant.mode)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(toAsset);
+  }
+
+  /** Forgets the image; null when the tenant has no such image. Its bytes are the caller's to delete. */
+  async remove(tenant: Tenant, id: string): Promise<AssetRecord | null> {
+    return this.db.write(async (tx) => {
+      const row = await ofTenant(tx, tenant, id).executeTakeFirst();
+      if (!row) return null;
+      await tx.deleteFrom('assets').where('id', '=', id).execute();
+      return toAsset(row);
+    });
   }
 
   /** Count and bytes of all the account's images (both modes). */

@@ -359,6 +359,42 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.equal((await store.users.openInvitation(`k-${tag}`, NOW))?.id, third.id, 'and it is still open');
   });
 
+  t.test('assets: listed by tenant, newest first; removed once, within the tenant only', async (t) => {
+    const a = await account();
+    const quota = { maxCount: 10, maxTotalBytes: 1_000_000 };
+    const add = (mode: 'live' | 'test', n: number) =>
+      store.assets.create(
+        tenant(a.id, mode),
+        {
+          id: newId('asset'),
+          type: 'image/png',
+          width: 4,
+          height: 3,
+          bytes: 100 + n,
+          sha256: 'f'.repeat(64),
+          blobKey: `assets/${a.id}/${n}`,
+          createdAt: new Date(NOW.getTime() + n * 1000).toISOString(),
+        },
+        quota,
+      );
+    const first = await add('test', 1);
+    const second = await add('test', 2);
+    const live = await add('live', 3);
+    t.same(
+      (await store.assets.list(tenant(a.id, 'test'))).map((x) => x.id),
+      [second.id, first.id],
+      'the test images, newest first; not the live one',
+    );
+    t.equal(
+      await store.assets.remove(tenant(a.id, 'test'), live.id),
+      null,
+      'a live image is not removed as test',
+    );
+    t.equal((await store.assets.remove(tenant(a.id, 'test'), first.id))?.blobKey, `assets/${a.id}/1`);
+    t.equal(await store.assets.remove(tenant(a.id, 'test'), first.id), null, 'once');
+    t.same(await store.assets.usage(a.id), { count: 2, bytes: 102 + 103 }, 'the quota counts what is left');
+  });
+
   t.test('templates: tenant and mode walls, revisions, newest-first pages, a cap per account', async (t) => {
     const a = await account();
     const b = await account();

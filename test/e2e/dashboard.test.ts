@@ -246,6 +246,42 @@ t.test('test sheets, a job through the public API with a dashboard key, its PDF 
   await page.getByTestId('available').filter({ hasText: '200' }).waitFor();
   t.pass('200 test sheets added');
 
+  // Images: the limits said, an upload, a thumbnail, and a delete refused while a template uses it.
+  const { accounts } = (await page.evaluate(() => fetch('/dashboard/v1/session').then((r) => r.json()))) as {
+    accounts: { accountId: string }[];
+  };
+  const accountId = accounts[0]!.accountId;
+  await page.getByRole('link', { name: 'Images' }).click();
+  await page.getByText('No test images yet.').waitFor();
+  t.match(await page.getByTestId('quota').textContent(), /^0 of \d+ images and 0 MiB of \d+ MiB used/);
+  const imgDir = mkdtempSync(join(tmpdir(), 'scriptorium-dash-img-'));
+  t.teardown(() => rmSync(imgDir, { recursive: true, force: true }));
+  const meadow = join(imgDir, 'meadow.png');
+  writeFileSync(meadow, readFileSync(new URL('../../src/app/demo/meadow.png', import.meta.url)));
+  const notImage = join(imgDir, 'notes.png');
+  writeFileSync(notImage, 'these are not the bytes of a PNG');
+  await page.getByLabel('Image file').setInputFiles(notImage);
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: /PNG|JPEG|image/ })
+    .waitFor();
+  t.pass('bytes that are no image are refused, and said why');
+  await page.getByLabel('Image file').setInputFiles(meadow);
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await page.getByText(/Uploaded meadow\.png as asset_\w+\./).waitFor();
+  const assetId = /as (asset_\w+)\./.exec(
+    (await page.getByRole('status').filter({ hasText: 'Uploaded' }).textContent())!,
+  )![1]!;
+  const thumb = page.getByRole('img', { name: new RegExp(`^${assetId}, \\d+ by \\d+ pixels$`) });
+  await thumb.waitFor();
+  t.ok(
+    await thumb.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth > 0),
+    'its thumbnail is drawn',
+  );
+  t.match(await page.getByTestId('quota').textContent(), /^1 of /);
+  await accessible(t, page, 'images');
+
   // A template imported from its JSON on the templates page: its id copied, its snippets ready.
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-dash-tpl-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -286,6 +322,41 @@ t.test('test sheets, a job through the public API with a dashboard key, its PDF 
     'imported over it: revision 2, same id',
   );
   const tpl = { id: templateId };
+
+  // The image placed by a template cannot be deleted; once nothing places it, it can.
+  const card = join(dir, 'card.template.json');
+  writeFileSync(card, readExample('card', { 'meadow.png': assetId }).template);
+  await page.getByLabel('Template JSON file').setInputFiles(card);
+  await page.getByLabel('Store it as').selectOption('');
+  await page.getByRole('button', { name: 'Import' }).click();
+  await page.getByText(/Imported “.*” as tpl_\w+\./).waitFor();
+  await page.getByRole('link', { name: 'Images' }).click();
+  await page.getByRole('button', { name: `Delete ${assetId}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete image' }).click();
+  await page.getByText(new RegExp(`${assetId} is placed by template tpl_\\w+`)).waitFor();
+  t.pass('refused while a template places it, naming the template');
+  t.ok(
+    await page.getByRole('img', { name: new RegExp(assetId) }).isVisible(),
+    'and the image is still there',
+  );
+  await page.getByLabel('Image file').setInputFiles(meadow);
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await page.getByText(/Uploaded meadow\.png as asset_\w+\./).waitFor();
+  const spare = /as (asset_\w+)\./.exec(
+    (await page.getByRole('status').filter({ hasText: 'Uploaded' }).textContent())!,
+  )![1]!;
+  await page.getByRole('button', { name: `Delete ${spare}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete image' }).click();
+  await page.getByText(`Deleted ${spare}.`).waitFor();
+  t.equal(
+    await page.getByRole('img', { name: new RegExp(spare) }).count(),
+    0,
+    'an image nothing places is deleted',
+  );
+  t.equal(await server.ctx.store.assets.get({ accountId, mode: 'test' }, spare), null, 'its record is gone');
+  await page.getByRole('link', { name: 'Templates' }).click();
+  await page.getByRole('heading', { name: 'Templates' }).waitFor();
+
   const submitted = await call(t, server, 'POST', '/generations', {
     key,
     body: { templateId: tpl.id, text: 'Dear Ida, this letter was written through the dashboard key.' },
