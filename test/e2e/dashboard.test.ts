@@ -13,6 +13,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
 import { readExample } from '../../src/app/demo.ts';
+import { jobBlocks } from '../../src/domain/document.ts';
+import { specOf } from '../../src/domain/render-spec.ts';
+import { parseTemplate } from '../../src/domain/template.ts';
+import { newId } from '../../src/lib/ids.ts';
 import { call, jobFinished, startTestServer } from '../helpers/server.ts';
 import { startServe } from '../helpers/spawn.ts';
 
@@ -354,6 +358,45 @@ t.test('test sheets, a job through the public API with a dashboard key, its PDF 
     'an image nothing places is deleted',
   );
   t.equal(await server.ctx.store.assets.get({ accountId, mode: 'test' }, spare), null, 'its record is gone');
+
+  // An image placed only by a job that has not run yet is kept until the job ends. (The job is
+  // written to the store and never queued, so it waits.)
+  await page.getByLabel('Image file').setInputFiles(meadow);
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await page.getByText(/Uploaded meadow\.png as asset_\w+\./).waitFor();
+  const jobOnly = /as (asset_\w+)\./.exec(
+    (await page.getByRole('status').filter({ hasText: 'Uploaded' }).textContent())!,
+  )![1]!;
+  const example = readExample('document', { 'meadow.png': jobOnly });
+  const parsed = parseTemplate(JSON.parse(example.template));
+  if (!parsed.ok) throw new Error(parsed.message);
+  const input = { content: example.input.content as unknown[] };
+  const testTenant = { accountId, mode: 'test' as const };
+  const waiting = await server.ctx.store.generations.submit(
+    testTenant,
+    {
+      id: newId('gen'),
+      kind: 'pdf',
+      templateId: newId('tpl'),
+      templateRevision: 1,
+      template: parsed.template,
+      input,
+      inputHash: 'h',
+      spec: specOf(parsed.template, { blocks: jobBlocks(parsed.template, input)! }),
+    },
+    { unfinished: 2, queued: 32 },
+    new Date(),
+  );
+  await page.getByRole('button', { name: `Delete ${jobOnly}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete image' }).click();
+  await page.getByText(`${jobOnly} is placed by job ${waiting.id}, which has not finished`).waitFor();
+  t.pass('refused while an unfinished job places it, naming the job');
+  await server.ctx.store.generations.cancel(testTenant, waiting.id, new Date());
+  await page.getByRole('button', { name: `Delete ${jobOnly}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete image' }).click();
+  await page.getByText(`Deleted ${jobOnly}.`).waitFor();
+  t.pass('and deleted once the job is cancelled');
+
   await page.getByRole('link', { name: 'Templates' }).click();
   await page.getByRole('heading', { name: 'Templates' }).waitFor();
 
