@@ -1,7 +1,7 @@
 // API keys of the account in the chosen mode: create (the key shown once, with a copy button),
 // name, revoke, and when each was created and last used; the account's key limit said plainly.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type ApiKey, CallError, call, when } from './api.ts';
+import { type ApiKey, type CallError, call, when } from './api.ts';
 import { CopyButton, Field, FormError, useForm } from './ui.tsx';
 
 interface KeyList {
@@ -185,5 +185,3 @@ export function Confirm(props: {
     </dialog>
   );
 }
-
-export { CallError };

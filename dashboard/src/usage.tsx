@@ -13,7 +13,6 @@ interface Day {
 }
 
 interface Usage {
-  plan: string;
   period: { from: string; to: string; days: number };
   requests: number;
   generations: number;

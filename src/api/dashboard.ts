@@ -39,7 +39,7 @@ import { templateSummary } from './routes/templates.ts';
 import { listParams } from './query.ts';
 import { ApiError, Refusal } from '../domain/errors.ts';
 import { shownId } from '../domain/ids.ts';
-import { normalEmail, ROLES, type Role } from '../domain/users.ts';
+import { displayName, normalEmail, ROLES, type Role } from '../domain/users.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import { allowOnly, jobFilters, MODES, objectBody, ok, oneOf, wholeNumber } from './admin-input.ts';
 import type { ApiDeps } from './deps.ts';
@@ -112,7 +112,7 @@ function sessionView(d: ApiDeps, current: Session) {
   };
 }
 
-const mode = (req: DashRequest) => oneOf('mode', queryParams(req, ['mode']).mode, MODES) as 'live' | 'test';
+const mode = (req: DashRequest) => oneOf('mode', queryParams(req, ['mode']).mode, MODES);
 
 /** An image as the dashboard lists it: never where its bytes are kept. */
 const assetView = (a: {
@@ -134,7 +134,7 @@ const assetView = (a: {
 /** A template sent to be stored: its mode and its JSON as text. */
 function templateBody(req: DashRequest): { mode: 'live' | 'test'; json: string } {
   allowOnly(req.json, ['mode', 'json']);
-  const m = oneOf('mode', req.json.mode, MODES) as 'live' | 'test';
+  const m = oneOf('mode', req.json.mode, MODES);
   if (typeof req.json.json !== 'string')
     throw new Refusal('invalid', 'json must be the template as text', { field: 'json' });
   return { mode: m, json: req.json.json };
@@ -245,17 +245,9 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
       access: 'session',
       handler: async (req) => {
         allowOnly(req.json, ['mode', 'name']);
-        const m = oneOf('mode', req.json.mode, MODES) as 'live' | 'test';
-        const name = req.json.name ?? `${m} key`;
-        if (typeof name !== 'string' || name.trim().length < 1 || name.trim().length > 120)
-          throw new Refusal(
-            'invalid',
-            `name must be 1-120 characters, got ${JSON.stringify(name).slice(0, 40)}`,
-            {
-              field: 'name',
-            },
-          );
-        const { key, record } = await newKey(d, s(req), req.params.account!, { mode: m, name: name.trim() });
+        const m = oneOf('mode', req.json.mode, MODES);
+        const name = displayName(req.json.name ?? `${m} key`, 'name');
+        const { key, record } = await newKey(d, s(req), req.params.account!, { mode: m, name });
         return ok({ ...record, key }, 201);
       },
     },
@@ -273,15 +265,13 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
       access: 'session',
       handler: async (req) => {
         const q = queryParams(req, ['mode', 'from', 'to']);
-        const tenant = tenantOf(req, oneOf('mode', q.mode, MODES) as 'live' | 'test');
+        const tenant = tenantOf(req, oneOf('mode', q.mode, MODES));
         const range = usageRange({ from: q.from, to: q.to }, req.receivedAt, d.config.usageMaxDays);
         const [report, days] = await Promise.all([
           usageReport(d, tenant, range, req.receivedAt),
           usageByDay(d, tenant, range),
         ]);
-        const account = s(req).memberships.find((x) => x.accountId === tenant.accountId)!;
-        const plan = (await d.store.accounts.get(tenant.accountId))?.plan ?? 'none';
-        return ok({ ...report, days, plan, accountName: account.accountName });
+        return ok({ ...report, days });
       },
     },
     {
@@ -291,7 +281,7 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
       access: 'session',
       handler: async (req) => {
         const { limit, cursor, rest } = listParams(req, ['mode', 'status', 'kind']);
-        const tenant = tenantOf(req, oneOf('mode', rest.mode, MODES) as 'live' | 'test');
+        const tenant = tenantOf(req, oneOf('mode', rest.mode, MODES));
         const page = await d.store.generations.list(tenant, { limit, cursor, ...jobFilters(rest) });
         return ok({ ...page, data: page.data.map(jobView) });
       },
@@ -328,7 +318,7 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
       access: 'session',
       handler: async (req) => {
         const { limit, cursor, rest } = listParams(req, ['mode']);
-        const tenant = tenantOf(req, oneOf('mode', rest.mode, MODES) as 'live' | 'test');
+        const tenant = tenantOf(req, oneOf('mode', rest.mode, MODES));
         const page = await d.store.templates.list(tenant, { limit, cursor });
         return ok({ ...page, data: page.data.map(templateSummary) });
       },

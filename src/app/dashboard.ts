@@ -1,7 +1,7 @@
 // The customer's dashboard use-cases: signing up, in and out, belonging to accounts, and what a
 // member may do there. Keys are made and revoked by the same functions as the CLI and the admin
 // API (./admin.ts); this module adds who may call them.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KeyMode } from '../domain/api-keys.ts';
 import { ApiError, Refusal } from '../domain/errors.ts';
 import { shownId } from '../domain/ids.ts';
@@ -15,6 +15,7 @@ import {
   SESSION_DAYS,
   type User,
 } from '../domain/users.ts';
+import { sha256Hex } from '../lib/ids.ts';
 import { hashPassword, verifyDecoy, verifyPassword } from '../lib/password.ts';
 import type {
   Account,
@@ -34,11 +35,11 @@ function token(): { token: string; hash: string } {
   return { token: t, hash: tokenHash(t) };
 }
 
-export const tokenHash = (t: string) => createHash('sha256').update(t).digest('hex');
+export const tokenHash = (t: string) => sha256Hex(t);
 
 /** The CSRF token of a session: derived from its token, so nothing more is stored. */
 export const csrfToken = (sessionToken: string) =>
-  createHash('sha256').update(`csrf:${sessionToken}`).digest('base64url');
+  Buffer.from(sha256Hex(`csrf:${sessionToken}`), 'hex').toString('base64url');
 
 /** Whether `presented` is the session's CSRF token (constant time). */
 export function csrfMatches(sessionToken: string, presented: string | undefined): boolean {
