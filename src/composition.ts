@@ -21,7 +21,7 @@ import {
   RedisRateLimiter,
   type SignInLimits,
 } from './limits/rate-limit.ts';
-import { SIGN_IN_LIMITS } from './domain/users.ts';
+import { DRAFT_LIMIT, SIGN_IN_LIMITS } from './domain/users.ts';
 import { MemoryRenderQuota, type RenderQuota, RedisRenderQuota } from './limits/render-quota.ts';
 import { Metrics, SampleBoard } from './metrics/index.ts';
 import { BullQueue } from './queue/bullmq.ts';
@@ -80,6 +80,8 @@ export interface Adapters {
   previewLimiter: RateLimiter;
   /** Dashboard sign-ins, sign-ups and invitation answers: per source address and per email. */
   signInLimits: SignInLimits;
+  /** The dashboard builder's previews, per account. */
+  draftLimiter: RateLimiter;
   quota: RenderQuota;
   renderer: Renderer;
   metrics: Metrics;
@@ -126,6 +128,7 @@ export async function openAdapters(
     perAddress: limited(SIGN_IN_LIMITS.perAddress, 'signin-addr'),
     perEmail: limited(SIGN_IN_LIMITS.perEmail, 'signin-email'),
   };
+  const draftLimiter = limited(DRAFT_LIMIT, 'drafts');
   const quota = redis
     ? new RedisRenderQuota(redis, config.redisPrefix, renders)
     : new MemoryRenderQuota(renders);
@@ -170,6 +173,7 @@ export async function openAdapters(
     limiter,
     previewLimiter,
     signInLimits,
+    draftLimiter,
     quota,
     renderer,
     metrics,

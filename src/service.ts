@@ -59,8 +59,18 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
   const { config } = ctx;
   const role = opts.role ?? 'all';
   const log = opts.log ?? createLogger(config.logLevel);
-  const { instance, limiter, previewLimiter, signInLimits, quota, renderer, metrics, board, ...adapters } =
-    await openAdapters(ctx, { role, log, renderer: opts.renderer });
+  const {
+    instance,
+    limiter,
+    previewLimiter,
+    signInLimits,
+    draftLimiter,
+    quota,
+    renderer,
+    metrics,
+    board,
+    ...adapters
+  } = await openAdapters(ctx, { role, log, renderer: opts.renderer });
   const counter = new RequestCounter(ctx.store);
   // Webhook deliveries are sent where jobs run; a job that finishes here nudges the dispatcher.
   const dispatcher =
@@ -143,6 +153,7 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
       queue,
       previewLimiter,
       signInLimits,
+      draftLimiter,
       renderer,
       quota,
       instance,

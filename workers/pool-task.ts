@@ -19,7 +19,7 @@ export default function run(
         [Piscina.valueSymbol]: result,
       } as never) as unknown as RenderResult)
     : result;
-  if (req.output !== 'png' && req.output !== 'preview') return moved;
+  if (req.output === 'pdf' || req.output === 'svg') return moved;
   // Between tasks piscina keeps the thread blocked, off its event loop: let the loop turn once
   // here, so that the collected images' native memory is freed (workers/native-memory.ts).
   return new Promise((resolve) => setImmediate(() => resolve(moved)));

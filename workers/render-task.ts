@@ -57,6 +57,8 @@ function render(req: RenderRequest): Rendered {
     }
     case 'preview':
       return preview(req);
+    case 'draft':
+      return draft(req);
     default:
       return image(req);
   }
@@ -82,6 +84,22 @@ function image(req: RenderRequest): Rendered {
       `the image would be ${bytes.length} bytes, the most allowed is ${max}`,
     );
   return { ok: true, pages: 1, bytes };
+}
+
+/**
+ * The builder's preview: the first page as a PNG at `previewDpi`, laid out as in the whole
+ * document (more than `maxPages` is refused), with no watermark.
+ */
+function draft(req: RenderRequest): Rendered {
+  const res = resources(req);
+  const list = layout(req.spec, res, { maxPages: req.limits.maxPages, firstPages: 1 });
+  const bytes = writePng(list, list.pages[0]!, req.limits.previewDpi ?? 96, {
+    raster,
+    deflate,
+    assets: assetBytes(res),
+  });
+  releaseImageMemory();
+  return { ok: true, pages: list.pages.length, bytes };
 }
 
 /** The preview body of GET /generations/{id}/preview (DESIGN §4), made here so the API only streams it. */

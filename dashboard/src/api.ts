@@ -40,6 +40,16 @@ export interface Invitation {
   expiresAt: string;
 }
 
+/** A template as the dashboard lists it (and answers a save with). */
+export interface TemplateSummary {
+  id: string;
+  name: string;
+  mode: 'simple' | 'structured' | 'document';
+  version: number;
+  revision: number;
+  updatedAt: string;
+}
+
 export class CallError extends Error {
   constructor(
     readonly status: number,
@@ -55,20 +65,35 @@ let csrf = '';
 export const setCsrf = (token: string) => {
   csrf = token;
 };
-/** The session's CSRF token, for a call made without `call` (an upload of raw bytes). */
-export const csrfOf = () => csrf;
 
-export async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+export function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  return send<T>(
+    method,
+    path,
+    body === undefined ? undefined : { type: 'application/json', body: JSON.stringify(body) },
+  );
+}
+
+/** A file's bytes as the body of a POST (an image, a font). */
+export function upload<T>(path: string, file: File, type: string): Promise<T> {
+  return send<T>('POST', path, { type, body: file });
+}
+
+async function send<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  content: { type: string; body: BodyInit } | undefined,
+): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`/dashboard/v1${path}`, {
       method,
       credentials: 'same-origin',
       headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(content ? { 'content-type': content.type } : {}),
         ...(method === 'GET' ? {} : { 'x-csrf-token': csrf }),
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: content?.body,
     });
   } catch {
     throw new CallError(0, 'NETWORK', 'The server does not answer. Check your connection and try again.');

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { type CallError, call, type SessionView, setCsrf } from './api.ts';
 import { Invite, SignIn, SignUp } from './doors.tsx';
 import { AssetsPage } from './assets.tsx';
+import { FontsPage } from './fonts.tsx';
 import { Jobs } from './jobs.tsx';
 import { Keys } from './keys.tsx';
 import { Members } from './members.tsx';
@@ -15,6 +16,7 @@ const PAGES = [
   { path: '/dashboard/keys', title: 'API keys' },
   { path: '/dashboard/templates', title: 'Templates' },
   { path: '/dashboard/images', title: 'Images' },
+  { path: '/dashboard/fonts', title: 'Fonts' },
   { path: '/dashboard/jobs', title: 'Jobs' },
   { path: '/dashboard/usage', title: 'Usage' },
   { path: '/dashboard/members', title: 'Members' },
@@ -161,6 +163,8 @@ export function App() {
           <Templates accountId={account.accountId} mode={mode} />
         ) : page.path === '/dashboard/images' ? (
           <AssetsPage accountId={account.accountId} mode={mode} />
+        ) : page.path === '/dashboard/fonts' ? (
+          <FontsPage accountId={account.accountId} mode={mode} />
         ) : page.path === '/dashboard/jobs' ? (
           <Jobs accountId={account.accountId} mode={mode} />
         ) : page.path === '/dashboard/usage' ? (

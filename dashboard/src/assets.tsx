@@ -2,7 +2,7 @@
 // beside the form), list with a thumbnail, the id to copy, and delete (refused while a template
 // or an unfinished job uses the image).
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { CallError, call, csrfOf, when } from './api.ts';
+import { CallError, call, upload, when } from './api.ts';
 import { Confirm } from './keys.tsx';
 import { CopyButton, Outcome } from './ui.tsx';
 
@@ -39,23 +39,25 @@ export function AssetsPage(props: { accountId: string; mode: 'live' | 'test' }) 
     void load();
   }, [load]);
 
-  const upload = async (e: FormEvent<HTMLFormElement>) => {
+  const send = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
     const file = new FormData(form).get('file');
     setProblem('');
     setDone('');
     if (!(file instanceof File) || file.size === 0) return setProblem('Choose a PNG or JPEG image first.');
-    const res = await fetch(`/dashboard/v1${base}?mode=${mode}`, {
-      method: 'POST',
-      headers: { 'content-type': file.type || 'application/octet-stream', 'x-csrf-token': csrfOf() },
-      body: file,
-    }).catch(() => null);
-    const json = (await res?.json().catch(() => null)) as (Asset & { error?: { message: string } }) | null;
-    if (!res?.ok) return setProblem(json?.error?.message ?? 'The server does not answer; try again.');
-    setDone(`Uploaded ${file.name} as ${json!.id}.`);
-    form.reset();
-    void load();
+    try {
+      const added = await upload<Asset>(
+        `${base}?mode=${mode}`,
+        file,
+        file.type || 'application/octet-stream',
+      );
+      setDone(`Uploaded ${file.name} as ${added.id}.`);
+      form.reset();
+      void load();
+    } catch (err) {
+      setProblem((err as CallError).message);
+    }
   };
 
   const l = assets?.limits;
@@ -73,7 +75,7 @@ export function AssetsPage(props: { accountId: string; mode: 'live' | 'test' }) 
       ) : null}
       <section aria-labelledby="upload">
         <h2 id="upload">Upload an image</h2>
-        <form onSubmit={upload} className="inline" noValidate>
+        <form onSubmit={send} className="inline" noValidate>
           <div className="field">
             <label htmlFor="asset-file">Image file</label>
             <input id="asset-file" name="file" type="file" accept="image/png,image/jpeg" />

@@ -1,17 +1,12 @@
 // The account's templates in the mode shown: each id with a copy button and ready curl and client
 // lines, its JSON to export, and JSON to import as a new template or over one (a new revision).
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { type CallError, call, when } from './api.ts';
+import { type CallError, call, type TemplateSummary, when } from './api.ts';
+import { Builder, blankModel, type Kind, type Schemas } from './builder.tsx';
+import type { Font, Image } from './schema-form.tsx';
 import { CopyButton, Outcome } from './ui.tsx';
 
-interface Template {
-  id: string;
-  name: string;
-  mode: 'simple' | 'structured' | 'document';
-  version: number;
-  revision: number;
-  updatedAt: string;
-}
+type Template = TemplateSummary;
 
 /** What a template takes in POST /generations: text, data or content. */
 const inputOf = (t: Template) =>
@@ -35,6 +30,10 @@ export function Templates(props: { accountId: string; mode: 'live' | 'test' }) {
   const [open, setOpen] = useState<string | null>(null);
   const [problem, setProblem] = useState('');
   const [done, setDone] = useState('');
+  const [building, setBuilding] = useState<{ id?: string; model: Record<string, unknown>; n: number } | null>(
+    null,
+  );
+  const [kit, setKit] = useState<{ schemas: Schemas; fonts: Font[]; images: Image[] } | null>(null);
   const base = `/accounts/${accountId}/templates`;
   const load = useCallback(
     () =>
@@ -46,8 +45,44 @@ export function Templates(props: { accountId: string; mode: 'live' | 'test' }) {
   );
   useEffect(() => {
     setOpen(null);
+    setBuilding(null);
     void load();
   }, [load]);
+
+  /** What the builder draws its forms from: the model's schemas, the account's fonts and images. */
+  const builderKit = async () => {
+    if (kit) return kit;
+    const [schemas, fonts, images] = await Promise.all([
+      call<Schemas>('GET', '/template-schema'),
+      call<{ data: Font[] }>('GET', `/accounts/${accountId}/fonts?mode=${mode}`),
+      call<{ data: Image[] }>('GET', `/accounts/${accountId}/assets?mode=${mode}`),
+    ]);
+    const next = { schemas, fonts: fonts.data, images: images.data };
+    setKit(next);
+    return next;
+  };
+  const build = async (kind: Kind) => {
+    setProblem('');
+    try {
+      const k = await builderKit();
+      setBuilding({ model: blankModel(kind, k.schemas, k.fonts), n: Date.now() });
+    } catch (err) {
+      setProblem((err as CallError).message);
+    }
+  };
+  const edit = async (t: Template) => {
+    setProblem('');
+    try {
+      await builderKit();
+      const res = await fetch(`/dashboard/v1${base}/${t.id}/export?mode=${mode}`, {
+        credentials: 'same-origin',
+      });
+      if (!res.ok) throw new Error(`The template could not be read (HTTP ${res.status}).`);
+      setBuilding({ id: t.id, model: (await res.json()) as Record<string, unknown>, n: Date.now() });
+    } catch (err) {
+      setProblem((err as Error).message);
+    }
+  };
 
   const send = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -79,7 +114,7 @@ export function Templates(props: { accountId: string; mode: 'live' | 'test' }) {
       <p className="lead">
         A template holds all the styling; the API only reads it. Send its id with your text or data.
       </p>
-      {list && list.length === 0 ? <p>No {mode} templates yet. Import one below.</p> : null}
+      {list && list.length === 0 ? <p>No {mode} templates yet. Build one or import one below.</p> : null}
       {list && list.length > 0 ? (
         <table>
           <thead>
@@ -105,6 +140,9 @@ export function Templates(props: { accountId: string; mode: 'live' | 'test' }) {
                   <code>{t.id}</code>
                 </td>
                 <td className="actions">
+                  <button type="button" onClick={() => void edit(t)}>
+                    Edit<span className="visually-hidden"> {t.name}</span>
+                  </button>
                   <button
                     type="button"
                     onClick={() => setOpen(open === t.id ? null : t.id)}
@@ -125,6 +163,34 @@ export function Templates(props: { accountId: string; mode: 'live' | 'test' }) {
         </table>
       ) : null}
       {shown ? <UseIt t={shown} /> : null}
+      <h2>Build a template</h2>
+      <div className="inline">
+        <button type="button" className="primary" onClick={() => void build('simple')}>
+          New simple-text template
+        </button>
+        <button type="button" onClick={() => void build('structured')}>
+          New structured template
+        </button>
+        <button type="button" onClick={() => void build('legacy')}>
+          New legacy v1 template
+        </button>
+      </div>
+      {building && kit ? (
+        <Builder
+          key={building.n}
+          accountId={accountId}
+          mode={mode}
+          schemas={kit.schemas}
+          fonts={kit.fonts}
+          images={kit.images}
+          start={building}
+          onSaved={(t) => {
+            setOpen(t.id);
+            void load();
+          }}
+          onClose={() => setBuilding(null)}
+        />
+      ) : null}
       <section aria-labelledby="import">
         <h2 id="import">Import a template</h2>
         <form onSubmit={send} className="inline" noValidate>

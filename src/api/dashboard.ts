@@ -31,6 +31,12 @@ import {
   testTopUp,
 } from '../app/dashboard.ts';
 import { deleteAsset, uploadAsset } from '../app/assets.ts';
+import type { Caller } from '../app/auth.ts';
+import { draftPreview } from '../app/drafts.ts';
+import { FONT_MAX_BYTES } from '../app/admin.ts';
+import { addPersonalFont, personalFontsAllowed } from '../app/personal-fonts.ts';
+import { templateJsonSchemas } from '../domain/template.ts';
+import { fontSummary } from './routes/fonts.ts';
 import { usageByDay, usageReport } from '../app/usage.ts';
 import { jobView } from '../domain/generation.ts';
 import { usageRange } from '../domain/usage-range.ts';
@@ -64,7 +70,7 @@ interface DashRoute {
   method: 'GET' | 'POST';
   path: string;
   /** What the body is: nothing, JSON (512 KiB), or an image's bytes (ASSET_MAX_BYTES). */
-  body: 'none' | 'json' | 'image';
+  body: 'none' | 'json' | 'image' | 'font';
   /** `door`: open without a session (sign-up, sign-in, invitations); `session`: needs one. */
   access: 'door' | 'session';
   handler(req: DashRequest): Promise<Reply>;
@@ -132,8 +138,8 @@ const assetView = (a: {
 });
 
 /** A template sent to be stored: its mode and its JSON as text. */
-function templateBody(req: DashRequest): { mode: 'live' | 'test'; json: string } {
-  allowOnly(req.json, ['mode', 'json']);
+function templateBody(req: DashRequest, more: string[] = []): { mode: 'live' | 'test'; json: string } {
+  allowOnly(req.json, ['mode', 'json', ...more]);
   const m = oneOf('mode', req.json.mode, MODES);
   if (typeof req.json.json !== 'string')
     throw new Refusal('invalid', 'json must be the template as text', { field: 'json' });
@@ -146,8 +152,22 @@ function tenantOf(req: DashRequest, m: 'live' | 'test' = mode(req)) {
   return { accountId: req.params.account!, mode: m };
 }
 
+let schemas: ReturnType<typeof templateJsonSchemas> | undefined;
+/** The template model's JSON Schemas (ranges, units, defaults), which the builder's forms are drawn from. */
+const templateSchemas = () => {
+  schemas ??= templateJsonSchemas();
+  return schemas;
+};
+
 function routes(d: ApiDeps, log: Logger): DashRoute[] {
   const outputs = jobOutputs(d, log);
+  /** The account a dashboard call acts for, as the public API's caller would be. */
+  const callerOf = async (req: DashRequest, m: 'live' | 'test' = mode(req)): Promise<Caller> => {
+    const tenant = tenantOf(req, m);
+    const account = await d.store.accounts.get(tenant.accountId);
+    if (!account) throw new Refusal('missing', `account ${shownId(tenant.accountId)} does not exist`);
+    return { keyId: '', tenant, account };
+  };
   const doors = async (req: ApiRequest, email?: string) => {
     await spend(d.signInLimits.perAddress, req.peer, 'from this address');
     if (email) await spend(d.signInLimits.perEmail, email, `for ${email}`);
@@ -373,6 +393,69 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
     },
     {
       method: 'GET',
+      path: '/template-schema',
+      body: 'none',
+      access: 'session',
+      handler: async () => ok(templateSchemas()),
+    },
+    {
+      method: 'GET',
+      path: '/accounts/{account}/fonts',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => {
+        const caller = await callerOf(req);
+        const { account } = caller;
+        const page = await d.store.fonts.pageVisible(account.id, { limit: 100 });
+        const plan = d.store.plans[account.plan];
+        return ok({
+          data: page.data.map((f) => fontSummary(f, plan?.premiumFonts ?? false)),
+          plan: plan?.name ?? account.plan,
+          premiumFonts: plan?.premiumFonts ?? false,
+          personalFonts: personalFontsAllowed(d, caller),
+          maxBytes: FONT_MAX_BYTES,
+        });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/fonts',
+      body: 'font',
+      access: 'session',
+      handler: async (req) => {
+        // Fonts belong to the account, not to a key mode: the mode shown is accepted, not needed.
+        const q = queryParams(req, ['mode', 'name']);
+        const caller = await callerOf(req, oneOf('mode', q.mode, MODES, 'live'));
+        const added = await addPersonalFont(d, caller, {
+          bytes: req.body,
+          name: q.name ?? '',
+        });
+        return ok(
+          {
+            font: fontSummary(added.font, true),
+            sample: { line: added.line, png: Buffer.from(added.sample).toString('base64') },
+          },
+          201,
+        );
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/drafts',
+      body: 'json',
+      access: 'session',
+      handler: async (req) => {
+        const { mode: m, json } = templateBody(req, ['sample']);
+        const draft = await draftPreview(d, await callerOf(req, m), {
+          mode: m,
+          json,
+          sample: req.json.sample,
+        });
+        return ok({ png: Buffer.from(draft.png).toString('base64'), sample: draft.input });
+      },
+    },
+    {
+      method: 'GET',
       path: '/accounts/{account}/assets',
       body: 'none',
       access: 'session',
@@ -539,7 +622,7 @@ function staticReply(path: string): Reply {
 
 export interface DashboardApi {
   owns(path: string): boolean;
-  /** The largest body a dashboard call of this method and path takes: an image's, or JSON's. */
+  /** The largest body a dashboard call of this method and path takes: an image's, a font's, or JSON's. */
   bodyLimit(method: string, path: string): number;
   handle(req: ApiRequest, seen: { route?: string; account?: string }): Promise<Reply>;
 }
@@ -579,16 +662,25 @@ export function createDashboardApi(d: ApiDeps, log: Logger): DashboardApi {
       throw new Refusal('invalid', 'the body must be the image, PNG or JPEG; it was empty', {
         field: 'body',
       });
+    if (m.route.body === 'font' && req.body.byteLength === 0)
+      throw new Refusal('invalid', 'the body must be the font file, TTF or OTF; it was empty', {
+        field: 'body',
+      });
     return m.route.handler({ ...req, params: m.params, json, session: current });
   }
 
   return {
     owns: (path) => path === DASHBOARD_PREFIX || path.startsWith(`${DASHBOARD_PREFIX}/`),
-    bodyLimit: (method, path) =>
-      path.startsWith(`${DASHBOARD_API}/`) &&
-      router.bodyKind(method, path.slice(DASHBOARD_API.length)) === 'image'
+    bodyLimit: (method, path) => {
+      const kind = path.startsWith(`${DASHBOARD_API}/`)
+        ? router.bodyKind(method, path.slice(DASHBOARD_API.length))
+        : undefined;
+      return kind === 'image'
         ? d.config.assetMaxBytes
-        : d.config.bodyLimitBytes,
+        : kind === 'font'
+          ? FONT_MAX_BYTES
+          : d.config.bodyLimitBytes;
+    },
     async handle(req, seen) {
       const reply = await route(req, seen).catch((err: unknown) =>
         errorReply(publicError(err, req, log), req, {}),

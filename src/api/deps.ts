@@ -23,6 +23,8 @@ export interface ApiDeps {
   previewLimiter: RateLimiter;
   /** The dashboard's doors (sign-in, sign-up, invitations). */
   signInLimits: SignInLimits;
+  /** The dashboard builder's previews, per account. */
+  draftLimiter: RateLimiter;
   /** Synchronous renders run on the same pool as jobs, under their own quotas. */
   renderer: Renderer;
   quota: RenderQuota;

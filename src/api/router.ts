@@ -5,7 +5,8 @@
 export interface RouteShape {
   method: string;
   path: string;
-  body: 'none' | 'json' | 'image';
+  /** What the body is: nothing, JSON, an image's bytes, or a font file's. */
+  body: 'none' | 'json' | 'image' | 'font';
 }
 
 interface Node<R> {
@@ -61,8 +62,7 @@ export class Router<R extends RouteShape> {
     return at;
   }
 
-  /** What a body on this method and path would be, without capturing parameters. */
-  bodyKind(method: string, path: string): RouteShape['body'] | undefined {
+  bodyKind(method: string, path: string): R['body'] | undefined {
     return this.find(path, null)?.routes.get(method)?.body;
   }
 

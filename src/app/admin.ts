@@ -7,7 +7,7 @@ import { shownId } from '../domain/ids.ts';
 import { Refusal } from '../domain/errors.ts';
 import { parseTemplate, type TemplateModel, templateAssetIds, templateFontIds } from '../domain/template.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
-import { inspectFont, NotAFontError } from '../render/index.ts';
+import { type FontInfo, inspectFont, NotAFontError } from '../render/index.ts';
 import type { Job } from '../domain/generation.ts';
 import { todayRange } from '../domain/usage-range.ts';
 import type {
@@ -80,7 +80,7 @@ export async function revokeKey(d: AdminDeps, keyId: string): Promise<ApiKeyReco
 type TemplateInput = { account: string; mode: KeyMode; json: string; source?: string };
 
 /** Validates a template's JSON (DESIGN §5) and checks the fonts and assets it names. */
-async function checkedTemplate(d: AdminDeps, input: TemplateInput): Promise<TemplateModel> {
+export async function checkedTemplate(d: AdminDeps, input: TemplateInput): Promise<TemplateModel> {
   let raw: unknown;
   try {
     raw = JSON.parse(input.json);
@@ -91,7 +91,10 @@ async function checkedTemplate(d: AdminDeps, input: TemplateInput): Promise<Temp
     );
   }
   const parsed = parseTemplate(raw);
-  if (!parsed.ok) throw new Refusal('invalid', `${input.source ?? 'template'}: ${parsed.message}`);
+  if (!parsed.ok)
+    throw new Refusal('invalid', `${input.source ?? 'template'}: ${parsed.message}`, {
+      field: parsed.field,
+    });
   await requireAccount(d, input.account);
   const tenant = { accountId: input.account, mode: input.mode };
   for (const fontId of templateFontIds(parsed.template)) {
@@ -144,6 +147,9 @@ export async function replaceTemplate(
   return t;
 }
 
+/** The largest font file accepted. */
+export const FONT_MAX_BYTES = 20 * 1024 * 1024;
+
 /** Adds a font for everyone, or a personal font of one account; anything not a font is refused. */
 export async function addFont(
   d: AdminDeps,
@@ -155,18 +161,20 @@ export async function addFont(
     license?: string;
     source?: string;
   },
+  /** A further check of a parsed font before anything is stored (the dashboard's sample line). */
+  check?: (info: FontInfo) => Promise<void>,
 ): Promise<FontRecord> {
   const name = input.name.trim();
   if (name.length < 1 || name.length > 120)
-    throw new Refusal('invalid', `name must be 1-120 characters, got ${name.length}`);
-  const maxBytes = 20 * 1024 * 1024;
+    throw new Refusal('invalid', `name must be 1-120 characters, got ${name.length}`, { field: 'name' });
+  const maxBytes = FONT_MAX_BYTES;
   if (input.bytes.length > maxBytes) {
     throw new Refusal(
       'invalid',
       `${input.source ?? 'font'} must be at most ${maxBytes} bytes, got ${input.bytes.length}`,
     );
   }
-  let info: ReturnType<typeof inspectFont>;
+  let info: FontInfo;
   try {
     info = inspectFont(input.bytes);
   } catch (err) {
@@ -175,6 +183,7 @@ export async function addFont(
     throw err;
   }
   if (input.account) await requireAccount(d, input.account);
+  await check?.(info);
   const id = newId('font');
   const key = `fonts/${id}.ttf`;
   await d.blobs.put(key, input.bytes, 'font/ttf');

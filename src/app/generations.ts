@@ -17,8 +17,8 @@ import { parseJobBody } from '../domain/generation.ts';
 import { milliSheetsPerPage } from '../domain/page-size.ts';
 import { IDEMPOTENCY } from '../domain/idempotency.ts';
 import { hasSubscription } from '../domain/plans.ts';
-import { specOf, toRenderSpec } from '../domain/render-spec.ts';
-import { templateFontIds } from '../domain/template.ts';
+import { type SpecRequest, specOf, toRenderSpec } from '../domain/render-spec.ts';
+import { type TemplateModel, templateFontIds } from '../domain/template.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import type { JobQueue, JobRunner } from '../queue/types.ts';
@@ -39,6 +39,34 @@ export interface JobDeps {
   previewLimiter: RateLimiter;
   /** This instance's name where several share one queue (farm): its own 32 queued jobs. */
   instance?: string;
+}
+
+/**
+ * A template and a request's input checked as a job's are at submission (the input against the
+ * template, fonts the plan may use, images that exist and fit in memory, characters the fonts
+ * write) and mapped to the specification the engine renders. The dashboard's builder previews
+ * an unsaved template through the same checks.
+ */
+export async function admittedSpec(
+  d: Pick<JobDeps, 'store' | 'blobs' | 'config'>,
+  caller: Caller,
+  template: TemplateModel,
+  request: SpecRequest,
+): Promise<{ model: TemplateModel; spec: RenderSpec }> {
+  const tenant = caller.tenant;
+  const subscribed = hasSubscription(d.store.plans[caller.account.plan]);
+  const { template: model, spec } = toRenderSpec(template, request, {
+    subscribed,
+    textLimit: subscribed ? d.config.textMaxChars : d.config.textMaxCharsFree,
+  });
+  for (const fontId of templateFontIds(model)) await checkFontAccess(d.store, caller, fontId);
+  const images = new Map<string, AssetRecord | null>();
+  for (const id of resourcesOf(spec).images) images.set(id, await d.store.assets.get(tenant, id));
+  if ('blocks' in spec.content) checkAssets(images, spec.content.blocks, request.input);
+  const field = 'text' in request.input ? 'text' : 'data' in request.input ? 'data' : 'content';
+  checkImageMemory(images, d.config.jobImageMemoryMb, field);
+  await checkCoverage(d.store, d.blobs, tenant, spec, field);
+  return { model, spec };
 }
 
 /**
@@ -66,18 +94,7 @@ export async function submitJob(
       `no template ${shownId(parsed.templateId)} for this account and key mode`,
       { field: 'templateId' },
     );
-  const subscribed = hasSubscription(d.store.plans[caller.account.plan]);
-  const { template: model, spec } = toRenderSpec(template.model, parsed, {
-    subscribed,
-    textLimit: subscribed ? d.config.textMaxChars : d.config.textMaxCharsFree,
-  });
-  for (const fontId of templateFontIds(model)) await checkFontAccess(d.store, caller, fontId);
-  const images = new Map<string, AssetRecord | null>();
-  for (const id of resourcesOf(spec).images) images.set(id, await d.store.assets.get(tenant, id));
-  if ('blocks' in spec.content) checkAssets(images, spec.content.blocks, parsed.input);
-  const field = 'text' in parsed.input ? 'text' : 'data' in parsed.input ? 'data' : 'content';
-  checkImageMemory(images, d.config.jobImageMemoryMb, field);
-  await checkCoverage(d.store, d.blobs, tenant, spec, field);
+  const { model, spec } = await admittedSpec(d, caller, template.model, parsed);
   const inputHash = sha256Hex(JSON.stringify(parsed.input));
   const now = d.now();
   if (kind === 'preview') {

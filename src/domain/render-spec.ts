@@ -6,7 +6,13 @@ import type { FontPlan, RenderSpec, Style } from '../render/index.ts';
 import { ApiError } from './errors.ts';
 import { boldCutId, fallbackChain, typesetScripts } from './fonts.ts';
 import { checkInputForTemplate, type JobInput } from './generation.ts';
-import { type TemplateModel, templateFonts, templateStyle, withOverrides } from './template.ts';
+import {
+  parseTemplate,
+  type TemplateModel,
+  templateFonts,
+  templateStyle,
+  withOverrides,
+} from './template.ts';
 
 export interface SpecRequest {
   input: JobInput;
@@ -76,4 +82,25 @@ function fontPlan(model: TemplateModel, headings: boolean): FontPlan {
     headings: { fonts: headingFonts, overstrike: !bold },
     ...typeset([...new Set([...body, ...headingFonts])]),
   };
+}
+
+/**
+ * A font's sample line, as the dashboard checks a personal font before accepting it: one line on
+ * a strip of paper in the template defaults' hand, written by that font alone (no fallbacks, so
+ * a character it cannot write is refused rather than borrowed).
+ */
+export function fontSampleSpec(fontId: string, text: string): RenderSpec {
+  const parsed = parseTemplate({
+    version: 2,
+    name: 'Font sample',
+    mode: 'simple',
+    style: {
+      fontId,
+      fontSize: 16,
+      pageSize: { name: 'Font sample', width: 180, height: 45, unit: 'mm' },
+      margins: { top: 6, right: 6, bottom: 2, left: 6 },
+    },
+  });
+  if (!parsed.ok) throw new Error(`the font sample's template: ${parsed.message}`);
+  return { ...specOf(parsed.template, { text }), fonts: { body: [fontId] } };
 }

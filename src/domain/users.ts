@@ -22,6 +22,9 @@ export const SIGN_IN_LIMITS = {
   perEmail: { points: 10, windowSeconds: 900 },
 } as const;
 
+/** The template builder's live previews, per account: a redraw on every pause in typing. */
+export const DRAFT_LIMIT = { points: 120, windowSeconds: 60 } as const;
+
 /** An invitation can be accepted for 7 days. */
 export const INVITATION_DAYS = 7;
 

@@ -24,9 +24,16 @@ export function slashPath(path: Path): string {
 export function range(min: number, max: number, unit = '', opts: { int?: boolean } = {}) {
   const allowed = `${opts.int ? 'a whole number ' : ''}${min}-${max}${unit ? ` ${unit}` : ''}`;
   const error = (iss: { input?: unknown }) => `must be ${allowed}, got ${show(iss.input)}`;
+  // The bounds and unit also go into the JSON Schema (the OpenAPI document, the builder's forms).
   return z
     .number({ error })
-    .refine((v) => v >= min && v <= max && (!opts.int || Number.isInteger(v)), { error });
+    .refine((v) => v >= min && v <= max && (!opts.int || Number.isInteger(v)), { error })
+    .meta({
+      minimum: min,
+      maximum: max,
+      ...(opts.int ? { type: 'integer' } : {}),
+      ...(unit ? { 'x-unit': unit } : {}),
+    });
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {

@@ -96,3 +96,33 @@ export function fontCoverage(bytes: Uint8Array): (codepoint: number) => boolean 
   const have = new Set(new hb.Face(new hb.Blob(bytes), 0).collectUnicodes());
   return (cp) => have.has(cp);
 }
+
+const PANGRAM = 'Sphinx of black quartz, judge my vow: 0123456789';
+
+/**
+ * A line a font should write on its own: a pangram when it covers Latin, else letters of the
+ * first script it covers (or of its character map), in groups like words.
+ */
+export function sampleLine(bytes: Uint8Array): string {
+  const have = new Set(new hb.Face(new hb.Blob(bytes), 0).collectUnicodes());
+  const core = SCRIPT_CORES.find(({ ranges, need }) => {
+    let n = 0;
+    for (const [a, b] of ranges) for (let cp = a; cp <= b; cp++) if (have.has(cp)) n++;
+    return n >= need;
+  });
+  if (core?.script === 'Latin' && [...PANGRAM].every((c) => c === ' ' || have.has(c.codePointAt(0)!)))
+    return PANGRAM;
+  const pool: number[] = [];
+  if (core)
+    for (const [a, b] of core.ranges)
+      for (let cp = a; cp <= b; cp++)
+        if (have.has(cp)) pool.push(cp);
+        else
+          pool.push(
+            ...[...have].filter((cp) => cp > 0x20 && cp !== 0x7f && cp !== 0xa0).sort((a, b) => a - b),
+          );
+  const letters = pool.slice(0, 36).map((cp) => String.fromCodePoint(cp));
+  const words: string[] = [];
+  for (let i = 0; i < letters.length; i += 6) words.push(letters.slice(i, i + 6).join(''));
+  return words.join(' ');
+}

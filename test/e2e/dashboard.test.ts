@@ -17,6 +17,7 @@ import { jobBlocks } from '../../src/domain/document.ts';
 import { specOf } from '../../src/domain/render-spec.ts';
 import { parseTemplate } from '../../src/domain/template.ts';
 import { newId } from '../../src/lib/ids.ts';
+import { createKey } from '../../src/app/admin.ts';
 import { call, jobFinished, startTestServer } from '../helpers/server.ts';
 import { startServe } from '../helpers/spawn.ts';
 
@@ -67,6 +68,59 @@ async function accessible(t: Test, page: Page, name: string): Promise<void> {
     `${name}: no accessibility violations`,
   );
   if (SHOTS) await page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname, fullPage: true });
+}
+
+/** A new customer signs up and lands on their keys. */
+async function signUp(page: Page, who: { name: string; company: string; email: string }): Promise<void> {
+  await page.goto(`${base}/dashboard/signup`);
+  await page.getByLabel('Your name').fill(who.name);
+  await page.getByLabel('Company or project').fill(who.company);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(`a passphrase of ${who.name}`);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
+}
+
+/** A test key made on the keys page, as the customer copies it. */
+async function newKeyOf(page: Page, name: string): Promise<string> {
+  await page.getByLabel('Key name').fill(name);
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const key = (await page.getByTestId('new-key').textContent())!;
+  await page.getByRole('button', { name: 'I have saved it' }).click();
+  return key;
+}
+
+/** An image uploaded on the images page; answers its id. */
+async function uploadImage(page: Page, file: string): Promise<string> {
+  await page.getByLabel('Image file').setInputFiles(file);
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await page.getByText(/Uploaded meadow\.png as asset_\w+\./).waitFor();
+  return /as (asset_\w+)\./.exec(
+    (await page.getByRole('status').filter({ hasText: 'Uploaded' }).textContent())!,
+  )![1]!;
+}
+
+/** Waits for the builder's preview to be drawn again after a change; answers the new image, or says what was refused. */
+async function redrawn(page: Page, before: string | null): Promise<string> {
+  const problem = page.getByTestId('builder-problem');
+  await page
+    .waitForFunction(
+      (old) =>
+        (
+          globalThis as unknown as {
+            document: { querySelector(s: string): { getAttribute(n: string): string | null } | null };
+          }
+        ).document
+          .querySelector('[data-testid="builder-preview"]')
+          ?.getAttribute('src') !== old,
+      before,
+      { timeout: 20_000 },
+    )
+    .catch(async (err) => {
+      const why = (await problem.count()) ? await problem.textContent() : 'no refusal shown';
+      throw new Error(`the preview was not drawn again (${why})`, { cause: err });
+    });
+  return (await page.getByTestId('builder-preview').getAttribute('src'))!;
 }
 
 const api = (key: string, path: string) =>
@@ -226,17 +280,8 @@ t.test('sign up, keys, live and test, revoke, the limit, a member, sign out ever
 
 t.test('test sheets, a job through the public API with a dashboard key, its PDF and usage', async (t) => {
   const { page } = await newPage();
-  await page.goto(`${base}/dashboard/signup`);
-  await page.getByLabel('Your name').fill('Ida Wells');
-  await page.getByLabel('Company or project').fill('Wells & Co');
-  await page.getByLabel('Email').fill('ida@example.com');
-  await page.getByLabel('Password').fill('yet another passphrase');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'API keys' }).waitFor();
-  await page.getByLabel('Key name').fill('jobs');
-  await page.getByRole('button', { name: 'Create key' }).click();
-  const key = (await page.getByTestId('new-key').textContent())!;
-  await page.getByRole('button', { name: 'I have saved it' }).click();
+  await signUp(page, { name: 'Ida Wells', company: 'Wells & Co', email: 'ida@example.com' });
+  const key = await newKeyOf(page, 'jobs');
 
   // Test sheets from the usage page: a new account has none.
   await page.getByRole('link', { name: 'Usage' }).click();
@@ -271,12 +316,7 @@ t.test('test sheets, a job through the public API with a dashboard key, its PDF 
     .filter({ hasText: /PNG|JPEG|image/ })
     .waitFor();
   t.pass('bytes that are no image are refused, and said why');
-  await page.getByLabel('Image file').setInputFiles(meadow);
-  await page.getByRole('button', { name: 'Upload' }).click();
-  await page.getByText(/Uploaded meadow\.png as asset_\w+\./).waitFor();
-  const assetId = /as (asset_\w+)\./.exec(
-    (await page.getByRole('status').filter({ hasText: 'Uploaded' }).textContent())!,
-  )![1]!;
+  const assetId = await uploadImage(page, meadow);
   const thumb = page.getByRole('img', { name: new RegExp(`^${assetId}, \\d+ by \\d+ pixels$`) });
   await thumb.waitFor();
   t.ok(
@@ -295,7 +335,7 @@ t.test('test sheets, a job through the public API with a dashboard key, its PDF 
   const broken = join(dir, 'broken.template.json');
   writeFileSync(broken, letter.replace('"fontSize": 20', '"fontSize": 2000'));
   await page.getByRole('link', { name: 'Templates' }).click();
-  await page.getByText('No test templates yet. Import one below.').waitFor();
+  await page.getByText('No test templates yet. Build one or import one below.').waitFor();
   await page.getByLabel('Template JSON file').setInputFiles(broken);
   await page.getByRole('button', { name: 'Import' }).click();
   await page.getByText(/the template: .*fontSize.*2000/).waitFor();
@@ -343,12 +383,7 @@ t.test('test sheets, a job through the public API with a dashboard key, its PDF 
     await page.getByRole('img', { name: new RegExp(assetId) }).isVisible(),
     'and the image is still there',
   );
-  await page.getByLabel('Image file').setInputFiles(meadow);
-  await page.getByRole('button', { name: 'Upload' }).click();
-  await page.getByText(/Uploaded meadow\.png as asset_\w+\./).waitFor();
-  const spare = /as (asset_\w+)\./.exec(
-    (await page.getByRole('status').filter({ hasText: 'Uploaded' }).textContent())!,
-  )![1]!;
+  const spare = await uploadImage(page, meadow);
   await page.getByRole('button', { name: `Delete ${spare}` }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete image' }).click();
   await page.getByText(`Deleted ${spare}.`).waitFor();
@@ -361,12 +396,7 @@ t.test('test sheets, a job through the public API with a dashboard key, its PDF 
 
   // An image placed only by a job that has not run yet is kept until the job ends. (The job is
   // written to the store and never queued, so it waits.)
-  await page.getByLabel('Image file').setInputFiles(meadow);
-  await page.getByRole('button', { name: 'Upload' }).click();
-  await page.getByText(/Uploaded meadow\.png as asset_\w+\./).waitFor();
-  const jobOnly = /as (asset_\w+)\./.exec(
-    (await page.getByRole('status').filter({ hasText: 'Uploaded' }).textContent())!,
-  )![1]!;
+  const jobOnly = await uploadImage(page, meadow);
   const example = readExample('document', { 'meadow.png': jobOnly });
   const parsed = parseTemplate(JSON.parse(example.template));
   if (!parsed.ok) throw new Error(parsed.message);
@@ -473,6 +503,330 @@ t.test('test sheets, a job through the public API with a dashboard key, its PDF 
   await page.getByRole('link', { name: 'Jobs' }).click();
   await page.getByText('No live jobs yet.').waitFor();
   t.pass('the test jobs are not among the live ones');
+});
+
+t.test(
+  'the builder: a structured template with a table and an image, its live preview, a job with it',
+  async (t) => {
+    const { page } = await newPage();
+    await signUp(page, { name: 'Mary Somerville', company: 'Somerville Notes', email: 'mary@example.com' });
+    const key = await newKeyOf(page, 'builder');
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.getByLabel('Test sheets to add').fill('100');
+    await page.getByRole('button', { name: 'Add test sheets' }).click();
+    await page.getByTestId('available').filter({ hasText: '100' }).waitFor();
+    const dir = mkdtempSync(join(tmpdir(), 'scriptorium-dash-builder-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const meadow = join(dir, 'meadow.png');
+    writeFileSync(meadow, readFileSync(new URL('../../src/app/demo/meadow.png', import.meta.url)));
+    await page.getByRole('link', { name: 'Images' }).click();
+    const assetId = await uploadImage(page, meadow);
+
+    // A new structured template: every field from the server's schema, the first page drawn beside.
+    await page.getByRole('link', { name: 'Templates' }).click();
+    await page.getByRole('button', { name: 'New structured template' }).click();
+    await page.getByRole('heading', { name: 'New structured template' }).waitFor();
+    const preview = page.getByTestId('builder-preview');
+    await preview.waitFor();
+    const drawn = () => preview.getAttribute('src') as Promise<string>;
+    t.match(await drawn(), /^data:image\/png;base64,/, 'the first page is drawn as a PNG');
+    t.match(
+      await page
+        .getByLabel(/^Font size/)
+        .first()
+        .inputValue(),
+      /^\d+$/,
+      'defaults filled in',
+    );
+    t.ok(await page.getByText('Rotation (0–6 degrees)').isVisible(), 'each modifier says its range');
+    await page.getByLabel('Name', { exact: true }).fill('Order note');
+
+    // A table with its column keys, and an image from the account's images.
+    let shown = await drawn();
+    await page.getByLabel('New block').last().selectOption('table');
+    await page.getByRole('button', { name: 'Add block' }).last().click();
+    const table = page.getByRole('group', { name: /^\d+\. Table “table1”/ });
+    await table.getByLabel('Column 2 key (in data)').fill('price');
+    await table.getByLabel('Column 2 title').fill('Price');
+    shown = await redrawn(page, shown);
+    await page.getByLabel('New block').last().selectOption('image');
+    await page.getByRole('button', { name: 'Add block' }).last().click();
+    const image = page.getByRole('group', { name: /^\d+\. Image/ });
+    await image.getByLabel('Static').check();
+    await image.getByLabel('Asset id').selectOption(assetId);
+    shown = await redrawn(page, shown);
+    t.pass('the preview is drawn again after each change');
+
+    // A refused value is named at its field, and drawing stops until it is mended.
+    await page
+      .getByLabel(/^Font size/)
+      .first()
+      .fill('200');
+    await page
+      .getByTestId('builder-problem')
+      .filter({ hasText: 'style.fontSize must be 6-96 pt, got 200' })
+      .waitFor();
+    t.equal(
+      await page
+        .getByLabel(/^Font size/)
+        .first()
+        .getAttribute('aria-invalid'),
+      'true',
+      'the field is marked',
+    );
+    await page
+      .getByLabel(/^Font size/)
+      .first()
+      .fill('16');
+    await page.getByTestId('builder-problem').waitFor({ state: 'detached' });
+    shown = await redrawn(page, shown);
+
+    // Another font: the preview changes, and the font's scripts are said.
+    const font = page.getByLabel('Font', { exact: true });
+    const fonts = await font
+      .locator('option')
+      .evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
+    t.ok(fonts.length > 1, 'several fonts to choose from');
+    const other = fonts.find((f) => f && f !== undefined && f !== '')!;
+    const current = await font.inputValue();
+    await font.selectOption(fonts.find((f) => f !== current && f !== '') ?? other);
+    const afterFont = await redrawn(page, shown);
+    t.not(afterFont, shown, 'the preview changes when the font changes');
+    t.match(await page.getByTestId('font-coverage').textContent(), /^Writes .*Latin/);
+    await accessible(t, page, 'builder');
+
+    // Saved: a template of the account with the id to copy; saved again, revision 2.
+    await page.getByRole('button', { name: 'Save template' }).click();
+    await page.getByText(/Saved “Order note” as tpl_\w+, revision 1\./).waitFor();
+    const templateId = (await page.getByTestId('template-id').textContent())!;
+    await page.getByRole('button', { name: 'Copy id' }).click();
+    t.equal(await page.evaluate('navigator.clipboard.readText()'), templateId, 'the id is copied');
+    const { accounts } = (await page.evaluate(() =>
+      fetch('/dashboard/v1/session').then((r) => r.json()),
+    )) as {
+      accounts: { accountId: string }[];
+    };
+    const tenant = { accountId: accounts[0]!.accountId, mode: 'test' as const };
+    const stored = await server.ctx.store.templates.get(tenant, templateId);
+    const model = stored!.model as unknown as { blocks: Record<string, unknown>[] };
+    t.same(
+      model.blocks.map((b) => b.type),
+      ['heading', 'text', 'table', 'image'],
+      'the blocks as built, in order',
+    );
+    t.same(
+      (model.blocks[2]!.columns as { key: string }[]).map((c) => c.key),
+      ['item', 'price'],
+    );
+    t.match(model.blocks[3], { static: true, assetId }, 'the image from the account');
+    await page.getByLabel('Name', { exact: true }).fill('Order note, signed');
+    await page.getByRole('button', { name: 'Save as the next revision' }).click();
+    await page.getByText('Saved “Order note, signed” as revision 2.').waitFor();
+    t.equal((await server.ctx.store.templates.get(tenant, templateId))!.revision, 2, 'revision 2, same id');
+
+    // A job through the public API with the dashboard's key, seen in the jobs list and downloaded.
+    const submitted = await call(t, server, 'POST', '/generations', {
+      key,
+      body: {
+        templateId,
+        data: {
+          title: 'Order 42',
+          body: 'Two items, packed by hand.',
+          table1: [
+            { item: 'Honey', price: '4.50' },
+            { item: 'Rye bread', price: '3.20' },
+          ],
+        },
+      },
+    });
+    t.equal(submitted.status, 202, 'the template takes data under its block keys');
+    const job = await jobFinished(t, server, key, submitted.body.id);
+    t.equal(job.status, 'completed');
+    await page.getByRole('link', { name: 'Jobs' }).click();
+    const row = page.getByRole('row', { name: new RegExp(job.id) });
+    await row.waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByRole('link', { name: /Download PDF/ }).click(),
+    ]);
+    const pdf = readFileSync((await download.path())!);
+    t.equal(pdf.subarray(0, 5).toString(), '%PDF-', 'the PDF downloads');
+    t.ok(pdf.includes(Buffer.from('/Subtype /Image')), 'with the image placed');
+  },
+);
+
+t.test(
+  'personal fonts: gated by the plan, a sample line written before one is added, then usable',
+  async (t) => {
+    const { page } = await newPage();
+    await signUp(page, { name: 'Emmy Noether', company: 'Noether Hands', email: 'emmy@example.com' });
+    const view = (await page.evaluate(() => fetch('/dashboard/v1/session').then((r) => r.json()))) as {
+      csrfToken: string;
+      accounts: { accountId: string }[];
+    };
+    const accountId = view.accounts[0]!.accountId;
+    const fontFile = createRequire(import.meta.url).resolve(
+      '@expo-google-fonts/indie-flower/400Regular/IndieFlower_400Regular.ttf',
+    );
+    const fontBytes = [...readFileSync(fontFile)];
+    const post = (name: string, bytes: number[]) =>
+      page.evaluate(
+        async ({ url, csrf, bytes }) => {
+          const r = await fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/octet-stream', 'x-csrf-token': csrf },
+            body: new Uint8Array(bytes),
+          });
+          return { status: r.status, body: await r.json() };
+        },
+        {
+          url: `/dashboard/v1/accounts/${accountId}/fonts?name=${encodeURIComponent(name)}`,
+          csrf: view.csrfToken,
+          bytes,
+        },
+      );
+
+    // Without an eligible plan: the page says so, and the API refuses.
+    await page.getByRole('link', { name: 'Fonts' }).click();
+    await page.getByRole('heading', { name: 'Fonts' }).waitFor();
+    t.match(
+      await page.getByTestId('fonts-gate').textContent(),
+      /Personal fonts need a plan that includes premium fonts\. This account's plan: No subscription\./,
+    );
+    t.equal(await page.getByLabel('Font file').count(), 0, 'no upload offered');
+    const refused = await post('My hand', fontBytes);
+    t.match(
+      refused,
+      { status: 403, body: { error: { code: 'FONT_ACCESS_DENIED' } } },
+      'the API refuses it too',
+    );
+    t.equal(
+      (await server.ctx.store.fonts.pageVisible(accountId, { limit: 100 })).data.filter((f) => f.accountId)
+        .length,
+      0,
+    );
+    await accessible(t, page, 'fonts-gate');
+
+    // On the Pro plan: a file that is no font is refused saying why; a font is written, then added.
+    await server.ctx.store.accounts.setPlan(accountId, 'pro', 30, new Date());
+    await page.reload();
+    await page.getByLabel('Font file').waitFor();
+    const dir = mkdtempSync(join(tmpdir(), 'scriptorium-dash-fonts-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const notFont = join(dir, 'hand.ttf');
+    writeFileSync(notFont, 'these bytes are not a font');
+    await page.getByLabel('Font name').fill('My hand');
+    await page.getByLabel('Font file').setInputFiles(notFont);
+    await page.getByRole('button', { name: 'Add font' }).click();
+    await page.getByText(/not a usable font: no TrueType or OpenType signature/).waitFor();
+    t.pass('a file that is no font is refused, saying why');
+    await page.getByLabel('Font name').fill('My hand');
+    await page.getByLabel('Font file').setInputFiles(fontFile);
+    await page.getByRole('button', { name: 'Add font' }).click();
+    await page.getByText(/Added “My hand” as font_\w+\./).waitFor();
+    const sample = page.getByTestId('font-sample');
+    t.match(await sample.getAttribute('alt'), /written in My hand: Sphinx of black quartz/);
+    t.ok(
+      await sample.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth > 300),
+      'the sample line is drawn',
+    );
+    const row = page.getByRole('row', { name: /My hand/ });
+    t.match(await row.textContent(), /My handLatin.*personal/, 'listed as personal, with its scripts');
+    const fontId = /font_\w{22}/.exec((await row.textContent())!)![0];
+    await accessible(t, page, 'fonts');
+
+    // The personal font in the builder, and through the public API with a template that uses it.
+    await page.getByRole('link', { name: 'Templates' }).click();
+    await page.getByRole('button', { name: 'New simple-text template' }).click();
+    await page.getByTestId('builder-preview').waitFor();
+    const before = await page.getByTestId('builder-preview').getAttribute('src');
+    const fontSelect = page.getByLabel('Font', { exact: true });
+    t.match(
+      await fontSelect.locator(`option[value="${fontId}"]`).textContent(),
+      /^My hand \(personal\)$/,
+      'offered in the builder, marked personal',
+    );
+    // From another font to the personal one: the preview follows.
+    const shared = await fontSelect
+      .locator('option')
+      .evaluateAll(
+        (os, mine) => os.map((o) => (o as unknown as { value: string }).value).find((v) => v && v !== mine),
+        fontId,
+      );
+    await fontSelect.selectOption(shared!);
+    const other = await redrawn(page, before);
+    await fontSelect.selectOption(fontId);
+    await redrawn(page, other);
+    await page.getByRole('button', { name: 'Save template' }).click();
+    await page.getByText(/Saved “New letter” as tpl_\w+, revision 1\./).waitFor();
+    const templateId = (await page.getByTestId('template-id').textContent())!;
+    const { key } = await createKey(
+      { store: server.ctx.store, blobs: server.ctx.blobs, config: server.ctx.config, now: () => new Date() },
+      { account: accountId, mode: 'test', name: 'fonts' },
+    );
+    const rendered = await fetch(`${base}/api/v1/renders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ templateId, text: 'Written in my own hand.', format: 'svg' }),
+    });
+    t.equal(rendered.status, 200, 'the public API writes with the personal font');
+    t.match(await rendered.text(), /^<svg/);
+  },
+);
+
+t.test('drafts over HTTP: nothing stored, refusals name the field', async (t) => {
+  const start = await fetch(`${base}/dashboard/v1/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Ann',
+      accountName: 'Drafts',
+      email: 'ann@example.com',
+      password: 'drafts passphrase',
+    }),
+  });
+  t.equal(start.status, 201);
+  const cookie = start.headers.get('set-cookie')!.split(';')[0]!;
+  const view = (await start.json()) as { csrfToken: string; accounts: { accountId: string }[] };
+  const account = view.accounts[0]!.accountId;
+  const draft = (body: unknown) =>
+    fetch(`${base}/dashboard/v1/accounts/${account}/drafts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': view.csrfToken },
+      body: JSON.stringify(body),
+    });
+  const fonts = (await (
+    await fetch(`${base}/dashboard/v1/accounts/${account}/fonts?mode=test`, { headers: { cookie } })
+  ).json()) as { data: { id: string }[] };
+  const simple = { version: 2, name: 'Draft', mode: 'simple', style: { fontId: fonts.data[0]!.id } };
+  const ok = await draft({ mode: 'test', json: JSON.stringify(simple) });
+  t.equal(ok.status, 200);
+  const answer = (await ok.json()) as { png: string; sample: { text: string } };
+  t.same(Buffer.from(answer.png, 'base64').subarray(1, 4).toString(), 'PNG', 'a PNG');
+  t.match(answer.sample.text, /^Dear /, 'drawn with a sample letter');
+  const own = await draft({ mode: 'test', json: JSON.stringify(simple), sample: { data: {} } });
+  t.match(await own.json(), {
+    error: { code: 'INVALID_REQUEST', field: 'data', message: /simple template takes text, got data/ },
+  });
+  const bad = await draft({
+    mode: 'test',
+    json: JSON.stringify({ ...simple, style: { ...simple.style, modifiers: { lines: { slope: 9 } } } }),
+  });
+  t.equal(bad.status, 400);
+  t.match(await bad.json(), {
+    error: { field: 'style.modifiers.lines.slope', message: /slope must be 0-3 degrees, got 9/ },
+  });
+  t.equal(
+    (await server.ctx.store.templates.list({ accountId: account, mode: 'test' }, { limit: 10 })).data.length,
+    0,
+    'no template stored',
+  );
+  const stranger = await fetch(`${base}/dashboard/v1/accounts/acc_0000000000000000000000/drafts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': view.csrfToken },
+    body: JSON.stringify({ mode: 'test', json: JSON.stringify(simple) }),
+  });
+  t.equal(stranger.status, 404, 'another account does not exist for this user');
 });
 
 t.test('over HTTP: the cookie, CSRF, other origins, the sign-in limit, what is stored', async (t) => {

@@ -3,12 +3,13 @@
 // in-process adapter (workers/in-process-renderer.ts) serves fast tests.
 import type { ImageResource, RenderErrorCode, RenderSpec } from '../../render/index.ts';
 
-export type RenderOutput = 'pdf' | 'preview' | 'svg' | 'png';
+export type RenderOutput = 'pdf' | 'preview' | 'svg' | 'png' | 'draft';
 
 export interface RenderRequest {
   /**
    * `pdf`: the document. `preview`: the first pages as watermarked PNGs, in one JSON body.
-   * `svg`, `png`: one page, synchronously (POST /renders), PNG at 144 DPI.
+   * `svg`, `png`: one page, synchronously (POST /renders), PNG at 144 DPI. `draft`: the
+   * dashboard builder's preview, the first page as a PNG at `previewDpi`, unwatermarked.
    */
   output: RenderOutput;
   spec: RenderSpec;
@@ -22,7 +23,7 @@ export interface RenderRequest {
     maxBytes: number;
     /** Renders: the most lines after wrapping. */
     maxLines?: number;
-    /** Preview: pages drawn, and their resolution. */
+    /** Preview: pages drawn, and their resolution (a draft's too). */
     previewPages?: number;
     previewDpi?: number;
   };

@@ -1,0 +1,158 @@
+// The fonts templates can write in: the shared ones and the account's personal fonts, with the
+// scripts each covers and which are premium. A personal font is added from a TTF or OTF file when
+// the plan allows it (the server says whether); the engine writes a sample line with it before it
+// is accepted, and the sample is shown.
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type CallError, call, upload, when } from './api.ts';
+import { CopyButton, Outcome } from './ui.tsx';
+
+interface FontView {
+  id: string;
+  name: string;
+  family: string;
+  personal: boolean;
+  premium: boolean;
+  usable: boolean;
+  scripts: string[];
+  glyphCount: number;
+  createdAt: string;
+}
+
+interface Fonts {
+  data: FontView[];
+  plan: string;
+  premiumFonts: boolean;
+  personalFonts: boolean;
+  maxBytes: number;
+}
+
+interface Added {
+  font: FontView;
+  sample: { line: string; png: string };
+}
+
+export function FontsPage(props: { accountId: string; mode: 'live' | 'test' }) {
+  const { accountId, mode } = props;
+  const [fonts, setFonts] = useState<Fonts | null>(null);
+  const [problem, setProblem] = useState('');
+  const [done, setDone] = useState('');
+  const [added, setAdded] = useState<Added | null>(null);
+  const base = `/accounts/${accountId}/fonts`;
+  const load = useCallback(
+    () => call<Fonts>('GET', `${base}?mode=${mode}`).then(setFonts, (e: CallError) => setProblem(e.message)),
+    [base, mode],
+  );
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const send = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const data = new FormData(form);
+    const file = data.get('file');
+    const name = String(data.get('name') ?? '');
+    setProblem('');
+    setDone('');
+    setAdded(null);
+    if (!(file instanceof File) || file.size === 0) return setProblem('Choose a TTF or OTF file first.');
+    try {
+      const a = await upload<Added>(
+        `${base}?mode=${mode}&name=${encodeURIComponent(name)}`,
+        file,
+        'application/octet-stream',
+      );
+      setAdded(a);
+      setDone(`Added “${a.font.name}” as ${a.font.id}.`);
+      form.reset();
+      void load();
+    } catch (err) {
+      setProblem((err as CallError).message);
+    }
+  };
+
+  const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MiB`;
+  return (
+    <main>
+      <h1>Fonts</h1>
+      <p className="lead">
+        The hands your templates can write in: the shared fonts and this account's own. Premium fonts need a
+        plan that includes them.
+      </p>
+      {fonts ? (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Writes</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Glyphs</th>
+              <th scope="col">Font id</th>
+            </tr>
+          </thead>
+          <tbody>
+            {fonts.data.map((f) => (
+              <tr key={f.id}>
+                <td>{f.name}</td>
+                <td>{f.scripts.join(', ') || '—'}</td>
+                <td>
+                  {f.personal ? `personal, added ${when(f.createdAt)}` : 'shared'}
+                  {f.premium ? ' · ★ premium' : ''}
+                  {f.usable ? '' : ' · not in your plan'}
+                </td>
+                <td>{f.glyphCount.toLocaleString('en-US')}</td>
+                <td>
+                  <code>{f.id}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <section aria-labelledby="add-font">
+        <h2 id="add-font">Add a personal font</h2>
+        {fonts && !fonts.personalFonts ? (
+          <p className="notice" data-testid="fonts-gate">
+            Personal fonts need a plan that includes premium fonts. This account's plan: {fonts.plan}.
+          </p>
+        ) : (
+          <>
+            <p className="hint">
+              A TrueType or OpenType file (.ttf, .otf) of at most {fonts ? mb(fonts.maxBytes) : '…'}. The
+              engine writes a sample line with it before it is added; a font it cannot write is refused,
+              saying why.
+            </p>
+            <form onSubmit={send} className="inline" noValidate>
+              <div className="field">
+                <label htmlFor="font-name">Font name</label>
+                <input id="font-name" name="name" maxLength={120} required />
+              </div>
+              <div className="field">
+                <label htmlFor="font-file">Font file</label>
+                <input id="font-file" name="file" type="file" accept=".ttf,.otf,font/ttf,font/otf" />
+              </div>
+              <button type="submit" className="primary">
+                Add font
+              </button>
+            </form>
+          </>
+        )}
+        <Outcome problem={problem} done={done} />
+        {added ? (
+          <figure className="font-sample">
+            <img
+              src={`data:image/png;base64,${added.sample.png}`}
+              alt={`The sample line written in ${added.font.name}: ${added.sample.line}`}
+              data-testid="font-sample"
+            />
+            <figcaption>
+              Writes {added.font.scripts.join(', ') || 'no script the service recognises'};{' '}
+              {added.font.glyphCount.toLocaleString('en-US')} glyphs. Its id: <code>{added.font.id}</code>{' '}
+              <CopyButton text={added.font.id} label="Copy font id" />
+            </figcaption>
+          </figure>
+        ) : null}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,66 @@
+// Personal fonts from the dashboard (spec §2 Font): creating one needs an eligible subscription
+// (a plan that includes premium fonts). The file is parsed as every font is (addFont), then the
+// engine writes a sample line with it alone, on a render thread, before anything is stored: a
+// font that parses but cannot be shaped or drawn is refused with why. The sample is the answer's
+// picture of the font.
+import { ApiError, Refusal } from '../domain/errors.ts';
+import { fontSampleSpec } from '../domain/render-spec.ts';
+import { newId } from '../lib/ids.ts';
+import { sampleLine } from '../render/index.ts';
+import type { FontRecord } from '../store/index.ts';
+import { addFont } from './admin.ts';
+import type { Caller } from './auth.ts';
+import type { DraftDeps } from './drafts.ts';
+import { RenderTaskError } from './ports/renderer.ts';
+
+export type FontDeps = Omit<DraftDeps, 'draftLimiter'>;
+
+/** Whether the account's plan may create personal fonts (the same eligibility as premium fonts). */
+export function personalFontsAllowed(d: Pick<FontDeps, 'store'>, caller: Caller): boolean {
+  return d.store.plans[caller.account.plan]?.premiumFonts ?? false;
+}
+
+export async function addPersonalFont(
+  d: FontDeps,
+  caller: Caller,
+  input: { bytes: Uint8Array; name: string },
+): Promise<{ font: FontRecord; sample: Uint8Array; line: string }> {
+  const plan = d.store.plans[caller.account.plan];
+  if (!personalFontsAllowed(d, caller))
+    throw new ApiError(
+      'FONT_ACCESS_DENIED',
+      `personal fonts need a plan that includes premium fonts; the account's plan is ${plan?.name ?? caller.account.plan}`,
+    );
+  let sample: Uint8Array | undefined;
+  let line = '';
+  const font = await addFont(
+    d,
+    { bytes: input.bytes, name: input.name, account: caller.account.id, premium: false, license: 'personal' },
+    async () => {
+      line = sampleLine(input.bytes);
+      const probe = newId('font');
+      try {
+        const out = await d.renderer.run(
+          {
+            output: 'draft',
+            spec: fontSampleSpec(probe, line),
+            fonts: { [probe]: input.bytes },
+            images: {},
+            createdAt: d.now().toISOString(),
+            limits: { maxPages: 1, maxBytes: d.config.renderOutputMaxBytes, previewDpi: 96 },
+          },
+          { timeoutMs: d.config.renderSyncTimeoutMs },
+        );
+        sample = out.bytes;
+      } catch (err) {
+        if (!(err instanceof RenderTaskError)) throw err;
+        const why = err.reason === 'timeout' ? 'it took too long' : err.message;
+        throw new Refusal('invalid', `the font could not write its sample line "${line}": ${why}`, {
+          field: 'body',
+          cause: err,
+        });
+      }
+    },
+  );
+  return { font, sample: sample!, line };
+}
