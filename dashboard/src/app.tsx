@@ -77,6 +77,26 @@ export function App() {
 
   if (view === undefined) return <p className="loading">Loading…</p>;
   if (path.startsWith('/dashboard/invite')) return <Invite onSignedIn={signedIn} signedIn={view} />;
+  if (view && !account)
+    return (
+      <main className="door">
+        <h1>You belong to no account</h1>
+        <p>
+          Signed in as {view.user.email}, you are a member of no account now. An owner of an account can
+          invite you again; the link they send opens it.
+        </p>
+        <button
+          type="button"
+          onClick={async () => {
+            await call('POST', '/signout').catch(() => {});
+            setView(null);
+            go('/dashboard/signin');
+          }}
+        >
+          Sign out
+        </button>
+      </main>
+    );
   if (!view || !account) {
     if (problem)
       return (
@@ -158,7 +178,7 @@ export function App() {
       </nav>
       <div id="content">
         {page.path === '/dashboard/members' ? (
-          <Members accountId={account.accountId} owner={account.role === 'owner'} />
+          <Members accountId={account.accountId} owner={account.role === 'owner'} me={view.user.id} />
         ) : page.path === '/dashboard/templates' ? (
           <Templates accountId={account.accountId} mode={mode} />
         ) : page.path === '/dashboard/images' ? (

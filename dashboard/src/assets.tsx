@@ -139,12 +139,14 @@ export function AssetsPage(props: { accountId: string; mode: 'live' | 'test' }) 
             setDone('');
             try {
               await call('POST', `${base}/${a.id}/delete?mode=${mode}`);
+              // The list first, then the word: what the page says and shows agree.
+              await load();
               setDone(`Deleted ${a.id}.`);
               setProblem('');
             } catch (e) {
               setProblem(e instanceof CallError ? e.message : String(e));
+              void load();
             }
-            void load();
           }}
         />
       ) : null}

@@ -3,7 +3,7 @@
 // pause in editing. Saving stores a new template or the next revision of the one opened; the
 // server's validation (the same as an import's) names any field it refuses, and that field is
 // marked in the form.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { type CallError, call, type TemplateSummary } from './api.ts';
 import {
   type Font,
@@ -372,6 +372,44 @@ function ColumnsEditor(props: {
   );
 }
 
+/** The style's fields in parts of the form that fold away; the text's part starts open. */
+const SECTIONS = [
+  {
+    title: 'Text',
+    open: true,
+    keys: [
+      'fontSize',
+      'color',
+      'lineHeight',
+      'letterSpacing',
+      'wordSpacing',
+      'firstLineIndent',
+      'align',
+      'columnGap',
+    ],
+  },
+  { title: 'Page', open: false, keys: ['pageSize', 'orientation', 'margins'] },
+  { title: 'Paper and background', open: false, keys: ['paper', 'background'] },
+  { title: 'Handwriting', open: false, keys: ['modifiers'] },
+] as const;
+
+/** A part of the form that folds away; it opens by itself when the server refuses a field in it. */
+function Section(props: {
+  title: string;
+  open: boolean;
+  paths: readonly string[];
+  problem: FormContext['problem'];
+  children: ReactNode;
+}) {
+  const refused = props.paths.some((p) => props.problem?.field.startsWith(p));
+  return (
+    <details className="section" open={props.open || refused || undefined}>
+      <summary>{props.title}</summary>
+      {props.children}
+    </details>
+  );
+}
+
 interface DraftAnswer {
   png: string;
   sample: Record<string, unknown>;
@@ -544,20 +582,50 @@ export function Builder(props: {
               <Problem path={['style', 'fontId']} ctx={ctx} />
             </div>
           )}
-          {Object.entries(styleSchema.properties ?? {})
-            .filter(([k]) => k !== 'fontId')
-            .map(([k, p]) => (
-              <SchemaField
-                key={k}
-                schema={p}
-                value={style[k]}
-                path={[stylePath, k]}
-                label={k === 'modifiers' ? 'Handwriting' : labelOf(k)}
-                ctx={ctx}
-                optional={!styleSchema.required?.includes(k)}
-                onChange={change}
-              />
-            ))}
+          {SECTIONS.map((section) => {
+            // A field of the schema no part names is drawn in the first part, never left out.
+            const named = new Set<string>(['fontId', ...SECTIONS.flatMap((x) => x.keys)]);
+            const rest = Object.keys(styleSchema.properties ?? {}).filter((k) => !named.has(k));
+            const all: readonly string[] = section.open ? [...section.keys, ...rest] : section.keys;
+            const keys = all.filter((k) => k !== 'modifiers' && styleSchema.properties?.[k]);
+            const modifiers = all.includes('modifiers') ? styleSchema.properties?.modifiers : undefined;
+            const at = [stylePath];
+            return (
+              <Section
+                key={section.title}
+                title={section.title}
+                open={section.open}
+                paths={section.keys.map((k) => `${stylePath}.${k}`)}
+                problem={problem}
+              >
+                {keys.map((k) => (
+                  <SchemaField
+                    key={k}
+                    schema={styleSchema.properties![k]!}
+                    value={style[k]}
+                    path={[...at, k]}
+                    label={labelOf(k)}
+                    ctx={ctx}
+                    optional={!styleSchema.required?.includes(k)}
+                    onChange={change}
+                  />
+                ))}
+                {modifiers?.properties
+                  ? Object.entries(modifiers.properties).map(([k, p]) => (
+                      <SchemaField
+                        key={k}
+                        schema={p}
+                        value={(style.modifiers as Model | undefined)?.[k]}
+                        path={[...at, 'modifiers', k]}
+                        label={labelOf(k)}
+                        ctx={ctx}
+                        onChange={change}
+                      />
+                    ))
+                  : null}
+              </Section>
+            );
+          })}
           {kind === 'structured' ? (
             <fieldset className="group">
               <legend>Blocks</legend>

@@ -4,8 +4,9 @@ import { type CallError, call, type Invitation, type Member, when } from './api.
 import { Confirm } from './keys.tsx';
 import { CopyButton, Field, FormError, useForm } from './ui.tsx';
 
-export function Members(props: { accountId: string; owner: boolean }) {
-  const { accountId } = props;
+export function Members(props: { accountId: string; owner: boolean; me: string }) {
+  const { accountId, me } = props;
+  const [removing, setRemoving] = useState<Member | null>(null);
   const [data, setData] = useState<{ members: Member[]; invitations: Invitation[] } | null>(null);
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   const [withdrawing, setWithdrawing] = useState<Invitation | null>(null);
@@ -43,6 +44,9 @@ export function Members(props: { accountId: string; owner: boolean }) {
             <th scope="col">Email</th>
             <th scope="col">Role</th>
             <th scope="col">Joined</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -50,8 +54,36 @@ export function Members(props: { accountId: string; owner: boolean }) {
             <tr key={m.id}>
               <td>{m.name}</td>
               <td>{m.email}</td>
-              <td>{m.role}</td>
+              <td>
+                {props.owner ? (
+                  <select
+                    aria-label={`Role of ${m.name}`}
+                    value={m.role}
+                    onChange={async (e) => {
+                      const role = e.currentTarget.value;
+                      setProblem('');
+                      await call('POST', `/accounts/${accountId}/members/${m.id}/role`, { role }).catch(
+                        (err: CallError) => setProblem(err.message),
+                      );
+                      void load();
+                    }}
+                  >
+                    <option value="member">member</option>
+                    <option value="owner">owner</option>
+                  </select>
+                ) : (
+                  m.role
+                )}
+              </td>
               <td>{when(m.joinedAt)}</td>
+              <td className="actions">
+                {m.id === me || props.owner ? (
+                  <button type="button" className="danger" onClick={() => setRemoving(m)}>
+                    {m.id === me ? 'Leave the account' : 'Remove'}
+                    {m.id === me ? null : <span className="visually-hidden"> {m.name}</span>}
+                  </button>
+                ) : null}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -104,6 +136,30 @@ export function Members(props: { accountId: string; owner: boolean }) {
       ) : (
         <p>Only an owner of the account can invite people.</p>
       )}
+      {removing ? (
+        <Confirm
+          title={removing.id === me ? 'Leave this account?' : `Remove ${removing.name} from the account?`}
+          text={
+            removing.id === me
+              ? 'You lose access to its keys, templates and jobs until an owner invites you again.'
+              : 'They lose access at once; their sessions stay open for their other accounts.'
+          }
+          action={removing.id === me ? 'Leave' : 'Remove'}
+          onCancel={() => setRemoving(null)}
+          onConfirm={async () => {
+            const m = removing;
+            setRemoving(null);
+            setProblem('');
+            try {
+              await call('POST', `/accounts/${accountId}/members/${m.id}/remove`);
+              if (m.id === me) location.assign('/dashboard/keys');
+            } catch (err) {
+              setProblem((err as CallError).message);
+            }
+            void load();
+          }}
+        />
+      ) : null}
       {withdrawing ? (
         <Confirm
           title={`Withdraw the invitation of ${withdrawing.email}?`}

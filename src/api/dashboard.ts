@@ -19,11 +19,13 @@ import {
   newTemplate,
   saveTemplate,
   newKey,
+  removeMember,
   revokeAccountKey,
   revokeInvitation,
   type Session,
   type Signed,
   session,
+  setMemberRole,
   signIn,
   signOut,
   signOutEverywhere,
@@ -520,6 +522,27 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
       body: 'none',
       access: 'session',
       handler: async (req) => ok(await members(d, s(req), req.params.account!)),
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/members/{user}/role',
+      body: 'json',
+      access: 'session',
+      handler: async (req) => {
+        allowOnly(req.json, ['role']);
+        const role = oneOf('role', req.json.role, ROLES) as Role;
+        return ok(await setMemberRole(d, s(req), req.params.account!, req.params.user!, role));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/members/{user}/remove',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => {
+        await removeMember(d, s(req), req.params.account!, req.params.user!);
+        return ok({ removed: req.params.user! });
+      },
     },
     {
       method: 'POST',

@@ -189,6 +189,29 @@ export async function members(
   return { members: all, invitations };
 }
 
+/** An owner makes a member an owner, or an owner a member (never the account's last owner). */
+export function setMemberRole(
+  d: AdminDeps,
+  s: Session,
+  accountId: string,
+  userId: string,
+  role: Role,
+): Promise<Member | null> {
+  membership(s, accountId, 'owner');
+  return d.store.users.changeMember(accountId, userId, role);
+}
+
+/** An owner removes a member; anyone may leave an account (never its last owner). */
+export async function removeMember(
+  d: AdminDeps,
+  s: Session,
+  accountId: string,
+  userId: string,
+): Promise<void> {
+  membership(s, accountId, userId === s.user.id ? undefined : 'owner');
+  await d.store.users.changeMember(accountId, userId, null);
+}
+
 /** An owner invites someone by address; the link's token is returned once and never stored. */
 export async function invite(
   d: AdminDeps,

@@ -40,6 +40,19 @@ const toUser = (r: Pick<UsersTable, 'id' | 'email' | 'name' | 'created_at'>): Us
   createdAt: r.created_at,
 });
 
+/** The members of an account with their user's fields. */
+const memberRows = (db: Tx | Db['kysely'], accountId: string) =>
+  db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id', 'users.email', 'users.name', 'users.created_at', 'memberships.role'])
+    .select('memberships.created_at as joined_at')
+    .where('memberships.account_id', '=', accountId);
+
+const toMember = (
+  r: Pick<UsersTable, 'id' | 'email' | 'name' | 'created_at'> & { role: string; joined_at: string },
+): Member => ({ ...toUser(r), role: r.role as Role, joinedAt: r.joined_at });
+
 const toInvitation = (r: InvitationsTable): Invitation => ({
   id: r.id,
   accountId: r.account_id,
@@ -203,15 +216,10 @@ export class UserRepo {
   }
 
   async members(accountId: string): Promise<Member[]> {
-    const rows = await this.db.kysely
-      .selectFrom('memberships')
-      .innerJoin('users', 'users.id', 'memberships.user_id')
-      .select(['users.id', 'users.email', 'users.name', 'users.created_at', 'memberships.role'])
-      .select('memberships.created_at as joined_at')
-      .where('memberships.account_id', '=', accountId)
+    const rows = await memberRows(this.db.kysely, accountId)
       .orderBy('memberships.created_at', 'asc')
       .execute();
-    return rows.map((r) => ({ ...toUser(r), role: r.role as Role, joinedAt: r.joined_at }));
+    return rows.map(toMember);
   }
 
   async invite(input: {
@@ -352,6 +360,49 @@ export class UserRepo {
       await tx.updateTable('invitations').set({ accepted_at: at }).where('id', '=', row.id).execute();
       await this.insertSession(tx, user.id, input.session, input.now);
       return { user, invitation: { ...toInvitation(row), acceptedAt: at } };
+    });
+  }
+  /**
+   * A member's role changed, or the member removed (`role: null`). Decided under the account's
+   * row lock, so two owners demoting or removing each other at once still leave one owner: a
+   * change that would leave the account without an owner is refused.
+   */
+  async changeMember(accountId: string, userId: string, role: Role | null): Promise<Member | null> {
+    return this.db.write(async (tx) => {
+      await this.db
+        .forUpdate(tx.selectFrom('accounts').select('id').where('id', '=', accountId))
+        .executeTakeFirst();
+      const rows = await tx
+        .selectFrom('memberships')
+        .select(['user_id', 'role'])
+        .where('account_id', '=', accountId)
+        .execute();
+      const current = rows.find((r) => r.user_id === userId);
+      if (!current) throw new Refusal('missing', `user ${shownId(userId)} is not a member of this account`);
+      const owners = rows.filter((r) => r.role === 'owner').length;
+      if (current.role === 'owner' && role !== 'owner' && owners === 1)
+        throw new Refusal(
+          'invalid',
+          `the account would be left without an owner: make another member owner first`,
+          { field: role === null ? 'user' : 'role' },
+        );
+      if (role === null) {
+        await tx
+          .deleteFrom('memberships')
+          .where('account_id', '=', accountId)
+          .where('user_id', '=', userId)
+          .execute();
+        return null;
+      }
+      await tx
+        .updateTable('memberships')
+        .set({ role })
+        .where('account_id', '=', accountId)
+        .where('user_id', '=', userId)
+        .execute();
+      return toMember(
+        await memberRows(tx, accountId).where('memberships.user_id', '=', userId).executeTakeFirstOrThrow(),
+      );
     });
   }
 }

@@ -359,6 +359,77 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.equal((await store.users.openInvitation(`k-${tag}`, NOW))?.id, third.id, 'and it is still open');
   });
 
+  t.test(
+    'users: roles change and members leave; two owners demoting each other at once leave one owner',
+    async (t) => {
+      const tag = Math.random().toString(36).slice(2);
+      const later = new Date(NOW.getTime() + 14 * 86_400_000);
+      const ada = await store.users.signUp({
+        email: `ada-${tag}@example.com`,
+        name: 'Ada',
+        passwordHash: 'h',
+        accountName: 'Pair',
+        session: { tokenHash: `a-${tag}`, expiresAt: later },
+        now: NOW,
+      });
+      const accountId = ada.account.id;
+      const bob = await store.users.addMember({
+        email: `bob-${tag}@example.com`,
+        name: 'Bob',
+        passwordHash: 'h',
+        accountId,
+        role: 'member',
+        now: NOW,
+      });
+      await rejects(
+        t,
+        store.users.changeMember(accountId, ada.user.id, 'member'),
+        /left without an owner/,
+        'the only owner is not demoted',
+      );
+      await rejects(
+        t,
+        store.users.changeMember(accountId, ada.user.id, null),
+        /left without an owner/,
+        'nor removed',
+      );
+      t.match(await store.users.changeMember(accountId, bob.id, 'owner'), {
+        id: bob.id,
+        role: 'owner',
+        name: 'Bob',
+      });
+      const other = await factory.open();
+      const results = await Promise.allSettled([
+        store.users.changeMember(accountId, ada.user.id, 'member'),
+        other.users.changeMember(accountId, bob.id, 'member'),
+      ]);
+      t.same(
+        results.map((r) => r.status).sort(),
+        ['fulfilled', 'rejected'],
+        'of two owners demoting each other at once, one is refused',
+      );
+      t.same(
+        (await store.users.members(accountId)).map((m) => m.role).sort(),
+        ['member', 'owner'],
+        'one owner is left',
+      );
+      const member = (await store.users.members(accountId)).find((m) => m.role === 'member')!;
+      t.equal(await store.users.changeMember(accountId, member.id, null), null, 'a member is removed');
+      t.same((await store.users.members(accountId)).length, 1);
+      t.same(
+        (await store.users.memberships(member.id)).map((m) => m.accountId),
+        [],
+        'and belongs to the account no more',
+      );
+      await rejects(
+        t,
+        store.users.changeMember(accountId, member.id, 'owner'),
+        /is not a member of this account/,
+        'a removed member is not changed',
+      );
+    },
+  );
+
   t.test('assets: listed by tenant, newest first; removed once, within the tenant only', async (t) => {
     const a = await account();
     const quota = { maxCount: 10, maxTotalBytes: 1_000_000 };

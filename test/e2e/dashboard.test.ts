@@ -255,6 +255,41 @@ t.test('sign up, keys, live and test, revoke, the limit, a member, sign out ever
     .getByText('This invitation is not valid: it was used, withdrawn or is older than 7 days.')
     .waitFor();
 
+  // Roles: the owner makes Grace an owner (she may invite now), then a member again; the only
+  // owner cannot step down.
+  await page.reload();
+  /** A role chosen, and the server's answer to it awaited. */
+  const choose = (who: string, role: string) =>
+    Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/role')),
+      page.getByLabel(`Role of ${who}`).selectOption(role),
+    ]);
+  await choose('Grace Hopper', 'owner');
+  await guest.page.reload();
+  await guest.page.getByRole('heading', { name: 'Invite someone' }).waitFor();
+  t.pass('an owner now: she may invite people');
+  await choose('Grace Hopper', 'member');
+  await choose('Ada Byron', 'member');
+  await page
+    .getByText('the account would be left without an owner: make another member owner first')
+    .waitFor();
+  t.equal(await page.getByLabel('Role of Ada Byron').inputValue(), 'owner', 'the only owner stays owner');
+  t.same(
+    (
+      await server.ctx.store.users.members(
+        (
+          await server.ctx.store.users.memberships(
+            (await server.ctx.store.users.byEmail(OWNER.email))!.user.id,
+          )
+        )[0]!.accountId,
+      )
+    ).map((m) => [m.name, m.role]),
+    [
+      ['Ada Byron', 'owner'],
+      ['Grace Hopper', 'member'],
+    ],
+  );
+
   // A second session of the owner, by keyboard alone: Tab to each field, Enter to send.
   const second = await newPage();
   await second.page.goto(`${base}/dashboard/signin`);
@@ -276,6 +311,19 @@ t.test('sign up, keys, live and test, revoke, the limit, a member, sign out ever
   await guest.page.reload();
   await guest.page.getByRole('heading', { name: 'Members' }).waitFor();
   t.pass("the member's own session goes on");
+
+  // A member leaves: her session goes on, belonging to no account.
+  await guest.page.getByRole('button', { name: 'Leave the account' }).click();
+  await guest.page.getByRole('dialog').getByRole('button', { name: 'Leave' }).click();
+  await guest.page.getByRole('heading', { name: 'You belong to no account' }).waitFor();
+  t.same(
+    await server.ctx.store.users.memberships(
+      (await server.ctx.store.users.byEmail('grace@example.com'))!.user.id,
+    ),
+    [],
+    'she belongs to no account',
+  );
+  await accessible(t, guest.page, 'no-account');
 });
 
 t.test('test sheets, a job through the public API with a dashboard key, its PDF and usage', async (t) => {
@@ -538,6 +586,8 @@ t.test(
       /^\d+$/,
       'defaults filled in',
     );
+    t.notOk(await page.getByText('Rotation (0–6 degrees)').isVisible(), 'the handwriting part starts folded');
+    await page.getByText('Handwriting', { exact: true }).click();
     t.ok(await page.getByText('Rotation (0–6 degrees)').isVisible(), 'each modifier says its range');
     await page.getByLabel('Name', { exact: true }).fill('Order note');
 
@@ -545,10 +595,20 @@ t.test(
     let shown = await drawn();
     await page.getByLabel('New block').last().selectOption('table');
     await page.getByRole('button', { name: 'Add block' }).last().click();
-    const table = page.getByRole('group', { name: /^\d+\. Table “table1”/ });
+    const table = page.getByRole('group', { name: /^\d+\. Table/ });
+    t.match(await table.locator('legend').first().textContent(), /Table “table1”/, 'a key of its own');
     await table.getByLabel('Column 2 key (in data)').fill('price');
     await table.getByLabel('Column 2 title').fill('Price');
     shown = await redrawn(page, shown);
+    // An API key name used twice is named at its field.
+    await table.getByLabel('API key name (in data)').fill('title');
+    await page
+      .getByTestId('builder-problem')
+      .filter({ hasText: 'blocks[2].key must be unique, got "title" already used at blocks[0]' })
+      .waitFor();
+    t.equal(await table.getByLabel('API key name (in data)').getAttribute('aria-invalid'), 'true');
+    await table.getByLabel('API key name (in data)').fill('table1');
+    await page.getByTestId('builder-problem').waitFor({ state: 'detached' });
     await page.getByLabel('New block').last().selectOption('image');
     await page.getByRole('button', { name: 'Add block' }).last().click();
     const image = page.getByRole('group', { name: /^\d+\. Image/ });
