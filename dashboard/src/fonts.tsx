@@ -4,6 +4,7 @@
 // is accepted, and the sample is shown.
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { type CallError, call, upload, when } from './api.ts';
+import { Confirm } from './keys.tsx';
 import { CopyButton, Outcome } from './ui.tsx';
 
 interface FontView {
@@ -37,6 +38,20 @@ export function FontsPage(props: { accountId: string; mode: 'live' | 'test' }) {
   const [problem, setProblem] = useState('');
   const [done, setDone] = useState('');
   const [added, setAdded] = useState<Added | null>(null);
+  const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
+  const [deleting, setDeleting] = useState<FontView | null>(null);
+  /** A change to one font, then the list again; the outcome is said once the list shows it. */
+  const act = async (what: () => Promise<unknown>, said: string) => {
+    setProblem('');
+    setDone('');
+    try {
+      await what();
+      await load();
+      setDone(said);
+    } catch (err) {
+      setProblem((err as CallError).message);
+    }
+  };
   const base = `/accounts/${accountId}/fonts`;
   const load = useCallback(
     () => call<Fonts>('GET', `${base}?mode=${mode}`).then(setFonts, (e: CallError) => setProblem(e.message)),
@@ -88,12 +103,46 @@ export function FontsPage(props: { accountId: string; mode: 'live' | 'test' }) {
               <th scope="col">Kind</th>
               <th scope="col">Glyphs</th>
               <th scope="col">Font id</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {fonts.data.map((f) => (
               <tr key={f.id}>
-                <td>{f.name}</td>
+                <td>
+                  {renaming?.id === f.id ? (
+                    <form
+                      className="inline"
+                      onSubmit={(e) => {
+                        e.preventDefault();
+                        const name = renaming.name;
+                        setRenaming(null);
+                        void act(
+                          () => call('POST', `${base}/${f.id}/rename`, { name }),
+                          `Renamed “${f.name}” to “${name.trim()}”.`,
+                        );
+                      }}
+                    >
+                      <label className="visually-hidden" htmlFor={`rename-${f.id}`}>
+                        New name of {f.name}
+                      </label>
+                      <input
+                        id={`rename-${f.id}`}
+                        value={renaming.name}
+                        maxLength={120}
+                        onChange={(e) => setRenaming({ id: f.id, name: e.currentTarget.value })}
+                      />
+                      <button type="submit">Save name</button>
+                      <button type="button" onClick={() => setRenaming(null)}>
+                        Cancel
+                      </button>
+                    </form>
+                  ) : (
+                    f.name
+                  )}
+                </td>
                 <td>{f.scripts.join(', ') || '—'}</td>
                 <td>
                   {f.personal ? `personal, added ${when(f.createdAt)}` : 'shared'}
@@ -103,6 +152,20 @@ export function FontsPage(props: { accountId: string; mode: 'live' | 'test' }) {
                 <td>{f.glyphCount.toLocaleString('en-US')}</td>
                 <td>
                   <code>{f.id}</code>
+                </td>
+                <td className="actions">
+                  {f.personal ? (
+                    <>
+                      {fonts.personalFonts ? (
+                        <button type="button" onClick={() => setRenaming({ id: f.id, name: f.name })}>
+                          Rename<span className="visually-hidden"> {f.name}</span>
+                        </button>
+                      ) : null}
+                      <button type="button" className="danger" onClick={() => setDeleting(f)}>
+                        Delete<span className="visually-hidden"> {f.name}</span>
+                      </button>
+                    </>
+                  ) : null}
                 </td>
               </tr>
             ))}
@@ -153,6 +216,20 @@ export function FontsPage(props: { accountId: string; mode: 'live' | 'test' }) {
           </figure>
         ) : null}
       </section>
+      {deleting ? (
+        <Confirm
+          title={`Delete the font “${deleting.name}”?`}
+          text="Its file is deleted; templates and jobs cannot write with it any more. A font that a template or an unfinished job uses is kept."
+          action="Delete font"
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => {
+            const f = deleting;
+            setDeleting(null);
+            setAdded(null);
+            void act(() => call('POST', `${base}/${f.id}/delete`), `Deleted the font “${f.name}”.`);
+          }}
+        />
+      ) : null}
     </main>
   );
 }

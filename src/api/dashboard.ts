@@ -36,7 +36,12 @@ import { deleteAsset, uploadAsset } from '../app/assets.ts';
 import type { Caller } from '../app/auth.ts';
 import { draftPreview } from '../app/drafts.ts';
 import { FONT_MAX_BYTES } from '../app/admin.ts';
-import { addPersonalFont, personalFontsAllowed } from '../app/personal-fonts.ts';
+import {
+  addPersonalFont,
+  deletePersonalFont,
+  personalFontsAllowed,
+  renamePersonalFont,
+} from '../app/personal-fonts.ts';
 import { templateJsonSchemas } from '../domain/template.ts';
 import { fontSummary } from './routes/fonts.ts';
 import { usageByDay, usageReport } from '../app/usage.ts';
@@ -439,6 +444,27 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
           },
           201,
         );
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/fonts/{font}/rename',
+      body: 'json',
+      access: 'session',
+      handler: async (req) => {
+        allowOnly(req.json, ['name']);
+        const caller = await callerOf(req, 'live');
+        return ok(fontSummary(await renamePersonalFont(d, caller, req.params.font!, req.json.name), true));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/fonts/{font}/delete',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => {
+        const { account } = await callerOf(req, 'live');
+        return ok(fontSummary(await deletePersonalFont(d, account.id, req.params.font!), true));
       },
     },
     {

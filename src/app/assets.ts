@@ -13,7 +13,8 @@ import { templateAssetIds } from '../domain/template.ts';
 import { type CheckedImage, checkImage } from '../domain/images.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
-import type { AssetRecord, Remembered, Store } from '../store/index.ts';
+import type { AssetRecord, Remembered, Store, TemplateRecord } from '../store/index.ts';
+import type { Job } from '../domain/generation.ts';
 import { type Renderer, RenderTaskError } from './ports/renderer.ts';
 
 export interface AssetDeps {
@@ -135,28 +136,52 @@ export async function deleteAsset(
 ): Promise<AssetRecord> {
   const asset = await d.store.assets.get(tenant, id);
   if (!asset) throw new Refusal('missing', `image ${shownId(id)} does not exist for this account and mode`);
-  for (let cursor: string | undefined, more = true; more; ) {
-    const page = await d.store.templates.list(tenant, { limit: 100, cursor });
-    const user = page.data.find((t) => templateAssetIds(t.model).includes(id));
-    if (user)
-      throw new Refusal(
-        'conflict',
-        `${id} is placed by template ${user.id} (“${user.name}”); change the template first`,
-      );
-    more = page.hasMore;
-    cursor = page.nextCursor ?? undefined;
-  }
-  for (const status of ['queued', 'processing'] as const) {
-    const jobs = await d.store.generations.list(tenant, { limit: 100, status });
-    const user = jobs.data.find((j) => assetIds(jobBlocks(j.template, j.input) ?? []).includes(id));
-    if (user)
-      throw new Refusal(
-        'conflict',
-        `${id} is placed by job ${user.id}, which has not finished; wait for it or cancel it`,
-      );
-  }
+  const template = await findTemplate(d.store, tenant, (t) => templateAssetIds(t.model).includes(id));
+  if (template)
+    throw new Refusal(
+      'conflict',
+      `${id} is placed by template ${template.id} (“${template.name}”); change the template first`,
+    );
+  const job = await findUnfinishedJob(d.store, tenant, (j) =>
+    assetIds(jobBlocks(j.template, j.input) ?? []).includes(id),
+  );
+  if (job)
+    throw new Refusal(
+      'conflict',
+      `${id} is placed by job ${job.id}, which has not finished; wait for it or cancel it`,
+    );
   const removed = await d.store.assets.remove(tenant, id);
   if (!removed) throw new Refusal('missing', `image ${shownId(id)} does not exist for this account and mode`);
   await d.blobs.delete(removed.blobKey);
   return removed;
+}
+
+/** The first template of the tenant that passes `test`, every page looked at. */
+export async function findTemplate(
+  store: Store,
+  tenant: Tenant,
+  test: (t: TemplateRecord) => boolean,
+): Promise<TemplateRecord | null> {
+  for (let cursor: string | undefined, more = true; more; ) {
+    const page = await store.templates.list(tenant, { limit: 100, cursor });
+    const found = page.data.find(test);
+    if (found) return found;
+    more = page.hasMore;
+    cursor = page.nextCursor ?? undefined;
+  }
+  return null;
+}
+
+/** The first queued or running job of the tenant that passes `test` (a tenant has few: spec §8). */
+export async function findUnfinishedJob(
+  store: Store,
+  tenant: Tenant,
+  test: (j: Job) => boolean,
+): Promise<Job | null> {
+  for (const status of ['queued', 'processing'] as const) {
+    const jobs = await store.generations.list(tenant, { limit: 100, status });
+    const found = jobs.data.find(test);
+    if (found) return found;
+  }
+  return null;
 }

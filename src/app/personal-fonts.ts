@@ -3,12 +3,15 @@
 // engine writes a sample line with it alone, on a render thread, before anything is stored: a
 // font that parses but cannot be shaped or drawn is refused with why. The sample is the answer's
 // picture of the font.
-import { ApiError, Refusal } from '../domain/errors.ts';
+import { ApiError, Refusal, show } from '../domain/errors.ts';
+import { shownId } from '../domain/ids.ts';
+import { templateFontIds } from '../domain/template.ts';
 import { fontSampleSpec } from '../domain/render-spec.ts';
 import { newId } from '../lib/ids.ts';
 import { sampleLine } from '../render/index.ts';
 import type { FontRecord } from '../store/index.ts';
 import { addFont } from './admin.ts';
+import { findTemplate, findUnfinishedJob } from './assets.ts';
 import type { Caller } from './auth.ts';
 import type { DraftDeps } from './drafts.ts';
 import { RenderTaskError } from './ports/renderer.ts';
@@ -63,4 +66,63 @@ export async function addPersonalFont(
     },
   );
   return { font, sample: sample!, line };
+}
+
+const notMine = (id: string) =>
+  new Refusal('missing', `font ${shownId(id)} is not a personal font of this account`);
+
+/** Renames a personal font (editing one needs an eligible plan, as creating does). */
+export async function renamePersonalFont(
+  d: Pick<FontDeps, 'store'>,
+  caller: Caller,
+  id: string,
+  name: unknown,
+): Promise<FontRecord> {
+  if (!personalFontsAllowed(d, caller))
+    throw new ApiError(
+      'FONT_ACCESS_DENIED',
+      'editing a personal font needs a plan that includes premium fonts',
+    );
+  const shown = typeof name === 'string' ? name.trim() : '';
+  if (shown.length < 1 || shown.length > 120)
+    throw new Refusal(
+      'invalid',
+      `name must be 1-120 characters, got ${typeof name === 'string' ? shown.length : show(name)}`,
+      { field: 'name' },
+    );
+  const font = await d.store.fonts.renamePersonal(caller.account.id, id, shown);
+  if (!font) throw notMine(id);
+  return font;
+}
+
+/**
+ * Deletes a personal font, on any plan, unless a template (live or test) or an unfinished job
+ * of the account writes with it (the refusal names which): its record first, then its bytes.
+ */
+export async function deletePersonalFont(
+  d: Pick<FontDeps, 'store' | 'blobs'>,
+  accountId: string,
+  id: string,
+): Promise<FontRecord> {
+  const font = await d.store.fonts.getVisible(accountId, id);
+  if (!font || font.accountId !== accountId) throw notMine(id);
+  for (const mode of ['live', 'test'] as const) {
+    const tenant = { accountId, mode };
+    const template = await findTemplate(d.store, tenant, (t) => templateFontIds(t.model).includes(id));
+    if (template)
+      throw new Refusal(
+        'conflict',
+        `${id} writes template ${template.id} (“${template.name}”, ${mode}); give the template another font first`,
+      );
+    const job = await findUnfinishedJob(d.store, tenant, (j) => templateFontIds(j.template).includes(id));
+    if (job)
+      throw new Refusal(
+        'conflict',
+        `${id} writes job ${job.id}, which has not finished; wait for it or cancel it`,
+      );
+  }
+  const removed = await d.store.fonts.removePersonal(accountId, id);
+  if (!removed) throw notMine(id);
+  await d.blobs.delete(removed.location);
+  return removed;
 }

@@ -2,7 +2,7 @@
 // everyone, and personal fonts of one account. The files themselves live in blobs or packages.
 import type { FontInfo } from '../render/index.ts';
 import { newId } from '../lib/ids.ts';
-import { type Db, num } from './database.ts';
+import { type Db, num, type Tx } from './database.ts';
 import { type Page, pageOf } from './paging.ts';
 import type { FontsTable } from './schema.ts';
 
@@ -42,6 +42,15 @@ function toFont(r: FontsTable): FontRecord {
     createdAt: r.created_at,
   };
 }
+
+/** One of the account's own fonts (never a shared one). */
+const personal = (tx: Tx, accountId: string, id: string) =>
+  tx
+    .selectFrom('fonts')
+    .selectAll()
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
 
 export class FontRepo {
   constructor(private readonly db: Db) {}
@@ -108,5 +117,28 @@ export class FontRepo {
       .selectAll()
       .where((eb) => eb.or([eb('account_id', 'is', null), eb('account_id', '=', accountId)]));
     return pageOf(q, opts, toFont);
+  }
+  /** Renames one of the account's own fonts; null when it has none of that id. */
+  async renamePersonal(accountId: string, id: string, name: string): Promise<FontRecord | null> {
+    return this.db.write(async (tx) => {
+      await tx
+        .updateTable('fonts')
+        .set({ name })
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .execute();
+      const row = await personal(tx, accountId, id);
+      return row ? toFont(row) : null;
+    });
+  }
+
+  /** Removes one of the account's own fonts (never a shared one): the record it had, or null. */
+  async removePersonal(accountId: string, id: string): Promise<FontRecord | null> {
+    return this.db.write(async (tx) => {
+      const row = await personal(tx, accountId, id);
+      if (!row) return null;
+      await tx.deleteFrom('fonts').where('id', '=', id).where('account_id', '=', accountId).execute();
+      return toFont(row);
+    });
   }
 }

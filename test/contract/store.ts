@@ -833,6 +833,22 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.ok(await store.fonts.getVisible(b.id, caveat.id), 'shared fonts are visible to all');
     t.equal((await store.fonts.listVisible(a.id)).length, BUNDLED_FONTS.length + 1);
     t.equal((await store.fonts.listVisible(b.id)).length, BUNDLED_FONTS.length);
+
+    // Renamed and removed by their account only; a shared font is neither.
+    t.equal(await store.fonts.renamePersonal(b.id, mine.id, 'Taken'), null, 'not by another account');
+    t.equal(
+      await store.fonts.renamePersonal(a.id, caveat.id, 'Mine now'),
+      null,
+      'a shared font is not renamed',
+    );
+    t.equal((await store.fonts.getVisible(a.id, caveat.id))?.name, caveat.name);
+    t.equal((await store.fonts.renamePersonal(a.id, mine.id, 'My best hand'))?.name, 'My best hand');
+    t.equal(await store.fonts.removePersonal(b.id, mine.id), null, 'not removed by another account');
+    t.equal(await store.fonts.removePersonal(a.id, caveat.id), null, 'a shared font is not removed');
+    t.equal((await store.fonts.removePersonal(a.id, mine.id))?.location, 'fonts/x.ttf', 'the record it was');
+    t.equal(await store.fonts.getVisible(a.id, mine.id), null, 'gone');
+    t.equal(await store.fonts.removePersonal(a.id, mine.id), null, 'removed once');
+    t.equal((await store.fonts.listVisible(null)).length, BUNDLED_FONTS.length, 'the shared fonts all stay');
   });
 
   const job = (id = newId('gen'), kind: 'pdf' | 'preview' = 'pdf') => ({

@@ -831,6 +831,37 @@ t.test(
     });
     t.equal(rendered.status, 200, 'the public API writes with the personal font');
     t.match(await rendered.text(), /^<svg/);
+
+    // Renamed; kept while a template writes with it; deleted once none does, file and all.
+    const stored = (await server.ctx.store.fonts.getVisible(accountId, fontId))!;
+    t.ok(await server.ctx.blobs.get(stored.location), 'its file is stored');
+    await page.getByRole('link', { name: 'Fonts' }).click();
+    await page.getByRole('button', { name: 'Rename My hand' }).click();
+    await page.getByLabel('New name of My hand').fill('My best hand');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByText('Renamed “My hand” to “My best hand”.').waitFor();
+    t.equal((await server.ctx.store.fonts.getVisible(accountId, fontId))?.name, 'My best hand');
+    const remove = async () => {
+      await page.getByRole('button', { name: 'Delete My best hand' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete font' }).click();
+    };
+    await remove();
+    await page
+      .getByText(`${fontId} writes template ${templateId} (“New letter”, test)`, { exact: false })
+      .waitFor();
+    t.ok(await server.ctx.store.fonts.getVisible(accountId, fontId), 'kept while a template writes with it');
+    await page.getByRole('link', { name: 'Templates' }).click();
+    await page.getByRole('button', { name: 'Edit New letter' }).click();
+    await page.getByTestId('builder-preview').waitFor();
+    await page.getByLabel('Font', { exact: true }).selectOption(shared!);
+    await page.getByRole('button', { name: 'Save as the next revision' }).click();
+    await page.getByText('Saved “New letter” as revision 2.').waitFor();
+    await page.getByRole('link', { name: 'Fonts' }).click();
+    await remove();
+    await page.getByText('Deleted the font “My best hand”.').waitFor();
+    t.equal(await page.getByRole('row', { name: /My best hand/ }).count(), 0, 'no longer listed');
+    t.equal(await server.ctx.store.fonts.getVisible(accountId, fontId), null, 'its record is gone');
+    t.equal(await server.ctx.blobs.get(stored.location), null, 'and its file');
   },
 );
 
