@@ -4,7 +4,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { CallError, call, upload, when } from './api.ts';
 import { Confirm } from './keys.tsx';
-import { CopyButton, Outcome } from './ui.tsx';
+import { CopyButton, Outcome, TableHead } from './ui.tsx';
 
 interface Asset {
   id: string;
@@ -89,17 +89,7 @@ export function AssetsPage(props: { accountId: string; mode: 'live' | 'test' }) 
       {assets && assets.data.length === 0 ? <p>No {mode} images yet.</p> : null}
       {assets && assets.data.length > 0 ? (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Image</th>
-              <th scope="col">Id</th>
-              <th scope="col">Size</th>
-              <th scope="col">Uploaded</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Image', 'Id', 'Size', 'Uploaded']} actions />
           <tbody>
             {assets.data.map((a) => (
               <tr key={a.id}>

@@ -5,7 +5,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { type CallError, call, upload, when } from './api.ts';
 import { Confirm } from './keys.tsx';
-import { CopyButton, Outcome } from './ui.tsx';
+import { CopyButton, Outcome, TableHead } from './ui.tsx';
 
 interface FontView {
   id: string;
@@ -96,18 +96,7 @@ export function FontsPage(props: { accountId: string; mode: 'live' | 'test' }) {
       </p>
       {fonts ? (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Writes</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Glyphs</th>
-              <th scope="col">Font id</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Writes', 'Kind', 'Glyphs', 'Font id']} actions />
           <tbody>
             {fonts.data.map((f) => (
               <tr key={f.id}>

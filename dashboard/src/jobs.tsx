@@ -2,7 +2,7 @@
 // download and a preview's pages to look at.
 import { useCallback, useEffect, useState } from 'react';
 import { type CallError, call, when } from './api.ts';
-import { FormError } from './ui.tsx';
+import { FormError, TableHead } from './ui.tsx';
 
 interface Job {
   id: string;
@@ -77,17 +77,7 @@ export function Jobs(props: { accountId: string; mode: 'live' | 'test' }) {
       ) : null}
       {jobs && jobs.length > 0 ? (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Job</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Status</th>
-              <th scope="col">Pages</th>
-              <th scope="col">Sheets</th>
-              <th scope="col">Created</th>
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Job', 'Kind', 'Status', 'Pages', 'Sheets', 'Created', 'Result']} />
           <tbody>
             {jobs.map((j) => (
               <tr key={j.id}>

@@ -2,7 +2,7 @@
 // name, revoke, and when each was created and last used; the account's key limit said plainly.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type ApiKey, type CallError, call, when } from './api.ts';
-import { CopyButton, Field, FormError, useForm } from './ui.tsx';
+import { CopyButton, Field, FormError, TableHead, useForm } from './ui.tsx';
 
 interface KeyList {
   data: ApiKey[];
@@ -77,18 +77,7 @@ export function Keys(props: { accountId: string; mode: 'live' | 'test' }) {
         {list && list.data.length === 0 ? <p>No {mode} keys yet.</p> : null}
         {list && list.data.length > 0 ? (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'Key', 'Created', 'Last used', 'State']} actions />
             <tbody>
               {list.data.map((k) => (
                 <tr key={k.id} className={k.revokedAt ? 'revoked' : undefined}>

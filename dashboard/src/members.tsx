@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { type CallError, call, type Invitation, type Member, when } from './api.ts';
 import { Confirm } from './keys.tsx';
-import { CopyButton, Field, FormError, useForm } from './ui.tsx';
+import { CopyButton, Field, FormError, TableHead, useForm } from './ui.tsx';
 
 export function Members(props: { accountId: string; owner: boolean; me: string }) {
   const { accountId, me } = props;
@@ -38,17 +38,7 @@ export function Members(props: { accountId: string; owner: boolean; me: string }
       <h1>Members</h1>
       <FormError message={problem} />
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            <th scope="col">Joined</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Email', 'Role', 'Joined']} actions />
         <tbody>
           {data?.members.map((m) => (
             <tr key={m.id}>

@@ -4,7 +4,7 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { type CallError, call, type TemplateSummary, when } from './api.ts';
 import { Builder, blankModel, type Kind, type Schemas } from './builder.tsx';
 import type { Font, Image } from './schema-form.tsx';
-import { CopyButton, Outcome } from './ui.tsx';
+import { CopyButton, Outcome, TableHead } from './ui.tsx';
 
 type Template = TemplateSummary;
 
@@ -74,13 +74,11 @@ export function Templates(props: { accountId: string; mode: 'live' | 'test' }) {
     setProblem('');
     try {
       await builderKit();
-      const res = await fetch(`/dashboard/v1${base}/${t.id}/export?mode=${mode}`, {
-        credentials: 'same-origin',
-      });
-      if (!res.ok) throw new Error(`The template could not be read (HTTP ${res.status}).`);
-      setBuilding({ id: t.id, model: (await res.json()) as Record<string, unknown>, n: Date.now() });
+      // The export is the stored model, defaults spelled out: what the builder edits.
+      const model = await call<Record<string, unknown>>('GET', `${base}/${t.id}/export?mode=${mode}`);
+      setBuilding({ id: t.id, model, n: Date.now() });
     } catch (err) {
-      setProblem((err as Error).message);
+      setProblem((err as CallError).message);
     }
   };
 
@@ -117,18 +115,7 @@ export function Templates(props: { accountId: string; mode: 'live' | 'test' }) {
       {list && list.length === 0 ? <p>No {mode} templates yet. Build one or import one below.</p> : null}
       {list && list.length > 0 ? (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Revision</th>
-              <th scope="col">Updated</th>
-              <th scope="col">Template id</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Kind', 'Revision', 'Updated', 'Template id']} actions />
           <tbody>
             {list.map((t) => (
               <tr key={t.id}>

@@ -153,3 +153,23 @@ export function Outcome(props: { problem: string; done: string }) {
     </>
   );
 }
+
+/** A table's header row: its column names, and a last column named for screen readers when rows carry buttons. */
+export function TableHead(props: { columns: readonly string[]; actions?: boolean }) {
+  return (
+    <thead>
+      <tr>
+        {props.columns.map((c) => (
+          <th scope="col" key={c}>
+            {c}
+          </th>
+        ))}
+        {props.actions ? (
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        ) : null}
+      </tr>
+    </thead>
+  );
+}

@@ -2,7 +2,7 @@
 // day (with the same figures as a table), and, in test mode, test sheets to top up with.
 import { useCallback, useEffect, useId, useState } from 'react';
 import { type CallError, call } from './api.ts';
-import { Field, FormError, Submit, useForm } from './ui.tsx';
+import { Field, FormError, Submit, TableHead, useForm } from './ui.tsx';
 
 interface Day {
   day: string;
@@ -217,15 +217,7 @@ function Chart(props: { days: Day[]; from: string; count: number }) {
       <details>
         <summary>The figures of each day with use</summary>
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Pages</th>
-              <th scope="col">Sheets</th>
-              <th scope="col">Documents</th>
-              <th scope="col">Failed</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Day', 'Pages', 'Sheets', 'Documents', 'Failed']} />
           <tbody>
             {props.days.map((d) => (
               <tr key={d.day}>

@@ -62,6 +62,7 @@ export class Router<R extends RouteShape> {
     return at;
   }
 
+  /** What a body on this method and path would be, without capturing parameters. */
   bodyKind(method: string, path: string): R['body'] | undefined {
     return this.find(path, null)?.routes.get(method)?.body;
   }

@@ -167,11 +167,10 @@ export async function addFont(
   const name = input.name.trim();
   if (name.length < 1 || name.length > 120)
     throw new Refusal('invalid', `name must be 1-120 characters, got ${name.length}`, { field: 'name' });
-  const maxBytes = FONT_MAX_BYTES;
-  if (input.bytes.length > maxBytes) {
+  if (input.bytes.length > FONT_MAX_BYTES) {
     throw new Refusal(
       'invalid',
-      `${input.source ?? 'font'} must be at most ${maxBytes} bytes, got ${input.bytes.length}`,
+      `${input.source ?? 'font'} must be at most ${FONT_MAX_BYTES} bytes, got ${input.bytes.length}`,
     );
   }
   let info: FontInfo;

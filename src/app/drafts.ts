@@ -7,7 +7,6 @@ import { ApiError, isUnavailable } from '../domain/errors.ts';
 import type { KeyMode } from '../domain/api-keys.ts';
 import type { JobInput } from '../domain/generation.ts';
 import { sampleInput, withAbsentOptional } from '../domain/template-sample.ts';
-import type { TemplateModel } from '../domain/template.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import { type AdminDeps, checkedTemplate } from './admin.ts';
 import type { Caller } from './auth.ts';
@@ -65,7 +64,7 @@ export async function draftPreview(
   input: { json: string; mode: KeyMode; sample?: unknown },
 ): Promise<Draft> {
   const tenant = caller.tenant;
-  const model: TemplateModel = await checkedTemplate(d, {
+  const model = await checkedTemplate(d, {
     account: tenant.accountId,
     mode: input.mode,
     json: input.json,

@@ -13,7 +13,7 @@ import type { FontRecord } from '../store/index.ts';
 import { addFont } from './admin.ts';
 import { findTemplate, findUnfinishedJob } from './assets.ts';
 import type { Caller } from './auth.ts';
-import type { DraftDeps } from './drafts.ts';
+import { DRAFT_DPI, type DraftDeps } from './drafts.ts';
 import { RenderTaskError } from './ports/renderer.ts';
 
 export type FontDeps = Omit<DraftDeps, 'draftLimiter'>;
@@ -41,6 +41,10 @@ export async function addPersonalFont(
     { bytes: input.bytes, name: input.name, account: caller.account.id, premium: false, license: 'personal' },
     async () => {
       line = sampleLine(input.bytes);
+      if (!line)
+        throw new Refusal('invalid', 'the font has no letters to write a sample line with', {
+          field: 'body',
+        });
       const probe = newId('font');
       try {
         const out = await d.renderer.run(
@@ -50,7 +54,7 @@ export async function addPersonalFont(
             fonts: { [probe]: input.bytes },
             images: {},
             createdAt: d.now().toISOString(),
-            limits: { maxPages: 1, maxBytes: d.config.renderOutputMaxBytes, previewDpi: 96 },
+            limits: { maxPages: 1, maxBytes: d.config.renderOutputMaxBytes, previewDpi: DRAFT_DPI },
           },
           { timeoutMs: d.config.renderSyncTimeoutMs },
         );

@@ -72,12 +72,7 @@ export function inspectFont(bytes: Uint8Array): FontInfo {
   if (!face.upem || glyphCount === 0) throw new NotAFontError('no glyphs');
   const unicodes = face.collectUnicodes();
   if (unicodes.length === 0) throw new NotAFontError('no character map');
-  const have = new Set(unicodes);
-  const scripts = SCRIPT_CORES.filter(({ ranges, need }) => {
-    let n = 0;
-    for (const [a, b] of ranges) for (let cp = a; cp <= b; cp++) if (have.has(cp)) n++;
-    return n >= need;
-  }).map((s) => s.script);
+  const scripts = coveredScripts(new Set(unicodes)).map((s) => s.script);
   const family = face.getName(16, 'en') || face.getName(1, 'en');
   if (!family) throw new NotAFontError('no family name');
   return {
@@ -99,28 +94,34 @@ export function fontCoverage(bytes: Uint8Array): (codepoint: number) => boolean 
 
 const PANGRAM = 'Sphinx of black quartz, judge my vow: 0123456789';
 
+/** The scripts whose core letters a character map has enough of, in SCRIPT_CORES order. */
+function coveredScripts(have: ReadonlySet<number>): typeof SCRIPT_CORES {
+  return SCRIPT_CORES.filter(({ ranges, need }) => {
+    let n = 0;
+    for (const [a, b] of ranges) for (let cp = a; cp <= b; cp++) if (have.has(cp)) n++;
+    return n >= need;
+  });
+}
+
 /**
  * A line a font should write on its own: a pangram when it covers Latin, else letters of the
  * first script it covers (or of its character map), in groups like words.
  */
 export function sampleLine(bytes: Uint8Array): string {
-  const have = new Set(new hb.Face(new hb.Blob(bytes), 0).collectUnicodes());
-  const core = SCRIPT_CORES.find(({ ranges, need }) => {
-    let n = 0;
-    for (const [a, b] of ranges) for (let cp = a; cp <= b; cp++) if (have.has(cp)) n++;
-    return n >= need;
-  });
+  return sampleLineOf(new Set(new hb.Face(new hb.Blob(bytes), 0).collectUnicodes()));
+}
+
+/** sampleLine for a character map given as its code points. */
+export function sampleLineOf(have: ReadonlySet<number>): string {
+  const [core] = coveredScripts(have);
   if (core?.script === 'Latin' && [...PANGRAM].every((c) => c === ' ' || have.has(c.codePointAt(0)!)))
     return PANGRAM;
   const pool: number[] = [];
-  if (core)
-    for (const [a, b] of core.ranges)
-      for (let cp = a; cp <= b; cp++)
-        if (have.has(cp)) pool.push(cp);
-        else
-          pool.push(
-            ...[...have].filter((cp) => cp > 0x20 && cp !== 0x7f && cp !== 0xa0).sort((a, b) => a - b),
-          );
+  if (core) {
+    for (const [a, b] of core.ranges) for (let cp = a; cp <= b; cp++) if (have.has(cp)) pool.push(cp);
+  } else {
+    pool.push(...[...have].filter((cp) => cp > 0x20 && cp !== 0x7f && cp !== 0xa0).sort((a, b) => a - b));
+  }
   const letters = pool.slice(0, 36).map((cp) => String.fromCodePoint(cp));
   const words: string[] = [];
   for (let i = 0; i < letters.length; i += 6) words.push(letters.slice(i, i + 6).join(''));

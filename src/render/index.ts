@@ -20,7 +20,14 @@ export { pageToSvg as writeSvg } from './svg.ts';
 export { type PngOptions, pageToPng as writePng, type Rasterizer } from './png.ts';
 export { displayListToPdf as writePdf, type PdfOptions } from './pdf.ts';
 export { RenderError, type RenderErrorCode, uncoveredCharacters } from './text-layout.ts';
-export { type FontInfo, fontCoverage, inspectFont, NotAFontError, sampleLine } from './font-info.ts';
+export {
+  type FontInfo,
+  fontCoverage,
+  inspectFont,
+  NotAFontError,
+  sampleLine,
+  sampleLineOf,
+} from './font-info.ts';
 export { MM_PER_PX, pageDimensionsMm, pageSizePt, STANDARD_SIZES } from './page-size.ts';
 
 /** Every font and image a specification names: what the caller must hand to layout(). */

@@ -8,7 +8,7 @@ import { toRenderSpec } from '../../src/domain/render-spec.ts';
 import { sampleInput, withAbsentOptional } from '../../src/domain/template-sample.ts';
 import { parseTemplate, type TemplateModel } from '../../src/domain/template.ts';
 import { BUNDLED_FONTS } from '../../src/domain/fonts.ts';
-import { fontCoverage, sampleLine } from '../../src/render/index.ts';
+import { fontCoverage, sampleLine, sampleLineOf } from '../../src/render/index.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
 
 const IMAGE = 'asset_0123456789abcdefABCDEF';
@@ -76,6 +76,32 @@ t.test(
     );
   },
 );
+
+t.test('a sample line from a character map: its first script, else its characters', async (t) => {
+  const span = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  const cyrillic = new Set([0x20, ...span(0x410, 0x44f)]);
+  t.equal(sampleLineOf(cyrillic), 'АБВГДЕ ЖЗИЙКЛ МНОПРС ТУФХЦЧ ШЩЪЫЬЭ ЮЯабвг', 'Cyrillic letters in groups');
+  const greekWithHole = new Set([
+    0x20,
+    0x391,
+    ...span(0x393, 0x3a1),
+    ...span(0x3a3, 0x3a9),
+    ...span(0x3b1, 0x3c9),
+  ]);
+  t.equal(
+    sampleLineOf(greekWithHole),
+    'ΑΓΔΕΖΗ ΘΙΚΛΜΝ ΞΟΠΡΣΤ ΥΦΧΨΩα βγδεζη θικλμν',
+    'a letter the font lacks is left out, nothing else put in',
+  );
+  const latinNoDigits = new Set([0x20, ...span(0x41, 0x5a), ...span(0x61, 0x7a)]);
+  t.equal(
+    sampleLineOf(latinNoDigits),
+    'ABCDEF GHIJKL MNOPQR STUVWX YZabcd efghij',
+    'no pangram without its digits',
+  );
+  t.equal(sampleLineOf(new Set([0x20, 0x2605, 0x2606, 0x263a])), '★☆☺', 'no script: the characters it has');
+  t.equal(sampleLineOf(new Set([0x20])), '', 'nothing to write');
+});
 
 t.test("a font's sample line is written in what the font covers", async (t) => {
   t.equal(sampleLine(bundledFontSource('caveat').bytes), 'Sphinx of black quartz, judge my vow: 0123456789');
