@@ -82,6 +82,8 @@ export interface Adapters {
   signInLimits: SignInLimits;
   /** The dashboard builder's previews, per account. */
   draftLimiter: RateLimiter;
+  /** Personal font uploads, per account. */
+  fontUploadLimiter: RateLimiter;
   quota: RenderQuota;
   renderer: Renderer;
   metrics: Metrics;
@@ -129,6 +131,10 @@ export async function openAdapters(
     perEmail: limited(SIGN_IN_LIMITS.perEmail, 'signin-email'),
   };
   const draftLimiter = limited(DRAFT_LIMIT, 'drafts');
+  const fontUploadLimiter = limited(
+    { points: config.personalFontUploadsPerHour, windowSeconds: 3600 },
+    'font-uploads',
+  );
   const quota = redis
     ? new RedisRenderQuota(redis, config.redisPrefix, renders)
     : new MemoryRenderQuota(renders);
@@ -141,6 +147,7 @@ export async function openAdapters(
       threads: config.poolThreads,
       timeoutMs: config.renderTimeoutMs,
       memoryMb: config.renderMemoryMb,
+      fontCacheBytes: config.fontCacheMb * 1024 * 1024,
       onWorkerError: (err) => log.warn({ err: err.message }, 'render worker failed outside a task'),
     });
   const metrics = new Metrics(instance ?? instanceName(), role, () => ({
@@ -174,6 +181,7 @@ export async function openAdapters(
     previewLimiter,
     signInLimits,
     draftLimiter,
+    fontUploadLimiter,
     quota,
     renderer,
     metrics,

@@ -42,8 +42,12 @@ export interface Service {
   stop(graceMs?: number): Promise<void>;
 }
 
-export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'scriptorium' } }, pino.destination(2));
+/**
+ * The process's logger: JSON lines on stderr, each naming the service, the process's role and its
+ * pid, so the lines of many processes can share one stream.
+ */
+export function createLogger(level: string, role: Role = 'all'): Logger {
+  return pino({ level, base: { service: 'scriptorium', role, pid: process.pid } }, pino.destination(2));
 }
 
 export interface ServiceOptions {
@@ -58,13 +62,14 @@ export interface ServiceOptions {
 export async function startService(ctx: Context, opts: ServiceOptions = {}): Promise<Service> {
   const { config } = ctx;
   const role = opts.role ?? 'all';
-  const log = opts.log ?? createLogger(config.logLevel);
+  const log = opts.log ?? createLogger(config.logLevel, role);
   const {
     instance,
     limiter,
     previewLimiter,
     signInLimits,
     draftLimiter,
+    fontUploadLimiter,
     quota,
     renderer,
     metrics,
@@ -154,6 +159,7 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
       previewLimiter,
       signInLimits,
       draftLimiter,
+      fontUploadLimiter,
       renderer,
       quota,
       instance,
@@ -170,14 +176,33 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
     everyMs: 1000,
     onError: (err) => log.warn({ err }, 'live figures could not be gathered'),
   };
-  const http =
-    role === 'worker' || opts.listen === false
-      ? null
-      : await listen(api, { host: config.host, port: config.port, live, framingCheck: config.framingCheck });
-
-  // A worker serves no API; its probes and metrics get a small port of their own.
-  const probes =
-    role === 'worker' ? await listenProbes(api, { host: config.host, port: config.probePort }) : null;
+  let http: HttpServer | null = null;
+  let probes: ProbeServer | null = null;
+  try {
+    http =
+      role === 'worker' || opts.listen === false
+        ? null
+        : await listen(api, {
+            host: config.host,
+            port: config.port,
+            live,
+            framingCheck: config.framingCheck,
+          });
+    // A worker serves no API; its probes and metrics get a small port of their own.
+    probes =
+      role === 'worker' ? await listenProbes(api, { host: config.host, port: config.probePort }) : null;
+  } catch (err) {
+    // A port that cannot be had ends the start cleanly: what started is stopped before the error
+    // is told (the caller closes the store).
+    clearInterval(sweeper);
+    if (reconciler) clearInterval(reconciler);
+    await http?.close(0);
+    await queue.stop(0);
+    await dispatcher?.stop(0);
+    await sweeping;
+    await adapters.close();
+    throw err;
+  }
 
   const stop = (graceMs = 10_000) =>
     (stopping ??= (async () => {

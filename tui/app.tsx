@@ -31,7 +31,7 @@ import {
 const HISTORY = 60;
 
 type Pending =
-  | { kind: 'topup-sheets'; account: AccountRow; input: string; mode: 'live' | 'test' }
+  | { kind: 'topup-sheets'; account: AccountRow; input: string; mode: 'live' | 'test'; refused?: string }
   | { kind: 'search'; input: string }
   | { kind: 'confirm'; question: string; run: () => Promise<string> };
 
@@ -128,30 +128,33 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
         return;
       }
       if (pending?.kind === 'topup-sheets') {
-        if (key.escape) setPending(null);
-        else if (key.tab) setPending({ ...pending, mode: pending.mode === 'live' ? 'test' : 'live' });
-        else if (key.backspace || key.delete) setPending({ ...pending, input: pending.input.slice(0, -1) });
-        else if (key.return) {
-          const sheets = Number(pending.input);
-          const { account, mode } = pending;
-          if (!/^\d+$/.test(pending.input) || sheets < 50 || sheets > 1000) {
-            setMessage({
-              text: `sheets must be a whole number 50-1000, got ${pending.input || 'nothing'}`,
-              error: true,
-            });
-            setPending(null);
-            return;
-          }
-          act(`Add ${count(sheets)} ${mode} sheets to ${account.account.name}? (y/n)`, async () => {
-            const b = await client.call<{ availableSheets: number }>(
-              'POST',
-              `/accounts/${account.account.id}/topups`,
-              { sheets, mode },
-            );
-            return `Added ${count(sheets)} ${mode} sheets to ${account.account.name}: ${count(b.availableSheets)} available`;
+        const { refused: _, ...asked } = pending;
+        if (key.escape) return setPending(null);
+        if (key.tab) return setPending({ ...asked, mode: pending.mode === 'live' ? 'test' : 'live' });
+        // Erases come one by one, or several in one input when typed fast.
+        const erased = key.backspace || key.delete ? 1 : (input.match(/[\x7f\b]/g) ?? []).length;
+        if (erased) return setPending({ ...asked, input: pending.input.slice(0, -erased) });
+        // Typed or pasted (a paste comes as one input, perhaps with its line's end): its digits count,
+        // thousands separators and spaces do not.
+        const typed = (pending.input + input.replace(/\D/g, '')).slice(0, 7);
+        if (!key.return && !/[\r\n]/.test(input)) return setPending({ ...asked, input: typed });
+        const sheets = Number(typed);
+        const { account, mode } = pending;
+        // A refusal keeps the question open, with the number to mend; Esc leaves it.
+        if (!typed || sheets < 50 || sheets > 1000)
+          return setPending({
+            ...asked,
+            input: typed,
+            refused: `sheets must be a whole number 50-1000, got ${typed || 'nothing'} (Esc to leave):`,
           });
-        } else if (/^\d+$/.test(input))
-          setPending({ ...pending, input: (pending.input + input).slice(0, 4) });
+        act(`Add ${count(sheets)} ${mode} sheets to ${account.account.name}? (y/n)`, async () => {
+          const b = await client.call<{ availableSheets: number }>(
+            'POST',
+            `/accounts/${account.account.id}/topups`,
+            { sheets, mode },
+          );
+          return `Added ${count(sheets)} ${mode} sheets to ${account.account.name}: ${count(b.availableSheets)} available`;
+        });
         return;
       }
       if (pending?.kind === 'search') {
@@ -265,7 +268,10 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
   const footer =
     pending?.kind === 'topup-sheets'
       ? {
-          prompt: `Top up ${pending.account.account.name}, ${pending.mode} (Tab: ${pending.mode === 'live' ? 'test' : 'live'}), sheets 50-1000:`,
+          prompt:
+            pending.refused ??
+            `Top up ${pending.account.account.name}, ${pending.mode} (Tab: ${pending.mode === 'live' ? 'test' : 'live'}), sheets 50-1000:`,
+          refused: pending.refused !== undefined,
           input: pending.input,
         }
       : pending?.kind === 'search'

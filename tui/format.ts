@@ -33,10 +33,11 @@ export function uptime(seconds: number): string {
 
 /**
  * A cell of exactly `width` characters: cut with an ellipsis, or padded. A left-aligned cell
- * keeps its last character blank, so it never runs into the next column.
+ * keeps its last character blank and a right-aligned one its first, so no value ever runs into
+ * the next column.
  */
 export function cell(text: string, width: number, align: 'left' | 'right' = 'left'): string {
-  const room = align === 'left' ? width - 1 : width;
+  const room = width - 1;
   const s = text.length > room ? `${text.slice(0, Math.max(0, room - 1))}…` : text;
   return align === 'left' ? s.padEnd(width) : s.padStart(width);
 }

@@ -269,13 +269,13 @@ const mark = (selected: boolean) => (selected ? '› ' : '  ');
 
 export function Accounts(props: { accounts: AccountRow[]; selected: number; size?: Size }) {
   const size = props.size ?? SMALLEST;
-  const name = 19 + extra(size).columns;
+  const name = 17 + extra(size).columns;
   const { start, shown } = windowOf(props.accounts, props.selected, listRows(size));
   return (
     <Box flexDirection="column">
       <Text
         bold
-      >{`  ${cell('Account', name)}${cell('Plan', 6)}${cell('Plan used', 13, 'right')}${cell('Live', 8, 'right')}${cell('Test', 7, 'right')}${cell('Pages today', 12, 'right')}${cell('Requests', 10, 'right')}`}</Text>
+      >{`  ${cell('Account', name)}${cell('Plan', 6)}${cell('Plan used', 13, 'right')}${cell('Live', 9, 'right')}${cell('Test', 9, 'right')}${cell('Pages today', 12, 'right')}${cell('Requests', 10, 'right')}`}</Text>
       {props.accounts.length === 0 ? <Text dimColor>No accounts yet.</Text> : null}
       {shown.map((a, i) => {
         const u = a.usageToday;
@@ -285,8 +285,8 @@ export function Accounts(props: { accounts: AccountRow[]; selected: number; size
             {cell(a.account.name, name)}
             {cell(a.account.plan, 6)}
             {cell(planUse(a.balances.live.subscription), 13, 'right')}
-            {cell(count(a.balances.live.availableSheets), 8, 'right')}
-            {cell(count(a.balances.test.availableSheets), 7, 'right')}
+            {cell(count(a.balances.live.availableSheets), 9, 'right')}
+            {cell(count(a.balances.test.availableSheets), 9, 'right')}
             {cell(count(u.live.pages + u.test.pages), 12, 'right')}
             {cell(count(u.live.requests + u.test.requests), 10, 'right')}
           </Text>
@@ -509,6 +509,8 @@ export function Help() {
 /** The bottom line: a question being asked, an input being typed, or the last result. */
 export function Footer(props: {
   prompt?: string;
+  /** The prompt says why the last answer was refused (in red); the input stays to be mended. */
+  refused?: boolean;
   input?: string;
   message?: { text: string; error: boolean };
   size?: Size;
@@ -518,7 +520,9 @@ export function Footer(props: {
     const input = props.input === undefined ? '' : ` ${props.input}▏`;
     return (
       <Text>
-        <Text color="yellow">{cell(props.prompt, Math.max(10, width - input.length), 'left').trimEnd()}</Text>
+        <Text color={props.refused ? 'red' : 'yellow'}>
+          {cell(props.prompt, Math.max(10, width - input.length), 'left').trimEnd()}
+        </Text>
         {props.input !== undefined ? <Text>{input.slice(-(width - 10))}</Text> : null}
       </Text>
     );

@@ -2,6 +2,8 @@
 // threads, without their isolation. A render runs to its end once started (it cannot be
 // preempted), so the time limit and a cancel are checked before it starts and when it ends.
 import {
+  type FontCheck,
+  type FontCheckResult,
   type ImageCheck,
   type ImageCheckResult,
   type Rendered,
@@ -9,6 +11,8 @@ import {
   type RenderRequest,
   RenderTaskError,
 } from '../src/app/ports/renderer.ts';
+import { forgetFont } from '../src/render/index.ts';
+import { checkFont } from './font-check.ts';
 import { checkImage } from './image-check.ts';
 import { renderRequest } from './render-task.ts';
 
@@ -52,6 +56,22 @@ export class InProcessRenderer implements Renderer {
     if (opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs)
       throw new RenderTaskError('timeout', `decoding took longer than ${opts.timeoutMs} ms and was stopped`);
     return result;
+  }
+
+  async checkFont(font: FontCheck, opts: { timeoutMs?: number } = {}): Promise<FontCheckResult> {
+    const started = performance.now();
+    await new Promise((resolve) => setImmediate(resolve));
+    const result = await checkFont(font);
+    if (opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs)
+      throw new RenderTaskError(
+        'timeout',
+        `the font check took longer than ${opts.timeoutMs} ms and was stopped`,
+      );
+    return result;
+  }
+
+  forgetFont(id: string): void {
+    forgetFont(id);
   }
 
   async close(): Promise<void> {}

@@ -15,6 +15,16 @@ import { runInNewContext } from 'node:vm';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as (options: { type: 'minor' | 'major' }) => void;
 
+/**
+ * Call after dropping a font from the thread's cache, before the task returns. Its HarfBuzz
+ * objects are freed by their finalizers once the collector finds them unreachable (and the event
+ * loop turns): without a full collection here a dropped font (8 MiB, say) stays taken in the wasm
+ * heap, which never shrinks, until one comes, and the next font grows the heap further.
+ */
+export function releaseFontMemory(): void {
+  gc({ type: 'major' });
+}
+
 /** Call after a PNG render, before the task returns. */
 export function releaseImageMemory(): void {
   gc({ type: 'minor' });

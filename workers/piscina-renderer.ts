@@ -4,6 +4,8 @@
 // the pool carries on with a fresh worker.
 import { Piscina } from 'piscina';
 import {
+  type FontCheck,
+  type FontCheckResult,
   type ImageCheck,
   type ImageCheckResult,
   type Rendered,
@@ -13,13 +15,18 @@ import {
   RenderTaskError,
 } from '../src/app/ports/renderer.ts';
 import { tuneImageAllocator } from '../src/config/index.ts';
-import type { PoolTask } from './pool-task.ts';
+import type { Forgotten, PoolTask, PoolWorkerData } from './pool-task.ts';
+
+/** Dropped fonts each task carries: a thread idle through more drops than this leaves the rest to its cache's bound. */
+const FORGOTTEN_KEPT = 64;
 
 export interface PiscinaRendererOptions {
   threads: number;
   timeoutMs: number;
   /** Old-generation heap per worker, MiB. */
   memoryMb: number;
+  /** Bytes of font files each thread's font cache may hold (src/render/fonts.ts); the engine's default else. */
+  fontCacheBytes?: number;
   /** The worker module; the render task by default. */
   filename?: string;
   /** Told of a worker failure no task reports (one dying as it starts, or idle). */
@@ -31,6 +38,8 @@ export class PiscinaRenderer implements Renderer {
   private readonly watchdog: NodeJS.Timeout;
   private starved = false;
   private running = 0;
+  private forgotten: Forgotten = [];
+  private forgetSeq = 0;
 
   constructor(private readonly opts: PiscinaRendererOptions) {
     // Before any worker loads the image renderer (workers/native-memory.ts says why).
@@ -55,6 +64,7 @@ export class PiscinaRenderer implements Renderer {
       maxThreads: this.opts.threads,
       idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb },
+      workerData: { fontCacheBytes: this.opts.fontCacheBytes } satisfies PoolWorkerData,
     });
     // A worker that dies with a task is reported through that task; one that dies without (while
     // starting, or idle) comes here, where an unheard error event would end the process.
@@ -79,11 +89,31 @@ export class PiscinaRenderer implements Renderer {
     return this.pool.threads.length;
   }
 
+  forgetFont(id: string): void {
+    this.forgotten = [...this.forgotten.slice(1 - FORGOTTEN_KEPT), { seq: ++this.forgetSeq, id }];
+  }
+
   /** Runs a task; `signal` stops it early (a cancelled job), which ends its worker. */
   async run(task: RenderRequest, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<Rendered> {
     const result = await this.submit<RenderResult>(task, opts.timeoutMs ?? this.opts.timeoutMs, opts.signal);
     if (!result.ok) throw new RenderTaskError('render', result.message, result.code);
     return result;
+  }
+
+  /** Parses an uploaded font and writes its sample line on a thread of the pool, under its limits. */
+  checkFont(font: FontCheck, opts: { timeoutMs?: number } = {}): Promise<FontCheckResult> {
+    // The file is moved to the thread, not copied (it comes back in the result): a font is up to
+    // 20 MiB, and each copy is memory the allocator may keep.
+    const own =
+      font.bytes.byteOffset === 0 && font.bytes.byteLength === font.bytes.buffer.byteLength
+        ? font.bytes
+        : new Uint8Array(font.bytes);
+    return this.submit<FontCheckResult>(
+      { checkFont: { ...font, bytes: own } },
+      opts.timeoutMs ?? this.opts.timeoutMs,
+      undefined,
+      [own.buffer as ArrayBuffer],
+    );
   }
 
   /** Decodes an uploaded image on a thread of the pool, under its time and heap limits. */
@@ -92,10 +122,15 @@ export class PiscinaRenderer implements Renderer {
   }
 
   /** One task on the pool, counted as busy while it runs. */
-  private async submit<R>(task: PoolTask, limit: number, cancel?: AbortSignal): Promise<R> {
+  private async submit<R>(
+    task: PoolTask,
+    limit: number,
+    cancel?: AbortSignal,
+    transferList?: ArrayBuffer[],
+  ): Promise<R> {
     if (this.running++ === 0) this.watchdog.ref();
     try {
-      return await this.attempt<R>(task, limit, cancel).catch(async (err: unknown) => {
+      return await this.attempt<R>(task, limit, cancel, transferList).catch(async (err: unknown) => {
         // A task that met a worker already being torn down (after another task's failure), or
         // that waited in a pool being replaced, is not at fault: it runs once more on a fresh worker.
         if (
@@ -103,7 +138,7 @@ export class PiscinaRenderer implements Renderer {
           err.reason === 'crash' &&
           /Terminating worker thread/.test(err.message)
         )
-          return this.attempt<R>(task, limit, cancel);
+          return this.attempt<R>(task, limit, cancel, transferList);
         throw err;
       });
     } finally {
@@ -111,11 +146,18 @@ export class PiscinaRenderer implements Renderer {
     }
   }
 
-  private async attempt<R>(task: PoolTask, limit: number, cancel?: AbortSignal): Promise<R> {
+  private async attempt<R>(
+    task: PoolTask,
+    limit: number,
+    cancel?: AbortSignal,
+    transferList?: ArrayBuffer[],
+  ): Promise<R> {
     const timeout = AbortSignal.timeout(limit);
     try {
-      return (await this.pool.run(task, {
+      const sent = this.forgotten.length ? { ...task, forgotten: this.forgotten } : task;
+      return (await this.pool.run(sent, {
         signal: cancel ? AbortSignal.any([timeout, cancel]) : timeout,
+        ...(transferList ? { transferList } : {}),
       })) as R;
     } catch (err) {
       const e = err as Error & { code?: string; name?: string };

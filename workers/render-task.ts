@@ -6,6 +6,7 @@ import type { Rendered, RenderRequest, RenderResult } from '../src/app/ports/ren
 import { bundledFontId, WATERMARK_FONT } from '../src/domain/fonts.ts';
 import {
   assetBytes,
+  forgetFont,
   layout,
   RenderError,
   type Resources,
@@ -16,7 +17,7 @@ import {
   writeSvg,
 } from '../src/render/index.ts';
 import { fontBytes } from './fonts.ts';
-import { releaseImageMemory } from './native-memory.ts';
+import { releaseFontMemory, releaseImageMemory } from './native-memory.ts';
 import { decodePng } from './png-decode.ts';
 import { resvgRasterizer as raster } from './resvg.ts';
 
@@ -32,6 +33,11 @@ export function renderRequest(req: RenderRequest): RenderResult {
   } catch (err) {
     if (err instanceof RenderError) return { ok: false, code: err.code, message: err.message };
     throw err;
+  } finally {
+    if (req.once) {
+      for (const id of Object.keys(req.fonts)) forgetFont(id);
+      releaseFontMemory();
+    }
   }
 }
 

@@ -21,7 +21,7 @@ import {
   showAccount,
   topUp,
 } from '../app/admin.ts';
-import { ApiError, invalid } from '../domain/errors.ts';
+import { ApiError, invalid, limitReached } from '../domain/errors.ts';
 import { type Job, jobView } from '../domain/generation.ts';
 import { PACK_MAX_SHEETS, PACK_MIN_SHEETS } from '../domain/plans.ts';
 import { allowOnly, jobFilters, MODES, objectBody, ok, oneOf, wholeNumber } from './admin-input.ts';
@@ -97,10 +97,10 @@ export class AdminGate {
 
   private shut(peer: string, res: RateLimiterRes): ApiError {
     const wait = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-    return new ApiError(
-      'RATE_LIMIT_EXCEEDED',
+    return limitReached(
       `${ADMIN_FAILURES_PER_MINUTE} wrong admin tokens came from ${peer} within a minute; wait ${wait} s`,
-      { retryAfter: wait },
+      { name: 'admin-token-failures', limit: ADMIN_FAILURES_PER_MINUTE, window: 60, reset: wait },
+      wait,
     );
   }
 }

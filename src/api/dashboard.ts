@@ -50,7 +50,7 @@ import { usageRange } from '../domain/usage-range.ts';
 import { jobOutputs } from './routes/generations.ts';
 import { templateSummary } from './routes/templates.ts';
 import { listParams } from './query.ts';
-import { ApiError, Refusal } from '../domain/errors.ts';
+import { ApiError, limitReached, Refusal } from '../domain/errors.ts';
 import { shownId } from '../domain/ids.ts';
 import { displayName, normalEmail, ROLES, type Role } from '../domain/users.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
@@ -597,10 +597,10 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
 async function spend(limiter: RateLimiter, key: string, what: string): Promise<void> {
   const r = await limiter.consume(key);
   if (!r.allowed)
-    throw new ApiError(
-      'RATE_LIMIT_EXCEEDED',
+    throw limitReached(
       `at most ${limiter.points} tries in ${limiter.windowSeconds / 60} minutes ${what}; wait ${r.resetSeconds} s`,
-      { retryAfter: r.resetSeconds },
+      { name: 'sign-in-tries', limit: limiter.points, window: limiter.windowSeconds, reset: r.resetSeconds },
+      r.resetSeconds,
     );
 }
 

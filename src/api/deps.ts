@@ -25,6 +25,8 @@ export interface ApiDeps {
   signInLimits: SignInLimits;
   /** The dashboard builder's previews, per account. */
   draftLimiter: RateLimiter;
+  /** Personal font uploads, per account. */
+  fontUploadLimiter: RateLimiter;
   /** Synchronous renders run on the same pool as jobs, under their own quotas. */
   renderer: Renderer;
   quota: RenderQuota;

@@ -31,7 +31,12 @@ export function publicError(err: unknown, req: ApiRequest, log: Logger): ApiErro
     // A storage fault is the operator's to see: logged, while the client is told to come back.
     if (err.kind === 'unavailable')
       log.warn({ err, requestId: req.id, method: req.method, path: req.path }, 'storage unavailable');
-    return new ApiError(code, err.message, { status, field: err.field, retryAfter: err.retryAfter });
+    return new ApiError(code, err.message, {
+      status,
+      field: err.field,
+      retryAfter: err.retryAfter,
+      ...(err.quota ? { quota: err.quota } : {}),
+    });
   }
   log.error({ err, requestId: req.id, method: req.method, path: req.path }, 'request failed');
   return new ApiError('INTERNAL_ERROR', `an unexpected error; quote request id ${req.id} to support`);
@@ -39,22 +44,28 @@ export function publicError(err: unknown, req: ApiRequest, log: Logger): ApiErro
 
 /**
  * The reply for a public error. A 429 says when to try again: `Retry-After: 60` (spec §7, §8);
- * a quota that resets later (a day's renders) adds itself to the RateLimit fields with its true
- * reset, next to the key's own policy.
+ * and which limit refused: its name as the error's `reason`, and its policy first in the
+ * RateLimit fields with nothing left and its true reset (a day's renders end at midnight), before
+ * the key's own policy, which every answer carries.
  */
 export function errorReply(e: ApiError, req: ApiRequest, headers: Record<string, string>): Reply {
   if (e.status === 429) headers['Retry-After'] = String(e.retryAfter ?? 60);
   else if (e.retryAfter !== undefined) headers['Retry-After'] = String(e.retryAfter);
-  if (e.quota) {
-    const q = e.quota;
-    const policy = `"${q.name}";q=${q.limit};w=${q.window}`;
-    const state = `"${q.name}";r=0;t=${q.reset}`;
-    headers['RateLimit-Policy'] = headers['RateLimit-Policy']
-      ? `${headers['RateLimit-Policy']}, ${policy}`
-      : policy;
-    headers.RateLimit = headers.RateLimit ? `${headers.RateLimit}, ${state}` : state;
-  }
+  // RFC 6750 §3: the public API's keys are Bearer tokens.
+  if (e.code === 'INVALID_API_KEY' || e.code === 'API_KEY_REVOKED')
+    headers['WWW-Authenticate'] = 'Bearer realm="api"';
   const body: Record<string, unknown> = { code: e.code, message: e.message, requestId: req.id };
   if (e.field !== undefined) body.field = e.field;
+  if (e.quota) {
+    const q = e.quota;
+    body.reason = q.name;
+    // The key's own policy is already there, spent, when it is the one that refused.
+    if (q.name !== 'per-key') {
+      const policy = `"${q.name}";q=${q.limit}${q.window === undefined ? '' : `;w=${q.window}`}`;
+      const state = `"${q.name}";r=0;t=${q.reset}`;
+      headers['RateLimit-Policy'] = [policy, headers['RateLimit-Policy']].filter(Boolean).join(', ');
+      headers.RateLimit = [state, headers.RateLimit].filter(Boolean).join(', ');
+    }
+  }
   return { status: e.status, headers, json: { error: body } };
 }

@@ -13,9 +13,22 @@ export const MAX_FIELDS = 46;
 export const FRONT_HEADER = 'x-scriptorium-front';
 
 export interface FramingRefusal {
-  status: 400 | 413 | 431;
+  status: 400 | 413 | 431 | 501;
   message: string;
 }
+
+/**
+ * The methods the transport behind reads; it closes the connection on any other token (RFC 9110
+ * §9.1: methods are case-sensitive, so `get` is another method), so those are answered 501 here.
+ */
+export const KNOWN_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE'];
+const KNOWN = new Set(KNOWN_METHODS);
+/**
+ * Header names the transport behind reads: letters, digits and `-`. It never answers a request
+ * with any other token character in a name (`X_Trace`, `api.key`), so such fields are dropped
+ * here and the request served without them, as nginx does by default.
+ */
+const PLAIN_NAME = /^[0-9A-Za-z-]+$/;
 
 export type BodyFraming = { kind: 'none' } | { kind: 'length'; length: number } | { kind: 'chunked' };
 
@@ -34,6 +47,13 @@ export interface RequestHead {
   body: BodyFraming;
   /** Offset, in the head's text, of the first header line (after the request line's CRLF). */
   fieldsAt: number;
+  /**
+   * When fields were dropped (names the transport cannot read): the header lines to pass on
+   * instead of the head's own, each ending in CRLF, followed by the blank line.
+   */
+  kept?: string;
+  /** Names of the fields dropped. */
+  dropped: string[];
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -78,6 +98,11 @@ export function readRequestHead(text: string): RequestHead | FramingRefusal {
     return refuse(400, `the request line must be "METHOD target HTTP/1.1", got ${shown(line)}`);
   const [method, rawTarget, version] = parts as [string, string, string];
   if (!TOKEN.test(method)) return refuse(400, `the request method must be a token, got ${shown(method)}`);
+  if (!KNOWN.has(method))
+    return refuse(
+      501,
+      `method ${shown(method)} is not implemented; this server knows ${KNOWN_METHODS.join(', ')}`,
+    );
   if (version !== 'HTTP/1.1' && version !== 'HTTP/1.0')
     return refuse(400, `the HTTP version must be HTTP/1.1 or HTTP/1.0, got ${shown(version)}`);
   const target = TARGET.test(rawTarget) ? originForm(rawTarget) : null;
@@ -91,6 +116,8 @@ export function readRequestHead(text: string): RequestHead | FramingRefusal {
   let connection = '';
   let hasHost = false;
   let upgrade = false;
+  const dropped: string[] = [];
+  let kept = '';
   const fieldsAt = lineEnd + 2;
   let at = fieldsAt;
   while (at < text.length) {
@@ -111,6 +138,11 @@ export function readRequestHead(text: string): RequestHead | FramingRefusal {
       );
     const value = field.slice(colon + 1).trim();
     if (hasControl(value)) return refuse(400, `header ${name} holds a control character`);
+    if (!PLAIN_NAME.test(name)) {
+      dropped.push(name);
+      continue;
+    }
+    kept += `${field}\r\n`;
     switch (name.toLowerCase()) {
       case 'content-length':
         if (!DIGITS.test(value))
@@ -159,6 +191,8 @@ export function readRequestHead(text: string): RequestHead | FramingRefusal {
     upgrade: upgrade && hasToken(connection, 'upgrade'),
     body,
     fieldsAt,
+    dropped,
+    ...(dropped.length ? { kept: `${kept}\r\n` } : {}),
   };
 }
 

@@ -226,9 +226,11 @@ class Link {
         });
       return false;
     }
-    const head = readRequestHead(this.buf.toString('latin1', 0, end));
+    const text = this.buf.toString('latin1', 0, end);
+    const head = readRequestHead(text);
     if (isRefusal(head)) {
-      this.refuse(head);
+      // A refusal of a method the transport does not read still names the path it was sent to.
+      this.refuse(head, head.status === 501 ? { method: 'GET', target: requestTarget(text) } : undefined);
       return false;
     }
     const tooLarge = this.opts.refuseAbove(head);
@@ -241,7 +243,9 @@ class Link {
       if (!head.hasHost) first += 'Host: localhost\r\n';
       if (!head.keepAlive && !head.closes) first += 'Connection: close\r\n';
     }
-    const bytes = Buffer.concat([Buffer.from(first, 'latin1'), this.buf.subarray(head.fieldsAt, end + 4)]);
+    const fields =
+      head.kept === undefined ? this.buf.subarray(head.fieldsAt, end + 4) : Buffer.from(head.kept, 'latin1');
+    const bytes = Buffer.concat([Buffer.from(first, 'latin1'), fields]);
     this.buf = this.buf.subarray(end + 4);
     this.waiting = { method: head.method.toUpperCase(), keepAlive10: head.keepAlive };
     this.send(bytes);
@@ -260,7 +264,7 @@ class Link {
   }
 
   /** Answers through the transport (in turn, after any response under way) and closes. */
-  private refuse(refusal: FramingRefusal, head?: RequestHead): void {
+  private refuse(refusal: FramingRefusal, head?: Pick<RequestHead, 'method' | 'target'>): void {
     this.phase = 'done';
     this.buf = EMPTY;
     const method = head?.method ?? 'GET';
@@ -384,6 +388,12 @@ class Link {
     }
     this.pump();
   }
+}
+
+/** The path of a request line whose target has not been checked: `/` unless it is a plain path. */
+function requestTarget(head: string): string {
+  const target = head.split('\r\n', 1)[0]!.split(' ')[1] ?? '/';
+  return /^\/[\x21-\x7e]*$/.test(target) ? target : '/';
 }
 
 export function listenFront(opts: FrontOptions): Promise<Front> {

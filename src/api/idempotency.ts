@@ -36,16 +36,23 @@ export function idempotencyKey(req: ApiRequest, takes: boolean): string | undefi
   return v;
 }
 
-/** Takes the key for this request, or answers from what the key already holds. */
+/**
+ * Takes the key for this request, or answers from what the key already holds. `content` is what
+ * the body means: a JSON body as canonicalJson writes it (key order and spacing do not make
+ * another request), any other body as its bytes.
+ */
 export async function takeKey(
   store: Store,
   req: ApiRequest,
+  content: Uint8Array | string,
   claimant: { tenant: IdempotencyClaim['tenant'] },
   key: string,
   now: Date,
 ): Promise<{ claim: IdempotencyClaim } | { replay: Reply }> {
   const endpoint = `${req.method} ${req.path}`;
-  const fingerprint = sha256Hex(Buffer.concat([Buffer.from(`${endpoint}\n${req.query}\n`), req.body]));
+  const fingerprint = sha256Hex(
+    Buffer.concat([Buffer.from(`${endpoint}\n${req.query}\n`), Buffer.from(content)]),
+  );
   const t = await store.idempotency.take(claimant.tenant, key, { endpoint, fingerprint }, now, IDEMPOTENCY);
   const shown = JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
   switch (t.state) {
@@ -74,6 +81,16 @@ export async function takeKey(
         { retryAfter: 1 },
       );
   }
+}
+
+/** A JSON value written with the keys of every object sorted and no spaces: one text per value. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 /** An answer as it is kept: its status, its own headers (Location), its JSON body. */

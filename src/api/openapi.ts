@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document of the whole public API (spec §4), served at /api/v1/openapi.json.
 // The HTTP tests validate every response they receive against this document, so it cannot drift.
-import { errorCatalog } from '../domain/errors.ts';
+import { errorCatalog, limitReasons } from '../domain/errors.ts';
 import { IMAGE_TYPES } from '../domain/images.ts';
 import { contentBlockJsonSchema } from '../domain/document.ts';
 import { METADATA_LIMITS } from '../domain/generation.ts';
@@ -57,6 +57,15 @@ function schemas(): Record<string, unknown> {
           message: { type: 'string' },
           requestId: id('req'),
           field: { type: 'string', description: 'The offending field, when one is to blame.' },
+          reason: {
+            type: 'string',
+            enum: Object.keys(limitReasons),
+            description: `Extension, on every 429: which limit refused (its policy is first in the RateLimit fields, with its true reset). ${Object.entries(
+              limitReasons,
+            )
+              .map(([k, v]) => `\`${k}\`: ${v}`)
+              .join(' ')}`,
+          },
         },
         ['code', 'message', 'requestId'],
       ),
@@ -319,16 +328,24 @@ const responses = {
   BadRequest: errorResponse(
     'INVALID_REQUEST: malformed input or a broken limit; the message names the field, the range and the value.',
   ),
-  Unauthorized: errorResponse('INVALID_API_KEY or API_KEY_REVOKED.'),
+  Unauthorized: errorResponse('INVALID_API_KEY or API_KEY_REVOKED.', {
+    'WWW-Authenticate': {
+      description: 'RFC 6750: the key is a Bearer token.',
+      schema: { type: 'string', const: 'Bearer realm="api"' },
+    },
+  }),
   NotFound: errorResponse(
     "TEMPLATE_NOT_FOUND, GENERATION_NOT_FOUND, FONT_NOT_FOUND or ENDPOINT_NOT_FOUND (also for other accounts' objects and the other key mode).",
   ),
   TooLarge: errorResponse('INVALID_REQUEST: the body is over its limit (512 KiB JSON, 5 MiB image).'),
   Conflict: errorResponse('GENERATION_NOT_READY or PREVIEW_ONLY.'),
   Gone: errorResponse('GENERATION_EXPIRED: past the 7-day retention.'),
-  TooMany: errorResponse('RATE_LIMIT_EXCEEDED: wait Retry-After seconds.', {
-    'Retry-After': { $ref: '#/components/headers/Retry-After' },
-  }),
+  TooMany: errorResponse(
+    'RATE_LIMIT_EXCEEDED: wait Retry-After seconds; `reason` says which limit refused.',
+    {
+      'Retry-After': { $ref: '#/components/headers/Retry-After' },
+    },
+  ),
   Internal: errorResponse(
     'INTERNAL_ERROR (or RENDER_FAILED on renders, OUTPUT_DAMAGED on a download whose stored output is lost or altered): quote the request id.',
   ),
@@ -353,12 +370,24 @@ const jsonOk = (
   schema: string,
   status = '200',
   extraHeaders: Record<string, unknown> = {},
+  /** An example of this answer, where the schema's own (a finished job) would mislead. */
+  example?: unknown,
 ) => ({
   [status]: {
     description,
     headers: { ...limitedHeaders, ...extraHeaders },
-    content: { 'application/json': { schema: ref(schema) } },
+    content: { 'application/json': { schema: ref(schema), ...(example === undefined ? {} : { example }) } },
   },
+});
+
+/** What a new job looks like in the 202 of its POST: queued, nothing done yet. */
+const queuedJob = (kind: 'pdf' | 'preview') => ({
+  id: EXAMPLE_IDS.generation,
+  kind,
+  status: 'queued',
+  templateId: EXAMPLE_IDS.template,
+  createdAt: '2026-11-24T16:19:40.378Z',
+  metadata: { order: 'A-17' },
 });
 
 /** A POST whose first answer is kept under its Idempotency-Key: the header, its replays, its 409. */
@@ -466,7 +495,7 @@ function operations(): Record<string, Record<string, Schema>> {
           metadata: { order: 'A-17' },
         }),
         responses: {
-          ...jsonOk('Queued.', 'Generation', '202', { ...location, ...replayed }),
+          ...jsonOk('Queued.', 'Generation', '202', { ...location, ...replayed }, queuedJob('pdf')),
           ...keyInUse,
           '402': errorResponse('INSUFFICIENT_BALANCE.'),
           '403': errorResponse(
@@ -564,7 +593,7 @@ function operations(): Record<string, Record<string, Schema>> {
           text: 'Dear Margaret, thank you for the lovely afternoon.',
         }),
         responses: {
-          ...jsonOk('Queued.', 'Generation', '202', { ...location, ...replayed }),
+          ...jsonOk('Queued.', 'Generation', '202', { ...location, ...replayed }, queuedJob('preview')),
           ...jsonOk('The unchanged earlier preview.', 'Generation', '200', replayed),
           ...keyInUse,
           ...common,

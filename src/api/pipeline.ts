@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { Authenticator, type Caller } from '../app/auth.ts';
 import { createAdminApi } from './admin.ts';
 import { createDashboardApi } from './dashboard.ts';
-import { ApiError } from '../domain/errors.ts';
+import { ApiError, limitReached } from '../domain/errors.ts';
 import { errorReply, publicError } from './errors.ts';
 import type { RateDecision } from '../limits/rate-limit.ts';
 import type { ApiDeps } from './deps.ts';
@@ -20,7 +20,7 @@ import { renderRoutes } from './routes/renders.ts';
 import { templateRoutes } from './routes/templates.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { type ApiRequest, header, JSON_TYPE, type Reply, type Route } from './types.ts';
-import { idempotencyKey, storedReply, takeKey } from './idempotency.ts';
+import { canonicalJson, idempotencyKey, storedReply, takeKey } from './idempotency.ts';
 import type { IdempotencyClaim } from '../store/index.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -167,20 +167,24 @@ export function createApi(d: ApiDeps, log: Logger): Api {
     }
     seen.account = caller.account.id;
     let rate: RateDecision | undefined;
+    // The route is known before the limit decides, so a refused request is logged with it.
+    const path = req.path.slice(API_PREFIX.length);
+    const m = router.match(req.method, path);
+    if (m.route) seen.route = `${API_PREFIX}${m.route.path}`;
     try {
       rate = await d.limiter.consume(caller.keyId);
       d.counter.request(caller, req.receivedAt);
       if (!rate.allowed) {
-        throw new ApiError(
-          'RATE_LIMIT_EXCEEDED',
+        throw limitReached(
           `this key may make ${d.limiter.points} requests per ${d.limiter.windowSeconds} s; wait 60 s`,
           {
-            retryAfter: 60,
+            name: 'per-key',
+            limit: d.limiter.points,
+            window: d.limiter.windowSeconds,
+            reset: rate.resetSeconds,
           },
         );
       }
-      const path = req.path.slice(API_PREFIX.length);
-      const m = router.match(req.method, path);
       if (!m.route) {
         throw new ApiError(
           'ENDPOINT_NOT_FOUND',
@@ -189,17 +193,23 @@ export function createApi(d: ApiDeps, log: Logger): Api {
             : `${req.method} ${req.path.slice(0, 100)} is not an endpoint of this API`,
         );
       }
-      seen.route = `${API_PREFIX}${m.route.path}`;
       const key = req.method === 'POST' ? idempotencyKey(req, m.route.idempotency !== undefined) : undefined;
+      const json = m.route.body === 'json' ? parseJsonBody(req.body) : undefined;
       let claim: IdempotencyClaim | undefined;
       if (key !== undefined && m.route.idempotency === 'kept') {
-        const taken = await takeKey(d.store, req, caller, key, d.now());
+        const taken = await takeKey(
+          d.store,
+          req,
+          json === undefined ? req.body : canonicalJson(json),
+          caller,
+          key,
+          d.now(),
+        );
         if ('replay' in taken) return withHeaders(taken.replay, baseHeaders(req, rate));
         claim = taken.claim;
       }
       let reply: Reply;
       try {
-        const json = m.route.body === 'json' ? parseJsonBody(req.body) : undefined;
         reply = await m.route.handler({ ...req, caller, params: m.params, json, idempotency: claim });
       } catch (err) {
         if (!claim) throw err;

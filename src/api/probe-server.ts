@@ -53,7 +53,15 @@ export async function listenProbes(api: Api, opts: { host: string; port: number 
       });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(
+              `PROBE_PORT ${opts.port} is in use on ${opts.host} (another worker on this host?): give each worker a PROBE_PORT of its own, or PROBE_PORT=0 for any free port (printed at start)`,
+            )
+          : err,
+      ),
+    );
     server.listen(opts.port, opts.host, () => resolve());
   });
   return {

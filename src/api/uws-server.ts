@@ -8,6 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { gzip as gzipCallback } from 'node:zlib';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, WebSocket } from 'uWebSockets.js';
 import { ApiError } from '../domain/errors.ts';
 import { newId } from '../lib/ids.ts';
@@ -44,6 +48,7 @@ const STATUS_TEXT: Record<number, string> = {
   431: 'Request Header Fields Too Large',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
   503: 'Service Unavailable',
 };
 
@@ -58,6 +63,8 @@ export interface HttpServer {
 interface Exchange {
   res: HttpResponse;
   method: string;
+  /** The client takes a gzip-coded body (Accept-Encoding). */
+  gzip: boolean;
   aborted: boolean;
   answered: boolean;
   /** Called once when the client goes away (a stream waiting on the socket stops). */
@@ -171,8 +178,33 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
     }
     x.answered = true;
     if (reply.stream) return stream(x, reply, reply.stream);
-    const body = reply.raw ? reply.raw.bytes : JSON.stringify(reply.json);
+    // A reply without a body (204) has no JSON to write.
+    const body = reply.raw ? reply.raw.bytes : reply.json === undefined ? '' : JSON.stringify(reply.json);
     const contentType = reply.raw ? reply.raw.contentType : JSON_TYPE;
+    if (contentType.startsWith('application/json') && Buffer.byteLength(body) > GZIP_MIN_BYTES) {
+      const vary = { ...reply.headers, Vary: 'Accept-Encoding' };
+      if (!x.gzip) return send(x, { ...reply, headers: vary }, body, contentType, closeConnection);
+      return gzipped(body).then((coded) => {
+        if (x.aborted) return;
+        send(
+          x,
+          { ...reply, headers: { ...vary, 'Content-Encoding': 'gzip' } },
+          coded,
+          contentType,
+          closeConnection,
+        );
+      });
+    }
+    send(x, reply, body, contentType, closeConnection);
+  }
+
+  function send(
+    x: Exchange,
+    reply: Reply,
+    body: string | Uint8Array,
+    contentType: string,
+    closeConnection: boolean,
+  ): undefined {
     x.res.cork(() => {
       head(x, reply, contentType);
       if (x.method === 'HEAD') headOnly(x, Buffer.byteLength(body), closeConnection || closing);
@@ -263,7 +295,13 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
 
   app.any('/*', (res, r) => {
     const { req, front } = copyRequest(res, r, secret);
-    const x: Exchange = { res, method: req.method, aborted: false, answered: false };
+    const x: Exchange = {
+      res,
+      method: req.method,
+      gzip: acceptsGzip(req.headers['accept-encoding']),
+      aborted: false,
+      answered: false,
+    };
     inFlight++;
     let settled = false;
     const done = () => {
@@ -281,7 +319,7 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
     /** Answers the request with an error of the transport's own, without reading its body. */
     const refuse = (refusal: FramingRefusal, close: boolean) => {
       const withBody = { ...req, body: Buffer.alloc(0) };
-      const field = refusal.status === 413 ? 'body' : 'headers';
+      const field = refusal.status === 413 ? 'body' : refusal.status === 501 ? 'method' : 'headers';
       write(
         x,
         api.refuse(
@@ -315,23 +353,34 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
       return;
     }
 
+    // A body of a declared length is copied once, chunk by chunk, into a buffer of that length;
+    // a chunked one is gathered, then joined.
+    const whole = declared > 0 ? Buffer.allocUnsafe(declared) : null;
     const chunks: Buffer[] = [];
     let size = 0;
     res.onData((chunk, isLast) => {
       if (x.answered || x.aborted) return;
+      const at = size;
       size += chunk.byteLength;
       if (size > limit) {
         tooLarge(`more than ${limit} (${size} so far)`, false);
         return;
       }
-      if (chunk.byteLength > 0) chunks.push(Buffer.from(chunk.slice(0)));
+      if (whole && size <= whole.length) whole.set(new Uint8Array(chunk), at);
+      else if (chunk.byteLength > 0) chunks.push(Buffer.from(chunk.slice(0)));
       if (!isLast) return;
-      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      let body: Buffer;
+      if (whole && size === whole.length) body = whole;
+      else if (whole) body = Buffer.concat([whole.subarray(0, Math.min(size, whole.length)), ...chunks]);
+      else body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
       api
         .handle({ ...req, body })
         .then((reply) => write(x, reply))
         .catch(() => {}) // a failed stream has already been cut off; nothing more can be said
-        .finally(done);
+        .finally(() => {
+          done();
+          if (size >= LARGE_BODY_BYTES) collectYoung();
+        });
     });
   });
 
@@ -387,9 +436,11 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
         upstream: path,
         secret,
         refuseAbove(head) {
+          // Only a length the route itself refuses, and too large to drain, is refused here; the
+          // transport answers the rest after draining (a client still sending then reads its 413).
           if (head.body.kind !== 'length' || head.body.length <= DRAIN_MAX_BYTES) return null;
-          const path = head.target.split('?')[0]!;
-          const limit = api.bodyLimit(head.method.toUpperCase(), path);
+          const limit = api.bodyLimit(head.method.toUpperCase(), head.target.split('?')[0]!);
+          if (head.body.length <= limit) return null;
           return { status: 413, message: tooLargeMessage(limit, `${head.body.length} (Content-Length)`) };
         },
       });
@@ -439,6 +490,52 @@ function copyRequest(
     receivedAt,
   };
   return { req, front };
+}
+
+/**
+ * A body this large (a font, an image) is collected as soon as its request is answered: V8
+ * collects when its heap fills, which such a request barely touches, and would otherwise keep
+ * up to 64 MB of answered bodies (its external-memory threshold) resident between collections.
+ * A young-generation collection frees it in about a millisecond.
+ */
+const LARGE_BODY_BYTES = 1024 * 1024;
+setFlagsFromString('--expose-gc');
+const gcNow = runInNewContext('gc') as (options: {
+  type: 'minor' | 'major';
+  execution: 'async';
+}) => Promise<void>;
+const collectYoung = () => void gcNow({ type: 'major', execution: 'async' });
+
+/** JSON answers longer than this are sent gzip-coded to a client that takes it. */
+const GZIP_MIN_BYTES = 1024;
+const gzipAsync = promisify(gzipCallback);
+/** Bodies that are the same bytes every time (the OpenAPI document) are coded once. */
+const codedOnce = new WeakMap<Uint8Array, Buffer>();
+
+/** A body gzip-coded off the event loop (on libuv's threads). */
+async function gzipped(body: string | Uint8Array): Promise<Buffer> {
+  if (typeof body === 'string') return gzipAsync(body);
+  let coded = codedOnce.get(body);
+  if (!coded) {
+    coded = await gzipAsync(body);
+    codedOnce.set(body, coded);
+  }
+  return coded;
+}
+
+/** RFC 9110 §12.5.3: gzip (or x-gzip) listed with a weight above 0, or else `*` so listed. */
+export function acceptsGzip(value: string | readonly string[] | undefined): boolean {
+  if (value === undefined) return false;
+  let named: boolean | undefined;
+  let any = false;
+  for (const item of (typeof value === 'string' ? value : value.join(',')).split(',')) {
+    const [coding, ...params] = item.split(';').map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    const weighted = q === undefined || Number(q.slice(2)) > 0;
+    if (coding === 'gzip' || coding === 'x-gzip') named = (named ?? false) || weighted;
+    else if (coding === '*') any = weighted;
+  }
+  return named ?? any;
 }
 
 /**

@@ -19,6 +19,7 @@ import type {
   TemplateRecord,
 } from '../store/index.ts';
 import type { Page } from '../store/paging.ts';
+import type { FontQuota } from '../domain/fonts.ts';
 import type { UsageCounter } from '../store/schema.ts';
 
 export interface AdminDeps {
@@ -160,9 +161,19 @@ export async function addFont(
     premium: boolean;
     license?: string;
     source?: string;
+    /** A personal font's quota: how many an account may hold, and their bytes together. */
+    quota?: FontQuota;
   },
-  /** A further check of a parsed font before anything is stored (the dashboard's sample line). */
-  check?: (info: FontInfo) => Promise<void>,
+  /**
+   * How the file is parsed: here, by default (the CLI's short-lived process); the dashboard's
+   * parses it on a render thread and writes its sample line there, and hands back the file's
+   * bytes (moved to the thread and back, not copied). Throws NotAFontError or a Refusal for a
+   * file that is not taken.
+   */
+  inspect: (bytes: Uint8Array) => Promise<{ info: FontInfo; bytes: Uint8Array }> = async (bytes) => ({
+    info: inspectFont(bytes),
+    bytes,
+  }),
 ): Promise<FontRecord> {
   const name = input.name.trim();
   if (name.length < 1 || name.length > 120)
@@ -173,19 +184,19 @@ export async function addFont(
       `${input.source ?? 'font'} must be at most ${FONT_MAX_BYTES} bytes, got ${input.bytes.length}`,
     );
   }
+  if (input.account) await requireAccount(d, input.account);
   let info: FontInfo;
+  let bytes: Uint8Array;
   try {
-    info = inspectFont(input.bytes);
+    ({ info, bytes } = await inspect(input.bytes));
   } catch (err) {
     if (err instanceof NotAFontError)
       throw new Refusal('invalid', `${input.source ?? 'file'} is ${err.message}`);
     throw err;
   }
-  if (input.account) await requireAccount(d, input.account);
-  await check?.(info);
   const id = newId('font');
   const key = `fonts/${id}.ttf`;
-  await d.blobs.put(key, input.bytes, 'font/ttf');
+  await d.blobs.put(key, bytes, 'font/ttf');
   try {
     return await d.store.fonts.add({
       id,
@@ -195,9 +206,10 @@ export async function addFont(
       license: input.license ?? 'proprietary',
       info,
       location: key,
-      sha256: sha256Hex(input.bytes),
-      bytes: input.bytes.length,
+      sha256: sha256Hex(bytes),
+      bytes: bytes.length,
       now: d.now(),
+      ...(input.quota ? { quota: input.quota } : {}),
     });
   } catch (err) {
     await d.blobs.delete(key);

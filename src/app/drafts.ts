@@ -3,7 +3,7 @@
 // (checkedTemplate) and the input through the same admission checks as a job's (admittedSpec),
 // so the preview refuses exactly what saving or submitting would, naming the field. Nothing is
 // stored or charged; drafts are bounded per account by their own rate limit.
-import { ApiError, isUnavailable } from '../domain/errors.ts';
+import { ApiError, isUnavailable, limitReached } from '../domain/errors.ts';
 import type { KeyMode } from '../domain/api-keys.ts';
 import type { JobInput } from '../domain/generation.ts';
 import { sampleInput, withAbsentOptional } from '../domain/template-sample.ts';
@@ -78,10 +78,15 @@ export async function draftPreview(
   const { spec } = await admittedSpec(d, caller, withAbsentOptional(model, sample), { input: sample });
   const rate = await d.draftLimiter.consume(tenant.accountId);
   if (!rate.allowed)
-    throw new ApiError(
-      'RATE_LIMIT_EXCEEDED',
+    throw limitReached(
       `at most ${d.draftLimiter.points} builder previews a minute per account; wait ${rate.resetSeconds} s`,
-      { retryAfter: rate.resetSeconds },
+      {
+        name: 'drafts-per-minute',
+        limit: d.draftLimiter.points,
+        window: d.draftLimiter.windowSeconds,
+        reset: rate.resetSeconds,
+      },
+      rate.resetSeconds,
     );
   const c = d.config;
   try {

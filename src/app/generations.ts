@@ -10,7 +10,7 @@ import { isId, shownId } from '../domain/ids.ts';
 import type { Logger } from 'pino';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
-import { ApiError, isUnavailable } from '../domain/errors.ts';
+import { ApiError, isUnavailable, limitReached } from '../domain/errors.ts';
 import { assetIds, type DocBlock, jobBlocks } from '../domain/document.ts';
 import type { Job, JobInput, JobKind } from '../domain/generation.ts';
 import { parseJobBody } from '../domain/generation.ts';
@@ -108,11 +108,12 @@ export async function submitJob(
     if (existing) return { job: existing, existing: true };
     const rate = await d.previewLimiter.consume(tenant.accountId);
     if (!rate.allowed) {
-      throw new ApiError(
-        'RATE_LIMIT_EXCEEDED',
-        `at most ${d.previewLimiter.points} new previews a minute per account; wait 60 s`,
-        { retryAfter: 60 },
-      );
+      throw limitReached(`at most ${d.previewLimiter.points} new previews a minute per account; wait 60 s`, {
+        name: 'previews-per-minute',
+        limit: d.previewLimiter.points,
+        window: d.previewLimiter.windowSeconds,
+        reset: rate.resetSeconds,
+      });
     }
   }
   const job = await d.store.generations

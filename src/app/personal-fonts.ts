@@ -3,20 +3,24 @@
 // engine writes a sample line with it alone, on a render thread, before anything is stored: a
 // font that parses but cannot be shaped or drawn is refused with why. The sample is the answer's
 // picture of the font.
-import { ApiError, Refusal, show } from '../domain/errors.ts';
+import { ApiError, limitReached, Refusal, show } from '../domain/errors.ts';
+import { overFontQuota } from '../domain/fonts.ts';
 import { shownId } from '../domain/ids.ts';
-import { templateFontIds } from '../domain/template.ts';
 import { fontSampleSpec } from '../domain/render-spec.ts';
+import { templateFontIds } from '../domain/template.ts';
 import { newId } from '../lib/ids.ts';
-import { sampleLine } from '../render/index.ts';
+import type { RateLimiter } from '../limits/rate-limit.ts';
 import type { FontRecord } from '../store/index.ts';
 import { addFont } from './admin.ts';
 import { findTemplate, findUnfinishedJob } from './assets.ts';
 import type { Caller } from './auth.ts';
 import { DRAFT_DPI, type DraftDeps } from './drafts.ts';
-import { RenderTaskError } from './ports/renderer.ts';
+import { type FontCheckResult, RenderTaskError } from './ports/renderer.ts';
 
-export type FontDeps = Omit<DraftDeps, 'draftLimiter'>;
+export type FontDeps = Omit<DraftDeps, 'draftLimiter'> & {
+  /** Uploads per account and hour: each is parsed and drawn on a render thread before it is kept. */
+  fontUploadLimiter: RateLimiter;
+};
 
 /** Whether the account's plan may create personal fonts (the same eligibility as premium fonts). */
 export function personalFontsAllowed(d: Pick<FontDeps, 'store'>, caller: Caller): boolean {
@@ -34,42 +38,60 @@ export async function addPersonalFont(
       'FONT_ACCESS_DENIED',
       `personal fonts need a plan that includes premium fonts; the account's plan is ${plan?.name ?? caller.account.plan}`,
     );
-  let sample: Uint8Array | undefined;
-  let line = '';
+  const c = d.config;
+  const quota = { maxCount: c.personalFontsMaxCount, maxTotalBytes: c.personalFontsMaxTotalBytes };
+  // Refused before any work: an account at its quota, or past its uploads of the hour. The
+  // quota is decided again, under the account's lock, as the font is recorded.
+  const over = overFontQuota(await d.store.fonts.personalUsage(caller.account.id), input.bytes.length, quota);
+  if (over) throw over;
+  const rate = await d.fontUploadLimiter.consume(caller.account.id);
+  if (!rate.allowed)
+    throw limitReached(
+      `at most ${d.fontUploadLimiter.points} personal font uploads an hour per account; wait ${rate.resetSeconds} s`,
+      {
+        name: 'font-uploads',
+        limit: d.fontUploadLimiter.points,
+        window: d.fontUploadLimiter.windowSeconds,
+        reset: rate.resetSeconds,
+      },
+      rate.resetSeconds,
+    );
+  let checked: Extract<FontCheckResult, { ok: true }> | undefined;
   const font = await addFont(
     d,
-    { bytes: input.bytes, name: input.name, account: caller.account.id, premium: false, license: 'personal' },
-    async () => {
-      line = sampleLine(input.bytes);
-      if (!line)
-        throw new Refusal('invalid', 'the font has no letters to write a sample line with', {
-          field: 'body',
-        });
-      const probe = newId('font');
+    {
+      bytes: input.bytes,
+      name: input.name,
+      account: caller.account.id,
+      premium: false,
+      license: 'personal',
+      quota,
+    },
+    async (bytes) => {
+      let result: FontCheckResult;
       try {
-        const out = await d.renderer.run(
+        result = await d.renderer.checkFont(
           {
-            output: 'draft',
-            spec: fontSampleSpec(probe, line),
-            fonts: { [probe]: input.bytes },
-            images: {},
+            bytes,
+            // Written under an id of its own, which the thread drops after the check.
+            page: fontSampleSpec(newId('font'), ''),
+            dpi: DRAFT_DPI,
+            maxBytes: c.renderOutputMaxBytes,
             createdAt: d.now().toISOString(),
-            limits: { maxPages: 1, maxBytes: d.config.renderOutputMaxBytes, previewDpi: DRAFT_DPI },
           },
-          { timeoutMs: d.config.renderSyncTimeoutMs },
+          { timeoutMs: c.renderSyncTimeoutMs },
         );
-        sample = out.bytes;
       } catch (err) {
         if (!(err instanceof RenderTaskError)) throw err;
         const why = err.reason === 'timeout' ? 'it took too long' : err.message;
-        throw new Refusal('invalid', `the font could not write its sample line "${line}": ${why}`, {
-          field: 'body',
-          cause: err,
-        });
+        throw new Refusal('invalid', `the font could not be checked: ${why}`, { field: 'body', cause: err });
       }
+      if (!result.ok) throw new Refusal('invalid', result.message, { field: 'body' });
+      checked = result;
+      return { info: result.info, bytes: result.bytes };
     },
   );
-  return { font, sample: sample!, line };
+  return { font, sample: checked!.sample, line: checked!.line };
 }
 
 const notMine = (id: string) =>
@@ -104,7 +126,7 @@ export async function renamePersonalFont(
  * of the account writes with it (the refusal names which): its record first, then its bytes.
  */
 export async function deletePersonalFont(
-  d: Pick<FontDeps, 'store' | 'blobs'>,
+  d: Pick<FontDeps, 'store' | 'blobs' | 'renderer'>,
   accountId: string,
   id: string,
 ): Promise<FontRecord> {
@@ -127,6 +149,7 @@ export async function deletePersonalFont(
   }
   const removed = await d.store.fonts.removePersonal(accountId, id);
   if (!removed) throw notMine(id);
+  d.renderer.forgetFont(id);
   await d.blobs.delete(removed.location);
   return removed;
 }

@@ -5,7 +5,7 @@
 // failure still spends the quota, as the spec says) → the render, with its 15 s limit → the
 // charge (credits mode) and the counters, in one transaction.
 import { isId, shownId } from '../domain/ids.ts';
-import { ApiError, isUnavailable } from '../domain/errors.ts';
+import { ApiError, isUnavailable, limitReached } from '../domain/errors.ts';
 import { milliSheetsPerPage } from '../domain/page-size.ts';
 import { checkImageSize, parseRenderBody } from '../domain/render-request.ts';
 import { toRenderSpec } from '../domain/render-spec.ts';
@@ -80,19 +80,15 @@ export async function renderNow(
   }
   const release = req.format === 'png' ? await d.quota.lease(tenant.accountId) : null;
   if (req.format === 'png' && !release) {
-    throw new ApiError(
-      'RATE_LIMIT_EXCEEDED',
-      'one PNG render at a time per account: another one is running',
-      { retryAfter: 60 },
-    );
+    throw limitReached('one PNG render at a time per account: another one is running', {
+      name: 'render-in-progress',
+      limit: 1,
+      reset: 60,
+    });
   }
   try {
     const admission = await d.quota.admit(tenant.accountId, now);
-    if (!admission.ok)
-      throw new ApiError('RATE_LIMIT_EXCEEDED', admission.message, {
-        retryAfter: admission.retryAfter,
-        ...(admission.quota ? { quota: admission.quota } : {}),
-      });
+    if (!admission.ok) throw limitReached(admission.message, admission.quota, admission.retryAfter);
     let bytes: Uint8Array;
     try {
       const resources = await renderResources(d.store, d.blobs, tenant, spec);

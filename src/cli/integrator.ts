@@ -75,7 +75,24 @@ function clientOf(opts: Common): Scriptorium {
   const baseUrl = opts.url ?? envValue('SCRIPTORIUM_URL') ?? 'http://127.0.0.1:8080';
   if (!/^https?:\/\/[^/]+/.test(baseUrl))
     throw usage(`--url must be an http:// or https:// address, got ${JSON.stringify(baseUrl)}`);
-  return new Scriptorium({ apiKey, baseUrl, timeoutMs: Math.min(opts.timeout * 1000, 60_000) });
+  return new Scriptorium({
+    apiKey,
+    baseUrl,
+    timeoutMs: Math.min(opts.timeout * 1000, 60_000),
+    onRetry: (e) => {
+      // A wait after a refusal is said, on a terminal or not: the command is not stuck.
+      if (e.status !== 429 && e.code !== 'SERVICE_UNAVAILABLE') return;
+      const why = e.status === 429 ? `429${e.reason ? ` (${e.reason})` : ''}` : '503';
+      notice(
+        `${why}: ${e.message}; waiting ${Math.ceil(e.waitMs / 1000)} s, then try ${e.attempt + 1} of ${e.tries}`,
+      );
+    },
+  });
+}
+
+/** A line on standard error that stays (the progress line, if any, is rewritten below it). */
+function notice(text: string): void {
+  process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[2K' : ''}scriptorium: ${text}\n`);
 }
 
 const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(n < 10_240 ? 1 : 0)} KB`);
@@ -94,11 +111,11 @@ function progressLine(): { show: (p: Progress) => void; clear: () => void } {
   return {
     show(p) {
       if (p.phase === 'queued' || p.phase === 'processing') write(`${p.job.id}  ${p.phase}  ${elapsed()}`);
-      else if (p.phase === 'waiting')
-        write(
-          `${p.job?.id ?? ''}  waiting ${Math.ceil(p.waitMs / 1000)} s (${p.reason.replace('-', ' ')})  ${elapsed()}`,
-        );
-      else if (p.phase === 'downloading')
+      else if (p.phase === 'waiting') {
+        const text = `${p.job?.id ?? ''}  waiting ${Math.ceil(p.waitMs / 1000)} s (${p.reason.replace('-', ' ')})  ${elapsed()}`;
+        if (tty) write(text);
+        else notice(text.trim().replace(/\s{2,}/g, ' '));
+      } else if (p.phase === 'downloading')
         write(
           `${p.job.id}  downloading  ${kb(p.bytes)}${Number.isFinite(p.total) ? ` of ${kb(p.total)}` : ''}`,
         );

@@ -122,7 +122,11 @@ export function buildProgram(): Command {
         throw err;
       }
       const stop = (signal: string) => {
-        process.stderr.write(`scriptorium: ${signal}: finishing in-flight requests, then stopping\n`);
+        process.stderr.write(
+          service.http
+            ? `scriptorium: ${signal}: finishing in-flight requests and running jobs, then stopping\n`
+            : `scriptorium: ${signal}: finishing running jobs, then stopping\n`,
+        );
         service.stop().then(
           () => process.exit(0),
           (err: unknown) => {

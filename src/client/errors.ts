@@ -6,6 +6,9 @@ import type { components } from './schema.ts';
 /** The service's error codes (the OpenAPI document's), as the error body carries them. */
 export type ApiErrorCode = components['schemas']['Error']['error']['code'];
 
+/** Which limit refused a 429 (the error body's `reason`). */
+export type LimitReason = NonNullable<components['schemas']['Error']['error']['reason']>;
+
 /** Codes the client adds for what happens on its side of the wire. */
 export type ClientErrorCode =
   /** The server could not be reached or the connection broke. */
@@ -37,6 +40,8 @@ export class ScriptoriumError extends Error {
   readonly requestId: string | undefined;
   /** Seconds the server asked to wait before trying again (429, 503, 409 in flight). */
   readonly retryAfter: number | undefined;
+  /** Which limit refused a 429 (`per-key`, `unfinished-jobs`, `renders-per-day`, …). */
+  readonly reason: LimitReason | undefined;
   /** The finished job, for GENERATION_FAILED, INSUFFICIENT_BALANCE and GENERATION_CANCELLED. */
   readonly job: components['schemas']['Generation'] | undefined;
 
@@ -48,6 +53,7 @@ export class ScriptoriumError extends Error {
       field?: string | undefined;
       requestId?: string | undefined;
       retryAfter?: number | undefined;
+      reason?: LimitReason | undefined;
       job?: components['schemas']['Generation'];
       cause?: unknown;
     } = {},
@@ -58,6 +64,7 @@ export class ScriptoriumError extends Error {
     this.field = opts.field;
     this.requestId = opts.requestId;
     this.retryAfter = opts.retryAfter;
+    this.reason = opts.reason;
     this.job = opts.job;
   }
 }

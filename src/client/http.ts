@@ -4,7 +4,7 @@
 // after a connection failure or a 5xx; any request after a 429 or a 503 SERVICE_UNAVAILABLE
 // (the service did nothing). The wait comes from the service: the RateLimit header's reset, else
 // Retry-After, else a short back-off.
-import { ScriptoriumError, type ScriptoriumErrorCode } from './errors.ts';
+import { type LimitReason, ScriptoriumError, type ScriptoriumErrorCode } from './errors.ts';
 
 export interface ClientOptions {
   /** `hw_live_…` or `hw_test_…`; default the SCRIPTORIUM_API_KEY environment variable. */
@@ -31,7 +31,13 @@ export interface RetryEvent {
   /** The HTTP status, 0 when no response came. */
   status: number;
   code: ScriptoriumErrorCode;
+  /** The service's message of the refusal. */
+  message: string;
+  /** Which limit refused, after a 429. */
+  reason?: LimitReason | undefined;
   waitMs: number;
+  /** Tries the request may take in all (the first and its retries). */
+  tries: number;
 }
 
 /** What the `RateLimit` header last said of the key's own limit. */
@@ -129,7 +135,17 @@ export class Http {
         if (!(err instanceof ScriptoriumError)) throw err;
         const waitMs = this.retryWait(err, opts, attempt);
         if (waitMs === null) throw err;
-        this.onRetry?.({ method, path, attempt, status: err.status, code: err.code, waitMs });
+        this.onRetry?.({
+          method,
+          path,
+          attempt,
+          status: err.status,
+          code: err.code,
+          message: err.message,
+          reason: err.reason,
+          waitMs,
+          tries: this.maxRetries + 1,
+        });
         await sleep(waitMs, opts.signal);
       }
     }
@@ -208,7 +224,7 @@ export class Http {
 async function errorOf(res: Response): Promise<ScriptoriumError> {
   const requestId = res.headers.get('x-request-id') ?? undefined;
   const text = await res.text().catch(() => '');
-  let e: { code?: string; message?: string; field?: string } | undefined;
+  let e: { code?: string; message?: string; field?: string; reason?: LimitReason } | undefined;
   try {
     e = (JSON.parse(text) as { error?: typeof e }).error;
   } catch {}
@@ -221,6 +237,7 @@ async function errorOf(res: Response): Promise<ScriptoriumError> {
   return new ScriptoriumError(e.code as ScriptoriumErrorCode, e.message ?? '', {
     status: res.status,
     field: e.field,
+    reason: e.reason,
     requestId,
     retryAfter: retryAfterOf(res),
   });

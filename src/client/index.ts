@@ -13,7 +13,7 @@ import { type ClientOptions, Http, sleep } from './http.ts';
 import type { components, operations } from './schema.ts';
 
 export { ScriptoriumError } from './errors.ts';
-export type { ApiErrorCode, ClientErrorCode, ScriptoriumErrorCode } from './errors.ts';
+export type { ApiErrorCode, ClientErrorCode, LimitReason, ScriptoriumErrorCode } from './errors.ts';
 export type { ClientOptions, RateLimitState, RetryEvent } from './http.ts';
 export { SIGNATURE_HEADER, signWebhook, verifyWebhook, WEBHOOK_TOLERANCE_SECONDS } from './webhooks.ts';
 export type { WebhookEvent } from './webhooks.ts';

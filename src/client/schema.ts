@@ -600,6 +600,11 @@ export interface components {
                 /** @description The offending field, when one is to blame. */
                 field?: string;
                 message: string;
+                /**
+                 * @description Extension, on every 429: which limit refused (its policy is first in the RateLimit fields, with its true reset). `per-key`: The key made its requests of the minute (spec §8: 10 a minute per key by default). `unfinished-jobs`: The account has its most unfinished jobs (spec §8: 2); wait for one to end. `queue-full`: This instance holds its most queued jobs (spec §8: 32); try again shortly. `renders-per-minute`: The account made its synchronous renders of the minute (spec §8: 5). `renders-per-day`: The account made its synchronous renders of the UTC day (spec §8: 100); `RateLimit`'s `t` says when the day ends. `render-in-progress`: Another PNG render of the account is running (spec §8: one active heavy render). `previews-per-minute`: The account made its new previews of the minute (spec §8: 3). `drafts-per-minute`: Dashboard: the account's builder previews of the minute. `font-uploads`: Dashboard: the account's personal font uploads of the hour. `sign-in-tries`: Dashboard: sign-in and sign-up tries of an address or an email. `admin-token-failures`: Admin API: wrong admin tokens from one address within a minute.
+                 * @enum {string}
+                 */
+                reason?: "per-key" | "unfinished-jobs" | "queue-full" | "renders-per-minute" | "renders-per-day" | "render-in-progress" | "previews-per-minute" | "drafts-per-minute" | "font-uploads" | "sign-in-tries" | "admin-token-failures";
                 requestId: string;
             };
         };
@@ -1190,7 +1195,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description RATE_LIMIT_EXCEEDED: wait Retry-After seconds. */
+        /** @description RATE_LIMIT_EXCEEDED: wait Retry-After seconds; `reason` says which limit refused. */
         TooMany: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -1208,6 +1213,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                /** @description RFC 6750: the key is a Bearer token. */
+                "WWW-Authenticate"?: "Bearer realm=\"api\"";
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 [name: string]: unknown;
             };

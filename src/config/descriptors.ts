@@ -293,6 +293,12 @@ export const descriptors = {
     parse: integer(32, 16_384, 'MiB'),
     doc: 'Heap of one render worker; a task past it is stopped and fails.',
   }),
+  fontCacheMb: describe({
+    env: 'FONT_CACHE_MB',
+    default: 64,
+    parse: integer(4, 4096, 'MiB'),
+    doc: 'Font files each render thread keeps loaded, least recently used dropped first (the bundled hands take about 6 MiB; a personal font up to 20 MiB). A font larger than this is loaded for the task that needs it.',
+  }),
   crashAt: describe<'after-blob' | 'after-commit' | undefined>({
     env: 'CRASH_AT',
     default: undefined,
@@ -488,6 +494,25 @@ export const descriptors = {
     shown: '104857600 (100 MiB)',
     parse: integer(1 * KiB, 1_000_000_000_000, 'bytes'),
     doc: 'Bytes of all images of an account.',
+  }),
+  personalFontsMaxCount: describe({
+    env: 'PERSONAL_FONTS_MAX_COUNT',
+    default: 20,
+    parse: integer(1, 10_000),
+    doc: 'Personal fonts per account (dashboard).',
+  }),
+  personalFontsMaxTotalBytes: describe({
+    env: 'PERSONAL_FONTS_MAX_TOTAL_BYTES',
+    default: 100 * MiB,
+    shown: '104857600 (100 MiB)',
+    parse: integer(1 * MiB, 1_000_000_000_000, 'bytes'),
+    doc: 'Bytes of all personal fonts of an account.',
+  }),
+  personalFontUploadsPerHour: describe({
+    env: 'PERSONAL_FONT_UPLOADS_PER_HOUR',
+    default: 10,
+    parse: integer(1, 100_000),
+    doc: 'Personal font uploads an account may make in an hour, refused ones included (each is parsed and drawn on a render thread before it is kept).',
   }),
 
   // Billing (DESIGN §6)

@@ -92,15 +92,18 @@ export type RefusalKind =
 export class Refusal extends Error {
   readonly field: string | undefined;
   readonly retryAfter: number | undefined;
+  /** A `limit` refusal: the limit that refused. */
+  readonly quota: QuotaState | undefined;
   constructor(
     readonly kind: RefusalKind,
     message: string,
-    opts: { field?: string; retryAfter?: number; cause?: unknown } = {},
+    opts: { field?: string; retryAfter?: number; quota?: QuotaState; cause?: unknown } = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'Refusal';
     this.field = opts.field;
     this.retryAfter = opts.retryAfter;
+    this.quota = opts.quota;
   }
 }
 
@@ -122,20 +125,47 @@ export function isUnavailable(err: unknown): err is Refusal {
 }
 
 /**
- * A quota that refused a request, for the `RateLimit` fields (IETF draft): its name, how many it
- * allows in a window of `window` seconds, and the seconds until it allows again.
+ * Which limit refused a 429 (an extension: the error's `reason`, and the name of its policy in the
+ * `RateLimit` fields), so a client can tell a key's pace from a full account or a day's quota.
+ */
+export const limitReasons = {
+  'per-key': 'The key made its requests of the minute (spec §8: 10 a minute per key by default).',
+  'unfinished-jobs': 'The account has its most unfinished jobs (spec §8: 2); wait for one to end.',
+  'queue-full': 'This instance holds its most queued jobs (spec §8: 32); try again shortly.',
+  'renders-per-minute': 'The account made its synchronous renders of the minute (spec §8: 5).',
+  'renders-per-day':
+    "The account made its synchronous renders of the UTC day (spec §8: 100); `RateLimit`'s `t` says when the day ends.",
+  'render-in-progress': 'Another PNG render of the account is running (spec §8: one active heavy render).',
+  'previews-per-minute': 'The account made its new previews of the minute (spec §8: 3).',
+  'drafts-per-minute': "Dashboard: the account's builder previews of the minute.",
+  'font-uploads': "Dashboard: the account's personal font uploads of the hour.",
+  'sign-in-tries': 'Dashboard: sign-in and sign-up tries of an address or an email.',
+  'admin-token-failures': 'Admin API: wrong admin tokens from one address within a minute.',
+} as const;
+
+export type LimitReason = keyof typeof limitReasons;
+
+/**
+ * A limit that refused a request, for the `RateLimit` fields (IETF draft) and the error's
+ * `reason`: which one, how many it allows (in a window of `window` seconds; none for a
+ * concurrency limit), and the seconds until it allows again.
  */
 export interface QuotaState {
-  name: string;
+  name: LimitReason;
   limit: number;
-  window: number;
+  window?: number;
   reset: number;
+}
+
+/** A 429 of `quota`: wait 60 s (spec §7), or `retryAfter` where a door of our own says otherwise. */
+export function limitReached(message: string, quota: QuotaState, retryAfter = 60): ApiError {
+  return new ApiError('RATE_LIMIT_EXCEEDED', message, { retryAfter, quota });
 }
 
 /** A use-case's decision of the public error: a code of the catalogue (or of the admin API's). */
 export class ApiError extends Error {
   readonly status: number;
-  /** The quota that refused (a 429 of a daily quota): its true reset goes into the RateLimit fields. */
+  /** The limit that refused a 429: its `reason`, and its policy and true reset in the RateLimit fields. */
   readonly quota: QuotaState | undefined;
   constructor(
     readonly code: ErrorCode | AdminErrorCode,

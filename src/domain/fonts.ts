@@ -3,6 +3,7 @@
 // templates stay portable between installs. The files are read by src/lib/font-files.ts.
 import { createHash } from 'node:crypto';
 import { base62, ID_RANDOM_CHARS } from './ids.ts';
+import { Refusal } from './errors.ts';
 
 export interface BundledFont {
   slug: string;
@@ -97,4 +98,30 @@ export function typesetScripts(ids: string[]): Record<string, string[]> {
 /** These fonts first, then the fallback chain, without repeats. */
 export function fallbackChain(...first: string[]): string[] {
   return [...new Set([...first, ...FALLBACK_CHAIN.map(bundledFontId)])];
+}
+
+/** How many personal fonts an account may hold, and their bytes together. */
+export interface FontQuota {
+  maxCount: number;
+  maxTotalBytes: number;
+}
+
+/** Null when a font of `bytes` fits the account's quota beside `used`, else why not. */
+export function overFontQuota(
+  used: { count: number; bytes: number },
+  bytes: number,
+  quota: FontQuota,
+): Refusal | null {
+  if (used.count + 1 > quota.maxCount)
+    return new Refusal(
+      'invalid',
+      `an account may hold at most ${quota.maxCount} personal fonts, it holds ${used.count} already: delete one first`,
+    );
+  if (used.bytes + bytes > quota.maxTotalBytes)
+    return new Refusal(
+      'invalid',
+      `an account's personal fonts may total at most ${quota.maxTotalBytes} bytes, it holds ${used.bytes} and this one is ${bytes}`,
+      { field: 'body' },
+    );
+  return null;
 }

@@ -36,11 +36,11 @@ export type Metadata = Record<string, string>;
 
 export const METADATA_LIMITS = { keys: 20, keyChars: 40, valueChars: 500 } as const;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * `metadata`: an object of at most 20 string values of at most 500 characters, under keys of
- * 1-40 characters; no control characters in either. Echoed on the job and in its events.
+ * 1-40 characters; no control characters (C0, DEL or C1: U+0000-U+001F, U+007F-U+009F) in either. Echoed on the job and in its events.
  */
 export function parseMetadata(value: unknown): Metadata {
   const L = METADATA_LIMITS;

@@ -11,7 +11,7 @@ import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './rate-li
  * A refusal waits `retryAfter` seconds (60, as every 429 of the spec says); a day's quota also
  * says when it truly resets (`quota`), for the RateLimit fields.
  */
-export type Admission = { ok: true } | { ok: false; retryAfter: number; message: string; quota?: QuotaState };
+export type Admission = { ok: true } | { ok: false; retryAfter: number; message: string; quota: QuotaState };
 
 export interface RenderQuota {
   /** The account's heavy-render slot, or null while another render holds it; call the result to give it back. */
@@ -49,6 +49,7 @@ abstract class Quota implements RenderQuota {
       return {
         ok: false,
         retryAfter: 60,
+        quota: { name: 'renders-per-minute', limit: this.minute.points, window: 60, reset: m.resetSeconds },
         message: `at most ${this.minute.points} renders a minute per account; wait 60 s`,
       };
     }

@@ -48,6 +48,8 @@ export interface FontInfo {
   glyphCount: number;
   codepoints: number;
   scripts: string[];
+  /** A line the font can write on its own (sampleLineOf); empty when it has no letters. */
+  sample: string;
 }
 
 const SFNT_MAGICS = new Set([0x00010000, 0x4f54544f /* OTTO */, 0x74727565 /* true */]);
@@ -67,12 +69,12 @@ export function inspectFont(bytes: Uint8Array): FontInfo {
       'no TrueType or OpenType signature (WOFF, collections and other files are not accepted)',
     );
   const face = new hb.Face(new hb.Blob(bytes), 0);
-  const maxp = face.referenceTable('maxp');
-  const glyphCount = maxp && maxp.length >= 6 ? (maxp[4]! << 8) | maxp[5]! : 0;
+  const glyphCount = numGlyphs(bytes);
   if (!face.upem || glyphCount === 0) throw new NotAFontError('no glyphs');
   const unicodes = face.collectUnicodes();
   if (unicodes.length === 0) throw new NotAFontError('no character map');
-  const scripts = coveredScripts(new Set(unicodes)).map((s) => s.script);
+  const have = new Set(unicodes);
+  const scripts = coveredScripts(have).map((s) => s.script);
   const family = face.getName(16, 'en') || face.getName(1, 'en');
   if (!family) throw new NotAFontError('no family name');
   return {
@@ -83,7 +85,25 @@ export function inspectFont(bytes: Uint8Array): FontInfo {
     glyphCount,
     codepoints: unicodes.length,
     scripts,
+    sample: sampleLineOf(have),
   };
+}
+
+/**
+ * `maxp.numGlyphs`, read from the table directory (OpenType §5: offset table, then 16-byte table
+ * records of tag, checksum, offset, length). Not through harfbuzzjs' `Face.referenceTable`: it
+ * never releases the table it references, and with it the whole font stays in the wasm heap.
+ */
+function numGlyphs(bytes: Uint8Array): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tables = view.getUint16(4);
+  for (let i = 0; i < tables && 12 + 16 * i + 16 <= bytes.length; i++) {
+    const at = 12 + 16 * i;
+    if (view.getUint32(at) !== 0x6d617870 /* maxp */) continue;
+    const offset = view.getUint32(at + 8);
+    return view.getUint32(at + 12) >= 6 && offset + 6 <= bytes.length ? view.getUint16(offset + 4) : 0;
+  }
+  return 0;
 }
 
 /** Which code points a font file's character map has (the file is checked only as far as that needs). */

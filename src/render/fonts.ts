@@ -1,5 +1,7 @@
-// Fonts and shaping. HarfBuzz objects are created ONCE per font per thread and kept (harfbuzzjs
-// has no destroy and its wasm heap never shrinks), one Buffer is reused for every shaping call,
+// Fonts and shaping. HarfBuzz objects are created once per font per thread and kept in a cache
+// bounded by the bytes of the fonts it holds (least recently used first out); a font dropped from
+// it is freed when nothing holds it any longer (harfbuzzjs frees on garbage collection, and its
+// wasm heap reuses what it freed but never shrinks). One Buffer is reused for every shaping call,
 // and outlines are cached per glyph. Font bytes come in as arguments: no I/O here.
 import * as hb from 'harfbuzzjs';
 
@@ -61,25 +63,79 @@ export interface ShapedGlyph {
   dy: number;
 }
 
-const loaded = new Map<string, LoadedFont>();
+interface Cached {
+  font: LoadedFont;
+  bytes: number;
+  /** The same font with some scripts left to other hands, by those scripts. */
+  variants: Map<string, LoadedFont>;
+}
+
+/** Loaded fonts by id, least recently used first. */
+const loaded = new Map<string, Cached>();
+let loadedBytes = 0;
+/** Default bound of the cache: the bundled hands and a few large personal fonts. */
+export const FONT_CACHE_DEFAULT_BYTES = 64 * 1024 * 1024;
+let cacheMaxBytes = FONT_CACHE_DEFAULT_BYTES;
 let sharedBuffer: hb.Buffer | null = null;
 
-/** The font with this id, loaded from `bytes` the first time this thread sees it. */
-export function loadFont(source: FontSource): LoadedFont {
-  if (source.typeset?.length) {
-    // The same font with some scripts left to other hands: its own object (documents key their
-    // drawings by font), sharing the HarfBuzz objects and caches.
-    const key = `${source.id}|${source.typeset.join(',')}`;
-    let variant = loaded.get(key);
-    if (!variant) {
-      const base = loadFont({ id: source.id, bytes: source.bytes });
-      variant = Object.create(base, { typeset: { value: [...source.typeset] } }) as LoadedFont;
-      loaded.set(key, variant);
-    }
-    return variant;
+/**
+ * Bounds this thread's font cache by the bytes of the font files it holds. The fonts of the
+ * document being written stay whatever the bound: a font is only dropped from the cache, never
+ * from a document that holds it.
+ */
+export function setFontCacheBytes(maxBytes: number): void {
+  cacheMaxBytes = maxBytes;
+  evict(null);
+}
+
+/** Drops a font from this thread's cache (a deleted font, or one loaded for a single check); whether it held it. */
+export function forgetFont(id: string): boolean {
+  const entry = loaded.get(id);
+  if (!entry) return false;
+  loaded.delete(id);
+  loadedBytes -= entry.bytes;
+  return true;
+}
+
+/** What the cache holds: how many fonts, and the bytes of their files. */
+export function fontCacheState(): { fonts: number; bytes: number; maxBytes: number } {
+  return { fonts: loaded.size, bytes: loadedBytes, maxBytes: cacheMaxBytes };
+}
+
+/** Drops least recently used fonts (but `keep`) until the cache is within its bound. */
+function evict(keep: string | null): void {
+  for (const id of loaded.keys()) {
+    if (loadedBytes <= cacheMaxBytes) return;
+    if (id !== keep) forgetFont(id);
   }
-  const known = loaded.get(source.id);
-  if (known) return known;
+}
+
+/** The font with this id, loaded from `bytes` when this thread's cache does not hold it. */
+export function loadFont(source: FontSource): LoadedFont {
+  let entry = loaded.get(source.id);
+  if (entry) {
+    // Most recently used: to the end of the order.
+    loaded.delete(source.id);
+    loaded.set(source.id, entry);
+  } else {
+    entry = { font: openFont(source), bytes: source.bytes.byteLength, variants: new Map() };
+    loaded.set(source.id, entry);
+    loadedBytes += entry.bytes;
+    evict(source.id);
+  }
+  if (!source.typeset?.length) return entry.font;
+  // The same font with some scripts left to other hands: its own object (documents key their
+  // drawings by font), sharing the HarfBuzz objects and caches.
+  const key = source.typeset.join(',');
+  let variant = entry.variants.get(key);
+  if (!variant) {
+    variant = Object.create(entry.font, { typeset: { value: [...source.typeset] } }) as LoadedFont;
+    entry.variants.set(key, variant);
+  }
+  return variant;
+}
+
+function openFont(source: FontSource): LoadedFont {
   const face = new hb.Face(new hb.Blob(source.bytes), 0);
   const font = new hb.Font(face);
   const cmap = new Set(face.collectUnicodes());
@@ -131,7 +187,6 @@ export function loadFont(source: FontSource): LoadedFont {
     font,
     words: new Map(),
   };
-  loaded.set(source.id, f);
   return f;
 }
 

@@ -13,6 +13,7 @@ import { addWatermark } from './watermark.ts';
 
 export type { DisplayList, DisplayPage, GlyphDef, Item, Matrix } from './display-list.ts';
 export type { FontSource } from './fonts.ts';
+export { FONT_CACHE_DEFAULT_BYTES, fontCacheState, forgetFont, setFontCacheBytes } from './fonts.ts';
 export type { AssetBytes } from './svg.ts';
 export type * from './spec.ts';
 export { MODIFIER_LIMITS } from './spec.ts';

@@ -1,5 +1,6 @@
 // Font metadata: bundled shared fonts (registered by migration), fonts an operator adds to
 // everyone, and personal fonts of one account. The files themselves live in blobs or packages.
+import { type FontQuota, overFontQuota } from '../domain/fonts.ts';
 import type { FontInfo } from '../render/index.ts';
 import { newId } from '../lib/ids.ts';
 import { type Db, num, type Tx } from './database.ts';
@@ -52,8 +53,23 @@ const personal = (tx: Tx, accountId: string, id: string) =>
     .where('account_id', '=', accountId)
     .executeTakeFirst();
 
+/** The personal fonts of an account: how many, and their bytes together. */
+async function personalUsage(tx: Tx, accountId: string): Promise<{ count: number; bytes: number }> {
+  const r = await tx
+    .selectFrom('fonts')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('bytes').as('total')])
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return { count: num(r?.n ?? 0), bytes: num(r?.total ?? 0) };
+}
+
 export class FontRepo {
   constructor(private readonly db: Db) {}
+
+  /** The personal fonts of an account: how many, and their bytes together. */
+  personalUsage(accountId: string): Promise<{ count: number; bytes: number }> {
+    return personalUsage(this.db.kysely, accountId);
+  }
 
   async add(input: {
     id?: string;
@@ -61,11 +77,13 @@ export class FontRepo {
     name: string;
     premium: boolean;
     license: string;
-    info: FontInfo;
+    info: Pick<FontInfo, 'family' | 'scripts' | 'glyphCount' | 'codepoints'>;
     location: string;
     sha256: string;
     bytes: number;
     now: Date;
+    /** A personal font: added only while the account's quota has room for it (decided under its row lock). */
+    quota?: FontQuota;
   }): Promise<FontRecord> {
     const row: FontsTable = {
       id: input.id ?? newId('font'),
@@ -83,7 +101,17 @@ export class FontRepo {
       bytes: input.bytes,
       created_at: input.now.toISOString(),
     };
-    await this.db.write((tx) => tx.insertInto('fonts').values(row).execute());
+    const { quota, accountId } = input;
+    await this.db.write(async (tx) => {
+      if (quota && accountId) {
+        await this.db
+          .forUpdate(tx.selectFrom('accounts').select('id').where('id', '=', accountId))
+          .executeTakeFirstOrThrow();
+        const over = overFontQuota(await personalUsage(tx, accountId), input.bytes, quota);
+        if (over) throw over;
+      }
+      await tx.insertInto('fonts').values(row).execute();
+    });
     return toFont(row);
   }
 

@@ -135,9 +135,7 @@ export class GenerationRepo {
         throw new Refusal(
           'limit',
           `the account has ${unfinished} unfinished jobs, the most allowed is ${limits.unfinished}: wait for one to finish`,
-          {
-            retryAfter: 60,
-          },
+          { retryAfter: 60, quota: { name: 'unfinished-jobs', limit: limits.unfinished, reset: 60 } },
         );
       }
       let queuedQuery = tx
@@ -150,7 +148,7 @@ export class GenerationRepo {
         throw new Refusal(
           'limit',
           `the queue holds ${queued} jobs, the most allowed is ${limits.queued}: try again shortly`,
-          { retryAfter: 60 },
+          { retryAfter: 60, quota: { name: 'queue-full', limit: limits.queued, reset: 60 } },
         );
       }
       if (job.kind === 'pdf') {

@@ -4,6 +4,9 @@
 import type { Test } from 'tap';
 import { type Renderer, type RenderRequest, RenderTaskError } from '../../src/app/ports/renderer.ts';
 import { jpeg, palettePng, png } from '../helpers/images.ts';
+import { fontSampleSpec } from '../../src/domain/render-spec.ts';
+import { newId } from '../../src/lib/ids.ts';
+import { bundledFontSource } from '../helpers/fonts.ts';
 import { textSpec } from '../helpers/specs.ts';
 
 export type RendererFactory = () => Promise<Renderer>;
@@ -127,4 +130,36 @@ export function rendererContract(t: Test, name: string, make: RendererFactory): 
       'and the renderer goes on',
     );
   });
+
+  t.test(
+    `${name}: an uploaded font is parsed and writes its sample line; the file comes back whole`,
+    async (t) => {
+      const r = await make();
+      t.teardown(() => r.close());
+      const hand = bundledFontSource('indie-flower').bytes;
+      const check = (bytes: Uint8Array) =>
+        r.checkFont({
+          bytes,
+          page: fontSampleSpec(newId('font'), ''),
+          dpi: 48,
+          maxBytes: 8_000_000,
+          createdAt: '2026-11-23T00:00:00Z',
+        });
+      const sent = new Uint8Array(hand);
+      const ok = await check(sent);
+      if (!ok.ok) throw new Error(ok.message);
+      t.equal(ok.info.family, 'Indie Flower');
+      t.equal(ok.line, 'Sphinx of black quartz, judge my vow: 0123456789');
+      t.equal(ascii(ok.sample, 8), '\x89PNG\r\n\x1a\n', 'the sample line as a PNG');
+      t.same(Buffer.from(ok.bytes), Buffer.from(hand), 'the file handed back, byte for byte');
+      t.match(await check(new TextEncoder().encode('these bytes are not a font')), {
+        ok: false,
+        message: /^the file is not a usable font: no TrueType or OpenType signature/,
+      });
+      // A font whose cmap holds nothing it can write: the directory of a real font, its tables emptied.
+      t.match(await check(hand.subarray(0, 12)), { ok: false, message: /not a usable font/ });
+      r.forgetFont('font_neverloaded0000000000000');
+      t.equal((await r.run(request('svg', 'Still writing.'))).pages, 1, 'and the renderer goes on');
+    },
+  );
 }

@@ -814,15 +814,7 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
       name: 'My hand',
       premium: false,
       license: 'proprietary',
-      info: {
-        family: 'Mine',
-        subfamily: 'Regular',
-        fullName: 'Mine',
-        upem: 1000,
-        glyphCount: 10,
-        codepoints: 10,
-        scripts: ['Latin'],
-      },
+      info: { family: 'Mine', glyphCount: 10, codepoints: 10, scripts: ['Latin'] },
       location: 'fonts/x.ttf',
       sha256: '0'.repeat(64),
       bytes: 100,
@@ -850,6 +842,51 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.equal(await store.fonts.removePersonal(a.id, mine.id), null, 'removed once');
     t.equal((await store.fonts.listVisible(null)).length, BUNDLED_FONTS.length, 'the shared fonts all stay');
   });
+
+  t.test(
+    'personal fonts: the quota of count and bytes holds for racing adds over two connections',
+    async (t) => {
+      const a = await account();
+      const other = await factory.open();
+      const quota = { maxCount: 3, maxTotalBytes: 1000 };
+      const add = (s: Store, i: number, bytes: number) =>
+        s.fonts.add({
+          accountId: a.id,
+          name: `Hand ${i}`,
+          premium: false,
+          license: 'personal',
+          info: { family: 'Mine', glyphCount: 10, codepoints: 10, scripts: ['Latin'] },
+          location: `fonts/q${i}.ttf`,
+          sha256: '0'.repeat(64),
+          bytes,
+          now: NOW,
+          quota,
+        });
+      try {
+        const raced = await Promise.allSettled(
+          Array.from({ length: 8 }, (_, i) => add(i % 2 ? other : store, i, 100)),
+        );
+        t.equal(
+          raced.filter((r) => r.status === 'fulfilled').length,
+          3,
+          'exactly 3 of 8 racing adds are kept',
+        );
+        const refused = raced.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+        t.match(refused.reason, { kind: 'invalid', message: /at most 3 personal fonts, it holds 3 already/ });
+        t.same(await store.fonts.personalUsage(a.id), { count: 3, bytes: 300 });
+        const [first] = (await store.fonts.listVisible(a.id)).filter((f) => f.accountId === a.id);
+        t.ok(await store.fonts.removePersonal(a.id, first!.id), 'one is removed');
+        t.same(await store.fonts.personalUsage(a.id), { count: 2, bytes: 200 });
+        await t.rejects(add(store, 9, 801), {
+          message: /personal fonts may total at most 1000 bytes, it holds 200 and this one is 801/,
+        });
+        t.equal((await add(store, 10, 700)).bytes, 700, 'one that fits is kept');
+        t.same(await store.fonts.personalUsage(a.id), { count: 3, bytes: 900 });
+      } finally {
+        await other.close();
+      }
+    },
+  );
 
   const job = (id = newId('gen'), kind: 'pdf' | 'preview' = 'pdf') => ({
     id,

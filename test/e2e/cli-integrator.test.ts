@@ -178,3 +178,23 @@ t.test('render writes an SVG or a PNG, the format from the name or --format', as
   const noFormat = await cli(['render', '--template', simple, '--text', 'Hi', '-o', join(dir, 'x.gif')], env);
   t.equal(noFormat.code, 2);
 });
+
+t.test('generate says what it waits for while it waits out a 429', async (t) => {
+  // Three requests per 15 s for the key, spent here just before the command starts (in a few
+  // seconds): its submission is refused with 429 and tried again once the window resets.
+  const paced = await startTestServer(t, { rateLimitPerMinute: 3, rateLimitWindowSeconds: 15 });
+  const p = await paced.tenant();
+  const out = join(dir, 'paced.pdf');
+  for (let i = 0; i < 3; i++) await call(t, paced, 'GET', '/fonts', { key: p.test });
+  const r = await cli(['generate', '--template', p.templates.test.simple, '--text-file', letter, '-o', out], {
+    SCRIPTORIUM_API_KEY: p.test,
+    SCRIPTORIUM_URL: paced.base,
+  });
+  t.equal(r.code, 0, r.stderr);
+  t.equal(readFileSync(out).subarray(0, 5).toString(), '%PDF-', 'the PDF is written in the end');
+  t.match(
+    r.stderr,
+    /^scriptorium: 429 \(per-key\): this key may make 3 requests per 15 s; wait 60 s; waiting \d+ s, then try 2 of 3$/m,
+    'off a terminal too, a line names the limit, the wait and the try',
+  );
+});

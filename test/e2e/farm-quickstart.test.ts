@@ -44,6 +44,7 @@ t.test('the farm quickstart of docs/operations.md, followed as written', async (
     .replaceAll('scriptorium_farm', db)
     .replaceAll('REDIS_PREFIX=farm:', `REDIS_PREFIX=${prefix}`)
     .replaceAll('./data/farm-s3', join(dir, 's3'))
+    .replaceAll('./data/farm-logs', join(dir, 'logs'))
     .replaceAll('farm-letter.', join(dir, 'farm-letter.'));
   // Through placeholders, so that a new port holding an old one's digits is never rewritten.
   for (const [i, from] of Object.keys(ports).entries()) script = script.replaceAll(from, `@@port${i}@@`);
@@ -100,6 +101,14 @@ t.test('the farm quickstart of docs/operations.md, followed as written', async (
     'the letter came back as a PDF',
   );
   t.match(out, /farm-letter\.pdf: 1 page, 1\.5 sheets/, 'and the command said so');
+  t.notMatch(out, /"level":/, 'no log line of the servers reaches the terminal');
+  for (const [name, said] of [
+    [`api-${ports['8081']}`, /listening on .*role api/],
+    [`api-${ports['8082']}`, /listening on .*role api/],
+    [`worker-${ports['9464']}`, /worker ready/],
+    [`worker-${ports['9465']}`, /worker ready/],
+  ] as const)
+    t.match(readFileSync(join(dir, 'logs', `${name}.log`), 'utf8'), said, `${name}.log: its own log`);
 
   let screen = '';
   for (let i = 0; i < 100 && !/4 instances/.test(screen); i++) {

@@ -338,8 +338,12 @@ t.test(
     t.equal(refused.headers.get('retry-after'), '60');
     t.match(((await refused.json()) as { error: unknown }).error, {
       code: 'RATE_LIMIT_EXCEEDED',
+      reason: 'unfinished-jobs',
       message: /2 unfinished jobs, the most allowed is 2/,
     });
+    // The limit that refused comes first in the RateLimit fields, spent; the key's own after it.
+    t.match(refused.headers.get('ratelimit'), /^"unfinished-jobs";r=0;t=60, "per-key";r=\d+;t=\d+$/);
+    t.match(refused.headers.get('ratelimit-policy'), /^"unfinished-jobs";q=2, "per-key";q=\d+;w=60$/);
     const jobs = (await Promise.all(answers.filter((r) => r.status === 202).map((r) => r.json()))) as {
       id: string;
     }[];
@@ -678,8 +682,10 @@ t.test(
     t.equal(fourth.headers.get('retry-after'), '60');
     t.match(fourth.body.error, {
       code: 'RATE_LIMIT_EXCEEDED',
+      reason: 'previews-per-minute',
       message: /at most 3 new previews a minute per account/,
     });
+    t.match(fourth.headers.get('ratelimit'), /^"previews-per-minute";r=0;t=\d+, "per-key"/);
     const same = await call(t, server, 'POST', '/previews', {
       key: a.live,
       body: { templateId: a.templates.live.simple, text: 'Third preview.' },
@@ -846,6 +852,7 @@ t.test(
       'four admitted: two running, two queued',
     );
     t.match(posts[4]!.body.error.message, /the queue holds 2 jobs, the most allowed is 2/);
+    t.equal(posts[4]!.body.error.reason, 'queue-full');
     t.equal(posts[4]!.headers.get('retry-after'), '60');
     let most = 0;
     for (let i = 0; i < 300; i++) {

@@ -224,3 +224,47 @@ t.test('with the check off, HEAD and the refusals that need no reframing still h
   const old = await exchange(direct.port, 'GET /api/v1/openapi.json HTTP/1.0\r\n\r\n', 600);
   t.equal(old.raw, '', 'HTTP/1.0 goes unanswered by the transport alone (why the check is on by default)');
 });
+
+t.test('header names of any token characters are served; unknown methods get 501 at once', async (t) => {
+  const names = ['X_Trace', 'X.Trace', "X!#$%&'*+^`|~"];
+  for (const name of names) {
+    const r = await exchange(
+      server.port,
+      `GET /api/v1/templates/${tpl} HTTP/1.1\r\nHost: x\r\n${name}: 1\r\nAuthorization: Bearer ${a.live}\r\nConnection: close\r\n\r\n`,
+    );
+    const [res] = responses(r.raw);
+    t.equal(res?.status, 200, `a field named ${name}: served`);
+    t.ok(r.ms < 1400, `${name}: answered at once, not after an idle timeout`);
+  }
+  // A key sent under a name the server does not read is no key: an ordinary 401, at once.
+  const under = await exchange(
+    server.port,
+    `GET /api/v1/templates HTTP/1.1\r\nHost: x\r\napi_key: ${a.live}\r\nConnection: close\r\n\r\n`,
+  );
+  const [unauth] = responses(under.raw);
+  t.equal(unauth?.status, 401, 'api_key is not read as the key');
+  t.equal(errorOf(unauth!).code, 'INVALID_API_KEY');
+
+  for (const method of ['QUERY', 'PROPFIND', 'get']) {
+    const r = await exchange(
+      server.port,
+      `${method} /api/v1/templates HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.live}\r\n\r\n`,
+    );
+    const [res] = responses(r.raw);
+    t.equal(res?.status, 501, `${method}: 501`);
+    const error = JSON.parse(res!.body).error as {
+      code: string;
+      message: string;
+      field: string;
+      requestId: string;
+    };
+    t.equal(error.code, 'INVALID_REQUEST');
+    t.equal(error.field, 'method');
+    t.match(
+      error.message,
+      new RegExp(`method "${method}" is not implemented; this server knows GET, HEAD, POST`),
+    );
+    t.equal(error.requestId, res?.headers['x-request-id']?.[0], 'with its request id');
+    t.ok(r.ms < 1400, `${method}: answered at once`);
+  }
+});

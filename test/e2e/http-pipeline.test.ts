@@ -1,8 +1,10 @@
 // The request pipeline over a real socket: request ids, the error body, auth, walls, body
 // limits, hostile JSON, aborted clients, unknown paths, and the OpenAPI document itself.
 import { Validator } from '@seriousme/openapi-schema-validator';
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import t from 'tap';
-import { adminErrorCatalog, errorCatalog } from '../../src/domain/errors.ts';
+import { adminErrorCatalog, errorCatalog, limitReasons } from '../../src/domain/errors.ts';
 import { call, rawExchange, startTestServer } from '../helpers/server.ts';
 
 const server = await startTestServer(t);
@@ -120,6 +122,11 @@ t.test('auth: missing, empty, Basic, malformed, bad checksum, unknown, revoked',
     t.equal(r.body.error.code, code, name);
     t.match(r.body.error.message, message, name);
     t.notOk(r.headers.get('ratelimit'), `${name}: no per-key state without a key`);
+    t.equal(
+      r.headers.get('www-authenticate'),
+      'Bearer realm="api"',
+      `${name}: WWW-Authenticate names Bearer`,
+    );
   }
   const unknown = `hw_live_${'A'.repeat(32)}`;
   const { formatApiKey } = await import('../../src/domain/api-keys.ts');
@@ -353,4 +360,48 @@ t.test('the docs list every error code of the catalogues with its status', async
       t.equal(found.get(code), status, `${code} ${status}`);
     t.equal(found.size, Object.keys(catalog).length, 'and no code the catalogue does not have');
   }
+  const reasons = new Map([...docs.matchAll(/^\| `([a-z-]+)` \| (.+) \|$/gm)].map((m) => [m[1], m[2]]));
+  t.same(Object.fromEntries(reasons), limitReasons, "and every 429's reason with its meaning");
+});
+
+t.test('JSON answers over 1 KB are gzip-coded for a client that takes it', async (t) => {
+  const get = (path: string, acceptEncoding?: string) =>
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+      (resolve, reject) => {
+        const headers: Record<string, string> = { authorization: `Bearer ${a.live}` };
+        if (acceptEncoding !== undefined) headers['accept-encoding'] = acceptEncoding;
+        // node:http, not fetch: fetch decodes gzip itself and hides what came over the wire.
+        http
+          .get(`${server.base}${path}`, { headers }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+            );
+          })
+          .on('error', reject);
+      },
+    );
+  const plain = await get('/api/v1/openapi.json');
+  t.equal(plain.headers['content-encoding'], undefined, 'not coded when the client does not ask');
+  t.equal(plain.headers.vary, 'Accept-Encoding', 'but Vary says it could be');
+  const doc = await get('/api/v1/openapi.json', 'br, gzip;q=0.8');
+  t.equal(doc.headers['content-encoding'], 'gzip', 'the OpenAPI document is gzip-coded');
+  t.equal(doc.headers.vary, 'Accept-Encoding');
+  t.equal(Number(doc.headers['content-length']), doc.body.length, 'Content-Length is the coded length');
+  t.ok(doc.body.length < plain.body.length / 3, `${doc.body.length} bytes instead of ${plain.body.length}`);
+  t.same(gunzipSync(doc.body), plain.body, 'and decodes to the same document');
+  const template = await get(`/api/v1/templates/${a.templates.live.structured}`, 'gzip');
+  t.equal(template.status, 200);
+  t.equal(template.headers['content-encoding'], 'gzip', 'a template over 1 KB too');
+  t.ok(JSON.parse(gunzipSync(template.body).toString()).blocks, 'a whole template');
+  t.equal(
+    (await get('/api/v1/openapi.json', 'gzip;q=0, *')).headers['content-encoding'],
+    undefined,
+    'gzip;q=0 is a no',
+  );
+  const small = await get('/api/v1/fonts?limit=1', 'gzip');
+  t.ok(small.body.length <= 1024, 'a small answer');
+  t.equal(small.headers['content-encoding'], undefined, 'is sent as it is');
+  t.equal(small.headers.vary, undefined);
 });

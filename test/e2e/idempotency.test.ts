@@ -31,6 +31,16 @@ t.test('a retried POST /generations with the same key and body gets the first an
   t.equal(again.headers.get('idempotent-replayed'), 'true', 'marked as a replay');
   t.not(again.requestId, first.requestId, 'a request id of its own');
   t.equal((await jobsOf(a.accountId)).length, 1, 'one job');
+  // The same JSON value, its keys in another order and spaced out: the same request.
+  const reordered = await call(t, server, 'POST', '/generations', {
+    key: a.test,
+    raw: `{ "metadata" : { "order" : "A-17" },\n  "text": ${JSON.stringify(LETTER)}, "templateId": "${body.templateId}" }`,
+    headers: { ...headers, 'content-type': 'application/json' },
+  });
+  t.equal(reordered.status, 202, 'keys in another order and other spacing: replayed, not refused');
+  t.equal(reordered.body.id, first.body.id, 'the same job');
+  t.equal(reordered.headers.get('idempotent-replayed'), 'true');
+  t.equal((await jobsOf(a.accountId)).length, 1, 'still one job');
 
   const other = await call(t, server, 'POST', '/generations', {
     key: a.test,
@@ -229,6 +239,8 @@ t.test('a bad key or bad metadata is 400 naming it, and makes nothing', async (t
     [{ ['x'.repeat(41)]: 'v' }, 'metadata', /keys of 1-40 characters/],
     [{ note: 'n'.repeat(501) }, 'metadata/note', /at most 500 characters.*got "501 characters"/],
     [{ note: 'a\u0007b' }, 'metadata/note', /without control characters/],
+    [{ note: 'a\u0085b' }, 'metadata/note', /without control characters/],
+    [{ ['k\u009b']: 'v' }, 'metadata', /keys of 1-40 characters without control characters/],
   ];
   for (const [metadata, field, message] of cases) {
     const r = await call(t, server, 'POST', '/generations', { key: a.test, body: { ...body, metadata } });

@@ -80,6 +80,11 @@ t.test('a full run: access lines, job lines with the request id, and no secret i
     .map((l) => JSON.parse(l) as Record<string, unknown>);
   const access = lines.filter((l) => l.msg === 'request');
   t.ok(access.length >= 8, `${access.length} access lines`);
+  t.same(
+    lines.filter((l) => l.role !== 'all' || l.pid !== serve.child.pid),
+    [],
+    `every one of ${lines.length} lines names the role and the process`,
+  );
   const poll = access.find((l) => l.requestId === pollId);
   t.match(
     poll,
@@ -152,4 +157,35 @@ t.test('ACCESS_LOG_SAMPLE=0 logs no access line but for answers of 500 and more'
   const b = await sampled.tenant();
   await call(t, sampled, 'GET', '/templates', { key: b.test });
   t.equal(lines.filter((l) => l.msg === 'request').length, 1, 'and one at 1');
+});
+
+t.test('a rate-limited request is logged with its route', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-logs-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const serve = await startServe({ DATA_DIR: dir, RATE_LIMIT_PER_MINUTE: '1', LOG_LEVEL: 'info' });
+  t.teardown(() => serve.stop('SIGKILL'));
+  const key = /API key\s+(hw_test_\S+)/.exec(serve.stdout())![1]!;
+  const template = /template\s+(tpl_\S+)\s+simple/.exec(serve.stdout())![1]!;
+  const get = () =>
+    fetch(`http://127.0.0.1:${serve.port}/api/v1/templates/${template}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+  t.equal((await get()).status, 200);
+  const refused = await get();
+  t.equal(refused.status, 429);
+  const id = refused.headers.get('x-request-id');
+  t.equal(await serve.stop('SIGTERM'), 0);
+  const line = serve
+    .stderr()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .find((l) => l.requestId === id);
+  t.match(line, {
+    msg: 'request',
+    status: 429,
+    route: '/api/v1/templates/{id}',
+    role: 'all',
+    pid: serve.child.pid,
+  });
 });

@@ -10,7 +10,7 @@ import { startRedis } from '../helpers/redis.ts';
 import { startS3 } from '../helpers/s3.ts';
 import { call, startTestServer } from '../helpers/server.ts';
 import { unavailable } from '../helpers/services.ts';
-import { startServe } from '../helpers/spawn.ts';
+import { runTs, startServe } from '../helpers/spawn.ts';
 import { postgresFactory } from '../helpers/stores.ts';
 
 async function probe(port: number, path: string, headers: Record<string, string> = {}) {
@@ -102,6 +102,28 @@ t.test(
       t.same(promtoolProblems(metrics.body), [], 'promtool check metrics passes');
     t.equal((await probe(probePort, '/metrics')).status, 401, 'with the admin token');
     t.equal((await probe(probePort, '/api/v1/templates')).status, 404, 'and nothing else');
+
+    // A second worker on the same host and probe port is refused at once, in one line, and stops
+    // cleanly: the first goes on.
+    const twin = await runTs('bin/scriptorium.js', ['serve', '--role', 'worker'], {
+      ...env,
+      PROBE_PORT: String(probePort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    });
+    t.equal(twin.code, 1, 'the second worker exits 1');
+    const said = twin.stderr.trim().split('\n');
+    t.match(
+      said.at(-1),
+      `scriptorium: PROBE_PORT ${probePort} is in use on 127.0.0.1 (another worker on this host?): give each worker a PROBE_PORT of its own, or PROBE_PORT=0 for any free port (printed at start)`,
+      'its last line names PROBE_PORT',
+    );
+    t.same(
+      said.slice(0, -1).filter((l) => !/S3 lifecycle rule/.test(l)),
+      [],
+      `and nothing else goes wrong on the way out (${JSON.stringify(twin.stderr.slice(0, 300))})`,
+    );
+    t.equal((await probe(probePort, '/health')).status, 200, 'the first worker still answers');
 
     redis.child.kill('SIGSTOP');
     for (const [who, port] of [

@@ -30,6 +30,7 @@ async function httpLimits(t: Test, server: TestServer, label: string) {
   t.equal(limited.body.error.code, 'RATE_LIMIT_EXCEEDED');
   t.equal(limited.headers.get('retry-after'), '60');
   t.match(limited.headers.get('ratelimit'), /^"per-key";r=0;t=\d+$/);
+  t.equal(limited.body.error.reason, 'per-key', `${label}: the reason names the key's limit`);
   t.same(
     await server.ctx.store.assets.usage(a.accountId),
     { count: 0, bytes: 0 },

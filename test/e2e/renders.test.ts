@@ -193,6 +193,8 @@ t.test('quotas: 5 a minute, 100 a UTC day, one PNG at a time; failures after adm
   t.equal(sixth.status, 429, 'the 6th in a minute is refused: the failed one counted');
   t.equal(sixth.headers.get('retry-after'), '60');
   t.match(sixth.body.error.message, /at most 5 renders a minute per account/);
+  t.equal(sixth.body.error.reason, 'renders-per-minute');
+  t.match(sixth.headers.get('ratelimit'), /^"renders-per-minute";r=0;t=\d+, "per-key"/);
   const early = await render(q, x.live, { ...body, fontSize: 2 });
   t.equal(early.status, 400, 'a request refused before admission spends nothing');
   t.equal(
@@ -219,14 +221,15 @@ t.test('quotas: 5 a minute, 100 a UTC day, one PNG at a time; failures after adm
   );
   t.match(
     fourth.headers.get('ratelimit'),
-    /^"per-key";r=\d+;t=\d+, "renders-per-day"/,
-    "the key's own policy first",
+    /^"renders-per-day";r=0;t=\d+, "per-key";r=\d+;t=\d+$/,
+    "the policy that refused first, then the key's own",
   );
   t.match(
     fourth.headers.get('ratelimit-policy'),
-    /"per-key";q=\d+;w=60, "renders-per-day";q=3;w=86400/,
+    /^"renders-per-day";q=3;w=86400, "per-key";q=\d+;w=60$/,
     'and both policies named',
   );
+  t.equal(fourth.body.error.reason, 'renders-per-day', 'the reason names the day quota');
   t.match(
     fourth.body.error.message,
     /at most 3 renders a UTC day per account; the count starts again at 00:00 UTC/,
@@ -249,6 +252,7 @@ t.test('quotas: 5 a minute, 100 a UTC day, one PNG at a time; failures after adm
   t.ok(statuses.includes(200) && statuses.includes(429), `one PNG at a time per account (${statuses})`);
   const busy = both.find((r) => r.status === 429)!;
   t.match(busy.body.error.message, /one PNG render at a time per account/);
+  t.equal(busy.body.error.reason, 'render-in-progress');
   const svgMeanwhile = await Promise.all([
     render(h, z.live, { ...pngBody, format: 'svg' }),
     render(h, z.live, { ...pngBody, format: 'svg' }),

@@ -192,8 +192,20 @@ t.test(
     await waitFor(t, /› Demo/, 'the accounts view lists the demo account, selected');
     await tmux('send-keys', '-t', 'tui', 't');
     await waitFor(t, /Top up Demo, live .*sheets 50-1000:/, 'the console asks how many sheets');
-    await tmux('send-keys', '-t', 'tui', '2', '0', '0');
-    await waitFor(t, /sheets 50-1000: 200/, 'the typed number shows');
+    await tmux('send-keys', '-t', 'tui', '2', '0', 'Enter');
+    await waitFor(
+      t,
+      /sheets must be a whole number 50-1000, got 20 \(Esc to leave\): 20/,
+      'a refused number keeps the question open, saying why, with the number to mend',
+    );
+    await tmux('send-keys', '-t', 'tui', 'BSpace', 'BSpace');
+    // Pasted, with a thousands separator: its digits are taken.
+    await tmux('send-keys', '-t', 'tui', '-l', '2,00');
+    await waitFor(
+      t,
+      /Top up Demo, live .*sheets 50-1000: 200/,
+      'the pasted number shows, and the question again',
+    );
     await tmux('send-keys', '-t', 'tui', 'Enter');
     await waitFor(t, /Add 200 live sheets to Demo\? \(y\/n\)/, 'and asks for confirmation');
     t.equal(

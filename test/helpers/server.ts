@@ -59,6 +59,9 @@ async function boot(t: Test, overrides: Partial<Config>, opts: ServiceOptions) {
       logLevel: 'silent',
       demo: false,
       rateLimitPerMinute: 100_000,
+      // The decode of an upload waits for a thread too, and on a loaded test machine a cold pool can
+      // take longer than the default 10 s to answer; the limit itself is tested on the renderer.
+      assetDecodeTimeoutMs: 60_000,
       ...overrides,
     },
   );

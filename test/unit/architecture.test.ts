@@ -159,3 +159,28 @@ t.test("the README's layout names every top-level folder of src, and only folder
     'every folder of src is named',
   );
 });
+
+t.test('every file the README names ships with the project', async (t) => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const named = new Set<string>();
+  // Links, files given to curl (`@path`), and paths in backticks that look like files or folders of
+  // the project (`src/app/demo`, `docs/client.md`, `test/goldens/expected/example-*.png`).
+  for (const m of readme.matchAll(/\]\(([^)#\s]+)\)/g)) if (!/^https?:/.test(m[1]!)) named.add(m[1]!);
+  for (const m of readme.matchAll(/--data-binary @(\S+)/g)) named.add(m[1]!);
+  for (const m of readme.matchAll(/`((?:src|docs|bench|test|scripts|tui|workers|dashboard|bin)\/[^`\s]*)`/g))
+    named.add(m[1]!);
+  t.ok(named.size >= 15, `${named.size} paths named`);
+  const missing = [...named].filter((p) => {
+    if (!p.includes('*')) return !existsSync(join(ROOT, p));
+    // A glob names files of a folder: at least one must match.
+    const dir = p.slice(0, p.lastIndexOf('/'));
+    const re = new RegExp(
+      `^${p
+        .slice(dir.length + 1)
+        .replaceAll('.', '\\.')
+        .replaceAll('*', '.*')}$`,
+    );
+    return !existsSync(join(ROOT, dir)) || !readdirSync(join(ROOT, dir)).some((f) => re.test(f));
+  });
+  t.same(missing, [], 'each exists in the checkout');
+});

@@ -141,7 +141,8 @@ const accounts: AccountRow[] = [
   } as AccountRow['account'],
   balances: {
     live: balance(1000 + n * 250, n === 1 ? 0 : 120 * (n + 1), n === 1 ? 0 : 1000),
-    test: balance(20 - n),
+    // The widest figures a column takes (the test sheets of the second: 12,261.5) beside each other.
+    test: balance(n === 1 ? 12_261.5 : 20 - n),
   },
   usageToday: { live: usage(12 * n, 300 + n), test: usage(n, 4) },
 }));
@@ -203,10 +204,11 @@ t.test('accounts, keys and jobs lists with their selection', async (t) => {
   const second = frame(t, 'accounts-1', h(Accounts, { accounts, selected: 1 }));
   t.match(
     second,
-    /› Bureau des lettre… none\s+–/,
+    /› Bureau des lett… none\s+–/,
     'the selection moves, long names cut, no plan grant shown as –',
   );
   t.match(first, /› Atelier Nord\s+pro\s+120\/1,000/, 'plan sheets used of those granted');
+  t.match(second, / 1,250 12,261\.5 /, 'the widest live and test figures do not run together');
   t.not(first, second);
   frame(t, 'accounts-empty', h(Accounts, { accounts: [], selected: 0 }));
   const used = frame(t, 'keys', h(Keys, { account: accounts[0]!, keys: [...keys], selected: 0 }));
@@ -387,6 +389,8 @@ t.test('helpers', async (t) => {
   t.equal(sparkline([0, 4, 8], 3), '▁▅█');
   t.equal(cell('Calligraphy Co', 14), 'Calligraphy … ', 'a left cell keeps a blank at its end');
   t.equal(cell('42', 5, 'right'), '   42');
+  t.equal(cell('1,261.5', 8, 'right'), ' 1,261.5', 'a right cell keeps a blank at its start');
+  t.equal(cell('1,261.5', 7, 'right'), ' 1,261…', 'and is cut rather than touch the cell before');
   t.equal(
     sparkline(
       Array.from({ length: 50 }, (_, i) => i),

@@ -1,7 +1,7 @@
 // The render port: run one render specification to bytes, with a signal and a time limit. The
 // piscina pool of worker threads is the service's adapter (workers/piscina-renderer.ts); an
 // in-process adapter (workers/in-process-renderer.ts) serves fast tests.
-import type { ImageResource, RenderErrorCode, RenderSpec } from '../../render/index.ts';
+import type { FontInfo, ImageResource, RenderErrorCode, RenderSpec } from '../../render/index.ts';
 
 export type RenderOutput = 'pdf' | 'preview' | 'svg' | 'png' | 'draft';
 
@@ -29,6 +29,11 @@ export interface RenderRequest {
   };
   /** Preview: the job id, written into the JSON body. */
   jobId?: string;
+  /**
+   * The personal fonts given are for this request alone (a new font's sample line): the thread
+   * drops them from its font cache when it ends, so a check leaves no lasting memory.
+   */
+  once?: boolean;
 }
 
 /** What a render task answers: bytes, or a refusal of the input (not a crash). */
@@ -62,6 +67,26 @@ export interface ImageCheck {
 /** What an image check answers: decodes to a well-defined image, or why not. */
 export type ImageCheckResult = { ok: true } | { ok: false; message: string };
 
+/**
+ * An uploaded font to check on a render thread before it is stored: parsed, then a line of its
+ * own letters written with it alone on `page` as a PNG. The thread keeps nothing of it.
+ */
+export interface FontCheck {
+  /** The sample's page, written with the one font it names; the thread puts the line in. */
+  page: RenderSpec;
+  /** The file: moved to the thread and handed back in the result, so it may be empty after the call. */
+  bytes: Uint8Array;
+  /** Resolution and size limit of the sample's PNG. */
+  dpi: number;
+  maxBytes: number;
+  createdAt: string;
+}
+
+/** What a font check answers: what the font is and its sample line drawn, or why it is refused. */
+export type FontCheckResult =
+  | { ok: true; info: FontInfo; line: string; sample: Uint8Array; bytes: Uint8Array }
+  | { ok: false; message: string };
+
 export interface Renderer {
   /**
    * Runs a request; `signal` stops it early (a cancelled job); `timeoutMs` replaces the default
@@ -75,6 +100,17 @@ export interface Renderer {
    * out of time or memory rejects with RenderTaskError ('timeout', 'memory').
    */
   checkImage(image: ImageCheck, opts?: { timeoutMs?: number }): Promise<ImageCheckResult>;
+  /**
+   * Parses an uploaded font and writes its sample line, under the renderer's time and memory
+   * limits, leaving nothing of the font behind; a check that runs out of time or memory rejects
+   * with RenderTaskError.
+   */
+  checkFont(font: FontCheck, opts?: { timeoutMs?: number }): Promise<FontCheckResult>;
+  /**
+   * Drops a font from every render thread's font cache (a deleted personal font): a thread
+   * drops it before its next task. Threads of other processes drop it as their caches fill.
+   */
+  forgetFont(id: string): void;
   /** Render threads alive, and requests running or waiting for one. */
   readonly threads: number;
   readonly busy: number;
