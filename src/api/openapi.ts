@@ -13,7 +13,18 @@ type Schema = Record<string, unknown>;
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const id = (prefix: string) => ({ type: 'string', pattern: `^${prefix}_[0-9A-Za-z]{22}$` });
 const date = { type: 'string', format: 'date-time' };
-const day = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
+/** A calendar date (RFC 3339 full-date: 2026-02-30 is none). */
+const day = { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
+/** A UTC date or an RFC 3339 date-time with its offset. */
+const moment = { anyOf: [day, { type: 'string', format: 'date-time' }] };
+/** Text with something to write: not empty, not whitespace alone. */
+const written = { minLength: 1, pattern: '\\S' };
+/** Exactly one of the job's input fields (spec §4: one content field per request). */
+const oneInput = {
+  oneOf: [{ required: ['text'] }, { required: ['data'] }, { required: ['content'] }],
+};
+/** No control character: C0, DEL or C1 (U+0000-U+001F, U+007F-U+009F). */
+const noControls = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
 const count = { type: 'integer', minimum: 0 };
 const sheets = {
   type: 'number',
@@ -209,8 +220,8 @@ function schemas(): Record<string, unknown> {
     Metadata: {
       type: 'object',
       maxProperties: METADATA_LIMITS.keys,
-      propertyNames: { minLength: 1, maxLength: METADATA_LIMITS.keyChars },
-      additionalProperties: { type: 'string', maxLength: METADATA_LIMITS.valueChars },
+      propertyNames: { minLength: 1, maxLength: METADATA_LIMITS.keyChars, pattern: noControls },
+      additionalProperties: { type: 'string', maxLength: METADATA_LIMITS.valueChars, pattern: noControls },
       description: `Extension: your own labels for the job (an order number, a customer id), echoed on the job and in its webhook events: at most ${METADATA_LIMITS.keys} keys of 1-${METADATA_LIMITS.keyChars} characters, string values of at most ${METADATA_LIMITS.valueChars} characters, no control characters. Empty when none was sent.`,
     },
     GenerationList: list('Generation'),
@@ -225,6 +236,7 @@ function schemas(): Record<string, unknown> {
         templateId: id('tpl'),
         text: {
           type: 'string',
+          ...written,
           maxLength: 100_000,
           description: 'Simple Text templates; 4,000 characters without a subscription.',
         },
@@ -248,16 +260,18 @@ function schemas(): Record<string, unknown> {
         metadata: ref('Metadata'),
       },
       ['templateId'],
+      oneInput,
     ),
     PreviewRequest: obj(
       {
         templateId: id('tpl'),
-        text: { type: 'string' },
+        text: { type: 'string', ...written, maxLength: 100_000 },
         data: { type: 'object', additionalProperties: true },
         content: { type: 'array', items: ref('ContentBlock'), maxItems: 200 },
         metadata: ref('Metadata'),
       },
       ['templateId'],
+      oneInput,
     ),
     ContentBlock: contentBlockJsonSchema(),
     Preview: obj({
@@ -277,7 +291,12 @@ function schemas(): Record<string, unknown> {
     RenderRequest: obj(
       {
         templateId: id('tpl'),
-        text: { type: 'string', maxLength: 3000, description: 'Up to 20 lines including wrapping.' },
+        text: {
+          type: 'string',
+          ...written,
+          maxLength: 3000,
+          description: 'Up to 20 lines including wrapping.',
+        },
         format: { type: 'string', enum: ['svg', 'png'] },
         fontSize: {
           type: 'number',
@@ -518,14 +537,14 @@ function operations(): Record<string, Record<string, Schema>> {
           {
             name: 'createdFrom',
             in: 'query',
-            schema: { type: 'string' },
+            schema: moment,
             description:
               'Jobs created at or after this moment: a UTC date YYYY-MM-DD or a date-time with its offset (2026-11-24T15:00:00Z).',
           },
           {
             name: 'createdTo',
             in: 'query',
-            schema: { type: 'string' },
+            schema: moment,
             description: 'Jobs created before this moment (exclusive), in the same forms.',
           },
         ],
@@ -742,7 +761,7 @@ export function openApiDocument(): Schema {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          schema: { type: 'string', minLength: 1, maxLength: 255 },
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
           description:
             'Extension: a key of your choice (a UUID) that makes a retry safe. The first answer is kept 24 hours for the account and key mode; the same key with the same body gets it again (`Idempotent-Replayed: true`), with another body 400, while the first is still running 409 IDEMPOTENCY_KEY_IN_USE. An answer that is an error is not kept: the retry runs again.',
         },

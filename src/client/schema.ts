@@ -699,7 +699,7 @@ export interface components {
             templateId: string;
             /** @description Simple Text templates; 4,000 characters without a subscription. */
             text?: string;
-        };
+        } & (unknown | unknown | unknown);
         LegacySettings: {
             /**
              * @default left
@@ -871,7 +871,7 @@ export interface components {
             metadata?: components["schemas"]["Metadata"];
             templateId: string;
             text?: string;
-        };
+        } & (unknown | unknown | unknown);
         RenderRequest: {
             /** @description pt; the only permitted override. */
             fontSize?: number;
@@ -1100,8 +1100,12 @@ export interface components {
             pages: number;
             period: {
                 days: number;
+                /** Format: date */
                 from: string;
-                /** @description Exclusive. */
+                /**
+                 * Format: date
+                 * @description Exclusive.
+                 */
                 to: string;
             };
             pngRenders: number;
@@ -1421,6 +1425,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "gen_7HqLm2XcV9bN4kTz0aWeRf",
+                     *       "kind": "pdf",
+                     *       "status": "queued",
+                     *       "templateId": "tpl_4fRkX9mQ2bLc8ZtW1nYpDs",
+                     *       "createdAt": "2026-11-24T16:19:40.378Z",
+                     *       "metadata": {
+                     *         "order": "A-17"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Generation"];
                 };
             };
@@ -1652,6 +1668,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "gen_7HqLm2XcV9bN4kTz0aWeRf",
+                     *       "kind": "preview",
+                     *       "status": "queued",
+                     *       "templateId": "tpl_4fRkX9mQ2bLc8ZtW1nYpDs",
+                     *       "createdAt": "2026-11-24T16:19:40.378Z",
+                     *       "metadata": {
+                     *         "order": "A-17"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Generation"];
                 };
             };

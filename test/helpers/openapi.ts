@@ -99,3 +99,60 @@ export function conformance(r: Received): string[] {
     );
   return problems;
 }
+
+export interface Sent {
+  method: string;
+  /** The path under /api/v1 (without the prefix and the query). */
+  path: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** Validates `value` against the schema at `refPath` (a JSON pointer into the document). */
+function check(refPath: string, value: unknown, what: string): string[] {
+  let validate = compiled.get(refPath);
+  if (!validate) {
+    validate = ajv.compile({ $ref: `openapi.json${refPath}` });
+    compiled.set(refPath, validate);
+  }
+  return validate(value)
+    ? []
+    : (validate.errors ?? []).map((e) => `${what}${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
+}
+
+/** Why the document would refuse a request (its parameters and JSON body); empty when it would take it. */
+export function requestProblems(r: Sent): string[] {
+  const tpl = templateOf(r.path);
+  const method = r.method.toLowerCase();
+  const op = tpl
+    ? (doc.paths[tpl]?.[method] as unknown as {
+        parameters?: unknown[];
+        requestBody?: { content: Record<string, unknown> };
+      })
+    : undefined;
+  if (!op) return [`${r.method} ${r.path} is not documented`];
+  const base = `#/paths/${pointer([tpl!])}/${method}`;
+  const problems: string[] = [];
+  for (const [i, p] of (op.parameters ?? []).entries()) {
+    const param = resolve<{ name: string; in: string; required?: boolean }>(p);
+    const value =
+      param.in === 'query'
+        ? r.query?.[param.name]
+        : param.in === 'header'
+          ? r.headers?.[param.name.toLowerCase()]
+          : undefined;
+    if (param.in !== 'query' && param.in !== 'header') continue;
+    if (value === undefined) {
+      if (param.required) problems.push(`${param.in} ${param.name} is required`);
+      continue;
+    }
+    const ref = (p as { $ref?: string }).$ref;
+    problems.push(...check(`${ref ?? `${base}/parameters/${i}`}/schema`, value, `${param.in} ${param.name}`));
+  }
+  if (r.body !== undefined && op.requestBody?.content['application/json'])
+    problems.push(
+      ...check(`${base}/requestBody/content/${pointer(['application/json'])}/schema`, r.body, 'body'),
+    );
+  return problems;
+}
