@@ -56,7 +56,13 @@ export function AssetsPage(props: { accountId: string; mode: 'live' | 'test' }) 
       form.reset();
       void load();
     } catch (err) {
-      setProblem((err as CallError).message);
+      const e = err as CallError;
+      // The API names its header; the form speaks of the file chosen.
+      setProblem(
+        e.field === 'Content-Type'
+          ? `${file.name} is not a PNG or JPEG image (its type: ${file.type || 'unknown'}); choose a PNG or JPEG.`
+          : e.message,
+      );
     }
   };
 

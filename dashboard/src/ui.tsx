@@ -15,6 +15,11 @@ export function Field(props: {
   minLength?: number;
 }) {
   const id = useId();
+  // The API names its own field ("accountName must be 1-120 characters"); the form says its label.
+  const error =
+    props.error?.startsWith(`${props.name} `) === true
+      ? `${props.label}${props.error.slice(props.name.length)}`
+      : props.error;
   const described = [props.error ? `${id}-error` : '', props.hint ? `${id}-hint` : '']
     .filter(Boolean)
     .join(' ');
@@ -37,9 +42,9 @@ export function Field(props: {
           {props.hint}
         </p>
       ) : null}
-      {props.error ? (
+      {error ? (
         <p className="error" id={`${id}-error`}>
-          {props.error}
+          {error}
         </p>
       ) : null}
     </div>

@@ -4,6 +4,7 @@
 // mode) → the account's heavy-render slot (PNG) → the minute and day quotas (from here on a
 // failure still spends the quota, as the spec says) → the render, with its 15 s limit → the
 // charge (credits mode) and the counters, in one transaction.
+import { balanceRefusal } from '../domain/billing.ts';
 import { isId, shownId } from '../domain/ids.ts';
 import { ApiError, isUnavailable, limitReached } from '../domain/errors.ts';
 import { milliSheetsPerPage } from '../domain/page-size.ts';
@@ -76,7 +77,8 @@ export async function renderNow(
   const now = d.now();
   if (c.renderMode === 'credits') {
     const check = await d.store.billing.checkBeforeWork(tenant, now);
-    if (!check.ok) throw new ApiError('INSUFFICIENT_BALANCE', `cannot render: ${check.message}`);
+    if (!check.ok)
+      throw new ApiError('INSUFFICIENT_BALANCE', balanceRefusal('cannot render', check, tenant.mode));
   }
   const release = req.format === 'png' ? await d.quota.lease(tenant.accountId) : null;
   if (req.format === 'png' && !release) {

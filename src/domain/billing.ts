@@ -44,6 +44,17 @@ export function checkBeforeWork(s: AllowanceState): { ok: true } | ChargeRefusal
   return { ok: true };
 }
 
+/**
+ * A refusal of the balance, said for the key mode that met it: a test key spends test sheets,
+ * which a new account has none of, so its refusal says where they come from.
+ */
+export function balanceRefusal(what: string, refusal: ChargeRefusal, mode: 'live' | 'test'): string {
+  const said = `${what}: ${refusal.message}`;
+  return mode === 'test' && refusal.reason === 'balance'
+    ? `${said}; a test key spends test sheets, which cost nothing: add them in the dashboard (Usage, "Add test sheets") or have the operator run scriptorium admin topup --mode test`
+    : said;
+}
+
 export interface ChargeSplit {
   readonly ok: true;
   readonly totalMilli: number;

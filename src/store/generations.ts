@@ -2,7 +2,7 @@
 // locks the row and checks where it stands (and which attempt is writing), so a duplicate run,
 // a crash or a cancel racing a completion can never move a job backwards or charge it twice.
 import { type Selectable, sql } from 'kysely';
-import { type ChargeRefusal, checkBeforeWork } from '../domain/billing.ts';
+import { balanceRefusal, type ChargeRefusal, checkBeforeWork } from '../domain/billing.ts';
 import { Refusal } from '../domain/errors.ts';
 import {
   canMove,
@@ -154,7 +154,8 @@ export class GenerationRepo {
       if (job.kind === 'pdf') {
         const { state } = await this.billing.load(tx, tenant, now, true);
         const check = checkBeforeWork(state);
-        if (!check.ok) throw new Refusal('balance', `cannot start a generation: ${check.message}`);
+        if (!check.ok)
+          throw new Refusal('balance', balanceRefusal('cannot start a generation', check, tenant.mode));
       }
       const at = now.toISOString();
       const row: Row = {

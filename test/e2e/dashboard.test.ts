@@ -326,6 +326,34 @@ t.test('sign up, keys, live and test, revoke, the limit, a member, sign out ever
   await accessible(t, guest.page, 'no-account');
 });
 
+t.test("refusals speak the form's words: the company field by its label, a file by its name", async (t) => {
+  const { page } = await newPage();
+  await page.goto(`${base}/dashboard/signup`);
+  await page.getByLabel('Your name').fill('Olive');
+  await page.getByLabel('Company or project').fill('c'.repeat(121));
+  await page.getByLabel('Email').fill('olive@example.com');
+  await page.getByLabel('Password').fill('a passphrase of Olive');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByText('Company or project must be 1-120 characters, got 121').waitFor();
+  t.equal(await page.getByText(/accountName/).count(), 0, "the API's own field name is not shown");
+  t.equal(await page.getByLabel('Company or project').getAttribute('aria-invalid'), 'true');
+  await page.getByLabel('Company or project').fill('Olive Press');
+  await page.getByLabel('Password').fill('a passphrase of Olive');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
+  await page.getByRole('link', { name: 'Images' }).click();
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-dash-words-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const notes = join(dir, 'notes.txt');
+  writeFileSync(notes, 'these are words, not pixels');
+  await page.getByLabel('Image file').setInputFiles(notes);
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await page
+    .getByText('notes.txt is not a PNG or JPEG image (its type: text/plain); choose a PNG or JPEG.')
+    .waitFor();
+  t.equal(await page.getByText(/Content-Type/).count(), 0, 'no header named to a person who chose a file');
+});
+
 t.test('test sheets, a job through the public API with a dashboard key, its PDF and usage', async (t) => {
   const { page } = await newPage();
   await signUp(page, { name: 'Ida Wells', company: 'Wells & Co', email: 'ida@example.com' });

@@ -375,6 +375,23 @@ t.test(
     });
     t.equal(broke.status, 402);
     t.equal(broke.body.error.code, 'INSUFFICIENT_BALANCE');
+    t.notMatch(broke.body.error.message, /test sheets/, 'a live key is told of its balance alone');
+    // A test key without test sheets (a new account has none) is told where they come from.
+    await server.ctx.store.db.kysely
+      .updateTable('balances')
+      .set({ extra_milli: 0 })
+      .where('account_id', '=', free.accountId)
+      .where('mode', '=', 'test')
+      .execute();
+    const noTestSheets = await call(t, server, 'POST', '/generations', {
+      key: free.test,
+      body: { templateId: free.templates.test.simple, text: LETTER },
+    });
+    t.equal(noTestSheets.status, 402);
+    t.match(
+      noTestSheets.body.error.message,
+      /cannot start a generation: no plan sheets or extra balance left; a test key spends test sheets, which cost nothing: add them in the dashboard \(Usage, "Add test sheets"\)/,
+    );
 
     // Two test sheets left: enough to be admitted, not for the document.
     const a = await server.tenant();
