@@ -176,7 +176,7 @@ function BlocksEditor(props: {
                           schema={p}
                           value={b[k]}
                           path={[...here, k]}
-                          label={k === 'key' ? 'API key name (in data)' : labelOf(k)}
+                          label={k === 'key' ? 'Field name in data' : labelOf(k)}
                           ctx={ctx}
                           optional={!variant.required?.includes(k)}
                           long={k === 'text' && b.type === 'text'}

@@ -628,14 +628,14 @@ t.test(
     await table.getByLabel('Column 2 key (in data)').fill('price');
     await table.getByLabel('Column 2 title').fill('Price');
     shown = await redrawn(page, shown);
-    // An API key name used twice is named at its field.
-    await table.getByLabel('API key name (in data)').fill('title');
+    // A field name in data used twice is named at its field.
+    await table.getByLabel('Field name in data').fill('title');
     await page
       .getByTestId('builder-problem')
       .filter({ hasText: 'blocks[2].key must be unique, got "title" already used at blocks[0]' })
       .waitFor();
-    t.equal(await table.getByLabel('API key name (in data)').getAttribute('aria-invalid'), 'true');
-    await table.getByLabel('API key name (in data)').fill('table1');
+    t.equal(await table.getByLabel('Field name in data').getAttribute('aria-invalid'), 'true');
+    await table.getByLabel('Field name in data').fill('table1');
     await page.getByTestId('builder-problem').waitFor({ state: 'detached' });
     await page.getByLabel('New block').last().selectOption('image');
     await page.getByRole('button', { name: 'Add block' }).last().click();
