@@ -645,6 +645,22 @@ t.test(
     shown = await redrawn(page, shown);
     t.pass('the preview is drawn again after each change');
 
+    // The form is long; the page it draws stays in view, whole, while the form scrolls.
+    const scrolled = await page.evaluate(() => {
+      const form = document.querySelector('.builder-form')!.getBoundingClientRect();
+      // The form's last lines at the window's bottom.
+      window.scrollTo(0, window.scrollY + form.bottom - window.innerHeight);
+      return window.scrollY;
+    });
+    t.ok(scrolled > 500, `the form is long: scrolled ${Math.round(scrolled)} px to its end`);
+    const box = await page.getByTestId('builder-preview').boundingBox();
+    const viewport = page.viewportSize()!;
+    t.ok(
+      box && box.y >= 0 && box.y + box.height <= viewport.height,
+      `the preview stays in view at the form's end (${JSON.stringify(box)} in ${viewport.height} px)`,
+    );
+    await page.evaluate(() => window.scrollTo(0, 0));
+
     // A refused value is named at its field, and drawing stops until it is mended.
     await page
       .getByLabel(/^Font size/)
