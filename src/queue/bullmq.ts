@@ -59,6 +59,9 @@ async function within(p: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
+/** How long an aborted job's id is remembered in this process. */
+const ABORTED_KEPT_MS = 10 * 60_000;
+
 export class BullQueue implements JobQueue {
   readonly shared = true;
   private readonly queue: Queue;
@@ -66,6 +69,12 @@ export class BullQueue implements JobQueue {
   private readonly redis: Redis;
   private readonly subscriber: Redis | null;
   private readonly running = new Map<string, AbortController>();
+  /**
+   * Jobs aborted lately. An abort that comes while a failed run is still being moved to its
+   * back-off finds the job neither removable (it is locked) nor running: it is remembered, so the
+   * job is not run again (for ABORTED_KEPT_MS; the store's status guards after that).
+   */
+  private readonly aborted = new Set<string>();
   /** Connections this queue opened, closed by stop(). */
   private readonly connections: Redis[] = [];
   private counts: QueueStats = { waiting: 0, active: 0, delayed: 0 };
@@ -91,7 +100,10 @@ export class BullQueue implements JobQueue {
     this.subscriber = opts.concurrency > 0 ? connection() : null;
     if (this.subscriber) {
       void this.subscriber.subscribe(this.cancelChannel);
-      this.subscriber.on('message', (_channel, id: string) => this.running.get(id)?.abort());
+      this.subscriber.on('message', (_channel, id: string) => {
+        this.remember(id);
+        this.running.get(id)?.abort();
+      });
       this.worker = this.startWorker();
     }
     this.timer = setInterval(() => void this.refresh(), 1000).unref();
@@ -131,9 +143,15 @@ export class BullQueue implements JobQueue {
 
   abort(id: string): void {
     // Waiting or delayed: out of the queue. Running somewhere: its process hears the channel.
+    this.remember(id);
     void this.queue.remove(id).catch(() => {});
     void this.redis.publish(this.cancelChannel, id).catch(() => {});
     this.running.get(id)?.abort();
+  }
+
+  private remember(id: string): void {
+    this.aborted.add(id);
+    setTimeout(() => this.aborted.delete(id), ABORTED_KEPT_MS).unref();
   }
 
   stats(): QueueStats {
@@ -170,6 +188,7 @@ export class BullQueue implements JobQueue {
 
   private async process(job: Job<Carried>, token?: string): Promise<void> {
     const { id, accountId } = job.data;
+    if (this.aborted.has(id)) return;
     const lease = `${this.opts.prefix}lease:${accountId}`;
     const mine = randomBytes(12).toString('hex');
     const leaseMs = this.opts.leaseMs ?? 30_000;
@@ -194,7 +213,7 @@ export class BullQueue implements JobQueue {
       this.running.delete(id);
       await this.redis.eval(RELEASE, 1, lease, mine).catch(() => {});
     }
-    if (!failed) return;
+    if (!failed || this.aborted.has(id)) return;
     // Run again after a back-off. Should Redis fail here too, the job leaves the queue and the
     // reconciler queues it again from the store.
     const faults = (job.data.faults ?? 0) + 1;

@@ -647,10 +647,16 @@ t.test(
 
     // The form is long; the page it draws stays in view, whole, while the form scrolls.
     const scrolled = await page.evaluate(() => {
-      const form = document.querySelector('.builder-form')!.getBoundingClientRect();
+      const w = globalThis as unknown as {
+        document: { querySelector(s: string): { getBoundingClientRect(): { bottom: number } } };
+        scrollTo(x: number, y: number): void;
+        scrollY: number;
+        innerHeight: number;
+      };
+      const form = w.document.querySelector('.builder-form').getBoundingClientRect();
       // The form's last lines at the window's bottom.
-      window.scrollTo(0, window.scrollY + form.bottom - window.innerHeight);
-      return window.scrollY;
+      w.scrollTo(0, w.scrollY + form.bottom - w.innerHeight);
+      return w.scrollY;
     });
     t.ok(scrolled > 500, `the form is long: scrolled ${Math.round(scrolled)} px to its end`);
     const box = await page.getByTestId('builder-preview').boundingBox();
@@ -659,7 +665,9 @@ t.test(
       box && box.y >= 0 && box.y + box.height <= viewport.height,
       `the preview stays in view at the form's end (${JSON.stringify(box)} in ${viewport.height} px)`,
     );
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate(() =>
+      (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0),
+    );
 
     // A refused value is named at its field, and drawing stops until it is mended.
     await page
