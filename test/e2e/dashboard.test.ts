@@ -365,7 +365,7 @@ t.test('test sheets, a job through the public API with a dashboard key, its PDF 
   t.equal(await page.getByTestId('available').textContent(), '0', 'a new account has no sheets');
   await page.getByLabel('Test sheets to add').fill('20');
   await page.getByRole('button', { name: 'Add test sheets' }).click();
-  await page.getByText('sheets must be a whole number 50-1000, got 20').waitFor();
+  await page.getByText('Test sheets to add must be a whole number 50-1000, got 20').waitFor();
   await page.getByLabel('Test sheets to add').fill('200');
   await page.getByRole('button', { name: 'Add test sheets' }).click();
   await page.getByTestId('available').filter({ hasText: '200' }).waitFor();
