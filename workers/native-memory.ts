@@ -9,11 +9,7 @@
 // environment when the addon loads, so the main thread sets them (tuneImageAllocator() in
 // src/config) before resvg is loaded anywhere: worker threads cannot change the process's
 // environment.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as (options: { type: 'minor' | 'major' }) => void;
+import { collect as gc } from '../src/lib/gc.ts';
 
 /**
  * Call after dropping a font from the thread's cache, before the task returns. Its HarfBuzz

@@ -48,25 +48,21 @@ export default function run(
   if ('checkFont' in task)
     return checkFont(task.checkFont).then((result) =>
       // The file goes back as it came: moved, not copied.
-      afterTurn(
-        result.ok
-          ? (Piscina.move({
-              [Piscina.transferableSymbol]: result.bytes.buffer,
-              [Piscina.valueSymbol]: result,
-            } as never) as unknown as FontCheckResult)
-          : result,
-      ),
+      afterTurn(result.ok ? moving(result, result.bytes) : result),
     );
   const req = task;
   const result = renderRequest(req);
-  const moved = result.ok
-    ? (Piscina.move({
-        [Piscina.transferableSymbol]: result.bytes.buffer,
-        [Piscina.valueSymbol]: result,
-      } as never) as unknown as RenderResult)
-    : result;
+  const moved = result.ok ? moving(result, result.bytes) : result;
   if ((req.output === 'pdf' || req.output === 'svg') && !dropped) return moved;
   return afterTurn(moved);
+}
+
+/** `result`, with the memory of `bytes` moved to the caller rather than copied. */
+function moving<T>(result: T, bytes: Uint8Array): T {
+  return Piscina.move({
+    [Piscina.transferableSymbol]: bytes.buffer,
+    [Piscina.valueSymbol]: result,
+  } as never) as unknown as T;
 }
 
 /**

@@ -9,11 +9,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { gzip as gzipCallback } from 'node:zlib';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, WebSocket } from 'uWebSockets.js';
 import { ApiError } from '../domain/errors.ts';
+import { collect } from '../lib/gc.ts';
 import { newId } from '../lib/ids.ts';
 import { DRAIN_MAX_BYTES, FRONT_HEADER, type FramingRefusal, tooLargeMessage } from './framing.ts';
 import { type Front, listenFront, readFront } from './front.ts';
@@ -379,7 +378,7 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
         .catch(() => {}) // a failed stream has already been cut off; nothing more can be said
         .finally(() => {
           done();
-          if (size >= LARGE_BODY_BYTES) collectYoung();
+          if (size >= LARGE_BODY_BYTES) void collect({ type: 'major', execution: 'async' });
         });
     });
   });
@@ -496,15 +495,10 @@ function copyRequest(
  * A body this large (a font, an image) is collected as soon as its request is answered: V8
  * collects when its heap fills, which such a request barely touches, and would otherwise keep
  * up to 64 MB of answered bodies (its external-memory threshold) resident between collections.
- * A young-generation collection frees it in about a millisecond.
+ * The body has usually outlived a young-generation collection by then: a full one, run
+ * incrementally beside the event loop.
  */
 const LARGE_BODY_BYTES = 1024 * 1024;
-setFlagsFromString('--expose-gc');
-const gcNow = runInNewContext('gc') as (options: {
-  type: 'minor' | 'major';
-  execution: 'async';
-}) => Promise<void>;
-const collectYoung = () => void gcNow({ type: 'major', execution: 'async' });
 
 /** JSON answers longer than this are sent gzip-coded to a client that takes it. */
 const GZIP_MIN_BYTES = 1024;

@@ -8,7 +8,7 @@ import { sha256Hex } from '../../src/lib/ids.ts';
 import t, { type Test } from 'tap';
 import { importTemplate, topUp } from '../../src/app/admin.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
-import { type Answer, call, startTestServer, type TestServer } from '../helpers/server.ts';
+import { type Answer, call, setExtraBalance, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const server = await startTestServer(t);
 const LETTER =
@@ -377,12 +377,7 @@ t.test(
     t.equal(broke.body.error.code, 'INSUFFICIENT_BALANCE');
     t.notMatch(broke.body.error.message, /test sheets/, 'a live key is told of its balance alone');
     // A test key without test sheets (a new account has none) is told where they come from.
-    await server.ctx.store.db.kysely
-      .updateTable('balances')
-      .set({ extra_milli: 0 })
-      .where('account_id', '=', free.accountId)
-      .where('mode', '=', 'test')
-      .execute();
+    await setExtraBalance(server, free.accountId, 'test', 0);
     const noTestSheets = await call(t, server, 'POST', '/generations', {
       key: free.test,
       body: { templateId: free.templates.test.simple, text: LETTER },
@@ -395,12 +390,7 @@ t.test(
 
     // Two test sheets left: enough to be admitted, not for the document.
     const a = await server.tenant();
-    await server.ctx.store.db.kysely
-      .updateTable('balances')
-      .set({ extra_milli: 2000 })
-      .where('account_id', '=', a.accountId)
-      .where('mode', '=', 'test')
-      .execute();
+    await setExtraBalance(server, a.accountId, 'test', 2000);
     const text = `${'A line of handwriting that fills the page. '.repeat(400)}`;
     const post = await call(t, server, 'POST', '/generations', {
       key: a.test,

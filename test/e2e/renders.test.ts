@@ -6,7 +6,7 @@ import { PNG } from 'pngjs';
 import t from 'tap';
 import { addFont, importTemplate, topUp } from '../../src/app/admin.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
-import { call, startTestServer, type TestServer } from '../helpers/server.ts';
+import { call, setExtraBalance, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const server = await startTestServer(t, { rendersPerMinute: 10_000, rendersPerDay: 10_000 });
 const a = await server.tenant();
@@ -305,12 +305,7 @@ t.test(
       .execute();
     t.equal(rows.length, 1);
     t.equal(rows[0]!.job_id, paid.requestId, 'the charge carries the request id');
-    await credits.ctx.store.db.kysely
-      .updateTable('balances')
-      .set({ extra_milli: 1000 })
-      .where('account_id', '=', c.accountId)
-      .where('mode', '=', 'live')
-      .execute();
+    await setExtraBalance(credits, c.accountId, 'live', 1000);
     const short = await render(credits, c.live, {
       templateId: c.templates.live.simple,
       text: 'x',

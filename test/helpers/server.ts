@@ -265,3 +265,18 @@ export function rawExchange(
       }),
   );
 }
+
+/** Sets an account's extra balance of one key mode, in milli-sheets (what a test needs it to hold). */
+export async function setExtraBalance(
+  server: Pick<Served, 'ctx'>,
+  accountId: string,
+  mode: KeyMode,
+  milli: number,
+): Promise<void> {
+  await server.ctx.store.db.kysely
+    .updateTable('balances')
+    .set({ extra_milli: milli })
+    .where('account_id', '=', accountId)
+    .where('mode', '=', mode)
+    .execute();
+}
