@@ -11,6 +11,7 @@ import { Members } from './members.tsx';
 import { Templates } from './templates.tsx';
 import { Link } from './ui.tsx';
 import { UsagePage } from './usage.tsx';
+import { WebhooksPage } from './webhooks.tsx';
 
 const PAGES = [
   { path: '/dashboard/keys', title: 'API keys' },
@@ -19,6 +20,7 @@ const PAGES = [
   { path: '/dashboard/fonts', title: 'Fonts' },
   { path: '/dashboard/jobs', title: 'Jobs' },
   { path: '/dashboard/usage', title: 'Usage' },
+  { path: '/dashboard/webhooks', title: 'Webhooks' },
   { path: '/dashboard/members', title: 'Members' },
 ] as const;
 
@@ -187,6 +189,8 @@ export function App() {
           <FontsPage accountId={account.accountId} mode={mode} />
         ) : page.path === '/dashboard/jobs' ? (
           <Jobs accountId={account.accountId} mode={mode} />
+        ) : page.path === '/dashboard/webhooks' ? (
+          <WebhooksPage accountId={account.accountId} mode={mode} owner={account.role === 'owner'} />
         ) : page.path === '/dashboard/usage' ? (
           <UsagePage accountId={account.accountId} mode={mode} />
         ) : (

@@ -4,7 +4,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { CallError, call, upload, when } from './api.ts';
 import { Confirm } from './keys.tsx';
-import { CopyButton, Outcome, TableHead } from './ui.tsx';
+import { CopyButton, Outcome, Table } from './ui.tsx';
 
 interface Asset {
   id: string;
@@ -94,34 +94,31 @@ export function AssetsPage(props: { accountId: string; mode: 'live' | 'test' }) 
       </section>
       {assets && assets.data.length === 0 ? <p>No {mode} images yet.</p> : null}
       {assets && assets.data.length > 0 ? (
-        <table>
-          <TableHead columns={['Image', 'Id', 'Size', 'Uploaded']} actions />
-          <tbody>
-            {assets.data.map((a) => (
-              <tr key={a.id}>
-                <td>
-                  <img
-                    className="thumb"
-                    src={`/dashboard/v1${base}/${a.id}/image?mode=${mode}`}
-                    alt={`${a.id}, ${a.width} by ${a.height} pixels`}
-                  />
-                </td>
-                <td>
-                  <code>{a.id}</code> <CopyButton text={a.id} label="Copy id" />
-                </td>
-                <td>
-                  {a.type.replace('image/', '').toUpperCase()}, {a.width} × {a.height} px, {mb(a.bytes)}
-                </td>
-                <td>{when(a.createdAt)}</td>
-                <td>
-                  <button type="button" className="danger" onClick={() => setDeleting(a)}>
-                    Delete<span className="visually-hidden"> {a.id}</span>
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table columns={['Image', 'Id', 'Size', 'Uploaded']} actions>
+          {assets.data.map((a) => (
+            <tr key={a.id}>
+              <td>
+                <img
+                  className="thumb"
+                  src={`/dashboard/v1${base}/${a.id}/image?mode=${mode}`}
+                  alt={`${a.id}, ${a.width} by ${a.height} pixels`}
+                />
+              </td>
+              <td>
+                <code>{a.id}</code> <CopyButton text={a.id} label="Copy id" />
+              </td>
+              <td>
+                {a.type.replace('image/', '').toUpperCase()}, {a.width} × {a.height} px, {mb(a.bytes)}
+              </td>
+              <td>{when(a.createdAt)}</td>
+              <td>
+                <button type="button" className="danger" onClick={() => setDeleting(a)}>
+                  Delete<span className="visually-hidden"> {a.id}</span>
+                </button>
+              </td>
+            </tr>
+          ))}
+        </Table>
       ) : null}
       {deleting ? (
         <Confirm

@@ -5,7 +5,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { type CallError, call, upload, when } from './api.ts';
 import { Confirm } from './keys.tsx';
-import { CopyButton, Outcome, TableHead } from './ui.tsx';
+import { CopyButton, Outcome, Table } from './ui.tsx';
 
 interface FontView {
   id: string;
@@ -95,71 +95,68 @@ export function FontsPage(props: { accountId: string; mode: 'live' | 'test' }) {
         plan that includes them.
       </p>
       {fonts ? (
-        <table>
-          <TableHead columns={['Name', 'Writes', 'Kind', 'Glyphs', 'Font id']} actions />
-          <tbody>
-            {fonts.data.map((f) => (
-              <tr key={f.id}>
-                <td>
-                  {renaming?.id === f.id ? (
-                    <form
-                      className="inline"
-                      onSubmit={(e) => {
-                        e.preventDefault();
-                        const name = renaming.name;
-                        setRenaming(null);
-                        void act(
-                          () => call('POST', `${base}/${f.id}/rename`, { name }),
-                          `Renamed “${f.name}” to “${name.trim()}”.`,
-                        );
-                      }}
-                    >
-                      <label className="visually-hidden" htmlFor={`rename-${f.id}`}>
-                        New name of {f.name}
-                      </label>
-                      <input
-                        id={`rename-${f.id}`}
-                        value={renaming.name}
-                        maxLength={120}
-                        onChange={(e) => setRenaming({ id: f.id, name: e.currentTarget.value })}
-                      />
-                      <button type="submit">Save name</button>
-                      <button type="button" onClick={() => setRenaming(null)}>
-                        Cancel
+        <Table columns={['Name', 'Writes', 'Kind', 'Glyphs', 'Font id']} actions>
+          {fonts.data.map((f) => (
+            <tr key={f.id}>
+              <td>
+                {renaming?.id === f.id ? (
+                  <form
+                    className="inline"
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      const name = renaming.name;
+                      setRenaming(null);
+                      void act(
+                        () => call('POST', `${base}/${f.id}/rename`, { name }),
+                        `Renamed “${f.name}” to “${name.trim()}”.`,
+                      );
+                    }}
+                  >
+                    <label className="visually-hidden" htmlFor={`rename-${f.id}`}>
+                      New name of {f.name}
+                    </label>
+                    <input
+                      id={`rename-${f.id}`}
+                      value={renaming.name}
+                      maxLength={120}
+                      onChange={(e) => setRenaming({ id: f.id, name: e.currentTarget.value })}
+                    />
+                    <button type="submit">Save name</button>
+                    <button type="button" onClick={() => setRenaming(null)}>
+                      Cancel
+                    </button>
+                  </form>
+                ) : (
+                  f.name
+                )}
+              </td>
+              <td>{f.scripts.join(', ') || '—'}</td>
+              <td>
+                {f.personal ? `personal, added ${when(f.createdAt)}` : 'shared'}
+                {f.premium ? ' · ★ premium' : ''}
+                {f.usable ? '' : ' · not in your plan'}
+              </td>
+              <td>{f.glyphCount.toLocaleString('en-US')}</td>
+              <td>
+                <code>{f.id}</code>
+              </td>
+              <td className="actions">
+                {f.personal ? (
+                  <>
+                    {fonts.personalFonts ? (
+                      <button type="button" onClick={() => setRenaming({ id: f.id, name: f.name })}>
+                        Rename<span className="visually-hidden"> {f.name}</span>
                       </button>
-                    </form>
-                  ) : (
-                    f.name
-                  )}
-                </td>
-                <td>{f.scripts.join(', ') || '—'}</td>
-                <td>
-                  {f.personal ? `personal, added ${when(f.createdAt)}` : 'shared'}
-                  {f.premium ? ' · ★ premium' : ''}
-                  {f.usable ? '' : ' · not in your plan'}
-                </td>
-                <td>{f.glyphCount.toLocaleString('en-US')}</td>
-                <td>
-                  <code>{f.id}</code>
-                </td>
-                <td className="actions">
-                  {f.personal ? (
-                    <>
-                      {fonts.personalFonts ? (
-                        <button type="button" onClick={() => setRenaming({ id: f.id, name: f.name })}>
-                          Rename<span className="visually-hidden"> {f.name}</span>
-                        </button>
-                      ) : null}
-                      <button type="button" className="danger" onClick={() => setDeleting(f)}>
-                        Delete<span className="visually-hidden"> {f.name}</span>
-                      </button>
-                    </>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                    ) : null}
+                    <button type="button" className="danger" onClick={() => setDeleting(f)}>
+                      Delete<span className="visually-hidden"> {f.name}</span>
+                    </button>
+                  </>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </Table>
       ) : null}
       <section aria-labelledby="add-font">
         <h2 id="add-font">Add a personal font</h2>

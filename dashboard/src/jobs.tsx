@@ -2,7 +2,7 @@
 // download and a preview's pages to look at.
 import { useCallback, useEffect, useState } from 'react';
 import { type CallError, call, when } from './api.ts';
-import { FormError, TableHead } from './ui.tsx';
+import { FormError, Table } from './ui.tsx';
 
 interface Job {
   id: string;
@@ -76,46 +76,43 @@ export function Jobs(props: { accountId: string; mode: 'live' | 'test' }) {
         </p>
       ) : null}
       {jobs && jobs.length > 0 ? (
-        <table>
-          <TableHead columns={['Job', 'Kind', 'Status', 'Pages', 'Sheets', 'Created', 'Result']} />
-          <tbody>
-            {jobs.map((j) => (
-              <tr key={j.id}>
-                <td>
-                  <code>{j.id}</code>
-                </td>
-                <td>{j.kind === 'pdf' ? 'PDF' : 'preview'}</td>
-                <td className={`status-${j.status}`}>{j.status}</td>
-                <td>{j.pages ?? ''}</td>
-                <td>{j.creditsSpent ?? ''}</td>
-                <td>{when(j.createdAt)}</td>
-                <td>
-                  {j.error ? (
-                    <span className="error">
-                      {j.error.code}: {j.error.message}
-                    </span>
-                  ) : j.status === 'completed' && j.kind === 'pdf' ? (
-                    <a href={`/dashboard/v1${base}/${j.id}/download?mode=${mode}`} download={`${j.id}.pdf`}>
-                      Download PDF<span className="visually-hidden"> of {j.id}</span>
-                    </a>
-                  ) : j.status === 'completed' ? (
-                    <button
-                      type="button"
-                      onClick={() =>
-                        call<{ id: string; pages: { page: number; data: string }[] }>(
-                          'GET',
-                          `${base}/${j.id}/preview?mode=${mode}`,
-                        ).then(setPreview, (e: CallError) => setProblem(e.message))
-                      }
-                    >
-                      Show preview<span className="visually-hidden"> of {j.id}</span>
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table columns={['Job', 'Kind', 'Status', 'Pages', 'Sheets', 'Created', 'Result']}>
+          {jobs.map((j) => (
+            <tr key={j.id}>
+              <td>
+                <code>{j.id}</code>
+              </td>
+              <td>{j.kind === 'pdf' ? 'PDF' : 'preview'}</td>
+              <td className={`status-${j.status}`}>{j.status}</td>
+              <td>{j.pages ?? ''}</td>
+              <td>{j.creditsSpent ?? ''}</td>
+              <td>{when(j.createdAt)}</td>
+              <td>
+                {j.error ? (
+                  <span className="error">
+                    {j.error.code}: {j.error.message}
+                  </span>
+                ) : j.status === 'completed' && j.kind === 'pdf' ? (
+                  <a href={`/dashboard/v1${base}/${j.id}/download?mode=${mode}`} download={`${j.id}.pdf`}>
+                    Download PDF<span className="visually-hidden"> of {j.id}</span>
+                  </a>
+                ) : j.status === 'completed' ? (
+                  <button
+                    type="button"
+                    onClick={() =>
+                      call<{ id: string; pages: { page: number; data: string }[] }>(
+                        'GET',
+                        `${base}/${j.id}/preview?mode=${mode}`,
+                      ).then(setPreview, (e: CallError) => setProblem(e.message))
+                    }
+                  >
+                    Show preview<span className="visually-hidden"> of {j.id}</span>
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </Table>
       ) : null}
       {next ? (
         <button type="button" onClick={() => void load(next)}>

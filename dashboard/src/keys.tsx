@@ -2,7 +2,7 @@
 // name, revoke, and when each was created and last used; the account's key limit said plainly.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type ApiKey, type CallError, call, when } from './api.ts';
-import { CopyButton, Field, FormError, TableHead, useForm } from './ui.tsx';
+import { CopyButton, Field, FormError, Table, useForm } from './ui.tsx';
 
 interface KeyList {
   data: ApiKey[];
@@ -76,29 +76,26 @@ export function Keys(props: { accountId: string; mode: 'live' | 'test' }) {
         ) : null}
         {list && list.data.length === 0 ? <p>No {mode} keys yet.</p> : null}
         {list && list.data.length > 0 ? (
-          <table>
-            <TableHead columns={['Name', 'Key', 'Created', 'Last used', 'State']} actions />
-            <tbody>
-              {list.data.map((k) => (
-                <tr key={k.id} className={k.revokedAt ? 'revoked' : undefined}>
-                  <td>{k.name}</td>
-                  <td>
-                    <code>{k.displayPrefix}…</code>
-                  </td>
-                  <td>{when(k.createdAt)}</td>
-                  <td>{when(k.lastUsedAt)}</td>
-                  <td>{k.revokedAt ? `Revoked ${when(k.revokedAt)}` : 'Active'}</td>
-                  <td>
-                    {k.revokedAt ? null : (
-                      <button type="button" className="danger" onClick={() => setConfirming(k)}>
-                        Revoke<span className="visually-hidden"> {k.name}</span>
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table columns={['Name', 'Key', 'Created', 'Last used', 'State']} actions>
+            {list.data.map((k) => (
+              <tr key={k.id} className={k.revokedAt ? 'revoked' : undefined}>
+                <td>{k.name}</td>
+                <td>
+                  <code>{k.displayPrefix}…</code>
+                </td>
+                <td>{when(k.createdAt)}</td>
+                <td>{when(k.lastUsedAt)}</td>
+                <td>{k.revokedAt ? `Revoked ${when(k.revokedAt)}` : 'Active'}</td>
+                <td>
+                  {k.revokedAt ? null : (
+                    <button type="button" className="danger" onClick={() => setConfirming(k)}>
+                      Revoke<span className="visually-hidden"> {k.name}</span>
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </Table>
         ) : null}
       </section>
       {confirming ? (

@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { type CallError, call, type Invitation, type Member, when } from './api.ts';
 import { Confirm } from './keys.tsx';
-import { CopyButton, Field, FormError, TableHead, useForm } from './ui.tsx';
+import { CopyButton, Field, FormError, Table, useForm } from './ui.tsx';
 
 export function Members(props: { accountId: string; owner: boolean; me: string }) {
   const { accountId, me } = props;
@@ -37,47 +37,44 @@ export function Members(props: { accountId: string; owner: boolean; me: string }
     <main>
       <h1>Members</h1>
       <FormError message={problem} />
-      <table>
-        <TableHead columns={['Name', 'Email', 'Role', 'Joined']} actions />
-        <tbody>
-          {data?.members.map((m) => (
-            <tr key={m.id}>
-              <td>{m.name}</td>
-              <td>{m.email}</td>
-              <td>
-                {props.owner ? (
-                  <select
-                    aria-label={`Role of ${m.name}`}
-                    value={m.role}
-                    onChange={async (e) => {
-                      const role = e.currentTarget.value;
-                      setProblem('');
-                      await call('POST', `/accounts/${accountId}/members/${m.id}/role`, { role }).catch(
-                        (err: CallError) => setProblem(err.message),
-                      );
-                      void load();
-                    }}
-                  >
-                    <option value="member">member</option>
-                    <option value="owner">owner</option>
-                  </select>
-                ) : (
-                  m.role
-                )}
-              </td>
-              <td>{when(m.joinedAt)}</td>
-              <td className="actions">
-                {m.id === me || props.owner ? (
-                  <button type="button" className="danger" onClick={() => setRemoving(m)}>
-                    {m.id === me ? 'Leave the account' : 'Remove'}
-                    {m.id === me ? null : <span className="visually-hidden"> {m.name}</span>}
-                  </button>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table columns={['Name', 'Email', 'Role', 'Joined']} actions>
+        {data?.members.map((m) => (
+          <tr key={m.id}>
+            <td>{m.name}</td>
+            <td>{m.email}</td>
+            <td>
+              {props.owner ? (
+                <select
+                  aria-label={`Role of ${m.name}`}
+                  value={m.role}
+                  onChange={async (e) => {
+                    const role = e.currentTarget.value;
+                    setProblem('');
+                    await call('POST', `/accounts/${accountId}/members/${m.id}/role`, { role }).catch(
+                      (err: CallError) => setProblem(err.message),
+                    );
+                    void load();
+                  }}
+                >
+                  <option value="member">member</option>
+                  <option value="owner">owner</option>
+                </select>
+              ) : (
+                m.role
+              )}
+            </td>
+            <td>{when(m.joinedAt)}</td>
+            <td className="actions">
+              {m.id === me || props.owner ? (
+                <button type="button" className="danger" onClick={() => setRemoving(m)}>
+                  {m.id === me ? 'Leave the account' : 'Remove'}
+                  {m.id === me ? null : <span className="visually-hidden"> {m.name}</span>}
+                </button>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </Table>
       {props.owner ? (
         <>
           <section aria-labelledby="invite">

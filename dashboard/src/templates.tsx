@@ -4,23 +4,23 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { type CallError, call, type TemplateSummary, when } from './api.ts';
 import { Builder, blankModel, type Kind, type Schemas } from './builder.tsx';
 import type { Font, Image } from './schema-form.tsx';
-import { CopyButton, Outcome, TableHead } from './ui.tsx';
+import { CopyButton, FormError, Outcome, Table } from './ui.tsx';
 
 type Template = TemplateSummary;
 
-/** What a template takes in POST /generations: text, data or content. */
-const inputOf = (t: Template) =>
-  t.mode === 'simple'
-    ? '"text":"Dear friend, …"'
-    : t.mode === 'structured'
-      ? '"data":{ … }'
-      : '"content":[{"type":"paragraph","text":"…"}]';
+/** The input a template takes, as its own fields filled with samples: `text`, `data` or `content`. */
+type Sample = Record<string, unknown>;
 
-function snippets(t: Template) {
+const indent = (text: string, by: string) => text.replaceAll('\n', `\n${by}`);
+
+/** A curl line and a client call that send `sample` to the template: ready to run as they are. */
+function snippets(t: Template, sample: Sample) {
   const origin = location.origin;
+  const body = JSON.stringify({ templateId: t.id, ...sample }, null, 2);
   return {
-    curl: `curl -s -X POST ${origin}/api/v1/generations \\\n  -H "Authorization: Bearer $SCRIPTORIUM_API_KEY" -H 'Content-Type: application/json' \\\n  -d '{"templateId":"${t.id}",${inputOf(t)}}'`,
-    client: `import { Scriptorium } from 'scriptorium/client';\n\nconst client = new Scriptorium({ apiKey: process.env.SCRIPTORIUM_API_KEY, baseUrl: '${origin}' });\nconst { job } = await client.generate(\n  { templateId: '${t.id}', ${t.mode === 'simple' ? "text: 'Dear friend, …'" : t.mode === 'structured' ? 'data: { /* … */ }' : 'content: [/* … */]'} },\n  { to: 'letter.pdf' },\n);`,
+    // Inside the shell's single quotes, a quote is closed, escaped and opened again.
+    curl: `curl -s -X POST ${origin}/api/v1/generations \\\n  -H "Authorization: Bearer $SCRIPTORIUM_API_KEY" -H 'Content-Type: application/json' \\\n  -d '${body.replaceAll("'", "'\\''")}'`,
+    client: `import { Scriptorium } from 'scriptorium/client';\n\nconst client = new Scriptorium({ apiKey: process.env.SCRIPTORIUM_API_KEY, baseUrl: '${origin}' });\nconst { job } = await client.generate(\n  ${indent(body, '  ')},\n  { to: 'letter.pdf' },\n);`,
   };
 }
 
@@ -114,42 +114,39 @@ export function Templates(props: { accountId: string; mode: 'live' | 'test' }) {
       </p>
       {list && list.length === 0 ? <p>No {mode} templates yet. Build one or import one below.</p> : null}
       {list && list.length > 0 ? (
-        <table>
-          <TableHead columns={['Name', 'Kind', 'Revision', 'Updated', 'Template id']} actions />
-          <tbody>
-            {list.map((t) => (
-              <tr key={t.id}>
-                <td>{t.name}</td>
-                <td>{t.mode === 'document' ? 'legacy v1' : t.mode}</td>
-                <td>{t.revision}</td>
-                <td>{when(t.updatedAt)}</td>
-                <td>
-                  <code>{t.id}</code>
-                </td>
-                <td className="actions">
-                  <button type="button" onClick={() => void edit(t)}>
-                    Edit<span className="visually-hidden"> {t.name}</span>
-                  </button>
-                  <button
-                    type="button"
-                    onClick={() => setOpen(open === t.id ? null : t.id)}
-                    aria-expanded={open === t.id}
-                  >
-                    Use it<span className="visually-hidden"> ({t.name})</span>
-                  </button>
-                  <a
-                    href={`/dashboard/v1${base}/${t.id}/export?mode=${mode}`}
-                    download={`${t.id}.template.json`}
-                  >
-                    Export JSON<span className="visually-hidden"> of {t.name}</span>
-                  </a>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table columns={['Name', 'Kind', 'Revision', 'Updated', 'Template id']} actions>
+          {list.map((t) => (
+            <tr key={t.id}>
+              <td>{t.name}</td>
+              <td>{t.mode === 'document' ? 'legacy v1' : t.mode}</td>
+              <td>{t.revision}</td>
+              <td>{when(t.updatedAt)}</td>
+              <td>
+                <code>{t.id}</code>
+              </td>
+              <td className="actions">
+                <button type="button" onClick={() => void edit(t)}>
+                  Edit<span className="visually-hidden"> {t.name}</span>
+                </button>
+                <button
+                  type="button"
+                  onClick={() => setOpen(open === t.id ? null : t.id)}
+                  aria-expanded={open === t.id}
+                >
+                  Use it<span className="visually-hidden"> ({t.name})</span>
+                </button>
+                <a
+                  href={`/dashboard/v1${base}/${t.id}/export?mode=${mode}`}
+                  download={`${t.id}.template.json`}
+                >
+                  Export JSON<span className="visually-hidden"> of {t.name}</span>
+                </a>
+              </td>
+            </tr>
+          ))}
+        </Table>
       ) : null}
-      {shown ? <UseIt t={shown} /> : null}
+      {shown ? <UseIt t={shown} from={`${base}/${shown.id}/sample?mode=${mode}`} /> : null}
       <h2>Build a template</h2>
       <div className="inline">
         <button type="button" className="primary" onClick={() => void build('simple')}>
@@ -206,8 +203,14 @@ export function Templates(props: { accountId: string; mode: 'live' | 'test' }) {
   );
 }
 
-function UseIt(props: { t: Template }) {
-  const s = snippets(props.t);
+function UseIt(props: { t: Template; from: string }) {
+  const [sample, setSample] = useState<Sample | null>(null);
+  const [problem, setProblem] = useState('');
+  useEffect(() => {
+    setSample(null);
+    call<Sample>('GET', props.from).then(setSample, (e: CallError) => setProblem(e.message));
+  }, [props.from]);
+  const s = sample ? snippets(props.t, sample) : null;
   return (
     <section className="new-key" aria-labelledby="use-it">
       <h2 id="use-it">Use “{props.t.name}”</h2>
@@ -215,12 +218,24 @@ function UseIt(props: { t: Template }) {
         Its id: <code data-testid="template-id">{props.t.id}</code>{' '}
         <CopyButton text={props.t.id} label="Copy id" />
       </p>
-      <h3>With curl</h3>
-      <pre data-testid="curl">{s.curl}</pre>
-      <CopyButton text={s.curl} label="Copy curl" />
-      <h3>With the client</h3>
-      <pre>{s.client}</pre>
-      <CopyButton text={s.client} label="Copy client code" />
+      <p>
+        {props.t.mode === 'structured'
+          ? 'The data below fills every field of the template with a sample: put your own values under the same names.'
+          : props.t.mode === 'simple'
+            ? 'Put your own text in place of the sample letter.'
+            : 'Put your own blocks in place of the sample document.'}
+      </p>
+      <FormError message={problem} />
+      {s ? (
+        <>
+          <h3>With curl</h3>
+          <pre data-testid="curl">{s.curl}</pre>
+          <CopyButton text={s.curl} label="Copy curl" />
+          <h3>With the client</h3>
+          <pre data-testid="client-code">{s.client}</pre>
+          <CopyButton text={s.client} label="Copy client code" />
+        </>
+      ) : null}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 // Small pieces every page uses: labelled fields whose errors are read out with them, a form
 // that shows the API's refusal next to the field it names, and a copy button.
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useLayoutEffect, useRef, useState } from 'react';
 import { CallError } from './api.ts';
 
 export function Field(props: {
@@ -159,8 +159,29 @@ export function Outcome(props: { problem: string; done: string }) {
   );
 }
 
+/**
+ * A table of rows under named columns. On a narrow window each row is drawn as a card, each cell
+ * under its column's name (the cells carry it in data-label, set here after each render).
+ */
+export function Table(props: { columns: readonly string[]; actions?: boolean; children: ReactNode }) {
+  const ref = useRef<HTMLTableElement>(null);
+  useLayoutEffect(() => {
+    for (const row of ref.current?.tBodies[0]?.rows ?? [])
+      for (const [i, cell] of [...row.cells].entries()) {
+        const label = props.columns[i];
+        if (label) cell.dataset.label = label;
+      }
+  });
+  return (
+    <table ref={ref} className="stack">
+      <TableHead columns={props.columns} actions={props.actions} />
+      <tbody>{props.children}</tbody>
+    </table>
+  );
+}
+
 /** A table's header row: its column names, and a last column named for screen readers when rows carry buttons. */
-export function TableHead(props: { columns: readonly string[]; actions?: boolean }) {
+function TableHead(props: { columns: readonly string[]; actions?: boolean | undefined }) {
   return (
     <thead>
       <tr>

@@ -2,7 +2,7 @@
 // day (with the same figures as a table), and, in test mode, test sheets to top up with.
 import { useCallback, useEffect, useId, useState } from 'react';
 import { type CallError, call } from './api.ts';
-import { Field, FormError, Submit, TableHead, useForm } from './ui.tsx';
+import { Field, FormError, Submit, Table, useForm } from './ui.tsx';
 
 interface Day {
   day: string;
@@ -216,20 +216,17 @@ function Chart(props: { days: Day[]; from: string; count: number }) {
       </figcaption>
       <details>
         <summary>The figures of each day with use</summary>
-        <table>
-          <TableHead columns={['Day', 'Pages', 'Sheets', 'Documents', 'Failed']} />
-          <tbody>
-            {props.days.map((d) => (
-              <tr key={d.day}>
-                <td>{d.day}</td>
-                <td>{count(d.pages)}</td>
-                <td>{count(d.sheets)}</td>
-                <td>{count(d.generations)}</td>
-                <td>{count(d.failedGenerations)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table columns={['Day', 'Pages', 'Sheets', 'Documents', 'Failed']}>
+          {props.days.map((d) => (
+            <tr key={d.day}>
+              <td>{d.day}</td>
+              <td>{count(d.pages)}</td>
+              <td>{count(d.sheets)}</td>
+              <td>{count(d.generations)}</td>
+              <td>{count(d.failedGenerations)}</td>
+            </tr>
+          ))}
+        </Table>
       </details>
     </figure>
   );

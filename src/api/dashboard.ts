@@ -34,7 +34,7 @@ import {
 } from '../app/dashboard.ts';
 import { deleteAsset, uploadAsset } from '../app/assets.ts';
 import type { Caller } from '../app/auth.ts';
-import { draftPreview } from '../app/drafts.ts';
+import { draftPreview, templateSample } from '../app/drafts.ts';
 import { FONT_MAX_BYTES } from '../app/admin.ts';
 import {
   addPersonalFont,
@@ -43,6 +43,15 @@ import {
   renamePersonalFont,
 } from '../app/personal-fonts.ts';
 import { templateJsonSchemas } from '../domain/template.ts';
+import { WEBHOOK_LIMITS } from '../domain/webhooks.ts';
+import {
+  addWebhook,
+  endpointView,
+  listDeliveries,
+  removeWebhook,
+  sendTestEvent,
+  tenantWebhooks,
+} from '../app/webhooks.ts';
 import { fontSummary } from './routes/fonts.ts';
 import { usageByDay, usageReport } from '../app/usage.ts';
 import { jobView } from '../domain/generation.ts';
@@ -50,7 +59,7 @@ import { usageRange } from '../domain/usage-range.ts';
 import { jobOutputs } from './routes/generations.ts';
 import { templateSummary } from './routes/templates.ts';
 import { listParams } from './query.ts';
-import { ApiError, limitReached, Refusal } from '../domain/errors.ts';
+import { ApiError, invalid, limitReached, Refusal } from '../domain/errors.ts';
 import { shownId } from '../domain/ids.ts';
 import { displayName, normalEmail, ROLES, type Role } from '../domain/users.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
@@ -156,6 +165,12 @@ function templateBody(req: DashRequest, more: string[] = []): { mode: 'live' | '
 /** The tenant a dashboard call reads: an account the user belongs to, in the mode asked for. */
 function tenantOf(req: DashRequest, m: 'live' | 'test' = mode(req)) {
   membership(s(req), req.params.account!);
+  return { accountId: req.params.account!, mode: m };
+}
+
+/** The tenant of a call only an owner may make (webhook endpoints: they receive the account's events). */
+function ownerTenant(req: DashRequest, m: 'live' | 'test' = mode(req)) {
+  membership(s(req), req.params.account!, 'owner');
   return { accountId: req.params.account!, mode: m };
 }
 
@@ -400,6 +415,13 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
     },
     {
       method: 'GET',
+      path: '/accounts/{account}/templates/{template}/sample',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => ok(await templateSample(d, tenantOf(req), req.params.template!)),
+    },
+    {
+      method: 'GET',
       path: '/template-schema',
       body: 'none',
       access: 'session',
@@ -589,6 +611,68 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
       access: 'session',
       handler: async (req) =>
         ok(await revokeInvitation(d, s(req), req.params.account!, req.params.invitation!)),
+    },
+    {
+      method: 'GET',
+      path: '/accounts/{account}/webhooks',
+      body: 'none',
+      access: 'session',
+      handler: async (req) =>
+        ok({ data: await tenantWebhooks(d, ownerTenant(req)), max: WEBHOOK_LIMITS.endpointsPerAccount }),
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/webhooks',
+      body: 'json',
+      access: 'session',
+      handler: async (req) => {
+        allowOnly(req.json, ['mode', 'url', 'events', 'description']);
+        const tenant = ownerTenant(req, oneOf('mode', req.json.mode, MODES));
+        const description = req.json.description ?? '';
+        if (typeof description !== 'string' || description.length > 200)
+          throw invalid('description', 'text of at most 200 characters', description);
+        const made = await addWebhook(d, {
+          account: tenant.accountId,
+          mode: tenant.mode,
+          url: req.json.url,
+          events: req.json.events,
+          description: description.trim(),
+        });
+        return ok(made, 201);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/webhooks/{hook}/test',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => ok(await sendTestEvent(d, ownerTenant(req), req.params.hook!), 202),
+    },
+    {
+      method: 'POST',
+      path: '/accounts/{account}/webhooks/{hook}/delete',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => ok(endpointView(await removeWebhook(d, req.params.hook!, ownerTenant(req)))),
+    },
+    {
+      method: 'GET',
+      path: '/accounts/{account}/webhooks/deliveries',
+      body: 'none',
+      access: 'session',
+      handler: async (req) => {
+        const { limit, cursor, rest } = listParams(req, ['mode', 'endpoint']);
+        const tenant = ownerTenant(req, oneOf('mode', rest.mode, MODES));
+        return ok(
+          await listDeliveries(d, {
+            limit,
+            ...(cursor ? { cursor } : {}),
+            accountId: tenant.accountId,
+            mode: tenant.mode,
+            ...(rest.endpoint ? { endpointId: rest.endpoint } : {}),
+          }),
+        );
+      },
     },
   ];
 }

@@ -4,7 +4,7 @@ import { errorCatalog, limitReasons } from '../domain/errors.ts';
 import { IMAGE_TYPES } from '../domain/images.ts';
 import { contentBlockJsonSchema } from '../domain/document.ts';
 import { METADATA_LIMITS } from '../domain/generation.ts';
-import { WEBHOOK_EVENTS } from '../domain/webhooks.ts';
+import { TEST_EVENT, WEBHOOK_EVENTS } from '../domain/webhooks.ts';
 import { codeSamples, EXAMPLE_IDS, QUICKSTART, TAGS } from './openapi-samples.ts';
 import { templateJsonSchemas } from '../domain/template.ts';
 
@@ -230,6 +230,18 @@ function schemas(): Record<string, unknown> {
       type: { type: 'string', enum: [...WEBHOOK_EVENTS] },
       createdAt: date,
       data: obj({ generation: ref('Generation') }),
+    }),
+    WebhookTestEvent: obj({
+      id: id('evt'),
+      type: { type: 'string', const: TEST_EVENT },
+      createdAt: date,
+      data: obj({
+        endpoint: obj({
+          id: { type: 'string', pattern: '^hook_' },
+          url: { type: 'string', format: 'uri' },
+          mode: { type: 'string', enum: ['live', 'test'] },
+        }),
+      }),
     }),
     GenerationRequest: obj(
       {
@@ -668,7 +680,7 @@ function webhooks(): Record<string, unknown> {
     schema: { type: 'string' },
     description,
   });
-  const event = (type: string, summary: string) => ({
+  const event = (type: string, summary: string, schema = 'WebhookEvent') => ({
     post: {
       operationId: `webhook_${type.replace('.', '_')}`,
       tags: ['Webhooks'],
@@ -683,7 +695,7 @@ function webhooks(): Record<string, unknown> {
         header('Scriptorium-Delivery-Id', 'This delivery (`dlv_…`), one per event and endpoint.'),
         header('Scriptorium-Attempt', 'Which try this is, from 1.'),
       ],
-      requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEvent') } } },
+      requestBody: { required: true, content: { 'application/json': { schema: ref(schema) } } },
       responses: {
         '2XX': {
           description:
@@ -706,6 +718,11 @@ function webhooks(): Record<string, unknown> {
       'A preview completed: its images are at data.generation.previewUrl.',
     ),
     'preview.failed': event('preview.failed', 'A preview failed.'),
+    [TEST_EVENT]: event(
+      TEST_EVENT,
+      "Sent on demand from the dashboard's webhook page to one endpoint, to see deliveries arrive; it names the endpoint and no job.",
+      'WebhookTestEvent',
+    ),
   };
 }
 

@@ -3,7 +3,10 @@
 // (checkedTemplate) and the input through the same admission checks as a job's (admittedSpec),
 // so the preview refuses exactly what saving or submitting would, naming the field. Nothing is
 // stored or charged; drafts are bounded per account by their own rate limit.
-import { ApiError, isUnavailable, limitReached } from '../domain/errors.ts';
+import { ApiError, isUnavailable, limitReached, Refusal } from '../domain/errors.ts';
+import { shownId } from '../domain/ids.ts';
+import type { TemplateModel } from '../domain/template.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { KeyMode } from '../domain/api-keys.ts';
 import type { JobInput } from '../domain/generation.ts';
 import { sampleInput, withAbsentOptional } from '../domain/template-sample.ts';
@@ -27,6 +30,19 @@ export interface Draft {
   png: Uint8Array;
   /** The input drawn: the one sent, or samples the template takes. */
   input: JobInput;
+}
+
+/** Input `model` takes, filled with samples (the account's first image for a dynamic image). */
+async function samplesFor(d: AdminDeps, tenant: Tenant, model: TemplateModel): Promise<JobInput> {
+  const [image] = await d.store.assets.list(tenant);
+  return sampleInput(model, image?.id);
+}
+
+/** A stored template's sample input: what its "Use it" snippets send, in the template's own fields. */
+export async function templateSample(d: AdminDeps, tenant: Tenant, id: string): Promise<JobInput> {
+  const t = await d.store.templates.get(tenant, id);
+  if (!t) throw new Refusal('missing', `template ${shownId(id)} does not exist for this account and mode`);
+  return samplesFor(d, tenant, t.model);
 }
 
 /** The sample a draft is drawn with: what the builder sent, checked for its shape only. */
@@ -70,11 +86,7 @@ export async function draftPreview(
     json: input.json,
     source: 'template',
   });
-  let sample = sentInput(input.sample);
-  if (!sample) {
-    const [image] = await d.store.assets.list(tenant);
-    sample = sampleInput(model, image?.id);
-  }
+  const sample = sentInput(input.sample) ?? (await samplesFor(d, tenant, model));
   const { spec } = await admittedSpec(d, caller, withAbsentOptional(model, sample), { input: sample });
   const rate = await d.draftLimiter.consume(tenant.accountId);
   if (!rate.allowed)

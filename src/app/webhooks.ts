@@ -8,6 +8,7 @@ import type { Config } from '../config/index.ts';
 import { Refusal } from '../domain/errors.ts';
 import { shownId } from '../domain/ids.ts';
 import type { KeyMode } from '../domain/api-keys.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import { checkWebhookEvents, checkWebhookUrl } from '../domain/webhooks.ts';
 import { newSecret } from '../lib/ids.ts';
 import type { ClaimedDelivery, DeliveryStatus, Store, WebhookEndpoint } from '../store/index.ts';
@@ -37,15 +38,45 @@ export const endpointView = ({ secret, ...e }: WebhookEndpoint) => ({
   secretPrefix: `${secret.slice(0, 12)}…`,
 });
 
-export async function removeWebhook(d: WebhookDeps, id: string): Promise<WebhookEndpoint> {
+const noEndpoint = (id: string) => new Refusal('missing', `webhook endpoint ${shownId(id)} does not exist`);
+
+/** An endpoint of this account and key mode (the dashboard's wall), or 404 as if there were none. */
+async function endpointOf(d: WebhookDeps, tenant: Tenant, id: string): Promise<WebhookEndpoint> {
+  const e = await d.store.webhooks.getEndpoint(id);
+  if (!e || e.accountId !== tenant.accountId || e.mode !== tenant.mode) throw noEndpoint(id);
+  return e;
+}
+
+/** Removes an endpoint: any (an operator), or only one of `tenant` (an account's owner). */
+export async function removeWebhook(d: WebhookDeps, id: string, tenant?: Tenant): Promise<WebhookEndpoint> {
+  if (tenant) await endpointOf(d, tenant, id);
   const removed = await d.store.webhooks.removeEndpoint(id, d.now());
-  if (!removed) throw new Refusal('missing', `webhook endpoint ${shownId(id)} does not exist`);
+  if (!removed) throw noEndpoint(id);
   return removed;
+}
+
+/** An account's endpoints of one key mode, newest first, each with its secret's first characters only. */
+export async function tenantWebhooks(d: WebhookDeps, tenant: Tenant) {
+  const all = await d.store.webhooks.listEndpoints(tenant.accountId);
+  return all.filter((e) => e.mode === tenant.mode).map(endpointView);
+}
+
+/** Sends the test event to one endpoint of `tenant`: its delivery, due now, tried and retried as any. */
+export async function sendTestEvent(d: WebhookDeps, tenant: Tenant, id: string) {
+  return d.store.webhooks.enqueueTest(await endpointOf(d, tenant, id), d.now());
 }
 
 export function listDeliveries(
   d: WebhookDeps,
-  filter: { limit: number; cursor?: string; accountId?: string; status?: DeliveryStatus; jobId?: string },
+  filter: {
+    limit: number;
+    cursor?: string;
+    accountId?: string;
+    mode?: KeyMode;
+    endpointId?: string;
+    status?: DeliveryStatus;
+    jobId?: string;
+  },
 ) {
   return d.store.webhooks.listDeliveries(filter);
 }

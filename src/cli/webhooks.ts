@@ -22,7 +22,7 @@ type WithContext = <T>(
 ) => Promise<void>;
 
 const deliveryLine = (x: WebhookDelivery) =>
-  `${x.id}  ${x.status.padEnd(9)}  ${x.eventType.padEnd(20)}  ${x.jobId}  tries ${x.attempts}${x.lastStatus !== null ? `  last HTTP ${x.lastStatus}` : ''}${x.lastError && x.status !== 'delivered' ? `  ${x.lastError}` : ''}${x.status === 'pending' && x.nextAttemptAt ? `  next ${x.nextAttemptAt}` : ''}`;
+  `${x.id}  ${x.status.padEnd(9)}  ${x.eventType.padEnd(20)}  ${x.jobId ?? '(test event)'}  tries ${x.attempts}${x.lastStatus !== null ? `  last HTTP ${x.lastStatus}` : ''}${x.lastError && x.status !== 'delivered' ? `  ${x.lastError}` : ''}${x.status === 'pending' && x.nextAttemptAt ? `  next ${x.nextAttemptAt}` : ''}`;
 
 export function webhookCommands(admin: Command, withContext: WithContext): void {
   const hook = admin.command('webhook').description('webhook endpoints and deliveries');

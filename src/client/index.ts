@@ -16,7 +16,7 @@ export { ScriptoriumError } from './errors.ts';
 export type { ApiErrorCode, ClientErrorCode, LimitReason, ScriptoriumErrorCode } from './errors.ts';
 export type { ClientOptions, RateLimitState, RetryEvent } from './http.ts';
 export { SIGNATURE_HEADER, signWebhook, verifyWebhook, WEBHOOK_TOLERANCE_SECONDS } from './webhooks.ts';
-export type { WebhookEvent } from './webhooks.ts';
+export type { WebhookEvent, WebhookTestEvent } from './webhooks.ts';
 export type { components, operations, paths } from './schema.ts';
 
 type Schemas = components['schemas'];

@@ -276,6 +276,23 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sent on demand from the dashboard's webhook page to one endpoint, to see deliveries arrive; it names the endpoint and no job. */
+        post: operations["webhook_webhook_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1124,6 +1141,22 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: "generation.completed" | "generation.failed" | "preview.completed" | "preview.failed";
+        };
+        WebhookTestEvent: {
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                endpoint: {
+                    id: string;
+                    /** @enum {string} */
+                    mode: "live" | "test";
+                    /** Format: uri */
+                    url: string;
+                };
+            };
+            id: string;
+            /** @constant */
+            type: "webhook.test";
         };
     };
     responses: {
@@ -2006,6 +2039,39 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Anything else (or no answer within 10 s) is tried again: 10 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h, 12 h. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_webhook_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Which try this is, from 1. */
+                "Scriptorium-Attempt": string;
+                /** @description This delivery (`dlv_…`), one per event and endpoint. */
+                "Scriptorium-Delivery-Id": string;
+                /** @description The event id (`evt_…`), the same in every delivery of it: process each id once. */
+                "Scriptorium-Event-Id": string;
+                /** @description webhook.test */
+                "Scriptorium-Event-Type": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under the endpoint secret>`; verify it over the raw body before parsing (verifyWebhook in scriptorium/client) and refuse a t more than 300 s away. */
+                "Scriptorium-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
             };
         };
         responses: {

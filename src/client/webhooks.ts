@@ -12,6 +12,8 @@ export const SIGNATURE_HEADER = 'Scriptorium-Signature';
 
 /** An event as a webhook delivers it; `id` (`evt_…`) is the same in every delivery of it: process each id once. */
 export type WebhookEvent = components['schemas']['WebhookEvent'];
+/** The event the dashboard's "Send test event" sends to one endpoint: it names the endpoint, no job. */
+export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 
 /** The signature header's value for `body` at `timestamp` (seconds) under `secret`. */
 export function signWebhook(body: string | Uint8Array, secret: string, timestamp: number): string {
@@ -33,7 +35,7 @@ export function verifyWebhook(
   header: string | null | undefined,
   secret: string,
   opts: { toleranceSeconds?: number; now?: Date } = {},
-): WebhookEvent {
+): WebhookEvent | WebhookTestEvent {
   const refuse = (why: string) => new ScriptoriumError('INVALID_SIGNATURE', `webhook refused: ${why}`);
   if (!header) throw refuse(`no ${SIGNATURE_HEADER} header`);
   let timestamp: number | undefined;
@@ -52,5 +54,7 @@ export function verifyWebhook(
   const tolerance = opts.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
   if (Math.abs(now - timestamp) > tolerance)
     throw refuse(`the timestamp is ${now - timestamp} s away from now, more than ${tolerance} s`);
-  return JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8')) as WebhookEvent;
+  return JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8')) as
+    | WebhookEvent
+    | WebhookTestEvent;
 }

@@ -11,6 +11,11 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
+/** The event an owner sends on demand to one endpoint, to see it arrive: never subscribed to. */
+export const TEST_EVENT = 'webhook.test';
+/** What a delivery carries: one of the job events, or the test event. */
+export type DeliveryEventType = WebhookEventType | typeof TEST_EVENT;
+
 /** The event a job's final state makes, or null (a cancel is the integrator's own doing). */
 export function eventOf(job: Job): WebhookEventType | null {
   if (job.status !== 'completed' && job.status !== 'failed') return null;
@@ -20,6 +25,20 @@ export function eventOf(job: Job): WebhookEventType | null {
 /** The body of every delivery of one event: its id, type, time and the job as the API shows it. */
 export function eventBody(id: string, type: WebhookEventType, job: Job, at: string): string {
   return JSON.stringify({ id, type, createdAt: at, data: { generation: jobView(job) } });
+}
+
+/** The body of a test event: the endpoint it was sent to, nothing of any job. */
+export function testEventBody(
+  id: string,
+  endpoint: { id: string; url: string; mode: string },
+  at: string,
+): string {
+  return JSON.stringify({
+    id,
+    type: TEST_EVENT,
+    createdAt: at,
+    data: { endpoint: { id: endpoint.id, url: endpoint.url, mode: endpoint.mode } },
+  });
 }
 
 /**

@@ -2,14 +2,17 @@
 // written in one transaction (enqueue), so an event is never lost nor sent for a state that did
 // not commit. Dispatchers take due deliveries under a lease (SKIP LOCKED on PostgreSQL, the write
 // lock on SQLite): one sends a delivery at a time; one that dies holding it frees it at the lease's end.
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import { Refusal } from '../domain/errors.ts';
 import type { Job } from '../domain/generation.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import {
+  type DeliveryEventType,
   eventBody,
   eventOf,
   nextAttemptAt,
+  TEST_EVENT,
+  testEventBody,
   WEBHOOK_LIMITS,
   type WebhookEventType,
 } from '../domain/webhooks.ts';
@@ -35,11 +38,12 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 export interface WebhookDelivery {
   id: string;
   eventId: string;
-  eventType: WebhookEventType;
+  eventType: DeliveryEventType;
   endpointId: string;
   accountId: string;
   mode: Tenant['mode'];
-  jobId: string;
+  /** The job whose end made the event; null for a test event. */
+  jobId: string | null;
   status: DeliveryStatus;
   attempts: number;
   nextAttemptAt: string | null;
@@ -79,14 +83,43 @@ const toEndpoint = (r: Selectable<WebhookEndpointsTable>): WebhookEndpoint => ({
   removedAt: r.removed_at,
 });
 
+/** A new delivery's row: due now, never tried. A test event has no job (an empty job_id). */
+function pendingRow(
+  e: { eventId: string; type: DeliveryEventType; endpointId: string; tenant: Tenant; jobId: string },
+  body: string,
+  at: string,
+): Insertable<WebhookDeliveriesTable> {
+  return {
+    id: newId('dlv'),
+    event_id: e.eventId,
+    event_type: e.type,
+    endpoint_id: e.endpointId,
+    account_id: e.tenant.accountId,
+    mode: e.tenant.mode,
+    job_id: e.jobId,
+    body,
+    status: 'pending',
+    attempts: 0,
+    schedule_from: 0,
+    next_attempt_at: at,
+    lease_until: null,
+    lease_owner: null,
+    last_status: null,
+    last_error: null,
+    delivered_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
 const toDelivery = (r: Selectable<WebhookDeliveriesTable>): WebhookDelivery => ({
   id: r.id,
   eventId: r.event_id,
-  eventType: r.event_type as WebhookEventType,
+  eventType: r.event_type as DeliveryEventType,
   endpointId: r.endpoint_id,
   accountId: r.account_id,
   mode: r.mode as Tenant['mode'],
-  jobId: r.job_id,
+  jobId: r.job_id || null,
   status: r.status as DeliveryStatus,
   attempts: num(r.attempts),
   nextAttemptAt: r.next_attempt_at,
@@ -189,32 +222,37 @@ export class WebhookRepo {
     const at = now.toISOString();
     const eventId = newId('evt');
     const body = eventBody(eventId, type, job, at);
+    const tenant = { accountId: job.accountId, mode: job.mode };
     await tx
       .insertInto('webhook_deliveries')
       .values(
-        takers.map((e) => ({
-          id: newId('dlv'),
-          event_id: eventId,
-          event_type: type,
-          endpoint_id: e.id,
-          account_id: job.accountId,
-          mode: job.mode,
-          job_id: job.id,
-          body,
-          status: 'pending',
-          attempts: 0,
-          schedule_from: 0,
-          next_attempt_at: at,
-          lease_until: null,
-          lease_owner: null,
-          last_status: null,
-          last_error: null,
-          delivered_at: null,
-          created_at: at,
-          updated_at: at,
-        })),
+        takers.map((e) => pendingRow({ eventId, type, endpointId: e.id, tenant, jobId: job.id }, body, at)),
       )
       .execute();
+  }
+
+  /** An endpoint that is not removed, or null. */
+  async getEndpoint(id: string): Promise<WebhookEndpoint | null> {
+    const row = await this.db.kysely
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', id)
+      .where('removed_at', 'is', null)
+      .executeTakeFirst();
+    return row ? toEndpoint(row) : null;
+  }
+
+  /** One delivery of a test event to one endpoint, due now (an owner checking that it arrives). */
+  async enqueueTest(endpoint: WebhookEndpoint, now: Date): Promise<WebhookDelivery> {
+    const at = now.toISOString();
+    const eventId = newId('evt');
+    const row = pendingRow(
+      { eventId, type: TEST_EVENT, endpointId: endpoint.id, tenant: endpoint, jobId: '' },
+      testEventBody(eventId, endpoint, at),
+      at,
+    );
+    await this.db.kysely.insertInto('webhook_deliveries').values(row).execute();
+    return toDelivery(row as Selectable<WebhookDeliveriesTable>);
   }
 
   /** Takes up to `limit` due deliveries for `leaseMs`; another dispatcher skips them meanwhile. */
@@ -344,7 +382,7 @@ export class WebhookRepo {
     };
   }
 
-  /** The delivery log, newest first, narrowed by account, status, job or event. */
+  /** The delivery log, newest first, narrowed by account, key mode, endpoint, status, job or event. */
   listDeliveries(opts: {
     limit: number;
     cursor?: string | undefined;
@@ -352,9 +390,13 @@ export class WebhookRepo {
     status?: DeliveryStatus | undefined;
     jobId?: string | undefined;
     eventId?: string | undefined;
+    endpointId?: string | undefined;
+    mode?: Tenant['mode'] | undefined;
   }): Promise<Page<WebhookDelivery>> {
     let q = this.db.kysely.selectFrom('webhook_deliveries').selectAll();
     if (opts.accountId) q = q.where('account_id', '=', opts.accountId);
+    if (opts.mode) q = q.where('mode', '=', opts.mode);
+    if (opts.endpointId) q = q.where('endpoint_id', '=', opts.endpointId);
     if (opts.status) q = q.where('status', '=', opts.status);
     if (opts.jobId) q = q.where('job_id', '=', opts.jobId);
     if (opts.eventId) q = q.where('event_id', '=', opts.eventId);

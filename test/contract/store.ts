@@ -1427,6 +1427,55 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
   );
 
   t.test(
+    'webhooks: a test event to one endpoint; deliveries narrowed by key mode and endpoint',
+    async (t) => {
+      const a = await account('pro', 30);
+      await drain();
+      const live = await store.webhooks.addEndpoint(tenant(a.id), hook('https://a.test/live'), NOW);
+      const test = await store.webhooks.addEndpoint(tenant(a.id, 'test'), hook('https://a.test/test'), NOW);
+      t.same(await store.webhooks.getEndpoint(test.id), test, 'an endpoint read back as it was added');
+      const sent = await store.webhooks.enqueueTest(test, NOW);
+      t.match(sent, {
+        eventType: 'webhook.test',
+        endpointId: test.id,
+        accountId: a.id,
+        mode: 'test',
+        jobId: null,
+        status: 'pending',
+        attempts: 0,
+      });
+      t.match(JSON.parse((await store.webhooks.getDelivery(sent.id))!.body), {
+        id: sent.eventId,
+        type: 'webhook.test',
+        data: { endpoint: { id: test.id, url: 'https://a.test/test', mode: 'test' } },
+      });
+      await store.webhooks.enqueueTest(live, NOW);
+      const ids = async (f: { mode?: 'live' | 'test'; endpointId?: string }) =>
+        (await store.webhooks.listDeliveries({ limit: 10, accountId: a.id, ...f })).data.map(
+          (d) => d.endpointId,
+        );
+      t.same(await ids({ mode: 'test' }), [test.id], 'test deliveries only');
+      t.same(await ids({ mode: 'live' }), [live.id], 'live deliveries only');
+      t.same(await ids({ endpointId: live.id }), [live.id], 'one endpoint');
+      const [claimed] = await store.webhooks.claim(NOW, 10, 60_000);
+      t.ok(claimed, 'a test delivery is claimed as any');
+      t.equal(
+        (
+          await store.webhooks.recordAttempt(
+            claimed!,
+            { statusCode: 200, error: null, durationMs: 3, at: NOW },
+            1000,
+            NOW,
+          )
+        )?.status,
+        'delivered',
+      );
+      await store.webhooks.removeEndpoint(test.id, NOW);
+      t.equal(await store.webhooks.getEndpoint(test.id), null, 'a removed endpoint is not read');
+    },
+  );
+
+  t.test(
     'webhooks: claims are leased (two dispatchers never hold one delivery); tries follow the schedule',
     async (t) => {
       const a = await account('pro', 30);

@@ -5,13 +5,21 @@
 // is driven by the keyboard alone. Around it, over plain HTTP: the session cookie's attributes,
 // CSRF and cross-site refusals, the sign-in limit, and what the store keeps (no password, no
 // session token). DASHBOARD_SCREENSHOTS=1 writes each page to docs/dashboard/.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import t, { type Test } from 'tap';
-import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
+import type { Page } from 'playwright-core';
+import t from 'tap';
+import {
+  accessible,
+  dashboardBrowser,
+  needChromium,
+  newKeyOf,
+  signUp as signUpAs,
+} from '../helpers/dashboard.ts';
 import { readExample } from '../../src/app/demo.ts';
 import { jobBlocks } from '../../src/domain/document.ts';
 import { specOf } from '../../src/domain/render-spec.ts';
@@ -21,74 +29,13 @@ import { createKey } from '../../src/app/admin.ts';
 import { call, jobFinished, startTestServer } from '../helpers/server.ts';
 import { startServe } from '../helpers/spawn.ts';
 
-if (!chromiumAvailable && process.env.CI) throw new Error(`the dashboard test needs Chromium at ${CHROMIUM}`);
-if (!chromiumAvailable) {
-  t.comment(`dashboard: skipped, no Chromium at ${CHROMIUM}`);
-  process.exit(0);
-}
+needChromium(t, 'the dashboard test');
 
 const server = await startTestServer(t);
 const base = server.base;
-const browser: Browser = await launchChromium();
-t.teardown(() => browser.close());
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS =
-  process.env.DASHBOARD_SCREENSHOTS === '1' ? new URL('../../docs/dashboard/', import.meta.url) : null;
-if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-
-async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) errors.push(m.text());
-  });
-  t.teardown(() => {
-    if (errors.length) t.fail(`the page reported errors: ${errors.join(' | ')}`);
-  });
-  return { context, page };
-}
-
-/** axe-core's WCAG 2.1 A and AA checks on the page as it is: no violation. */
-async function accessible(t: Test, page: Page, name: string): Promise<void> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(o: unknown): Promise<{ violations: unknown[] }> } })
-      .axe;
-    const r = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return r.violations as { id: string; help: string; nodes: { target: string[] }[] }[];
-  });
-  t.same(
-    violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-    [],
-    `${name}: no accessibility violations`,
-  );
-  if (SHOTS) await page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname, fullPage: true });
-}
-
-/** A new customer signs up and lands on their keys. */
-async function signUp(page: Page, who: { name: string; company: string; email: string }): Promise<void> {
-  await page.goto(`${base}/dashboard/signup`);
-  await page.getByLabel('Your name').fill(who.name);
-  await page.getByLabel('Company or project').fill(who.company);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(`a passphrase of ${who.name}`);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'API keys' }).waitFor();
-}
-
-/** A test key made on the keys page, as the customer copies it. */
-async function newKeyOf(page: Page, name: string): Promise<string> {
-  await page.getByLabel('Key name').fill(name);
-  await page.getByRole('button', { name: 'Create key' }).click();
-  const key = (await page.getByTestId('new-key').textContent())!;
-  await page.getByRole('button', { name: 'I have saved it' }).click();
-  return key;
-}
+const { newPage } = await dashboardBrowser(t, base);
+const signUp = (page: Page, who: { name: string; company: string; email: string }) =>
+  signUpAs(page, base, who);
 
 /** An image uploaded on the images page; answers its id. */
 async function uploadImage(page: Page, file: string): Promise<string> {
@@ -423,7 +370,12 @@ t.test('test sheets, a job through the public API with a dashboard key, its PDF 
   t.match(templateId, /^tpl_\w{22}$/);
   await page.getByRole('button', { name: 'Copy id' }).click();
   t.equal(await page.evaluate('navigator.clipboard.readText()'), templateId, 'the id is copied');
-  t.match(await page.getByTestId('curl').textContent(), new RegExp(`"templateId":"${templateId}","text"`));
+  const letterCurl = (await page.getByTestId('curl').textContent())!;
+  t.match(
+    letterCurl,
+    new RegExp(`"templateId": "${templateId}",\\n  "text": "Dear Ada,`),
+    'the snippet sends a sample letter as text',
+  );
   await accessible(t, page, 'templates');
   const [exported] = await Promise.all([
     page.waitForEvent('download'),
@@ -736,23 +688,33 @@ t.test(
     await page.getByText('Saved “Order note, signed” as revision 2.').waitFor();
     t.equal((await server.ctx.store.templates.get(tenant, templateId))!.revision, 2, 'revision 2, same id');
 
-    // A job through the public API with the dashboard's key, seen in the jobs list and downloaded.
-    const submitted = await call(t, server, 'POST', '/generations', {
-      key,
-      body: {
-        templateId,
-        data: {
-          title: 'Order 42',
-          body: 'Two items, packed by hand.',
-          table1: [
-            { item: 'Honey', price: '4.50' },
-            { item: 'Rye bread', price: '3.20' },
-          ],
-        },
-      },
+    // A job through the public API with the dashboard's key: the "Use it" curl line, run as it is
+    // shown, sends sample data under the template's own block keys.
+    const curl = (await page.getByTestId('curl').textContent())!;
+    const clientCode = (await page.getByTestId('client-code').textContent())!;
+    const sent = JSON.parse(/-d '([\s\S]*)'$/.exec(curl)![1]!) as {
+      templateId: string;
+      data: Record<string, unknown>;
+    };
+    t.same(
+      JSON.parse(/generate\(\n {2}([\s\S]*),\n {2}\{ to:/.exec(clientCode)![1]!),
+      sent,
+      'the client call sends the same input',
+    );
+    t.equal(sent.templateId, templateId);
+    t.same(
+      Object.keys(sent.data).sort(),
+      ['body', 'table1', 'title'],
+      "the template's own fields, every one",
+    );
+    t.match(sent.data.table1, [{ item: String, price: String }], 'the table by its column keys');
+    // Run beside the server, which answers from this process: the wait must not block it.
+    const ran = await promisify(execFile)('bash', ['-c', curl], {
+      env: { ...process.env, SCRIPTORIUM_API_KEY: key },
     });
-    t.equal(submitted.status, 202, 'the template takes data under its block keys');
-    const job = await jobFinished(t, server, key, submitted.body.id);
+    const submitted = JSON.parse(ran.stdout) as { id: string; status: string };
+    t.match(submitted, { id: /^gen_/, status: 'queued' }, 'the template takes the sample data: a job');
+    const job = await jobFinished(t, server, key, submitted.id);
     t.equal(job.status, 'completed');
     await page.getByRole('link', { name: 'Jobs' }).click();
     const row = page.getByRole('row', { name: new RegExp(job.id) });

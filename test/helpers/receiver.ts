@@ -4,7 +4,7 @@
 // connection without answering).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhook, type WebhookEvent } from 'scriptorium/client';
+import { verifyWebhook, type WebhookEvent, type WebhookTestEvent } from 'scriptorium/client';
 import type { Test } from 'tap';
 
 export interface Received {
@@ -22,6 +22,8 @@ export interface Receiver {
   received: Received[];
   /** Events processed, once each, in order. */
   processed: WebhookEvent[];
+  /** Test events (sent from the dashboard), answered 200 and kept apart from the job events. */
+  tests: { event: WebhookTestEvent; deliveryId: string }[];
   /** Deliveries whose signature did not verify. */
   refused: string[];
   close(): Promise<void>;
@@ -38,6 +40,7 @@ export async function startReceiver(
   const received: Received[] = [];
   const processed: WebhookEvent[] = [];
   const refused: string[] = [];
+  const tests: Receiver['tests'] = [];
   const seenIds = new Set<string>();
   const held: ServerResponse[] = [];
   const server = createServer((req, res) => {
@@ -45,14 +48,20 @@ export async function startReceiver(
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      let event: WebhookEvent;
+      let verified: WebhookEvent | WebhookTestEvent;
       try {
-        event = verifyWebhook(body, req.headers['scriptorium-signature'] as string | undefined, secret());
+        verified = verifyWebhook(body, req.headers['scriptorium-signature'] as string | undefined, secret());
       } catch (err) {
         refused.push((err as Error).message);
         res.writeHead(400).end();
         return;
       }
+      if (verified.type === 'webhook.test') {
+        tests.push({ event: verified, deliveryId: String(req.headers['scriptorium-delivery-id']) });
+        res.writeHead(200).end();
+        return;
+      }
+      const event = verified;
       const r: Received = {
         eventId: event.id,
         deliveryId: String(req.headers['scriptorium-delivery-id']),
@@ -88,6 +97,7 @@ export async function startReceiver(
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     received,
     processed,
+    tests,
     refused,
     close,
   };

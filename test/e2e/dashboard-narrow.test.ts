@@ -1,0 +1,145 @@
+// The dashboard on a phone's window (390 x 844) in real Chromium against the real server: every
+// page, with rows in its tables, fits the width (nothing scrolls sideways), its navigation can be
+// reached whole, and it passes axe-core's WCAG 2.1 A and AA checks.
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import t, { type Test } from 'tap';
+import { readExample } from '../../src/app/demo.ts';
+import {
+  accessible,
+  accountOf,
+  dashboardBrowser,
+  needChromium,
+  newKeyOf,
+  signUp,
+} from '../helpers/dashboard.ts';
+import { call, jobFinished, startTestServer } from '../helpers/server.ts';
+
+needChromium(t, 'the narrow dashboard test');
+
+const server = await startTestServer(t);
+const base = server.base;
+const { newPage } = await dashboardBrowser(t, base);
+const PHONE = { width: 390, height: 844 };
+
+/** The page's width against the window's: the widest element that reaches past the right edge, if any. */
+async function fits(t: Test, page: Page, name: string): Promise<void> {
+  const m = await page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: DomDocument }).document;
+    const width = doc.documentElement.clientWidth;
+    const over = [...doc.querySelectorAll('body *')]
+      .map((el) => ({ el, right: el.getBoundingClientRect().right }))
+      .filter((x) => x.right > width + 0.5 && !x.el.closest('thead, .visually-hidden'))
+      .map(
+        (x) =>
+          `${x.el.tagName.toLowerCase()}${x.el.className ? `.${x.el.className}` : ''} to ${Math.round(x.right)} px`,
+      );
+    return { scroll: doc.documentElement.scrollWidth, width, over: over.slice(0, 5) };
+  });
+  t.ok(
+    m.scroll <= m.width,
+    `${name}: ${m.scroll} px wide in a ${m.width} px window${m.over.length ? ` (${m.over.join(', ')})` : ''}`,
+  );
+}
+
+interface DomDocument {
+  documentElement: { clientWidth: number; scrollWidth: number };
+  querySelectorAll(s: string): Iterable<{
+    tagName: string;
+    className: string;
+    getBoundingClientRect(): { right: number };
+    closest(s: string): unknown;
+  }>;
+}
+
+/** A call of the dashboard API from the signed-in page, with the session's CSRF token. */
+function dashboardCall(page: Page, path: string, body: unknown, type = 'application/json') {
+  return page.evaluate(
+    async ({ path, body, type }) => {
+      const { csrfToken } = (await (await fetch('/dashboard/v1/session')).json()) as { csrfToken: string };
+      const res = await fetch(`/dashboard/v1${path}`, {
+        method: 'POST',
+        headers: { 'content-type': type, 'x-csrf-token': csrfToken },
+        body: type === 'application/json' ? JSON.stringify(body) : new Uint8Array(body as number[]),
+      });
+      return (await res.json()) as { id: string };
+    },
+    { path, body, type },
+  );
+}
+
+t.test('every page at 390 x 844: no sideways scroll, the whole navigation, no axe violation', async (t) => {
+  const { page } = await newPage(PHONE);
+  await page.goto(`${base}/dashboard/signin`);
+  await page.getByRole('heading', { name: 'Sign in to Scriptorium' }).waitFor();
+  await fits(t, page, 'sign-in');
+  await accessible(t, page, 'phone-sign-in');
+  await page.goto(`${base}/dashboard/signup`);
+  await page.getByRole('heading', { name: 'Create your Scriptorium account' }).waitFor();
+  await fits(t, page, 'sign-up');
+
+  await signUp(page, base, {
+    name: 'Katherine Johnson',
+    company: 'Trajectory Notes',
+    email: 'kj@example.com',
+  });
+  const key = await newKeyOf(page, 'phone');
+  const accountId = await accountOf(page);
+  const at = `/accounts/${accountId}`;
+  // Something in every table: a template, an image, a job, sheets spent, a webhook endpoint.
+  await dashboardCall(page, `${at}/topups`, { sheets: 50 });
+  const template = await dashboardCall(page, `${at}/templates`, {
+    mode: 'test',
+    json: readExample('letter', {}).template,
+  });
+  const meadow = [...readFileSync(new URL('../../src/app/demo/meadow.png', import.meta.url))];
+  await dashboardCall(page, `${at}/assets?mode=test`, meadow, 'image/png');
+  await dashboardCall(page, `${at}/webhooks`, {
+    mode: 'test',
+    url: 'https://hooks.example.com/a-rather-long-path/for-the-scriptorium-events?account=trajectory-notes',
+  });
+  const submitted = await call(t, server, 'POST', '/generations', {
+    key,
+    body: { templateId: template.id, text: 'Dear Dorothy, the orbit checks out.' },
+  });
+  t.equal((await jobFinished(t, server, key, submitted.body.id)).status, 'completed');
+  await server.service.counter.flush();
+
+  const pages: { link: string; heading: string; name: string; open?: string }[] = [
+    { link: 'API keys', heading: 'API keys', name: 'keys' },
+    { link: 'Templates', heading: 'Templates', name: 'templates' },
+    { link: 'Images', heading: 'Images', name: 'images' },
+    { link: 'Fonts', heading: 'Fonts', name: 'fonts' },
+    { link: 'Jobs', heading: 'Jobs', name: 'jobs' },
+    { link: 'Usage', heading: 'Usage', name: 'usage', open: 'The figures of each day with use' },
+    { link: 'Webhooks', heading: 'Webhooks', name: 'webhooks' },
+    { link: 'Members', heading: 'Members', name: 'members' },
+  ];
+  for (const p of pages) {
+    const link = page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: p.link });
+    const box = (await link.boundingBox())!;
+    t.ok(box.x >= 0 && box.x + box.width <= PHONE.width, `the "${p.link}" link is inside the window`);
+    await link.click();
+    await page.getByRole('heading', { name: p.heading, exact: true }).waitFor();
+    if (p.open) await page.getByText(p.open).click();
+    await page.getByRole('row').nth(1).waitFor();
+    await fits(t, page, p.name);
+    await accessible(t, page, `phone-${p.name}`);
+  }
+
+  // The snippets of a template, and the builder.
+  await page.getByRole('link', { name: 'Templates' }).click();
+  await page.getByRole('button', { name: /^Use it/ }).click();
+  await page.getByTestId('curl').waitFor();
+  await fits(t, page, 'templates, its snippets open');
+  await accessible(t, page, 'phone-use-it');
+  await page.getByRole('button', { name: 'New structured template' }).click();
+  await page.getByTestId('builder-preview').waitFor({ timeout: 30_000 });
+  await fits(t, page, 'the builder');
+
+  // The live data switch changes nothing of the width.
+  await page.getByText('Live data').click();
+  await page.getByRole('link', { name: 'API keys' }).click();
+  await page.getByText('No live keys yet.').waitFor();
+  await fits(t, page, 'live keys');
+});
