@@ -2,7 +2,7 @@
 // name, revoke, and when each was created and last used; the account's key limit said plainly.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type ApiKey, type CallError, call, when } from './api.ts';
-import { CopyButton, Field, FormError, Table, useForm } from './ui.tsx';
+import { Field, FormError, ShownOnce, Table, useForm } from './ui.tsx';
 
 interface KeyList {
   data: ApiKey[];
@@ -44,7 +44,16 @@ export function Keys(props: { accountId: string; mode: 'live' | 'test' }) {
           ? 'Test keys see only test templates, jobs and balances, and spend test sheets.'
           : 'Live keys make billed documents. Keep them on your server, never in a browser or an app.'}
       </p>
-      {made ? <NewKey made={made} onDone={() => setMade(null)} /> : null}
+      {made ? (
+        <ShownOnce
+          title={`Your new key “${made.name}”`}
+          text="Copy it now and keep it on your server: it is shown only this once. If you lose it, revoke it and create another."
+          value={made.key}
+          copyLabel="Copy key"
+          testId="new-key"
+          onDone={() => setMade(null)}
+        />
+      ) : null}
       <section aria-labelledby="create-key">
         <h2 id="create-key">Create a {mode} key</h2>
         {full ? (
@@ -118,29 +127,6 @@ export function Keys(props: { accountId: string; mode: 'live' | 'test' }) {
         />
       ) : null}
     </main>
-  );
-}
-
-function NewKey(props: { made: ApiKey & { key: string }; onDone: () => void }) {
-  const ref = useRef<HTMLElement>(null);
-  useEffect(() => ref.current?.focus(), []);
-  return (
-    <section className="new-key" aria-labelledby="new-key" tabIndex={-1} ref={ref}>
-      <h2 id="new-key">Your new key “{props.made.name}”</h2>
-      <p>
-        Copy it now and keep it on your server: it is shown only this once. If you lose it, revoke it and
-        create another.
-      </p>
-      <p>
-        <code className="secret" data-testid="new-key">
-          {props.made.key}
-        </code>
-      </p>
-      <CopyButton text={props.made.key} label="Copy key" />
-      <button type="button" onClick={props.onDone}>
-        I have saved it
-      </button>
-    </section>
   );
 }
 

@@ -1,6 +1,6 @@
 // Small pieces every page uses: labelled fields whose errors are read out with them, a form
 // that shows the API's refusal next to the field it names, and a copy button.
-import { type FormEvent, type ReactNode, useId, useLayoutEffect, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { CallError } from './api.ts';
 
 export function Field(props: {
@@ -108,6 +108,35 @@ export function CopyButton(props: { text: string; label: string }) {
             : ''}
       </span>
     </span>
+  );
+}
+
+/** A secret shown whole once (a new key, an endpoint's signing secret): focused, with a copy button. */
+export function ShownOnce(props: {
+  title: string;
+  text: string;
+  value: string;
+  copyLabel: string;
+  testId: string;
+  onDone: () => void;
+}) {
+  const ref = useRef<HTMLElement>(null);
+  const id = useId();
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <section className="new-key" aria-labelledby={id} tabIndex={-1} ref={ref}>
+      <h2 id={id}>{props.title}</h2>
+      <p>{props.text}</p>
+      <p>
+        <code className="secret" data-testid={props.testId}>
+          {props.value}
+        </code>
+      </p>
+      <CopyButton text={props.value} label={props.copyLabel} />
+      <button type="button" onClick={props.onDone}>
+        I have saved it
+      </button>
+    </section>
   );
 }
 

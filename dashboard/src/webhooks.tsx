@@ -1,9 +1,9 @@
 // Webhook endpoints of the account in the chosen mode, for its owners: add one (its signing secret
 // shown once), send it a test event, delete it, and the recent deliveries with what each try got.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { type CallError, call, when } from './api.ts';
 import { Confirm } from './keys.tsx';
-import { CopyButton, Field, FormError, Outcome, Table, useForm } from './ui.tsx';
+import { Field, FormError, Outcome, ShownOnce, Table, useForm } from './ui.tsx';
 
 const EVENTS = [
   { type: 'generation.completed', label: 'A PDF job completed' },
@@ -129,7 +129,16 @@ export function WebhooksPage(props: { accountId: string; mode: 'live' | 'test'; 
           : 'Live endpoints hear when jobs made with live keys end. '}
         Each delivery is signed with the endpoint’s secret; see the webhooks guide to verify it.
       </p>
-      {made ? <NewSecret made={made} onDone={() => setMade(null)} /> : null}
+      {made ? (
+        <ShownOnce
+          title={`The signing secret of ${made.url}`}
+          text="Copy it now into your server’s configuration: it is shown only this once. Your endpoint checks each delivery’s Scriptorium-Signature with it."
+          value={made.secret}
+          copyLabel="Copy secret"
+          testId="new-secret"
+          onDone={() => setMade(null)}
+        />
+      ) : null}
       <section aria-labelledby="add-hook">
         <h2 id="add-hook">Add a {mode} endpoint</h2>
         {full ? (
@@ -256,27 +265,4 @@ function statusOf(d: Delivery): string {
   if (d.status === 'failed') return 'Failed';
   if (d.attempts === 0) return 'Sending';
   return d.nextAttemptAt ? `Retrying at ${when(d.nextAttemptAt).replace(/^.*, /, '')}` : 'Retrying';
-}
-
-function NewSecret(props: { made: Endpoint & { secret: string }; onDone: () => void }) {
-  const ref = useRef<HTMLElement>(null);
-  useEffect(() => ref.current?.focus(), []);
-  return (
-    <section className="new-key" aria-labelledby="new-secret" tabIndex={-1} ref={ref}>
-      <h2 id="new-secret">The signing secret of {props.made.url}</h2>
-      <p>
-        Copy it now into your server’s configuration: it is shown only this once. Your endpoint checks each
-        delivery’s Scriptorium-Signature with it.
-      </p>
-      <p>
-        <code className="secret" data-testid="new-secret">
-          {props.made.secret}
-        </code>
-      </p>
-      <CopyButton text={props.made.secret} label="Copy secret" />
-      <button type="button" onClick={props.onDone}>
-        I have saved it
-      </button>
-    </section>
-  );
 }

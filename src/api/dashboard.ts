@@ -162,17 +162,14 @@ function templateBody(req: DashRequest, more: string[] = []): { mode: 'live' | '
   return { mode: m, json: req.json.json };
 }
 
-/** The tenant a dashboard call reads: an account the user belongs to, in the mode asked for. */
-function tenantOf(req: DashRequest, m: 'live' | 'test' = mode(req)) {
-  membership(s(req), req.params.account!);
+/** The tenant a dashboard call reads: an account the user belongs to (with `role`, when the call needs it), in the mode asked for. */
+function tenantOf(req: DashRequest, m: 'live' | 'test' = mode(req), role?: Role) {
+  membership(s(req), req.params.account!, role);
   return { accountId: req.params.account!, mode: m };
 }
 
 /** The tenant of a call only an owner may make (webhook endpoints: they receive the account's events). */
-function ownerTenant(req: DashRequest, m: 'live' | 'test' = mode(req)) {
-  membership(s(req), req.params.account!, 'owner');
-  return { accountId: req.params.account!, mode: m };
-}
+const ownerTenant = (req: DashRequest, m: 'live' | 'test' = mode(req)) => tenantOf(req, m, 'owner');
 
 let schemas: ReturnType<typeof templateJsonSchemas> | undefined;
 /** The template model's JSON Schemas (ranges, units, defaults), which the builder's forms are drawn from. */

@@ -2,20 +2,30 @@
 // dispatcher that sends the outbox. The dispatcher runs wherever jobs run (a single box, each
 // worker of a farm); it takes due deliveries under a lease, POSTs each signed body, and records
 // the try: delivered on a 2xx, otherwise due again after the next step of the retry schedule.
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Logger } from 'pino';
 import { signWebhook } from '../client/webhooks.ts';
 import type { Config } from '../config/index.ts';
-import { Refusal } from '../domain/errors.ts';
+import { ApiError, Refusal } from '../domain/errors.ts';
 import { shownId } from '../domain/ids.ts';
 import type { KeyMode } from '../domain/api-keys.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { checkWebhookEvents, checkWebhookUrl } from '../domain/webhooks.ts';
 import { newSecret } from '../lib/ids.ts';
+import {
+  isPublicAddress,
+  literalAddress,
+  NotPublicError,
+  privateTarget,
+  publicLookup,
+} from '../lib/public-address.ts';
 import type { ClaimedDelivery, DeliveryStatus, Store, WebhookEndpoint } from '../store/index.ts';
 
 export interface WebhookDeps {
   store: Store;
   now: () => Date;
+  config: Pick<Config, 'webhookPrivateTargets'>;
 }
 
 /** Registers an endpoint for an account and key mode; its secret is shown in the answer once. */
@@ -25,6 +35,13 @@ export async function addWebhook(
 ): Promise<WebhookEndpoint> {
   const url = checkWebhookUrl(input.url);
   const events = checkWebhookEvents(input.events);
+  const leads = d.config.webhookPrivateTargets ? null : await privateTarget(new URL(url));
+  if (leads)
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `url must be an endpoint on a public address, got ${JSON.stringify(url)}: ${leads} (an operator may allow private addresses with WEBHOOK_PRIVATE_TARGETS)`,
+      { field: 'url' },
+    );
   return d.store.webhooks.addEndpoint(
     { accountId: input.account, mode: input.mode },
     { url, events, description: input.description ?? '', secret: newSecret('whsec') },
@@ -95,7 +112,7 @@ export async function redeliver(d: WebhookDeps, id: string) {
 
 export interface DispatcherDeps {
   store: Store;
-  config: Pick<Config, 'webhookRetryBaseMs' | 'webhookTimeoutMs' | 'webhookPollMs'>;
+  config: Pick<Config, 'webhookRetryBaseMs' | 'webhookTimeoutMs' | 'webhookPollMs' | 'webhookPrivateTargets'>;
   now: () => Date;
   log: Logger;
 }
@@ -163,31 +180,20 @@ export class WebhookDispatcher {
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
-      const res = await fetch(c.url, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.d.config.webhookTimeoutMs),
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Scriptorium-Webhooks/1',
-          'scriptorium-signature': signWebhook(c.body, c.secret, Math.floor(at.getTime() / 1000)),
-          'scriptorium-event-id': c.delivery.eventId,
-          'scriptorium-event-type': c.delivery.eventType,
-          'scriptorium-delivery-id': c.delivery.id,
-          'scriptorium-attempt': String(c.delivery.attempts + 1),
-        },
-        body: c.body,
+      statusCode = await this.post(c, {
+        'content-type': 'application/json',
+        'user-agent': 'Scriptorium-Webhooks/1',
+        'scriptorium-signature': signWebhook(c.body, c.secret, Math.floor(at.getTime() / 1000)),
+        'scriptorium-event-id': c.delivery.eventId,
+        'scriptorium-event-type': c.delivery.eventType,
+        'scriptorium-delivery-id': c.delivery.id,
+        'scriptorium-attempt': String(c.delivery.attempts + 1),
       });
-      statusCode = res.status;
-      await res.body?.cancel().catch(() => {});
-      if (!res.ok)
-        error = `HTTP ${res.status}${res.status >= 300 && res.status < 400 ? ' (redirects are not followed)' : ''}`;
+      if (statusCode < 200 || statusCode >= 300)
+        error = `HTTP ${statusCode}${statusCode >= 300 && statusCode < 400 ? ' (redirects are not followed)' : ''}`;
     } catch (err) {
-      const e = err as Error & { cause?: Error };
-      error =
-        e.name === 'TimeoutError'
-          ? `no answer within ${this.d.config.webhookTimeoutMs} ms`
-          : `${e.message}${e.cause ? ` (${e.cause.message})` : ''}`;
+      const e = err as Error & { code?: string };
+      error = e.code && !e.message.includes(e.code) ? `${e.message} (${e.code})` : e.message;
     }
     const durationMs = performance.now() - started;
     const done = await this.d.store.webhooks
@@ -202,6 +208,38 @@ export class WebhookDispatcher {
         { delivery: c.delivery.id, event: c.delivery.eventId, endpoint: c.delivery.endpointId, error },
         'webhook delivery failed for good',
       );
+  }
+
+  /**
+   * One POST of a delivery; answers the status once the head arrives (the body is not read). No
+   * redirect is followed; the whole try is bounded by the timeout; unless private targets are
+   * allowed, the connection goes only to a public address (the check is on the address the
+   * socket connects to, so a name that resolves elsewhere later is still refused).
+   */
+  private post(c: ClaimedDelivery, headers: Record<string, string>): Promise<number> {
+    const url = new URL(c.url);
+    const literal = literalAddress(url);
+    const guard = !this.d.config.webhookPrivateTargets;
+    if (guard && literal && !isPublicAddress(literal))
+      return Promise.reject(new NotPublicError(literal, literal));
+    const ms = this.d.config.webhookTimeoutMs;
+    return new Promise<number>((resolve, reject) => {
+      const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+        url,
+        { method: 'POST', headers, ...(guard ? { lookup: publicLookup } : {}) },
+        (res) => {
+          clearTimeout(timer);
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      const timer = setTimeout(() => req.destroy(new Error(`no answer within ${ms} ms`)), ms);
+      req.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      req.end(c.body);
+    });
   }
 
   /** Stops taking deliveries and waits (up to `graceMs`) for those being sent. */

@@ -360,6 +360,12 @@ export const descriptors = {
     parse: integer(100, 60_000, 'ms'),
     doc: 'How long a webhook receiver has to answer a delivery with a 2xx.',
   }),
+  webhookPrivateTargets: describe({
+    env: 'WEBHOOK_PRIVATE_TARGETS',
+    default: false,
+    parse: bool,
+    doc: 'Let webhook endpoints be on loopback, private, link-local or other non-public addresses (a receiver on this machine while developing). Off, such an endpoint is refused when added and a delivery to a name that resolves to one is not sent.',
+  }),
   webhookPollMs: describe({
     env: 'WEBHOOK_POLL_MS',
     default: 1_000,

@@ -5,21 +5,10 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { readExample } from '../../src/app/demo.ts';
-import {
-  accessible,
-  accountOf,
-  dashboardBrowser,
-  needChromium,
-  newKeyOf,
-  signUp,
-} from '../helpers/dashboard.ts';
-import { call, jobFinished, startTestServer } from '../helpers/server.ts';
+import { accessible, accountOf, dashboardTest, newKeyOf, signUp } from '../helpers/dashboard.ts';
+import { call, jobFinished } from '../helpers/server.ts';
 
-needChromium(t, 'the narrow dashboard test');
-
-const server = await startTestServer(t);
-const base = server.base;
-const { newPage } = await dashboardBrowser(t, base);
+const { server, base, newPage } = await dashboardTest(t, 'the narrow dashboard test');
 const PHONE = { width: 390, height: 844 };
 
 /** The page's width against the window's: the widest element that reaches past the right edge, if any. */

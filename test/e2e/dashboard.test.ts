@@ -13,27 +13,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import t from 'tap';
-import {
-  accessible,
-  dashboardBrowser,
-  needChromium,
-  newKeyOf,
-  signUp as signUpAs,
-} from '../helpers/dashboard.ts';
+import { accessible, dashboardTest, newKeyOf, signUp as signUpAs } from '../helpers/dashboard.ts';
 import { readExample } from '../../src/app/demo.ts';
 import { jobBlocks } from '../../src/domain/document.ts';
 import { specOf } from '../../src/domain/render-spec.ts';
 import { parseTemplate } from '../../src/domain/template.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { createKey } from '../../src/app/admin.ts';
-import { call, jobFinished, startTestServer } from '../helpers/server.ts';
+import { call, jobFinished } from '../helpers/server.ts';
 import { startServe } from '../helpers/spawn.ts';
 
-needChromium(t, 'the dashboard test');
-
-const server = await startTestServer(t);
-const base = server.base;
-const { newPage } = await dashboardBrowser(t, base);
+const { server, base, newPage } = await dashboardTest(t, 'the dashboard test');
 const signUp = (page: Page, who: { name: string; company: string; email: string }) =>
   signUpAs(page, base, who);
 

@@ -39,6 +39,7 @@ const env: Record<string, string> = {
   PROBE_PORT: '0',
   POOL_THREADS: '2',
   ADMIN_TOKEN: 'farm-admin-token-0123456789',
+  WEBHOOK_PRIVATE_TARGETS: 'true',
 };
 const redis = new Redis(REDIS_URL);
 t.teardown(async () => {

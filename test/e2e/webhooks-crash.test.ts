@@ -20,6 +20,7 @@ t.test(
       WEBHOOK_TIMEOUT_MS: '1000',
       WEBHOOK_POLL_MS: '100',
       WEBHOOK_RETRY_BASE_MS: '100',
+      WEBHOOK_PRIVATE_TARGETS: 'true',
     };
     const first = await startServe(env);
     t.teardown(() => first.stop('SIGKILL'));
@@ -35,7 +36,7 @@ t.test(
     );
     const add = await cli(
       ['admin', 'webhook', 'add', '--account', account, '--url', receiver.url, '--mode', 'test', '--json'],
-      { DATA_DIR: dir },
+      { DATA_DIR: dir, WEBHOOK_PRIVATE_TARGETS: 'true' },
     );
     t.equal(add.code, 0, add.stderr);
     secret = JSON.parse(add.stdout).secret;
@@ -63,8 +64,12 @@ t.test(
       return JSON.parse(log.stdout).data[0]?.status === 'delivered';
     });
     const log = JSON.parse(
-      (await cli(['admin', 'webhook', 'deliveries', '--account', account, '--json'], { DATA_DIR: dir }))
-        .stdout,
+      (
+        await cli(['admin', 'webhook', 'deliveries', '--account', account, '--json'], {
+          DATA_DIR: dir,
+          WEBHOOK_PRIVATE_TARGETS: 'true',
+        })
+      ).stdout,
     );
     t.equal(log.data.length, 1, 'one delivery');
     t.equal(log.data[0].attempts, 1, 'the killed try left no record; the one that was answered did');

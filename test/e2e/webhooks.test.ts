@@ -14,6 +14,7 @@ const server = await startTestServer(t, {
   adminToken: ADMIN,
   webhookRetryBaseMs: 50,
   webhookPollMs: 50,
+  webhookPrivateTargets: true,
   webhookTimeoutMs: 400,
   maxPages: 3,
   maxUnfinishedJobs: 10,
@@ -188,7 +189,7 @@ t.test('a failed job sends generation.failed; the CLI lists endpoints and delive
   const a = await server.tenant();
   let secret = '';
   const receiver = await startReceiver(t, () => secret);
-  const env = { DATA_DIR: server.dir };
+  const env = { DATA_DIR: server.dir, WEBHOOK_PRIVATE_TARGETS: 'true' };
   const add = await cli(
     [
       'admin',

@@ -5,7 +5,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Test } from 'tap';
+import type { Config } from '../../src/config/index.ts';
 import { CHROMIUM, chromiumAvailable, launchChromium } from './chromium.ts';
+import { startTestServer } from './server.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS =
@@ -47,6 +49,14 @@ export async function dashboardBrowser(t: Test, base: string): Promise<Dashboard
       return { context, page };
     },
   };
+}
+
+/** A dashboard test's start: Chromium (or the file skipped without it), the real server, a browser. */
+export async function dashboardTest(t: Test, what: string, overrides: Partial<Config> = {}) {
+  needChromium(t, what);
+  const server = await startTestServer(t, overrides);
+  const { newPage } = await dashboardBrowser(t, server.base);
+  return { server, base: server.base, newPage };
 }
 
 /** axe-core's WCAG 2.1 A and AA checks on the page as it is: no violation. */
