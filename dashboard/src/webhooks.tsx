@@ -175,7 +175,9 @@ export function WebhooksPage(props: { accountId: string; mode: 'live' | 'test'; 
                 </label>
               </div>
             ))}
-            {form.errors.events ? <p className="error">Events: {form.errors.events}</p> : null}
+            {form.errors.events ? (
+              <p className="error">{form.errors.events.replace(/^events /, 'The events it hears ')}</p>
+            ) : null}
           </fieldset>
           <FormError message={form.errors.form ?? form.errors.mode} />
           <button type="submit" className="primary" disabled={form.busy || full || events.length === 0}>

@@ -66,6 +66,7 @@ t.test('every page at 390 x 844: no sideways scroll, the whole navigation, no ax
   await page.goto(`${base}/dashboard/signup`);
   await page.getByRole('heading', { name: 'Create your Scriptorium account' }).waitFor();
   await fits(t, page, 'sign-up');
+  await accessible(t, page, 'phone-sign-up');
 
   await signUp(page, base, {
     name: 'Katherine Johnson',
@@ -125,6 +126,18 @@ t.test('every page at 390 x 844: no sideways scroll, the whole navigation, no ax
   await page.getByRole('button', { name: 'New structured template' }).click();
   await page.getByTestId('builder-preview').waitFor({ timeout: 30_000 });
   await fits(t, page, 'the builder');
+
+  // An invitation, answered on a phone.
+  await page.getByRole('link', { name: 'Members' }).click();
+  await page.getByLabel('Their email').fill('dorothy@example.com');
+  await page.getByRole('button', { name: 'Create invitation' }).click();
+  const link = (await page.getByTestId('invite-link').textContent())!;
+  await fits(t, page, 'members, an invitation made');
+  const guest = await newPage(PHONE);
+  await guest.page.goto(link);
+  await guest.page.getByRole('heading', { name: 'Join Trajectory Notes' }).waitFor();
+  await fits(t, guest.page, 'the invitation');
+  await accessible(t, guest.page, 'phone-invite');
 
   // The live data switch changes nothing of the width.
   await page.getByText('Live data').click();
