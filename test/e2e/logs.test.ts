@@ -16,7 +16,13 @@ const ADMIN = 'logs-admin-token-0123456789abcdef';
 t.test('a full run: access lines, job lines with the request id, and no secret in the logs', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-logs-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const env = { DATA_DIR: dir, ADMIN_TOKEN: ADMIN, RATE_LIMIT_PER_MINUTE: '100000', LOG_LEVEL: 'debug' };
+  const env = {
+    DATA_DIR: dir,
+    ADMIN_TOKEN: ADMIN,
+    RATE_LIMIT_PER_MINUTE: '100000',
+    LOG_LEVEL: 'debug',
+    WEBHOOK_PRIVATE_TARGETS: 'true',
+  };
   const serve = await startServe(env);
   t.teardown(() => serve.stop('SIGKILL'));
   const account = /account\s+(acc_\S+)/.exec(serve.stdout())![1]!;
