@@ -1,0 +1,300 @@
+// A letter written with a pen along its strokes (centrelines.ts). Each drawing builds the letter
+// afresh from the same strokes, seeded: ascenders and descenders longer or shorter, a loop larger
+// or smaller, the ends of strokes run on or stopped short, a dot or a bar set down a little
+// elsewhere, the whole letter a touch wider, taller or more slanted, with slow bends along its
+// strokes. The ink follows the pen: the width along each stroke is the font's, heavier where the
+// pen pulls down and lighter where it goes up, tapered where it lands and lifts (not at a join,
+// where the next letter carries on at full weight), never so heavy that a counter closes. The
+// outline of each stroke (both sides of it and round ends) is what the PDF, SVG and PNG writers
+// fill; strokes overlap where they meet and are filled as one (nonzero winding). Pure.
+import type { PenStroke } from './centrelines.ts';
+import { Random } from './prng.ts';
+
+export interface StrokeDrawing {
+  /** 0: the strokes as read from the font; 1 and up: a drawing of the shapes modifier. */
+  drawing: number;
+  /** The shapes modifier's amount (0-1): how far a drawing's construction departs. */
+  shapes: number;
+  /** Pressure within strokes (0-1): the pen's weight follows its direction and its landing. */
+  pressure: number;
+  seed: number;
+  /** The glyph, unique in the document (font and glyph id). */
+  key: string;
+  upem: number;
+  /** The hand's x-height (font units): above it is an ascender, below the baseline a descender. */
+  xHeight: number;
+}
+
+/** Points of a round end: a half circle in this many steps. */
+const CAP_STEPS = 6;
+/** The heaviest the pen may make a stroke against the font's own width: a counter stays open. */
+const MOST_WEIGHT = 1.2;
+
+/** The strokes as drawing `how` writes them (the construction varied; centrelines and widths, font units). */
+export function varied(strokes: readonly PenStroke[], how: StrokeDrawing): PenStroke[] {
+  const { upem, xHeight } = how;
+  if (how.drawing === 0 || how.shapes <= 0) return strokes.map((s) => ({ ...s }));
+  const r = new Random(how.seed, `${how.key}/${how.drawing}/strokes`);
+  const a = how.shapes;
+  // The letter's proportions and slant, as a whole.
+  const sx = 1 + 0.08 * a * r.signed();
+  const sy = 1 + 0.05 * a * r.signed();
+  const shear = 0.1 * a * r.signed();
+  // Ascenders and descenders: how far past the x-height and below the baseline they reach.
+  const up = 1 + 0.16 * a * r.signed();
+  const down = 1 + 0.16 * a * r.signed();
+  // Slow bends: two waves across the letter, longer than it.
+  const waves = Array.from({ length: 2 }, () => {
+    const angle = r.next() * Math.PI * 2;
+    const k = (Math.PI * 2 * (0.5 + 0.5 * r.next())) / upem;
+    return {
+      kx: k * Math.cos(angle),
+      ky: k * Math.sin(angle),
+      phase: r.next() * Math.PI * 2,
+      amp: upem * 0.014 * a * (0.5 + r.next()),
+    };
+  });
+  const place = (x: number, y: number): [number, number] => {
+    let v = y;
+    if (v > xHeight) v = xHeight + (v - xHeight) * up;
+    else if (v < 0) v *= down;
+    let px = x * sx + v * shear;
+    let py = v * sy;
+    px += waves[0]!.amp * Math.sin(waves[0]!.kx * x + waves[0]!.ky * y + waves[0]!.phase);
+    py += waves[1]!.amp * Math.sin(waves[1]!.kx * x + waves[1]!.ky * y + waves[1]!.phase);
+    return [px, py];
+  };
+  return strokes.map((s) => {
+    const n = s.widths.length;
+    // Each stroke's own draws, whatever kind it is, so that one stroke's kind leaves the others' pattern.
+    const lift = [upem * 0.03 * a * r.signed(), upem * 0.025 * a * r.signed()];
+    const runOn = [upem * 0.035 * a * r.signed(), upem * 0.035 * a * r.signed()];
+    const loop = 1 + 0.1 * a * r.signed();
+    let pts = s.points.slice();
+    const small = extent(pts) < 0.12 * upem;
+    // A loop larger or smaller about its middle; a dot or a short stroke set down elsewhere.
+    if (s.closed) pts = scaled(pts, loop);
+    if (small)
+      for (let i = 0; i < pts.length; i += 2)
+        [pts[i], pts[i + 1]] = [pts[i]! + lift[0]!, pts[i + 1]! + lift[1]!];
+    // The ends run on or stop short (never a join's end: the next letter meets it there).
+    if (!s.closed && n >= 2 && !small) {
+      if (!s.entry) pts = extended(pts, runOn[0]!, true);
+      if (!s.exit) pts = extended(pts, runOn[1]!, false);
+    }
+    const moved: number[] = [];
+    for (let i = 0; i < pts.length; i += 2) moved.push(...place(pts[i]!, pts[i + 1]!));
+    // A join stays where the font has it: its end point moves back to where it was.
+    if (s.entry) [moved[0], moved[1]] = [s.points[0]!, s.points[1]!];
+    if (s.exit) [moved[moved.length - 2], moved[moved.length - 1]] = [s.points.at(-2)!, s.points.at(-1)!];
+    return { ...s, points: moved, widths: s.widths.slice() };
+  });
+}
+
+/** The widths along each stroke as the pen presses: heavier down, lighter up, tapered where it lands and lifts. */
+export function pressed(strokes: readonly PenStroke[], how: StrokeDrawing): PenStroke[] {
+  const p = how.pressure;
+  const r = new Random(how.seed, `${how.key}/${how.drawing}/press`);
+  const weight = 1 + 0.08 * p * r.signed();
+  return strokes.map((s) => {
+    const n = s.widths.length;
+    if (p <= 0 || n < 2) return s;
+    const along = arcLengths(s.points);
+    const total = along[n - 1]! || 1;
+    const phase = r.next() * Math.PI * 2;
+    const widths = s.widths.map((w, i) => {
+      // Direction here: down (y falling) presses, up eases.
+      const j = Math.min(n - 1, i + 1);
+      const k = Math.max(0, i - 1);
+      const dx = s.points[2 * j]! - s.points[2 * k]!;
+      const dy = s.points[2 * j + 1]! - s.points[2 * k + 1]!;
+      const len = Math.hypot(dx, dy) || 1;
+      const down = -dy / len; // 1 straight down, -1 straight up
+      let f =
+        weight * (1 + 0.18 * p * down) * (1 + 0.06 * p * Math.sin(phase + (along[i]! / total) * Math.PI * 2));
+      if (!s.closed) {
+        const t = along[i]! / total;
+        // Landing and lifting: the first and last tenth of an open stroke thin towards its ends.
+        const landing = s.entry ? 1 : taper(t / 0.12);
+        const lifting = s.exit ? 1 : taper((1 - t) / 0.12);
+        f *= 1 - 0.45 * p * (1 - Math.min(landing, lifting));
+        // At a join the pen carries on into the next letter: the weight comes back to the font's,
+        // which the other side of the join has too.
+        const join = Math.min(s.entry ? taper(t / 0.12) : 1, s.exit ? taper((1 - t) / 0.12) : 1);
+        f = 1 + (f - 1) * join;
+      }
+      return w * Math.min(MOST_WEIGHT, f);
+    });
+    return { ...s, widths };
+  });
+}
+
+const taper = (t: number) => {
+  const c = Math.max(0, Math.min(1, t));
+  return c * c * (3 - 2 * c);
+};
+
+/** Path data (absolute, whole font units, y up) of the strokes' outlines: each stroke's two sides and its round ends. */
+export function strokesPath(strokes: readonly PenStroke[]): string {
+  let d = '';
+  for (const s of strokes) for (const ring of outlineOf(s)) d += ringPath(ring);
+  return d;
+}
+
+/** The closed rings that outline one stroke, each anticlockwise (a closed stroke's inner ring clockwise: its hole). */
+function outlineOf(s: PenStroke): number[][] {
+  const n = s.widths.length;
+  if (n === 1) return [circle(s.points[0]!, s.points[1]!, s.widths[0]! / 2)];
+  const left: number[] = [];
+  const right: number[] = [];
+  const pts = s.points;
+  const count = s.closed ? n - 1 : n; // a closed stroke repeats its first point last
+  for (let i = 0; i < count; i++) {
+    const [nx, ny] = normalAt(pts, i, count, s.closed);
+    const h = s.widths[i]! / 2;
+    left.push(pts[2 * i]! + nx * h, pts[2 * i + 1]! + ny * h);
+    right.push(pts[2 * i]! - nx * h, pts[2 * i + 1]! - ny * h);
+  }
+  if (s.closed) {
+    const outer = area(left) >= area(right) ? left : right;
+    const inner = outer === left ? right : left;
+    return [anticlockwise(outer), reversed(anticlockwise(inner))];
+  }
+  const ring: number[] = left.slice();
+  ring.push(...cap(pts, n - 1, s.widths[n - 1]! / 2, false));
+  for (let i = right.length - 2; i >= 0; i -= 2) ring.push(right[i]!, right[i + 1]!);
+  ring.push(...cap(pts, 0, s.widths[0]! / 2, true));
+  return [anticlockwise(ring)];
+}
+
+/** The unit normal (left of travel) at point i: the mean of the segments' on either side. */
+function normalAt(p: readonly number[], i: number, count: number, closed: boolean): [number, number] {
+  const seg = (a: number, b: number): [number, number] => {
+    const dx = p[2 * b]! - p[2 * a]!;
+    const dy = p[2 * b + 1]! - p[2 * a + 1]!;
+    const len = Math.hypot(dx, dy) || 1;
+    return [-dy / len, dx / len];
+  };
+  const prev = i > 0 ? seg(i - 1, i) : closed ? seg(count - 1, 0) : null;
+  const next = i < count - 1 ? seg(i, i + 1) : closed ? seg(i, 0) : null;
+  if (!prev) return next!;
+  if (!next) return prev;
+  const [x, y] = [prev[0] + next[0], prev[1] + next[1]];
+  const len = Math.hypot(x, y);
+  if (len < 1e-6) return next;
+  // Longer at a bend, so the sides keep their distance (at most twice, at a sharp turn).
+  const cos = (prev[0] * next[0] + prev[1] * next[1] + 1) / 2;
+  const miter = 1 / Math.sqrt(Math.max(0.25, cos));
+  return [(x / len) * miter, (y / len) * miter];
+}
+
+/** A half circle round the end at point i (from the left side to the right at the end; right to left at the start). */
+function cap(p: readonly number[], i: number, r: number, start: boolean): number[] {
+  const j = start ? 1 : i - 1;
+  const dx = p[2 * i]! - p[2 * j]!;
+  const dy = p[2 * i + 1]! - p[2 * j + 1]!;
+  // Outward along the stroke at this end.
+  const base = Math.atan2(dy, dx);
+  const from = base + Math.PI / 2;
+  const out: number[] = [];
+  for (let k = 1; k < CAP_STEPS; k++) {
+    const a = from - (Math.PI * k) / CAP_STEPS;
+    out.push(p[2 * i]! + r * Math.cos(a), p[2 * i + 1]! + r * Math.sin(a));
+  }
+  return out;
+}
+
+function circle(x: number, y: number, r: number): number[] {
+  const out: number[] = [];
+  const steps = 2 * CAP_STEPS;
+  for (let k = 0; k < steps; k++) {
+    const a = (Math.PI * 2 * k) / steps;
+    out.push(x + r * Math.cos(a), y + r * Math.sin(a));
+  }
+  return out;
+}
+
+/** Twice the signed area (positive: anticlockwise, y up). */
+function area(p: readonly number[]): number {
+  let a = 0;
+  for (let i = 0; i < p.length; i += 2) {
+    const j = (i + 2) % p.length;
+    a += p[i]! * p[j + 1]! - p[j]! * p[i + 1]!;
+  }
+  return a;
+}
+
+function reversed(p: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let i = p.length - 2; i >= 0; i -= 2) out.push(p[i]!, p[i + 1]!);
+  return out;
+}
+
+const anticlockwise = (p: number[]) => (area(p) >= 0 ? p : reversed(p));
+
+/**
+ * A ring as a smooth closed curve: quadratic pieces from the middle of one side to the middle of
+ * the next, each bent by the point between them, so the outline has no corners where the
+ * centreline has points.
+ */
+function ringPath(p: readonly number[]): string {
+  const pts: number[] = [];
+  for (let i = 0; i < p.length; i += 2) {
+    const [x, y] = [Math.round(p[i]!), Math.round(p[i + 1]!)];
+    if (pts.length && pts.at(-2) === x && pts.at(-1) === y) continue;
+    pts.push(x, y);
+  }
+  if (pts.length >= 4 && pts[0] === pts.at(-2) && pts[1] === pts.at(-1)) pts.length -= 2;
+  const n = pts.length / 2;
+  if (n < 3) return '';
+  const mid = (i: number) => {
+    const j = (i + 1) % n;
+    return `${Math.round((pts[2 * i]! + pts[2 * j]!) / 2)} ${Math.round((pts[2 * i + 1]! + pts[2 * j + 1]!) / 2)}`;
+  };
+  let d = `M${mid(n - 1)}`;
+  for (let i = 0; i < n; i++) d += `Q${pts[2 * i]} ${pts[2 * i + 1]} ${mid(i)}`;
+  return `${d}Z`;
+}
+
+/** Distance along the polyline to each point. */
+function arcLengths(p: readonly number[]): number[] {
+  const out = [0];
+  for (let i = 2; i < p.length; i += 2)
+    out.push(out.at(-1)! + Math.hypot(p[i]! - p[i - 2]!, p[i + 1]! - p[i - 1]!));
+  return out;
+}
+
+function extent(p: readonly number[]): number {
+  let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
+  for (let i = 0; i < p.length; i += 2) {
+    x0 = Math.min(x0, p[i]!);
+    x1 = Math.max(x1, p[i]!);
+    y0 = Math.min(y0, p[i + 1]!);
+    y1 = Math.max(y1, p[i + 1]!);
+  }
+  return Math.max(x1 - x0, y1 - y0);
+}
+
+/** The points scaled by `k` about their middle. */
+function scaled(p: readonly number[], k: number): number[] {
+  let [cx, cy] = [0, 0];
+  const n = p.length / 2;
+  for (let i = 0; i < p.length; i += 2) [cx, cy] = [cx + p[i]! / n, cy + p[i + 1]! / n];
+  return p.map((v, i) => (i % 2 ? cy + (v - cy) * k : cx + (v - cx) * k));
+}
+
+/** The stroke run on (by > 0) or stopped short (by < 0) at its start or its end, along its first or last segment. */
+function extended(p: readonly number[], by: number, atStart: boolean): number[] {
+  const n = p.length / 2;
+  const [i, j] = atStart ? [0, 1] : [n - 1, n - 2];
+  const dx = p[2 * i]! - p[2 * j]!;
+  const dy = p[2 * i + 1]! - p[2 * j + 1]!;
+  const len = Math.hypot(dx, dy);
+  if (len < 1e-6) return p.slice();
+  // Stopping short never takes more than half the end segment.
+  const d = Math.max(by, -len / 2);
+  const out = p.slice();
+  out[2 * i] = p[2 * i]! + (dx / len) * d;
+  out[2 * i + 1] = p[2 * i + 1]! + (dy / len) * d;
+  return out;
+}

@@ -1,0 +1,173 @@
+// Letters written along their strokes: each drawing builds the letter afresh (what is left of the
+// difference between two drawings once the best affine map between them is taken out stays above
+// a floor at the default shapes, and is nothing with shapes off); the pen presses harder down
+// than up, tapers where it lands and lifts, never past a counter-closing weight; joins stay where
+// the font has them, at full weight; the outline is closed rings, one way round.
+import t from 'tap';
+import { BUNDLED_FONTS } from '../../src/domain/fonts.ts';
+import { centrelines, type PenStroke } from '../../src/render/centrelines.ts';
+import { type LoadedFont, loadFont, shape } from '../../src/render/fonts.ts';
+import { pressed, type StrokeDrawing, strokesPath, varied } from '../../src/render/writing.ts';
+import { bundledFontSource } from '../helpers/fonts.ts';
+
+/** What is left of two drawings' difference after the best affine map (RMS, in ems), at the template default shapes (0.5). */
+const CONSTRUCTION_FLOOR = 0.004;
+const LETTERS = [...'aehtgdk'];
+const HANDS = ['caveat', 'kalam', 'indie-flower', 'dancing-script', 'homemade-apple'];
+
+const gidOf = (font: LoadedFont, c: string) => shape(font, c, false)[0]!.gid;
+function read(slug: string, c: string) {
+  const font = loadFont(bundledFontSource(slug));
+  const gid = gidOf(font, c);
+  const joined = BUNDLED_FONTS.find((f) => f.slug === slug)!.joined;
+  const strokes = centrelines(
+    font.outline(gid),
+    font.upem,
+    joined ? { advance: font.font.glyphHAdvance(gid) } : undefined,
+  );
+  const how = (drawing: number, shapes = 0.5, pressure = 0.3): StrokeDrawing => ({
+    drawing,
+    shapes,
+    pressure,
+    seed: 11,
+    key: `${slug}:${gid}`,
+    upem: font.upem,
+    xHeight: font.reach.x ?? font.upem / 2,
+  });
+  return { font, strokes, how };
+}
+
+/** RMS distance between corresponding points after the least-squares affine map from `a` onto `b`. */
+function affineResidual(a: number[], b: number[]): number {
+  const n = a.length / 2;
+  // Normal equations of [x y 1] · p = target, once for x and once for y.
+  const m = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+  const rx = [0, 0, 0];
+  const ry = [0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    const row = [a[2 * i]!, a[2 * i + 1]!, 1];
+    for (let j = 0; j < 3; j++) {
+      for (let k = 0; k < 3; k++) m[3 * j + k]! += row[j]! * row[k]!;
+      rx[j]! += row[j]! * b[2 * i]!;
+      ry[j]! += row[j]! * b[2 * i + 1]!;
+    }
+  }
+  const px = solve3(m, rx);
+  const py = solve3(m, ry);
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const [x, y] = [a[2 * i]!, a[2 * i + 1]!];
+    const fx = px[0]! * x + px[1]! * y + px[2]!;
+    const fy = py[0]! * x + py[1]! * y + py[2]!;
+    sum += (fx - b[2 * i]!) ** 2 + (fy - b[2 * i + 1]!) ** 2;
+  }
+  return Math.sqrt(sum / n);
+}
+
+function solve3(m: number[], r: number[]): number[] {
+  const det = (q: number[]) =>
+    q[0]! * (q[4]! * q[8]! - q[5]! * q[7]!) -
+    q[1]! * (q[3]! * q[8]! - q[5]! * q[6]!) +
+    q[2]! * (q[3]! * q[7]! - q[4]! * q[6]!);
+  const d = det(m);
+  return [0, 1, 2].map((c) => {
+    const q = m.slice();
+    for (let row = 0; row < 3; row++) q[3 * row + c] = r[row]!;
+    return det(q) / d;
+  });
+}
+
+const allPoints = (strokes: PenStroke[]) => strokes.flatMap((s) => s.points);
+
+t.test(
+  'each drawing builds the letter afresh: more than an affine map apart; nothing with shapes off',
+  async (t) => {
+    for (const slug of HANDS) {
+      let [sum, count] = [0, 0];
+      for (const c of LETTERS) {
+        const { font, strokes, how } = read(slug, c);
+        for (let d = 1; d <= 8; d++) {
+          const a = allPoints(varied(strokes, how(d)));
+          const b = allPoints(varied(strokes, how(d + 1)));
+          sum += affineResidual(a, b) / font.upem;
+          count++;
+          const off = allPoints(varied(strokes, how(d, 0)));
+          if (affineResidual(off, allPoints(strokes)) > 1e-9)
+            t.fail(`${slug} ${c}: shapes off changes drawing ${d}`);
+        }
+      }
+      const mean = sum / count;
+      t.ok(
+        mean >= CONSTRUCTION_FLOOR,
+        `${slug}: ${mean.toFixed(4)} em left after the best affine map (floor ${CONSTRUCTION_FLOOR})`,
+      );
+    }
+  },
+);
+
+t.test('the pen presses down, eases up, tapers its ends, and never closes a counter', async (t) => {
+  const { strokes, how } = read('caveat', 'o');
+  const [o] = strokes;
+  const [p] = pressed(strokes, how(0, 0, 1));
+  let [down, up] = [0, 0];
+  let [nd, nu] = [0, 0];
+  for (let i = 1; i < o!.widths.length - 1; i++) {
+    const dy = o!.points[2 * i + 3]! - o!.points[2 * i - 1]!;
+    const ratio = p!.widths[i]! / o!.widths[i]!;
+    if (dy < 0) [down, nd] = [down + ratio, nd + 1];
+    if (dy > 0) [up, nu] = [up + ratio, nu + 1];
+  }
+  t.ok(
+    down / nd > up / nu,
+    `heavier going down (${(down / nd).toFixed(2)}) than up (${(up / nu).toFixed(2)})`,
+  );
+  for (const slug of HANDS)
+    for (const c of LETTERS) {
+      const r = read(slug, c);
+      const heavy = pressed(r.strokes, r.how(3, 0.5, 1));
+      heavy.forEach((s, k) =>
+        s.widths.forEach((w, i) => {
+          if (w > 1.2 * r.strokes[k]!.widths[i]! + 1e-9)
+            t.fail(`${slug} ${c}: a width past 1.2 times the font's`);
+        }),
+      );
+    }
+  const l = read('caveat', 'l');
+  const [stem] = pressed(l.strokes, l.how(0, 0, 1));
+  const middle = stem!.widths[Math.floor(stem!.widths.length / 2)]!;
+  t.ok(stem!.widths[0]! < middle && stem!.widths.at(-1)! < middle, 'thinner where the pen lands and lifts');
+});
+
+t.test('joins stay where the font has them, at full weight', async (t) => {
+  for (const slug of ['dancing-script', 'homemade-apple']) {
+    const { strokes, how } = read(slug, 'n');
+    const entry = strokes.find((s) => s.entry)!;
+    const exit = strokes.find((s) => s.exit)!;
+    for (let d = 1; d <= 6; d++) {
+      const drawn = pressed(varied(strokes, how(d, 1)), how(d, 1, 1));
+      const [e, x] = [drawn[strokes.indexOf(entry)]!, drawn[strokes.indexOf(exit)]!];
+      t.same(
+        e.points.slice(0, 2),
+        entry.points.slice(0, 2),
+        `${slug} n, drawing ${d}: the way in starts where the font has it`,
+      );
+      t.same(
+        x.points.slice(-2),
+        exit.points.slice(-2),
+        `${slug} n, drawing ${d}: the way out ends where the font has it`,
+      );
+      t.ok(e.widths[0]! >= 0.85 * entry.widths[0]!, `${slug} n, drawing ${d}: no taper at the join`);
+    }
+  }
+});
+
+t.test('the outline: closed rings of whole font units', async (t) => {
+  const { strokes, how } = read('kalam', 'e');
+  const d = strokesPath(pressed(varied(strokes, how(2)), how(2)));
+  t.match(d, /^(M-?\d+ -?\d+(Q-?\d+ -?\d+ -?\d+ -?\d+)+Z)+$/, 'M, Q and Z only, whole numbers');
+  t.equal(
+    d.split('M').length - 1,
+    strokes.reduce((n, s) => n + (s.closed ? 2 : 1), 0),
+    'a ring a stroke, two for a closed one',
+  );
+});
