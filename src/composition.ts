@@ -5,13 +5,11 @@ import type { Check } from './app/probes.ts';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { PiscinaRenderer } from '../workers/piscina-renderer.ts';
 import type { AdminDeps } from './app/admin.ts';
 import type { Renderer } from './app/ports/renderer.ts';
 import { FsBlobStore } from './blobs/fs-blob-store.ts';
-import { S3BlobStore } from './blobs/s3-blob-store.ts';
 import type { BlobStore } from './blobs/types.ts';
 import { type Config, databaseTarget, isFarm } from './config/index.ts';
 import { planCatalog } from './domain/plans.ts';
@@ -24,7 +22,6 @@ import {
 import { DRAFT_LIMIT, SIGN_IN_LIMITS } from './domain/users.ts';
 import { MemoryRenderQuota, type RenderQuota, RedisRenderQuota } from './limits/render-quota.ts';
 import { Metrics, SampleBoard } from './metrics/index.ts';
-import { BullQueue } from './queue/bullmq.ts';
 import { EmbeddedQueue } from './queue/embedded.ts';
 import type { JobQueue, JobRunner } from './queue/types.ts';
 import { Store } from './store/index.ts';
@@ -42,8 +39,14 @@ export interface Context extends AdminDeps {
   close(): Promise<void>;
 }
 
-export function blobStore(config: Config): BlobStore {
+/**
+ * The blob store the configuration names. The farm's backends (S3, BullMQ, Redis) are imported
+ * only by a process configured for them: an embedded server or a CLI command starts without
+ * loading their modules (a few hundred milliseconds of every start).
+ */
+export async function blobStore(config: Config): Promise<BlobStore> {
   if (config.s3Endpoint) {
+    const { S3BlobStore } = await import('./blobs/s3-blob-store.ts');
     return new S3BlobStore({
       endpoint: config.s3Endpoint,
       bucket: config.s3Bucket,
@@ -61,7 +64,7 @@ export function blobStore(config: Config): BlobStore {
  */
 export async function openContext(config: Config, opts: { quiet?: boolean } = {}): Promise<Context> {
   const plans = planCatalog(config.planCatalog);
-  const blobs = blobStore(config);
+  const blobs = await blobStore(config);
   await blobs.prepare({
     outputDays: config.retentionDays,
     warn: (m) => {
@@ -141,9 +144,10 @@ export async function openAdapters(
 
   // Several processes share a farm's queue; each API instance admits up to QUEUE_MAX of its own.
   const instance = ctx.farm ? instanceName() : undefined;
+  // The render pool is a serving process's alone: a CLI command that opens a context never loads it.
   const renderer =
     opts.renderer ??
-    new PiscinaRenderer({
+    new (await import('../workers/piscina-renderer.ts')).PiscinaRenderer({
       threads: config.poolThreads,
       timeoutMs: config.renderTimeoutMs,
       memoryMb: config.renderMemoryMb,
@@ -156,9 +160,10 @@ export async function openAdapters(
   }));
   const board = new SampleBoard(metrics, redis, config.redisPrefix);
   const backoff = { baseMs: config.jobRetryBaseMs, maxMs: config.jobRetryMaxMs };
+  const bull = config.redisUrl ? await import('./queue/bullmq.ts') : null;
   const queue = (runner: JobRunner, onError: (err: unknown, job: { id: string } | null) => void): JobQueue =>
-    config.redisUrl
-      ? new BullQueue(runner, {
+    config.redisUrl && bull
+      ? new bull.BullQueue(runner, {
           url: config.redisUrl,
           prefix: config.redisPrefix,
           concurrency: role === 'api' ? 0 : config.poolThreads,
@@ -202,6 +207,7 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500;
 async function openRedis(url: string, log: Logger): Promise<Redis> {
   // Fail fast while disconnected, and time out while connected but silent, so the memory
   // insurance limiter answers instead of a hang.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
