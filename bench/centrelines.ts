@@ -39,7 +39,7 @@ for (const f of BUNDLED_FONTS.filter((b) => !args.hand || b.slug === args.hand))
     strokes: centrelines(
       font.outline(g.gid),
       font.upem,
-      f.joined ? { advance: font.font.glyphHAdvance(g.gid) } : undefined,
+      font.joined ? { advance: font.font.glyphHAdvance(g.gid) } : undefined,
     ),
   }));
   const ms = performance.now() - started;

@@ -73,5 +73,9 @@ for (const group of groups) {
   }
   for (const c of cases) md.push(`**${c.label}**`, '', `![${group}, ${c.label}](gallery/${file(c)})`, '');
 }
-writeFileSync(new URL('docs/handwriting.md', ROOT), `${md.join('\n').trimEnd()}\n`);
+// What follows the pictures is written by hand (how the pen writes), and kept as it is.
+const KEPT = '<!-- Written by hand from here on: npm run docs:gallery keeps it. -->';
+const before = readFileSync(new URL('docs/handwriting.md', ROOT), 'utf8');
+const kept = before.includes(KEPT) ? `\n${KEPT}${before.split(KEPT)[1]!.trimEnd()}\n` : '';
+writeFileSync(new URL('docs/handwriting.md', ROOT), `${md.join('\n').trimEnd()}\n${kept}`);
 console.log(`docs/handwriting.md: ${gallery.length} pictures in docs/gallery`);

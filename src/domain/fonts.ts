@@ -17,8 +17,6 @@ export interface BundledFont {
    * serif): left out of the font's scripts, and their letters written by the next font.
    */
   typeset?: string[];
-  /** A connected hand: its letters run into each other (a stroke out of one is the next one's way in). */
-  joined?: true;
 }
 
 const ofl = (slug: string, name: string, module: string, premium = false): BundledFont => ({
@@ -47,15 +45,7 @@ export const BUNDLED_FONTS: BundledFont[] = [
     ...ofl('aref-ruqaa', 'Aref Ruqaa', 'aref-ruqaa/400Regular/ArefRuqaa_400Regular.ttf'),
     typeset: ['Latin', 'Latin Extended'],
   },
-  {
-    ...ofl(
-      'dancing-script',
-      'Dancing Script',
-      'dancing-script/400Regular/DancingScript_400Regular.ttf',
-      true,
-    ),
-    joined: true,
-  },
+  ofl('dancing-script', 'Dancing Script', 'dancing-script/400Regular/DancingScript_400Regular.ttf', true),
   ofl('reenie-beanie', 'Reenie Beanie', 'reenie-beanie/400Regular/ReenieBeanie_400Regular.ttf', true),
   {
     slug: 'homemade-apple',
@@ -63,7 +53,6 @@ export const BUNDLED_FONTS: BundledFont[] = [
     module: '@expo-google-fonts/homemade-apple/400Regular/HomemadeApple_400Regular.ttf',
     premium: true,
     license: 'Apache-2.0',
-    joined: true,
   },
 ];
 

@@ -13,6 +13,8 @@ import type { PathCommand } from './fonts.ts';
 
 /** Pixels to the em of the bitmap the centrelines are read from. */
 export const RES = 192;
+/** Pixels added to the width read at a centreline pixel (its distance to the blank is measured centre to centre, and smoothing cuts a little off curves). */
+const WIDEN = 0.5;
 
 export interface PenStroke {
   /** Points along the centreline in writing order: x, y pairs in font units, y up. */
@@ -52,7 +54,7 @@ export function centrelines(
       const x = p % grid.w;
       const y = (p - x) / grid.w;
       pts.push((x + 0.5 + grid.x0) / scale, (grid.y0 - y - 0.5) / scale);
-      widths.push((2 * Math.max(0.5, Math.sqrt(dist[p]!) - 0.5)) / scale);
+      widths.push((2 * Math.sqrt(dist[p]!) + WIDEN) / scale);
     }
     return smoothed(pts, widths, run.closed, upem);
   });
@@ -738,4 +740,50 @@ export function strokeFit(
     if (c === 3) both++;
   }
   return { iou: any ? both / any : 1, w, h, x0, y0, cells };
+}
+
+/** Patches of ink (8-connected) in the polygons filled at RES pixels to the em. */
+function inkPatches(polygons: Polygon[], upem: number): number {
+  const grid = polygons.length ? rasterise(polygons, RES / upem) : null;
+  if (!grid) return 0;
+  const { ink, w } = grid;
+  const seen = new Uint8Array(ink.length);
+  const o = ring(w);
+  let patches = 0;
+  for (let p = 0; p < ink.length; p++) {
+    if (!ink[p] || seen[p]) continue;
+    patches++;
+    const stack = [p];
+    seen[p] = 1;
+    while (stack.length) {
+      const q = stack.pop()!;
+      for (const d of o) {
+        const r = q + d;
+        if (r >= 0 && r < ink.length && ink[r] && !seen[r]) {
+          seen[r] = 1;
+          stack.push(r);
+        }
+      }
+    }
+  }
+  return patches;
+}
+
+/**
+ * Whether a hand joins its letters: for most of the pairs given (each two outlines, the second
+ * `shift` font units along), the ink of the first runs into the ink of the second (the pair has
+ * fewer patches of ink than its letters apart).
+ */
+export function joinsLetters(
+  pairs: readonly { first: readonly PathCommand[]; second: readonly PathCommand[]; shift: number }[],
+  upem: number,
+): boolean {
+  const tol = upem / RES / 4;
+  let touching = 0;
+  for (const p of pairs) {
+    const a = flatten(p.first, tol);
+    const b = flatten(p.second, tol).map((poly) => poly.map((v, i) => (i % 2 ? v : v + p.shift)));
+    if (inkPatches([...a, ...b], upem) < inkPatches(a, upem) + inkPatches(b, upem)) touching++;
+  }
+  return pairs.length > 0 && touching * 2 > pairs.length;
 }

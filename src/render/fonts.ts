@@ -4,6 +4,12 @@
 // wasm heap reuses what it freed but never shrinks). One Buffer is reused for every shaping call,
 // and outlines are cached per glyph. Font bytes come in as arguments: no I/O here.
 import * as hb from 'harfbuzzjs';
+import { centrelines, joinsLetters, type PenStroke, strokeFit } from './centrelines.ts';
+
+/** The least share of a glyph's ink its strokes must give back for the pen to write it along them. */
+export const STROKES_CARRY = 0.75;
+/** Pairs of letters without dots or bars that a connected hand joins. */
+const JOIN_PAIRS = ['an', 'nu', 'em', 'ca', 'mo', 'un', 'ha'];
 
 export interface FontSource {
   id: string;
@@ -36,6 +42,14 @@ export interface LoadedFont {
    * has none of them; and its x-height (the tallest of x v w z), null where it has none of them.
    */
   readonly reach: { ascent: number; descent: number; x: number | null };
+  /** A connected hand: its letters' ink runs into the next letter's (found once per thread). */
+  readonly joined: boolean;
+  /**
+   * The glyph as pen strokes (centrelines.ts), read once per thread; null where strokes do not
+   * carry its shape (they give back less than STROKES_CARRY of its ink: strong thick-thin
+   * calligraphy) or it has no ink: it is written as its outline.
+   */
+  strokes(gid: number): readonly PenStroke[] | null;
   font: hb.Font;
   /** Shaped words, by direction and text (prose repeats its words: shaping is the costly part). */
   words: Map<string, ShapedGlyph[]>;
@@ -145,6 +159,8 @@ function openFont(source: FontSource): LoadedFont {
   const extents = font.hExtents();
   const boxes = new Map<number, readonly [number, number, number, number]>();
   let reach: LoadedFont['reach'] | undefined;
+  let joined: boolean | undefined;
+  const strokes = new Map<number, readonly PenStroke[] | null>();
   const f: LoadedFont = {
     id: source.id,
     upem: face.upem,
@@ -183,6 +199,30 @@ function openFont(source: FontSource): LoadedFont {
     get reach() {
       reach ??= reachOf(f, extents);
       return reach;
+    },
+    get joined() {
+      joined ??= joinsLetters(
+        JOIN_PAIRS.filter((p) => [...p].every((c) => cmap.has(c.codePointAt(0)!))).map((p) => {
+          const [a, b] = shape(f, p, false);
+          return { first: f.outline(a!.gid), second: f.outline(b!.gid), shift: a!.advance + b!.dx - a!.dx };
+        }),
+        face.upem,
+      );
+      return joined;
+    },
+    strokes(gid) {
+      let s = strokes.get(gid);
+      if (s === undefined) {
+        const outline = f.outline(gid);
+        const read = centrelines(
+          outline,
+          face.upem,
+          f.joined ? { advance: font.glyphHAdvance(gid) } : undefined,
+        );
+        s = read.length && strokeFit(outline, face.upem, read).iou >= STROKES_CARRY ? read : null;
+        strokes.set(gid, s);
+      }
+      return s;
     },
     font,
     words: new Map(),

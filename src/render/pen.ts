@@ -6,7 +6,8 @@ import type { DisplayList, DisplayPage, Matrix } from './display-list.ts';
 import type { Alternate, LoadedFont } from './fonts.ts';
 import type { GlyphHand, Handwriting, LineHand } from './handwriting.ts';
 import type { Line } from './text-layout.ts';
-import { DRAWINGS, drawingPath } from './variants.ts';
+import { DRAWINGS } from './variants.ts';
+import { letterPath, SHAPES_REACH } from './writing.ts';
 
 export interface LinePlacement {
   /** Left edge of the content box the line was laid out in, and its baseline. */
@@ -133,7 +134,7 @@ export class Pen {
         gid,
         variant,
         scale: size / g.font.upem,
-        path: drawingPath(g.font.outline(gid), g.font.upem, {
+        path: letterPath(g.font, gid, {
           drawing: variant,
           shapes,
           ...hand.inkShape,
@@ -361,8 +362,6 @@ export class Pen {
 /** The most a letter's own shift may open a gap inside a word or close one between words, in font sizes. */
 const GAP_GUARD = 0.02;
 
-/** The most a drawing of the shapes modifier at amount 1 reaches past the letter's box, in font sizes (variants.ts). */
-const SHAPES_REACH = 0.06;
 
 /** The least clear space between the ink of two words, in font sizes. */
 const INK_GAP = 0.12;

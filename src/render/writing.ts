@@ -8,7 +8,41 @@
 // outline of each stroke (both sides of it and round ends) is what the PDF, SVG and PNG writers
 // fill; strokes overlap where they meet and are filled as one (nonzero winding). Pure.
 import type { PenStroke } from './centrelines.ts';
+import type { LoadedFont } from './fonts.ts';
 import { Random } from './prng.ts';
+import { type Drawing, drawingPath } from './variants.ts';
+
+const written = new Map<string, string>();
+
+/**
+ * Path data (font units, y up) of a letter as drawing `how` writes it: along its strokes where
+ * they carry its shape (LoadedFont.strokes), else its outline warped (variants.ts). Remembered
+ * per thread.
+ */
+export function letterPath(font: LoadedFont, gid: number, how: Drawing): string {
+  // With no shape of its own and no pressure, the letter is the font's (typeset, not written).
+  const plain = how.drawing === 0 && how.pressure <= 0 && how.blots <= 0;
+  const strokes = plain ? null : font.strokes(gid);
+  if (!strokes) return drawingPath(font.outline(gid), font.upem, how);
+  const id = `${how.key}/${how.drawing}/${how.shapes}/${how.pressure}/${how.blots}/${how.seed}`;
+  let d = written.get(id);
+  if (d === undefined) {
+    const drawing: StrokeDrawing = {
+      drawing: how.drawing,
+      shapes: how.shapes,
+      pressure: how.pressure,
+      blots: how.blots,
+      seed: how.seed,
+      key: how.key,
+      upem: font.upem,
+      xHeight: font.reach.x ?? font.upem / 2,
+    };
+    d = strokesPath(pressed(varied(strokes, drawing), drawing));
+    if (written.size >= 50_000) written.clear();
+    written.set(id, d);
+  }
+  return d;
+}
 
 export interface StrokeDrawing {
   /** 0: the strokes as read from the font; 1 and up: a drawing of the shapes modifier. */
@@ -17,6 +51,8 @@ export interface StrokeDrawing {
   shapes: number;
   /** Pressure within strokes (0-1): the pen's weight follows its direction and its landing. */
   pressure: number;
+  /** Ink pooled where the first stroke starts (0-1): how often, and how much. */
+  blots?: number;
   seed: number;
   /** The glyph, unique in the document (font and glyph id). */
   key: string;
@@ -64,7 +100,7 @@ export function varied(strokes: readonly PenStroke[], how: StrokeDrawing): PenSt
     py += waves[1]!.amp * Math.sin(waves[1]!.kx * x + waves[1]!.ky * y + waves[1]!.phase);
     return [px, py];
   };
-  return strokes.map((s) => {
+  const drawn = strokes.map((s) => {
     const n = s.widths.length;
     // Each stroke's own draws, whatever kind it is, so that one stroke's kind leaves the others' pattern.
     const lift = [upem * 0.03 * a * r.signed(), upem * 0.025 * a * r.signed()];
@@ -89,16 +125,53 @@ export function varied(strokes: readonly PenStroke[], how: StrokeDrawing): PenSt
     if (s.exit) [moved[moved.length - 2], moved[moved.length - 1]] = [s.points.at(-2)!, s.points.at(-1)!];
     return { ...s, points: moved, widths: s.widths.slice() };
   });
+  return withinReach(strokes, drawn, SHAPES_REACH * a * upem);
+}
+
+/**
+ * A drawing reaches at most this far past the letter's own ink on any side, in font sizes, at
+ * shapes 1 (the pen keeps its lines apart and its words' ink apart by it).
+ */
+export const SHAPES_REACH = 0.06;
+
+/** The drawing pulled back towards the strokes as read, as far as it takes to stay within `most` of their ink on every side. */
+function withinReach(read: readonly PenStroke[], drawn: PenStroke[], most: number): PenStroke[] {
+  const ink = (list: readonly PenStroke[]) => {
+    const b = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const s of list)
+      for (let i = 0; i < s.widths.length; i++) {
+        const [x, y, h] = [s.points[2 * i]!, s.points[2 * i + 1]!, s.widths[i]! / 2];
+        b[0] = Math.min(b[0]!, x - h);
+        b[1] = Math.min(b[1]!, y - h);
+        b[2] = Math.max(b[2]!, x + h);
+        b[3] = Math.max(b[3]!, y + h);
+      }
+    return b;
+  };
+  const [r, d] = [ink(read), ink(drawn)];
+  const over = Math.max(r[0]! - d[0]!, r[1]! - d[1]!, d[2]! - r[2]!, d[3]! - r[3]!);
+  if (over <= most) return drawn;
+  // Every point moved the same share of the way back: the drawing's shape, less of it.
+  const k = most / over;
+  return drawn.map((s, j) => ({
+    ...s,
+    points: s.points.map((v, i) => read[j]!.points[i]! + k * (v - read[j]!.points[i]!)),
+  }));
 }
 
 /** The widths along each stroke as the pen presses: heavier down, lighter up, tapered where it lands and lifts. */
 export function pressed(strokes: readonly PenStroke[], how: StrokeDrawing): PenStroke[] {
   const p = how.pressure;
+  const blots = how.blots ?? 0;
   const r = new Random(how.seed, `${how.key}/${how.drawing}/press`);
   const weight = 1 + 0.08 * p * r.signed();
-  return strokes.map((s) => {
+  // Now and then the pen, set down, pools ink where the first stroke starts.
+  const pooled = r.next() < 0.35 * blots;
+  const pool = 0.55 * (0.5 + 0.5 * blots);
+  return strokes.map((s, k) => {
     const n = s.widths.length;
-    if (p <= 0 || n < 2) return s;
+    const blot = pooled && k === 0 && !s.closed && n >= 2;
+    if ((p <= 0 && !blot) || n < 2) return s;
     const along = arcLengths(s.points);
     const total = along[n - 1]! || 1;
     const phase = r.next() * Math.PI * 2;
@@ -115,7 +188,7 @@ export function pressed(strokes: readonly PenStroke[], how: StrokeDrawing): PenS
       if (!s.closed) {
         const t = along[i]! / total;
         // Landing and lifting: the first and last tenth of an open stroke thin towards its ends.
-        const landing = s.entry ? 1 : taper(t / 0.12);
+        const landing = s.entry || blot ? 1 : taper(t / 0.12);
         const lifting = s.exit ? 1 : taper((1 - t) / 0.12);
         f *= 1 - 0.45 * p * (1 - Math.min(landing, lifting));
         // At a join the pen carries on into the next letter: the weight comes back to the font's,
@@ -123,7 +196,8 @@ export function pressed(strokes: readonly PenStroke[], how: StrokeDrawing): PenS
         const join = Math.min(s.entry ? taper(t / 0.12) : 1, s.exit ? taper((1 - t) / 0.12) : 1);
         f = 1 + (f - 1) * join;
       }
-      return w * Math.min(MOST_WEIGHT, f);
+      const pooledInk = blot ? 1 + pool * Math.exp(-((along[i]! / (0.06 * total + 1e-9)) ** 2)) : 1;
+      return w * Math.min(MOST_WEIGHT, f) * pooledInk;
     });
     return { ...s, widths };
   });
