@@ -4,7 +4,6 @@
 // than up, tapers where it lands and lifts, never past a counter-closing weight; joins stay where
 // the font has them, at full weight; the outline is closed rings, one way round.
 import t from 'tap';
-import { BUNDLED_FONTS } from '../../src/domain/fonts.ts';
 import { centrelines, type PenStroke } from '../../src/render/centrelines.ts';
 import { type LoadedFont, loadFont, shape } from '../../src/render/fonts.ts';
 import { pressed, type StrokeDrawing, strokesPath, varied } from '../../src/render/writing.ts';
