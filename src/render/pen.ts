@@ -362,7 +362,6 @@ export class Pen {
 /** The most a letter's own shift may open a gap inside a word or close one between words, in font sizes. */
 const GAP_GUARD = 0.02;
 
-
 /** The least clear space between the ink of two words, in font sizes. */
 const INK_GAP = 0.12;
 
