@@ -1,21 +1,26 @@
-// Paper grain: a seeded tile of faint fibres, lying every which way, repeated over the sheet. The SVG writer paints
-// it as a pattern; the PNG writer, when the sheet lies flat, blends the same tile into the pixels
-// itself (a pattern fill costs resvg about 10 ms a megapixel, the blend under 1).
+// Paper grain: seeded tiles of faint fibres, lying every which way, laid over the sheet in cells
+// that each show one of GRAIN_TILES tiles turned or flipped one of eight ways, chosen per cell
+// (never the same as the cell to its left or above), so the grain does not repeat across a page.
+// The SVG writer places the tiles as images; the PNG writer, when the sheet lies flat, blends the
+// same cells into the pixels itself (an image fill costs resvg about 10 ms a megapixel, the blend
+// under 1).
 import { Random } from './prng.ts';
 
 /** Tile side in pixels, and in points on the page: at 144 DPI one tile pixel is one image pixel. */
 export const GRAIN_PX = 192;
 export const GRAIN_PT = 96;
 export const GRAIN_RGB = [96, 80, 60] as const;
+/** Different tiles; with eight turns each, 32 ways a cell can look. */
+export const GRAIN_TILES = 4;
 
 const tiles = new Map<string, Uint8Array>();
 
 /** Alpha (0-255) of each tile pixel, row by row; the same seed and strength give the same tile. */
-export function grainAlpha(seed: number, strength: number): Uint8Array {
-  const key = `${seed}/${strength}`;
+export function grainAlpha(seed: number, strength: number, which = 0): Uint8Array {
+  const key = `${seed}/${strength}/${which}`;
   let tile = tiles.get(key);
   if (tile) return tile;
-  const r = new Random(seed, 'grain');
+  const r = new Random(seed, which ? `grain/${which}` : 'grain');
   tile = new Uint8Array(GRAIN_PX * GRAIN_PX);
   // Short fibres in every direction over about a tenth of the surface, all faint (a strong one
   // would show the tile repeating), on a tile of 34 mm so the repeat is hard to see. A fibre is
@@ -42,7 +47,49 @@ export function grainAlpha(seed: number, strength: number): Uint8Array {
   return tile;
 }
 
-/** Blends the tile into opaque RGBA pixels of a page drawn at `pxPerPt`, tile origin at the page's. */
+/** What each cell of a page's grain shows: a tile and a turn (0-3 quarter turns, 4-7 the same flipped), row by row. */
+export function grainCells(seed: number, columns: number, rows: number): { tile: number; turn: number }[] {
+  const r = new Random(seed, 'grain/cells');
+  const cells: { tile: number; turn: number }[] = [];
+  for (let i = 0; i < columns * rows; i++) {
+    const left = i % columns ? cells[i - 1] : undefined;
+    const above = i >= columns ? cells[i - columns] : undefined;
+    let cell: { tile: number; turn: number };
+    do cell = { tile: r.int(GRAIN_TILES), turn: r.int(8) };
+    while (
+      (left && left.tile === cell.tile && left.turn === cell.turn) ||
+      (above && above.tile === cell.tile && above.turn === cell.turn)
+    );
+    cells.push(cell);
+  }
+  return cells;
+}
+
+/** Where tile pixel (x, y) lands in a cell under `turn`. */
+export function turned(x: number, y: number, turn: number): [number, number] {
+  const m = GRAIN_PX - 1;
+  const [fx, fy] = turn >= 4 ? [m - x, y] : [x, y];
+  switch (turn % 4) {
+    case 1:
+      return [m - fy, fx];
+    case 2:
+      return [m - fx, m - fy];
+    case 3:
+      return [fy, m - fx];
+    default:
+      return [fx, fy];
+  }
+}
+
+/** The inked pixels of a tile: x, y, alpha. */
+function fibresOf(tile: Uint8Array): Int32Array {
+  const out: number[] = [];
+  for (let i = 0; i < tile.length; i++)
+    if (tile[i]) out.push(i % GRAIN_PX, Math.floor(i / GRAIN_PX), tile[i]!);
+  return Int32Array.from(out);
+}
+
+/** Blends the grain's cells into opaque RGBA pixels of a page drawn at `pxPerPt`, the first cell at the page's origin. */
 export function blendGrain(
   rgba: Uint8Array,
   width: number,
@@ -51,31 +98,32 @@ export function blendGrain(
   seed: number,
   strength: number,
 ): void {
-  const tile = grainAlpha(seed, strength);
   const tilePerPx = GRAIN_PX / GRAIN_PT / pxPerPt;
-  // The image columns each tile column covers, and each tile row's fibres: only those pixels change.
-  const columns: number[][] = Array.from({ length: GRAIN_PX }, () => []);
-  for (let x = 0; x < width; x++) columns[Math.floor(x * tilePerPx) % GRAIN_PX]!.push(x);
-  const fibres: number[][] = [];
-  for (let ty = 0; ty < GRAIN_PX; ty++) {
-    const row: number[] = [];
-    for (let tx = 0; tx < GRAIN_PX; tx++)
-      for (const x of tile[ty * GRAIN_PX + tx] ? columns[tx]! : []) row.push(x, tile[ty * GRAIN_PX + tx]!);
-    fibres.push(row);
-  }
+  const columns = Math.ceil((width * tilePerPx) / GRAIN_PX);
+  const rows = Math.ceil((height * tilePerPx) / GRAIN_PX);
+  const cells = grainCells(seed, columns, rows);
+  const fibres = Array.from({ length: GRAIN_TILES }, (_, k) => fibresOf(grainAlpha(seed, strength, k)));
   const [cr, cg, cb] = GRAIN_RGB;
-  for (let y = 0; y < height; y++) {
-    const row = fibres[Math.floor(y * tilePerPx) % GRAIN_PX]!;
-    const base = y * width * 4;
-    for (let k = 0; k < row.length; k += 2) {
-      const i = base + row[k]! * 4;
-      const a = row[k + 1]!;
-      const keep = 255 - a;
-      rgba[i] = div255(rgba[i]! * keep + cr * a + 127);
-      rgba[i + 1] = div255(rgba[i + 1]! * keep + cg * a + 127);
-      rgba[i + 2] = div255(rgba[i + 2]! * keep + cb * a + 127);
+  // Image pixel x shows tile pixel ⌊x · tilePerPx⌋ (counted across the cells): tile pixel u covers ⌈u / tilePerPx⌉ up to ⌈(u + 1) / tilePerPx⌉.
+  const from = (u: number) => Math.ceil(u / tilePerPx - 1e-9);
+  for (let cy = 0; cy < rows; cy++)
+    for (let cx = 0; cx < columns; cx++) {
+      const { tile, turn } = cells[cy * columns + cx]!;
+      const f = fibres[tile]!;
+      for (let k = 0; k < f.length; k += 3) {
+        const [u, v] = turned(f[k]!, f[k + 1]!, turn);
+        const a = f[k + 2]!;
+        const keep = 255 - a;
+        const [gx, gy] = [cx * GRAIN_PX + u, cy * GRAIN_PX + v];
+        for (let y = from(gy); y < Math.min(height, from(gy + 1)); y++)
+          for (let x = from(gx); x < Math.min(width, from(gx + 1)); x++) {
+            const i = (y * width + x) * 4;
+            rgba[i] = div255(rgba[i]! * keep + cr * a + 127);
+            rgba[i + 1] = div255(rgba[i + 1]! * keep + cg * a + 127);
+            rgba[i + 2] = div255(rgba[i + 2]! * keep + cb * a + 127);
+          }
+      }
     }
-  }
 }
 
 /** ⌊x / 255⌋ for 0 ≤ x < 65536, in integers. */

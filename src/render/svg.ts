@@ -3,7 +3,7 @@
 // text of a line is escaped before it goes into the (invisible) selectable layer.
 import type { DisplayList, DisplayPage, Matrix } from './display-list.ts';
 import { encodePng } from './png-encode.ts';
-import { GRAIN_PT, GRAIN_PX, GRAIN_RGB, grainAlpha } from './grain.ts';
+import { GRAIN_PT, GRAIN_PX, GRAIN_RGB, GRAIN_TILES, grainAlpha, grainCells } from './grain.ts';
 import { RenderError } from './text-layout.ts';
 
 const n = (v: number) => (Math.round(v * 1000) / 1000).toString();
@@ -14,11 +14,16 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 const tiles = new Map<string, string>();
 
 /** The grain tile as a PNG data URI (compressed with `deflate` when given); the same seed gives the same tile. */
-function grainTile(seed: number, strength: number, deflate?: (b: Uint8Array) => Uint8Array): string {
-  const key = `${seed}/${strength}/${deflate ? 'z' : ''}`;
+function grainTile(
+  seed: number,
+  strength: number,
+  which: number,
+  deflate?: (b: Uint8Array) => Uint8Array,
+): string {
+  const key = `${seed}/${strength}/${which}/${deflate ? 'z' : ''}`;
   let uri = tiles.get(key);
   if (uri) return uri;
-  const alpha = grainAlpha(seed, strength);
+  const alpha = grainAlpha(seed, strength, which);
   const px = new Uint8Array(alpha.length * 4);
   for (let i = 0; i < alpha.length; i++) px.set([...GRAIN_RGB, alpha[i]!], i * 4);
   uri = `data:image/png;base64,${base64(encodePng(GRAIN_PX, GRAIN_PX, px, deflate))}`;
@@ -188,9 +193,17 @@ export function pageToSvg(
   let under = '';
   let over = '';
   if (texture > 0) {
-    // Paper grain: a small tile of seeded noise, repeated (an SVG noise filter costs 300 ms a page).
-    effects += `<pattern id="grain" width="${GRAIN_PT}" height="${GRAIN_PT}" patternUnits="userSpaceOnUse"><image width="${GRAIN_PT}" height="${GRAIN_PT}" href="${grainTile(seed, texture, opts.deflate)}"/></pattern>`;
-    under += `<rect width="${w}" height="${h}" fill="url(#grain)"/>`;
+    // Paper grain: small tiles of seeded fibres, each cell one of them turned its own way (an SVG
+    // noise filter costs 300 ms a page); the same cells as the PNG writer's blend (grain.ts).
+    for (let k = 0; k < GRAIN_TILES; k++)
+      effects += `<image id="grain${k}" width="${GRAIN_PT}" height="${GRAIN_PT}" href="${grainTile(seed, texture, k, opts.deflate)}"/>`;
+    const [columns, rows] = [Math.ceil(page.width / GRAIN_PT), Math.ceil(page.height / GRAIN_PT)];
+    const c = GRAIN_PT / 2;
+    grainCells(seed, columns, rows).forEach((cell, i) => {
+      const [x, y] = [(i % columns) * GRAIN_PT, Math.floor(i / columns) * GRAIN_PT];
+      const flip = cell.turn >= 4 ? ' scale(-1 1)' : '';
+      under += `<use href="#grain${cell.tile}" transform="translate(${n(x + c)} ${n(y + c)}) rotate(${(cell.turn % 4) * 90})${flip} translate(${-c} ${-c})"/>`;
+    });
   }
   if (scanner) {
     // A flatbed scan: light falling off towards one edge, and a grey cast over everything.

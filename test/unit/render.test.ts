@@ -354,6 +354,31 @@ t.test('paper grain: fibres lying every which way on a tile too large to see rep
   );
 });
 
+t.test('paper grain: no repeat across a page', async (t) => {
+  const { GRAIN_PX, blendGrain } = await import('../../src/render/grain.ts');
+  // An A4 sheet at 144 DPI (2 px to the pt), white, with the grain blended in.
+  const [w, h] = [1190, 1684];
+  const rgba = new Uint8Array(w * h * 4).fill(255);
+  blendGrain(rgba, w, h, 2, 9, 1);
+  const ink = (x: number, y: number) => 255 - rgba[(y * w + x) * 4]!;
+  /** How alike the grain is to itself `dx` pixels along (Pearson correlation). */
+  const alike = (dx: number) => {
+    let [sa, sb, sab, saa, sbb, n] = [0, 0, 0, 0, 0, 0];
+    for (let y = 0; y < h; y += 2)
+      for (let x = 0; x + dx < w; x++) {
+        const [a, b] = [ink(x, y), ink(x + dx, y)];
+        [sa, sb, sab, saa, sbb, n] = [sa + a, sb + b, sab + a * b, saa + a * a, sbb + b * b, n + 1];
+      }
+    return (sab / n - (sa / n) * (sb / n)) / Math.sqrt((saa / n - (sa / n) ** 2) * (sbb / n - (sb / n) ** 2));
+  };
+  const [tile, other] = [alike(GRAIN_PX), alike(101)];
+  t.ok(tile < 0.1, `a tile's width along, the grain is not itself again (correlation ${tile.toFixed(3)})`);
+  t.ok(
+    Math.abs(tile - other) < 0.1,
+    `no more alike than any other distance along (${other.toFixed(3)} at 101 px)`,
+  );
+});
+
 t.test('each effect is switched off by its own setting', async (t) => {
   const on = renderText({ style: style(), text: LETTER, fonts }).pages[0]!;
   for (const [name, off] of Object.entries(OFF)) {
@@ -371,7 +396,7 @@ t.test('each effect is switched off by its own setting', async (t) => {
   });
   t.equal(flat.pages[0]!.sheet.tilt, 0, 'paper: and its off switch straightens it');
   const flatSvg = pageToSvg(flat, flat.pages[0]!);
-  for (const id of ['grain', 'shadow', 'scan'])
+  for (const id of ['grain0', 'shadow', 'scan'])
     t.notOk(flatSvg.includes(`id="${id}"`), `paper off: no ${id}`);
   const dressed = renderText({
     style: style({ modifiers: { paper: { texture: 0.5, shadow: 0.5, scanner: true } } }),
@@ -379,7 +404,7 @@ t.test('each effect is switched off by its own setting', async (t) => {
     fonts,
   });
   const dressedSvg = pageToSvg(dressed, dressed.pages[0]!);
-  for (const id of ['grain', 'shadow', 'scan']) t.ok(dressedSvg.includes(`id="${id}"`), `paper: ${id} drawn`);
+  for (const id of ['grain0', 'shadow', 'scan']) t.ok(dressedSvg.includes(`id="${id}"`), `paper: ${id} drawn`);
   t.equal(pageToSvg(dressed, dressed.pages[0]!), dressedSvg, 'the grain is the same for the same seed');
 });
 
