@@ -404,7 +404,8 @@ t.test('each effect is switched off by its own setting', async (t) => {
     fonts,
   });
   const dressedSvg = pageToSvg(dressed, dressed.pages[0]!);
-  for (const id of ['grain0', 'shadow', 'scan']) t.ok(dressedSvg.includes(`id="${id}"`), `paper: ${id} drawn`);
+  for (const id of ['grain0', 'shadow', 'scan'])
+    t.ok(dressedSvg.includes(`id="${id}"`), `paper: ${id} drawn`);
   t.equal(pageToSvg(dressed, dressed.pages[0]!), dressedSvg, 'the grain is the same for the same seed');
 });
 
