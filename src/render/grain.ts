@@ -81,12 +81,21 @@ export function turned(x: number, y: number, turn: number): [number, number] {
   }
 }
 
-/** The inked pixels of a tile: x, y, alpha. */
-function fibresOf(tile: Uint8Array): Int32Array {
+const fibreLists = new Map<string, Int32Array>();
+
+/** The inked pixels of a tile as a cell shows it under `turn`: x, y, alpha (remembered per thread). */
+function fibresOf(seed: number, strength: number, tile: number, turn: number): Int32Array {
+  const key = `${seed}/${strength}/${tile}/${turn}`;
+  let list = fibreLists.get(key);
+  if (list) return list;
+  const alpha = grainAlpha(seed, strength, tile);
   const out: number[] = [];
-  for (let i = 0; i < tile.length; i++)
-    if (tile[i]) out.push(i % GRAIN_PX, Math.floor(i / GRAIN_PX), tile[i]!);
-  return Int32Array.from(out);
+  for (let i = 0; i < alpha.length; i++)
+    if (alpha[i]) out.push(...turned(i % GRAIN_PX, Math.floor(i / GRAIN_PX), turn), alpha[i]!);
+  list = Int32Array.from(out);
+  if (fibreLists.size >= 256) fibreLists.clear();
+  fibreLists.set(key, list);
+  return list;
 }
 
 /** Blends the grain's cells into opaque RGBA pixels of a page drawn at `pxPerPt`, the first cell at the page's origin. */
@@ -102,26 +111,30 @@ export function blendGrain(
   const columns = Math.ceil((width * tilePerPx) / GRAIN_PX);
   const rows = Math.ceil((height * tilePerPx) / GRAIN_PX);
   const cells = grainCells(seed, columns, rows);
-  const fibres = Array.from({ length: GRAIN_TILES }, (_, k) => fibresOf(grainAlpha(seed, strength, k)));
   const [cr, cg, cb] = GRAIN_RGB;
+  const one = Math.abs(tilePerPx - 1) < 1e-9;
   // Image pixel x shows tile pixel ⌊x · tilePerPx⌋ (counted across the cells): tile pixel u covers ⌈u / tilePerPx⌉ up to ⌈(u + 1) / tilePerPx⌉.
   const from = (u: number) => Math.ceil(u / tilePerPx - 1e-9);
+  const blend = (i: number, a: number) => {
+    const keep = 255 - a;
+    rgba[i] = div255(rgba[i]! * keep + cr * a + 127);
+    rgba[i + 1] = div255(rgba[i + 1]! * keep + cg * a + 127);
+    rgba[i + 2] = div255(rgba[i + 2]! * keep + cb * a + 127);
+  };
   for (let cy = 0; cy < rows; cy++)
     for (let cx = 0; cx < columns; cx++) {
       const { tile, turn } = cells[cy * columns + cx]!;
-      const f = fibres[tile]!;
+      const f = fibresOf(seed, strength, tile, turn);
+      const [ox, oy] = [cx * GRAIN_PX, cy * GRAIN_PX];
       for (let k = 0; k < f.length; k += 3) {
-        const [u, v] = turned(f[k]!, f[k + 1]!, turn);
-        const a = f[k + 2]!;
-        const keep = 255 - a;
-        const [gx, gy] = [cx * GRAIN_PX + u, cy * GRAIN_PX + v];
+        const [gx, gy, a] = [ox + f[k]!, oy + f[k + 1]!, f[k + 2]!];
+        if (one) {
+          // At 144 DPI a tile pixel is an image pixel.
+          if (gx < width && gy < height) blend((gy * width + gx) * 4, a);
+          continue;
+        }
         for (let y = from(gy); y < Math.min(height, from(gy + 1)); y++)
-          for (let x = from(gx); x < Math.min(width, from(gx + 1)); x++) {
-            const i = (y * width + x) * 4;
-            rgba[i] = div255(rgba[i]! * keep + cr * a + 127);
-            rgba[i + 1] = div255(rgba[i + 1]! * keep + cg * a + 127);
-            rgba[i + 2] = div255(rgba[i + 2]! * keep + cb * a + 127);
-          }
+          for (let x = from(gx); x < Math.min(width, from(gx + 1)); x++) blend((y * width + x) * 4, a);
       }
     }
 }
