@@ -282,7 +282,7 @@ function pointsOf(contour: readonly PathCommand[]): number[] {
 }
 
 /** Twice the signed area of the polygon through `p` (positive: counter-clockwise, y up). */
-function signedArea(p: readonly number[]): number {
+export function signedArea(p: readonly number[]): number {
   let a = 0;
   for (let i = 0; i < p.length; i += 2) {
     const j = (i + 2) % p.length;

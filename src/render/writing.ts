@@ -10,7 +10,7 @@
 import type { PenStroke } from './centrelines.ts';
 import type { LoadedFont } from './fonts.ts';
 import { Random } from './prng.ts';
-import { type Drawing, drawingPath } from './variants.ts';
+import { type Drawing, drawingPath, signedArea } from './variants.ts';
 
 const written = new Map<string, string>();
 
@@ -230,7 +230,7 @@ function outlineOf(s: PenStroke): number[][] {
     right.push(pts[2 * i]! - nx * h, pts[2 * i + 1]! - ny * h);
   }
   if (s.closed) {
-    const outer = area(left) >= area(right) ? left : right;
+    const outer = signedArea(left) >= signedArea(right) ? left : right;
     const inner = outer === left ? right : left;
     return [anticlockwise(outer), reversed(anticlockwise(inner))];
   }
@@ -288,23 +288,13 @@ function circle(x: number, y: number, r: number): number[] {
   return out;
 }
 
-/** Twice the signed area (positive: anticlockwise, y up). */
-function area(p: readonly number[]): number {
-  let a = 0;
-  for (let i = 0; i < p.length; i += 2) {
-    const j = (i + 2) % p.length;
-    a += p[i]! * p[j + 1]! - p[j]! * p[i + 1]!;
-  }
-  return a;
-}
-
 function reversed(p: readonly number[]): number[] {
   const out: number[] = [];
   for (let i = p.length - 2; i >= 0; i -= 2) out.push(p[i]!, p[i + 1]!);
   return out;
 }
 
-const anticlockwise = (p: number[]) => (area(p) >= 0 ? p : reversed(p));
+const anticlockwise = (p: number[]) => (signedArea(p) >= 0 ? p : reversed(p));
 
 /**
  * A ring as a smooth closed curve: quadratic pieces from the middle of one side to the middle of
