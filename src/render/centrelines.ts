@@ -309,29 +309,37 @@ function thin(g: Grid): Uint8Array {
   return s;
 }
 
-/** A small round blot (a dot) can thin away whole: each patch of ink left without a skeleton pixel gets its deepest one. */
-function keepEveryBlot(g: Grid, skeleton: Uint8Array, dist: Float64Array): void {
-  const { w, ink } = g;
-  const seen = new Uint8Array(ink.length);
+/** The 8-connected patches of the pixels `on` picks, each as the list of its pixels (raster order of their first). */
+function patches(size: number, w: number, on: (p: number) => boolean): number[][] {
+  const seen = new Uint8Array(size);
   const o = ring(w);
-  for (let p = 0; p < ink.length; p++) {
-    if (!ink[p] || seen[p]) continue;
-    let [deepest, kept] = [p, false];
+  const out: number[][] = [];
+  for (let p = 0; p < size; p++) {
+    if (seen[p] || !on(p)) continue;
+    const patch: number[] = [];
     const stack = [p];
     seen[p] = 1;
     while (stack.length) {
       const q = stack.pop()!;
-      if (skeleton[q]) kept = true;
-      if (dist[q]! > dist[deepest]!) deepest = q;
+      patch.push(q);
       for (const d of o) {
         const r = q + d;
-        if (r >= 0 && r < ink.length && ink[r] && !seen[r]) {
+        if (r >= 0 && r < size && !seen[r] && on(r)) {
           seen[r] = 1;
           stack.push(r);
         }
       }
     }
-    if (!kept) skeleton[deepest] = 1;
+    out.push(patch);
+  }
+  return out;
+}
+
+/** A small round blot (a dot) can thin away whole: each patch of ink left without a skeleton pixel gets its deepest one. */
+function keepEveryBlot(g: Grid, skeleton: Uint8Array, dist: Float64Array): void {
+  for (const patch of patches(g.ink.length, g.w, (p) => g.ink[p] === 1)) {
+    if (patch.some((p) => skeleton[p])) continue;
+    skeleton[patch.reduce((a, b) => (dist[b]! > dist[a]! ? b : a))] = 1;
   }
 }
 
@@ -351,23 +359,9 @@ function traced(s: Uint8Array, w: number): Run[] {
   for (let p = w; p < s.length - w; p++) if (s[p]) degree[p] = o.reduce((a, d) => a + s[p + d]!, 0);
   // Junction pixels that touch form one node.
   const node = new Int32Array(s.length).fill(-1);
-  let nodes = 0;
-  for (let p = w; p < s.length - w; p++) {
-    if (!s[p] || degree[p]! < 3 || node[p] !== -1) continue;
-    const stack = [p];
-    node[p] = nodes;
-    while (stack.length) {
-      const q = stack.pop()!;
-      for (const d of o) {
-        const r = q + d;
-        if (s[r] && degree[r]! >= 3 && node[r] === -1) {
-          node[r] = nodes;
-          stack.push(r);
-        }
-      }
-    }
-    nodes++;
-  }
+  patches(s.length, w, (p) => s[p] === 1 && degree[p]! >= 3).forEach((patch, n) => {
+    for (const p of patch) node[p] = n;
+  });
   const seen = new Uint8Array(s.length);
   const runs: Run[] = [];
   const walk = (start: number, first: number, from: number): Run => {
@@ -745,28 +739,7 @@ export function strokeFit(
 /** Patches of ink (8-connected) in the polygons filled at RES pixels to the em. */
 function inkPatches(polygons: Polygon[], upem: number): number {
   const grid = polygons.length ? rasterise(polygons, RES / upem) : null;
-  if (!grid) return 0;
-  const { ink, w } = grid;
-  const seen = new Uint8Array(ink.length);
-  const o = ring(w);
-  let patches = 0;
-  for (let p = 0; p < ink.length; p++) {
-    if (!ink[p] || seen[p]) continue;
-    patches++;
-    const stack = [p];
-    seen[p] = 1;
-    while (stack.length) {
-      const q = stack.pop()!;
-      for (const d of o) {
-        const r = q + d;
-        if (r >= 0 && r < ink.length && ink[r] && !seen[r]) {
-          seen[r] = 1;
-          stack.push(r);
-        }
-      }
-    }
-  }
-  return patches;
+  return grid ? patches(grid.ink.length, grid.w, (p) => grid.ink[p] === 1).length : 0;
 }
 
 /**

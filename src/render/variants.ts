@@ -46,6 +46,27 @@ export function drawingPath(outline: readonly PathCommand[], upem: number, how: 
 
 type Point = (x: number, y: number) => [number, number];
 
+/**
+ * Waves across a letter in random directions, each longer than the letter: its wavelength 1 /
+ * (shortest + spread · u) em, its amplitude `amp` · (0.5 + u). Bends a drawing smoothly, never a kink.
+ */
+export function slowWaves(
+  r: Random,
+  count: number,
+  o: { upem: number; shortest: number; spread: number; amp: number },
+): { kx: number; ky: number; phase: number; amp: number }[] {
+  return Array.from({ length: count }, () => {
+    const angle = r.next() * Math.PI * 2;
+    const k = (Math.PI * 2 * (o.shortest + o.spread * r.next())) / o.upem;
+    return {
+      kx: k * Math.cos(angle),
+      ky: k * Math.sin(angle),
+      phase: r.next() * Math.PI * 2,
+      amp: o.amp * (0.5 + r.next()),
+    };
+  });
+}
+
 function drawn(outline: readonly PathCommand[], upem: number, how: Drawing): string {
   const { drawing, seed, key } = how;
   const amount = how.shapes;
@@ -59,16 +80,7 @@ function drawn(outline: readonly PathCommand[], upem: number, how: Drawing): str
   const sy = 1 + 0.07 * a * r.signed();
   const shear = 0.13 * a * r.signed();
   // Two waves per axis, each longer than the letter, in random directions.
-  const waves = Array.from({ length: 4 }, () => {
-    const angle = r.next() * Math.PI * 2;
-    const k = (Math.PI * 2 * (0.45 + 0.6 * r.next())) / upem;
-    return {
-      kx: k * Math.cos(angle),
-      ky: k * Math.sin(angle),
-      phase: r.next() * Math.PI * 2,
-      amp: upem * 0.022 * a * (0.5 + r.next()),
-    };
-  });
+  const waves = slowWaves(r, 4, { upem, shortest: 0.45, spread: 0.6, amp: upem * 0.022 * a });
   const join = joinWindow(outline, how.advance);
   const shaped: Point = (x, y) => {
     const u = x - cx;

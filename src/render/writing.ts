@@ -10,7 +10,7 @@
 import type { PenStroke } from './centrelines.ts';
 import type { LoadedFont } from './fonts.ts';
 import { Random } from './prng.ts';
-import { type Drawing, drawingPath, signedArea } from './variants.ts';
+import { type Drawing, drawingPath, signedArea, slowWaves } from './variants.ts';
 
 const written = new Map<string, string>();
 
@@ -80,16 +80,7 @@ export function varied(strokes: readonly PenStroke[], how: StrokeDrawing): PenSt
   const up = 1 + 0.16 * a * r.signed();
   const down = 1 + 0.16 * a * r.signed();
   // Slow bends: two waves across the letter, longer than it.
-  const waves = Array.from({ length: 2 }, () => {
-    const angle = r.next() * Math.PI * 2;
-    const k = (Math.PI * 2 * (0.5 + 0.5 * r.next())) / upem;
-    return {
-      kx: k * Math.cos(angle),
-      ky: k * Math.sin(angle),
-      phase: r.next() * Math.PI * 2,
-      amp: upem * 0.014 * a * (0.5 + r.next()),
-    };
-  });
+  const waves = slowWaves(r, 2, { upem, shortest: 0.5, spread: 0.5, amp: upem * 0.014 * a });
   const place = (x: number, y: number): [number, number] => {
     let v = y;
     if (v > xHeight) v = xHeight + (v - xHeight) * up;
