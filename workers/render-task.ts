@@ -1,6 +1,6 @@
-// One render request → bytes, through the engine's door: a PDF, one page as SVG or PNG, or a
-// preview's JSON of watermarked PNG pages. Both renderer adapters run it (piscina threads, or in
-// process for fast tests). Fonts are read once per thread and stay loaded.
+// One render request → bytes, through the engine's door: a PDF, one page as SVG, PNG or a pen
+// plotter's strokes, or a preview's JSON of watermarked PNG pages. Both renderer adapters run it
+// (piscina threads, or in process for fast tests). Fonts are read once per thread and stay loaded.
 import { deflateSync } from 'node:zlib';
 import type { Rendered, RenderRequest, RenderResult } from '../src/app/ports/renderer.ts';
 import { bundledFontId, WATERMARK_FONT } from '../src/domain/fonts.ts';
@@ -14,6 +14,7 @@ import {
   writePdf,
   writePng,
   writePreview,
+  writeStrokes,
   writeSvg,
 } from '../src/render/index.ts';
 import { fontBytes } from './fonts.ts';
@@ -70,15 +71,21 @@ function render(req: RenderRequest): Rendered {
   }
 }
 
-/** One page as SVG or PNG (POST /renders): over one page, over the line limit or over the size limit is refused. */
+/**
+ * One page as SVG, PNG or a pen plotter's strokes (POST /renders): over one page, over the line
+ * limit or over the size limit is refused.
+ */
 function image(req: RenderRequest): Rendered {
   const list = layout(req.spec, resources(req), {
     maxPages: req.limits.maxPages,
     maxLines: req.limits.maxLines,
+    centrelines: req.output === 'strokes',
   });
   const page = list.pages[0]!;
   let bytes: Uint8Array;
   if (req.output === 'svg') bytes = new TextEncoder().encode(writeSvg(list, page, { deflate }));
+  else if (req.output === 'strokes')
+    bytes = new TextEncoder().encode(writeStrokes(list, page, { color: req.spec.style.color }));
   else {
     bytes = writePng(list, page, 144, { raster, deflate });
     releaseImageMemory();

@@ -309,7 +309,12 @@ function schemas(): Record<string, unknown> {
           maxLength: 3000,
           description: 'Up to 20 lines including wrapping.',
         },
-        format: { type: 'string', enum: ['svg', 'png'] },
+        format: {
+          type: 'string',
+          enum: ['svg', 'png', 'strokes'],
+          description:
+            "`svg`: letter outlines; `png`: an image rendered on the server at 144 DPI; `strokes` (extension): for pen plotters and writing robots, an SVG of the letters' centrelines as stroked paths in writing order, one path per pen-down movement, with no fills and no paper (width and height in mm).",
+        },
         fontSize: {
           type: 'number',
           minimum: 6,
@@ -634,7 +639,7 @@ function operations(): Record<string, Record<string, Schema>> {
     '/renders': {
       post: {
         operationId: 'render',
-        summary: 'One SVG or PNG image, synchronously.',
+        summary: "One SVG or PNG image (or a pen plotter's strokes, extension), synchronously.",
         requestBody: jsonBody('RenderRequest', {
           templateId: EXAMPLE_IDS.template,
           text: 'Hello there',
@@ -643,7 +648,7 @@ function operations(): Record<string, Record<string, Schema>> {
         }),
         responses: {
           '200': {
-            description: 'The image.',
+            description: 'The image; `strokes` answers `image/svg+xml` too.',
             headers: limitedHeaders,
             content: {
               'image/svg+xml': { schema: { type: 'string' } },

@@ -1,9 +1,9 @@
-// POST /renders (spec §4 Render, §8; DESIGN §6): one page of a simple-text template as SVG or
-// PNG, synchronously, on the render pool. Order: the server's render mode → the body → the
-// template and its font → the image size (before any rasterising) → some allowance (credits
-// mode) → the account's heavy-render slot (PNG) → the minute and day quotas (from here on a
-// failure still spends the quota, as the spec says) → the render, with its 15 s limit → the
-// charge (credits mode) and the counters, in one transaction.
+// POST /renders (spec §4 Render, §8; DESIGN §6): one page of a simple-text template as SVG, PNG or
+// a pen plotter's strokes (an extension), synchronously, on the render pool. Order: the server's
+// render mode → the body → the template and its font → the image size (before any rasterising) →
+// some allowance (credits mode) → the account's heavy-render slot (PNG) → the minute and day quotas
+// (from here on a failure still spends the quota, as the spec says) → the render, with its 15 s
+// limit → the charge (credits mode) and the counters, in one transaction.
 import { balanceRefusal } from '../domain/billing.ts';
 import { isId, shownId } from '../domain/ids.ts';
 import { ApiError, isUnavailable, limitReached } from '../domain/errors.ts';
@@ -22,7 +22,11 @@ export interface RenderDeps extends Pick<JobDeps, 'store' | 'blobs' | 'config' |
   quota: RenderQuota;
 }
 
-const CONTENT_TYPES = { svg: 'image/svg+xml; charset=utf-8', png: 'image/png' } as const;
+const CONTENT_TYPES = {
+  svg: 'image/svg+xml; charset=utf-8',
+  png: 'image/png',
+  strokes: 'image/svg+xml; charset=utf-8',
+} as const;
 
 export async function renderNow(
   d: RenderDeps,
@@ -125,7 +129,8 @@ export async function renderNow(
       }
       await d.store.billing.count(tx, tenant, now, {
         renders: 1,
-        [req.format === 'svg' ? 'svg_renders' : 'png_renders']: 1,
+        // A pen plotter's strokes are an SVG too.
+        [req.format === 'png' ? 'png_renders' : 'svg_renders']: 1,
       });
     });
     return { contentType: CONTENT_TYPES[req.format], bytes };

@@ -231,11 +231,20 @@ export function integratorCommands(program: Command): void {
   );
 
   usageExits(
-    common(program.command('render').description('draw one SVG or PNG image at once (an integrator command)'))
+    common(
+      program
+        .command('render')
+        .description(
+          "draw one SVG or PNG image, or a pen plotter's strokes, at once (an integrator command)",
+        ),
+    )
       .option('--text <text>', 'the text')
       .option('--text-file <file>', 'or a file of it (- for stdin)')
       .addOption(
-        new Option('--format <format>', 'svg or png (default: from the output name)').choices(['svg', 'png']),
+        new Option(
+          '--format <format>',
+          "svg, png or strokes (a pen plotter's SVG of centrelines; default: svg or png from the output name)",
+        ).choices(['svg', 'png', 'strokes']),
       )
       .option('--font-size <pt>', 'text size, 6-96 pt', Number)
       .requiredOption('-o, --output <file>', 'where to write the image'),
@@ -244,7 +253,7 @@ export function integratorCommands(program: Command): void {
       opts: Common & {
         text?: string;
         textFile?: string;
-        format?: 'svg' | 'png';
+        format?: 'svg' | 'png' | 'strokes';
         fontSize?: number;
         output: string;
       },
@@ -264,9 +273,9 @@ export function integratorCommands(program: Command): void {
           ...(opts.fontSize !== undefined ? { fontSize: opts.fontSize } : {}),
         };
         const image =
-          format === 'svg'
-            ? await client.renders.create({ ...request, format: 'svg' })
-            : await client.renders.create({ ...request, format: 'png' });
+          format === 'png'
+            ? await client.renders.create({ ...request, format: 'png' })
+            : await client.renders.create({ ...request, format });
         // Written whole or not at all.
         const part = `${opts.output}.part`;
         try {

@@ -216,7 +216,7 @@ export class Scriptorium {
   };
 
   readonly renders = {
-    /** One image, synchronously: an SVG as text, a PNG as bytes. */
+    /** One image, synchronously: an SVG (or a pen plotter's strokes, also SVG) as text, a PNG as bytes. */
     create: (async (body: RenderRequest, opts: { signal?: AbortSignal } = {}) => {
       // A render is retried only after a refusal (429, 503): a second try could charge again.
       const res = await this.http.request('POST', '/renders', {
@@ -224,9 +224,9 @@ export class Scriptorium {
         signal: opts.signal,
         retry: 'refusals',
       });
-      return body.format === 'svg' ? res.text() : new Uint8Array(await res.arrayBuffer());
+      return body.format === 'png' ? new Uint8Array(await res.arrayBuffer()) : res.text();
     }) as {
-      (body: RenderRequest & { format: 'svg' }, opts?: { signal?: AbortSignal }): Promise<string>;
+      (body: RenderRequest & { format: 'svg' | 'strokes' }, opts?: { signal?: AbortSignal }): Promise<string>;
       (body: RenderRequest & { format: 'png' }, opts?: { signal?: AbortSignal }): Promise<Uint8Array>;
     },
   };

@@ -147,7 +147,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** One SVG or PNG image, synchronously. */
+        /** One SVG or PNG image (or a pen plotter's strokes, extension), synchronously. */
         post: operations["render"];
         delete?: never;
         options?: never;
@@ -892,8 +892,11 @@ export interface components {
         RenderRequest: {
             /** @description pt; the only permitted override. */
             fontSize?: number;
-            /** @enum {string} */
-            format: "svg" | "png";
+            /**
+             * @description `svg`: letter outlines; `png`: an image rendered on the server at 144 DPI; `strokes` (extension): for pen plotters and writing robots, an SVG of the letters' centrelines as stroked paths in writing order, one path per pen-down movement, with no fills and no paper (width and height in mm).
+             * @enum {string}
+             */
+            format: "svg" | "png" | "strokes";
             templateId: string;
             /** @description Up to 20 lines including wrapping. */
             text: string;
@@ -1759,7 +1762,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The image. */
+            /** @description The image; `strokes` answers `image/svg+xml` too. */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];

@@ -4,7 +4,8 @@ import { ApiError, invalid } from './errors.ts';
 import { checkTextCharacters } from './generation.ts';
 import { namesA } from './ids.ts';
 
-export type RenderFormat = 'svg' | 'png';
+/** `strokes` (an extension): the centrelines as stroked paths in writing order, for pen plotters. */
+export type RenderFormat = 'svg' | 'png' | 'strokes';
 
 export interface RenderRequest {
   templateId: string;
@@ -43,7 +44,8 @@ export function parseRenderBody(body: unknown, limits: { textMax: number }): Ren
     );
   }
   checkTextCharacters(b.text);
-  if (b.format !== 'svg' && b.format !== 'png') throw invalid('format', 'svg or png', b.format);
+  if (b.format !== 'svg' && b.format !== 'png' && b.format !== 'strokes')
+    throw invalid('format', 'svg, png or strokes', b.format);
   if (
     b.fontSize !== undefined &&
     (typeof b.fontSize !== 'number' || !(b.fontSize >= 6 && b.fontSize <= 96))

@@ -1,6 +1,7 @@
 // The one intermediate form every writer consumes: per page, positioned glyph instances (each a
 // reference to a glyph outline defined once per document), rules and dots of the paper, images,
 // and the text of each line for the searchable layer. Units: PDF points, origin top left, y down.
+import type { PenStroke } from './centrelines.ts';
 
 /** [a, b, c, d, e, f]: x' = a·x + c·y + e, y' = b·x + d·y + f. */
 export type Matrix = [number, number, number, number, number, number];
@@ -13,10 +14,20 @@ export interface GlyphDef {
   path: string;
   /** pt per font unit at the document's font size: instance matrices are this scale times a near-identity. */
   scale: number;
+  /** The drawing's centrelines in writing order (font units, y up), when the layout was asked to keep them. */
+  strokes?: readonly PenStroke[];
 }
 
 export type Item =
-  | { kind: 'glyph'; ref: string; m: Matrix; color: string; opacity: number }
+  | {
+      kind: 'glyph';
+      ref: string;
+      m: Matrix;
+      color: string;
+      opacity: number;
+      /** A connected hand's letter whose stroke in runs on from the letter before: one pen movement. */
+      joins?: boolean;
+    }
   | { kind: 'rule'; x1: number; y1: number; x2: number; y2: number; width: number; color: string }
   | { kind: 'dot'; x: number; y: number; r: number; color: string }
   /** A line drawn by hand (dividers, table rules): a polyline x0 y0 x1 y1 …, round caps and joins. */

@@ -119,6 +119,7 @@ class Flow {
       [...this.fonts, ...this.headingFonts.filter((f) => !this.fonts.includes(f))],
       style,
       this.hand,
+      doc.limits?.centrelines,
     );
     this.strokes = new Random(style.modifiers.seed, 'strokes');
     this.scratch = {

@@ -50,6 +50,8 @@ export interface LoadedFont {
    * calligraphy) or it has no ink: it is written as its outline.
    */
   strokes(gid: number): readonly PenStroke[] | null;
+  /** The glyph's centrelines as read, whether or not they carry its shape (pen plotters write every letter along them). */
+  centrelines(gid: number): readonly PenStroke[];
   font: hb.Font;
   /** Shaped words, by direction and text (prose repeats its words: shaping is the costly part). */
   words: Map<string, ShapedGlyph[]>;
@@ -160,7 +162,21 @@ function openFont(source: FontSource): LoadedFont {
   const boxes = new Map<number, readonly [number, number, number, number]>();
   let reach: LoadedFont['reach'] | undefined;
   let joined: boolean | undefined;
-  const strokes = new Map<number, readonly PenStroke[] | null>();
+  const strokes = new Map<number, { read: readonly PenStroke[]; carries: boolean }>();
+  const strokesOf = (gid: number) => {
+    let s = strokes.get(gid);
+    if (s === undefined) {
+      const outline = f.outline(gid);
+      const read = centrelines(
+        outline,
+        face.upem,
+        f.joined ? { advance: font.glyphHAdvance(gid) } : undefined,
+      );
+      s = { read, carries: read.length > 0 && strokeFit(outline, face.upem, read).iou >= STROKES_CARRY };
+      strokes.set(gid, s);
+    }
+    return s;
+  };
   const f: LoadedFont = {
     id: source.id,
     upem: face.upem,
@@ -211,19 +227,10 @@ function openFont(source: FontSource): LoadedFont {
       return joined;
     },
     strokes(gid) {
-      let s = strokes.get(gid);
-      if (s === undefined) {
-        const outline = f.outline(gid);
-        const read = centrelines(
-          outline,
-          face.upem,
-          f.joined ? { advance: font.glyphHAdvance(gid) } : undefined,
-        );
-        s = read.length && strokeFit(outline, face.upem, read).iou >= STROKES_CARRY ? read : null;
-        strokes.set(gid, s);
-      }
-      return s;
+      const s = strokesOf(gid);
+      return s.carries ? s.read : null;
     },
+    centrelines: (gid) => strokesOf(gid).read,
     font,
     words: new Map(),
   };

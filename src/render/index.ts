@@ -1,6 +1,6 @@
 // The render engine's one door. A render specification and the bytes it names become a display
 // list (positioned glyph outlines, rules, images per page); the writers turn a display list into
-// a PDF, an SVG, a PNG or a watermarked preview. Pure: no I/O, no clock, no environment; fonts,
+// a PDF, an SVG, a PNG, a pen plotter's SVG of strokes or a watermarked preview. Pure: no I/O, no clock, no environment; fonts,
 // images, the seed, the date and the compressor come in as arguments.
 import type { DisplayList } from './display-list.ts';
 import { renderText } from './document.ts';
@@ -18,6 +18,7 @@ export type { AssetBytes } from './svg.ts';
 export type * from './spec.ts';
 export { MODIFIER_LIMITS } from './spec.ts';
 export { pageToSvg as writeSvg } from './svg.ts';
+export { pageToStrokes as writeStrokes } from './plotter.ts';
 export { type PngOptions, pageToPng as writePng, type Rasterizer } from './png.ts';
 export { displayListToPdf as writePdf, type PdfOptions } from './pdf.ts';
 export { RenderError, type RenderErrorCode, uncoveredCharacters } from './text-layout.ts';

@@ -4,7 +4,7 @@
 // over the drawing in text render mode 3 (invisible, §9.3.6) with a Type 3 font whose glyphs are
 // empty and whose ToUnicode map gives the characters back, so the text is selectable and
 // searchable in any script. Pure: compression and the date come in as arguments.
-import { hexRgb } from './color.ts';
+import { hexRgb, letterInk } from './color.ts';
 import type { DisplayList, DisplayPage, Item } from './display-list.ts';
 import type { AssetBytes } from './svg.ts';
 import { RenderError } from './text-layout.ts';
@@ -350,9 +350,11 @@ function pageContent(
     if (ink) out.push('Q');
     ink = '';
   };
+  const inkOf = letterInk(page);
   for (const it of page.items as Item[]) {
     if (it.kind === 'glyph') {
-      const state = `${rgb(it.color)} rg${it.opacity < 1 ? ` /${gs.get(Math.round(it.opacity * 100))} gs` : ''}`;
+      const { color, opacity } = inkOf(it);
+      const state = `${rgb(color)} rg${opacity < 1 ? ` /${gs.get(Math.round(opacity * 100))} gs` : ''}`;
       if (state !== ink) {
         endInk();
         out.push(`q ${state} 0.1 0 0 0.1 0 0 cm`); // glyph positions in tenths of a point
@@ -445,10 +447,13 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
   const refs = Object.keys(list.glyphs).sort();
   const glyphNames = new Map(refs.map((r, i) => [r, `G${i}`]));
   const opacities = new Set<number>();
-  for (const p of list.pages)
-    for (const it of p.items)
-      if ((it.kind === 'glyph' || it.kind === 'stroke') && it.opacity < 1)
-        opacities.add(Math.round(it.opacity * 100));
+  for (const p of list.pages) {
+    const inkOf = letterInk(p);
+    for (const it of p.items) {
+      const opacity = it.kind === 'glyph' ? inkOf(it).opacity : it.kind === 'stroke' ? it.opacity : 1;
+      if (opacity < 1) opacities.add(Math.round(opacity * 100));
+    }
+  }
   const gs = new Map([...opacities].sort((a, b) => a - b).map((o) => [o, `A${o}`]));
   const codes = new TextCodes();
   const forms = new Map(refs.map((r) => [r, { name: glyphNames.get(r)!, k: 1000 / list.glyphs[r]!.scale }]));

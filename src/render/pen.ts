@@ -7,7 +7,7 @@ import type { Alternate, LoadedFont } from './fonts.ts';
 import type { GlyphHand, Handwriting, LineHand } from './handwriting.ts';
 import type { Line } from './text-layout.ts';
 import { DRAWINGS } from './variants.ts';
-import { letterPath, SHAPES_REACH } from './writing.ts';
+import { letterPath, letterStrokes, SHAPES_REACH } from './writing.ts';
 
 export interface LinePlacement {
   /** Left edge of the content box the line was laid out in, and its baseline. */
@@ -81,6 +81,8 @@ export class Pen {
     fonts: LoadedFont[],
     private readonly style: Style,
     readonly hand: Handwriting,
+    /** Keep each drawing's centrelines in its glyph definition too (the pen-plotter writer draws them). */
+    private readonly centrelines = false,
   ) {
     for (const f of fonts) this.fontIndex.set(f, this.fontIndex.size);
   }
@@ -96,6 +98,10 @@ export class Pen {
     const shapes = hand.shapes;
     // The drawings this line has used (stamped with the line's number), so that none repeats in it.
     const inLine = ++this.lineNo;
+    // In a connected hand, the letter before in the word: the next is set where the font sets it
+    // after that letter, in that letter's frame (its size and turn), held at the point where
+    // that letter runs out, so that the pen's one movement has no gap and no step at the join.
+    let before: { word: number; m: Matrix; advance: number; exit: [number, number] } | null = null;
     for (const p of placed) {
       const { g, hand: gh } = p;
       const y = baseline - g.dy + calm * p.dy;
@@ -124,26 +130,57 @@ export class Pen {
         p.x + shift * cos,
         y + shift * sin,
       ];
+      const runsOn = before?.word === g.word && g.font.joined;
+      if (runsOn) {
+        // The point where the letter before leaves, as the font sets this letter after it.
+        const [jx, jy] = before!.exit;
+        const [pm, lx] = [before!.m, jx - before!.advance];
+        const dx = pm[0] * jx + pm[2] * jy + pm[4] - (m[0] * lx + m[2] * jy + m[4]);
+        const dy = pm[1] * jx + pm[3] * jy + pm[5] - (m[1] * lx + m[3] * jy + m[5]);
+        // Only a join the hand's variation parted (not one a justified line's spaces opened).
+        if (Math.hypot(dx, dy) < JOIN_REACH * size) {
+          m[4] += dx;
+          m[5] += dy;
+        }
+      }
+      if (g.font.joined) {
+        // A letter whose ink the centrelines did not see run out still meets the next where the
+        // font sets them side by side: held there, low on its right edge.
+        const advance = g.font.font.glyphHAdvance(gid);
+        const exit = exitOf(g.font, gid) ?? [advance, 0.25 * (g.font.reach.x ?? g.font.upem / 2)];
+        before = { word: g.word, m, advance, exit };
+      } else before = null;
       let ref = this.cardRefs.get(card);
       if (ref === undefined) {
         ref = `${fi}:${gid}:${variant}`;
         this.cardRefs.set(card, ref);
       }
-      this.glyphs[ref] ??= {
-        font: g.font.id,
-        gid,
-        variant,
-        scale: size / g.font.upem,
-        path: letterPath(g.font, gid, {
+      if (!this.glyphs[ref]) {
+        const how = {
           drawing: variant,
           shapes,
           ...hand.inkShape,
           seed: this.style.modifiers.seed,
           key: `${g.font.id}:${gid}`,
           advance: g.font.font.glyphHAdvance(gid),
-        }),
-      };
-      page.items.push({ kind: 'glyph', ref, m, color: gh.color, opacity: gh.opacity });
+        };
+        this.glyphs[ref] = {
+          font: g.font.id,
+          gid,
+          variant,
+          scale: size / g.font.upem,
+          path: letterPath(g.font, gid, how),
+          ...(this.centrelines ? { strokes: letterStrokes(g.font, gid, how) } : {}),
+        };
+      }
+      page.items.push({
+        kind: 'glyph',
+        ref,
+        m,
+        color: gh.color,
+        opacity: gh.opacity,
+        ...(runsOn ? { joins: true } : {}),
+      });
       if (at.overstrike) {
         const o = at.overstrike * size;
         page.items.push({
@@ -361,6 +398,27 @@ export class Pen {
 
 /** The most a letter's own shift may open a gap inside a word or close one between words, in font sizes. */
 const GAP_GUARD = 0.02;
+
+/** The farthest the hand's variation may part a join for the pen to close it, in font sizes. */
+const JOIN_REACH = 0.3;
+
+/** Where a connected hand's letter runs out into the next (font units): the end of its stroke that does, if one does. Read once per glyph and thread. */
+function exitOf(font: LoadedFont, gid: number): [number, number] | null {
+  let byGid = JOINS.get(font);
+  if (!byGid) {
+    byGid = new Map();
+    JOINS.set(font, byGid);
+  }
+  let j = byGid.get(gid);
+  if (j === undefined) {
+    const out = font.centrelines(gid).find((s) => s.exit);
+    j = out ? [out.points.at(-2)!, out.points.at(-1)!] : null;
+    byGid.set(gid, j);
+  }
+  return j;
+}
+
+const JOINS = new WeakMap<LoadedFont, Map<number, [number, number] | null>>();
 
 /** The least clear space between the ink of two words, in font sizes. */
 const INK_GAP = 0.12;

@@ -163,4 +163,6 @@ export interface LayoutLimits {
   maxPages?: number;
   maxLines?: number;
   firstPages?: number;
+  /** Keep every letter's centrelines as well as its outline (for the pen-plotter writer). */
+  centrelines?: boolean;
 }

@@ -1,6 +1,7 @@
 // SVG writer: each glyph outline (or variant) is a <path> in <defs>, placed by <use> with its
 // matrix. Only numbers, ids we make and colours validated by the template enter the markup; the
 // text of a line is escaped before it goes into the (invisible) selectable layer.
+import { letterInk } from './color.ts';
 import type { DisplayList, DisplayPage, Matrix } from './display-list.ts';
 import { encodePng } from './png-encode.ts';
 import { GRAIN_PT, GRAIN_PX, GRAIN_RGB, GRAIN_TILES, grainAlpha, grainCells } from './grain.ts';
@@ -143,9 +144,11 @@ export function pageToSvg(
     if (d) body += `<path transform="scale(${n4(1 / opts.inline!.unitsPerPt)})"${ink} d="${d}"/>`;
     d = '';
   };
+  const inkOf = letterInk(page);
   for (const it of page.items) {
     if (it.kind === 'glyph') {
-      const fill = ` fill="${it.color}"${it.opacity < 1 ? ` fill-opacity="${n(it.opacity)}"` : ''}`;
+      const { color, opacity } = inkOf(it);
+      const fill = ` fill="${color}"${opacity < 1 ? ` fill-opacity="${n(opacity)}"` : ''}`;
       if (opts.inline) {
         if (fill !== ink) flush();
         ink = fill;

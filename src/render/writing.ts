@@ -27,21 +27,34 @@ export function letterPath(font: LoadedFont, gid: number, how: Drawing): string 
   const id = `${how.key}/${how.drawing}/${how.shapes}/${how.pressure}/${how.blots}/${how.seed}`;
   let d = written.get(id);
   if (d === undefined) {
-    const drawing: StrokeDrawing = {
-      drawing: how.drawing,
-      shapes: how.shapes,
-      pressure: how.pressure,
-      blots: how.blots,
-      seed: how.seed,
-      key: how.key,
-      upem: font.upem,
-      xHeight: font.reach.x ?? font.upem / 2,
-    };
+    const drawing = strokeDrawing(font, how);
     d = strokesPath(pressed(varied(strokes, drawing), drawing));
     if (written.size >= 50_000) written.clear();
     written.set(id, d);
   }
   return d;
+}
+
+/**
+ * The centrelines of a letter as drawing `how` builds it, in writing order (font units, y up):
+ * what a pen plotter draws. Every letter has them, also one whose outline the pen does not write
+ * (its strokes do not carry its shape); not remembered (the pen asks once per drawing).
+ */
+export function letterStrokes(font: LoadedFont, gid: number, how: Drawing): PenStroke[] {
+  return varied(font.centrelines(gid), strokeDrawing(font, how));
+}
+
+function strokeDrawing(font: LoadedFont, how: Drawing): StrokeDrawing {
+  return {
+    drawing: how.drawing,
+    shapes: how.shapes,
+    pressure: how.pressure,
+    blots: how.blots,
+    seed: how.seed,
+    key: how.key,
+    upem: font.upem,
+    xHeight: font.reach.x ?? font.upem / 2,
+  };
 }
 
 export interface StrokeDrawing {
@@ -166,6 +179,12 @@ export function pressed(strokes: readonly PenStroke[], how: StrokeDrawing): PenS
     const along = arcLengths(s.points);
     const total = along[n - 1]! || 1;
     const phase = r.next() * Math.PI * 2;
+    // A dot (a stroke hardly longer than it is wide) is pressed down, not drawn: no taper.
+    const dot = total < 2 * Math.max(...s.widths);
+    // Nor where an end runs into another stroke of the letter: the pen does not lift there.
+    const meets = [0, n - 1].map((i) =>
+      touches(strokes, k, s.points[2 * i]!, s.points[2 * i + 1]!, s.widths[i]!),
+    );
     const widths = s.widths.map((w, i) => {
       // Direction here: down (y falling) presses, up eases.
       const j = Math.min(n - 1, i + 1);
@@ -176,11 +195,11 @@ export function pressed(strokes: readonly PenStroke[], how: StrokeDrawing): PenS
       const down = -dy / len; // 1 straight down, -1 straight up
       let f =
         weight * (1 + 0.18 * p * down) * (1 + 0.06 * p * Math.sin(phase + (along[i]! / total) * Math.PI * 2));
-      if (!s.closed) {
+      if (!s.closed && !dot) {
         const t = along[i]! / total;
         // Landing and lifting: the first and last tenth of an open stroke thin towards its ends.
-        const landing = s.entry || blot ? 1 : taper(t / 0.12);
-        const lifting = s.exit ? 1 : taper((1 - t) / 0.12);
+        const landing = s.entry || blot || meets[0] ? 1 : taper(t / 0.12);
+        const lifting = s.exit || meets[1] ? 1 : taper((1 - t) / 0.12);
         f *= 1 - 0.45 * p * (1 - Math.min(landing, lifting));
         // At a join the pen carries on into the next letter: the weight comes back to the font's,
         // which the other side of the join has too.
@@ -192,6 +211,19 @@ export function pressed(strokes: readonly PenStroke[], how: StrokeDrawing): PenS
     });
     return { ...s, widths };
   });
+}
+
+/** Whether the point (x, y), of a stroke `width` wide, lies on the ink of a stroke of `strokes` other than the `own`th. */
+function touches(strokes: readonly PenStroke[], own: number, x: number, y: number, width: number): boolean {
+  for (let j = 0; j < strokes.length; j++) {
+    if (j === own) continue;
+    const o = strokes[j]!;
+    for (let i = 0; i < o.widths.length; i++) {
+      const reach = (o.widths[i]! + width) / 2;
+      if (Math.hypot(o.points[2 * i]! - x, o.points[2 * i + 1]! - y) < reach) return true;
+    }
+  }
+  return false;
 }
 
 const taper = (t: number) => {

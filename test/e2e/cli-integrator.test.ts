@@ -155,7 +155,7 @@ t.test('on a terminal, a progress line: queued or processing, then downloading w
   t.match(frames.at(-1), new RegExp(`^${out}: \\d+ pages`), 'the line is cleared before the result');
 });
 
-t.test('render writes an SVG or a PNG, the format from the name or --format', async (t) => {
+t.test('render writes an SVG, a PNG or strokes, the format from the name or --format', async (t) => {
   const png = join(dir, 'hello.png');
   const r = await cli(['render', '--template', simple, '--text', 'Hello there', '-o', png], env);
   t.equal(r.code, 0, r.stderr);
@@ -169,6 +169,18 @@ t.test('render writes an SVG or a PNG, the format from the name or --format', as
   t.equal(s.code, 0, s.stderr);
   t.match(JSON.parse(s.stdout), { format: 'svg', output: svg });
   t.match(readFileSync(svg, 'utf8'), /^<svg/);
+  const plot = join(dir, 'plot.svg');
+  const p = await cli(
+    ['render', '--template', simple, '--text', 'Hi', '--format', 'strokes', '-o', plot, '--json'],
+    env,
+  );
+  t.equal(p.code, 0, p.stderr);
+  t.match(JSON.parse(p.stdout), { format: 'strokes', output: plot });
+  t.match(
+    readFileSync(plot, 'utf8'),
+    /^<svg[^>]+><g fill="none" stroke="#[0-9a-f]{6}"/,
+    "a pen plotter's strokes",
+  );
   const big = await cli(
     ['render', '--template', simple, '--text', 'Hi', '--font-size', '200', '-o', png],
     env,

@@ -77,6 +77,16 @@ t.test('every public endpoint, typed', async (t) => {
     format: 'svg',
   });
   t.match(svg, /^<svg/);
+  const plot: string = await client.renders.create({
+    templateId: a.templates.test.simple,
+    text: 'Hello',
+    format: 'strokes',
+  });
+  t.match(
+    plot,
+    /<g fill="none" stroke="[^"]+" stroke-width="[\d.]+" stroke-linecap="round"/,
+    'strokes, as text',
+  );
   const image = await client.renders.create({
     templateId: a.templates.test.simple,
     text: 'Hello',

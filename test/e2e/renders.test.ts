@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Resvg } from '@resvg/resvg-js';
 import { PNG } from 'pngjs';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { addFont, importTemplate, topUp } from '../../src/app/admin.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
 import { call, setExtraBalance, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -14,19 +14,21 @@ const render = (s: Pick<TestServer, 'base'>, key: string, body: Record<string, u
   call(t, s, 'POST', '/renders', { key, body });
 const CAPTION = 'A few lines of handwriting\nfor a caption under a photo.';
 
+/** An SVG render of the caption by `key` (SVG or a pen plotter's strokes): 200, its type, its exact length. */
+async function svgOf(t: Test, key: string, templateId: string, format: 'svg' | 'strokes') {
+  const r = await render(server, key, { templateId, text: CAPTION, format });
+  t.equal(r.status, 200);
+  t.equal(r.headers.get('content-type'), 'image/svg+xml; charset=utf-8');
+  t.equal(Number(r.headers.get('content-length')), Buffer.byteLength(r.body));
+  t.doesNotThrow(() => new Resvg(r.body), 'well-formed');
+  return r.body as string;
+}
+
 t.test('SVG and PNG: 200 with the image as the body, exact length, one request id', async (t) => {
-  const svg = await render(server, a.live, {
-    templateId: a.templates.live.simple,
-    text: CAPTION,
-    format: 'svg',
-  });
-  t.equal(svg.status, 200);
-  t.equal(svg.headers.get('content-type'), 'image/svg+xml; charset=utf-8');
-  t.equal(Number(svg.headers.get('content-length')), Buffer.byteLength(svg.body));
-  t.match(svg.body, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-  t.match(svg.body, /<path id="g0" /, 'letter outlines');
-  t.notMatch(svg.body, /<text|@font-face|font-family/, 'no text elements, no web fonts');
-  t.doesNotThrow(() => new Resvg(svg.body), 'well-formed');
+  const svg = await svgOf(t, a.live, a.templates.live.simple, 'svg');
+  t.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  t.match(svg, /<path id="g0" /, 'letter outlines');
+  t.notMatch(svg, /<text|@font-face|font-family/, 'no text elements, no web fonts');
 
   const res = await fetch(`${server.base}/api/v1/renders`, {
     method: 'POST',
@@ -50,6 +52,42 @@ t.test('SVG and PNG: 200 with the image as the body, exact length, one request i
   t.match(big.body, /matrix\(0\.0\d+ 0 0 -0\.0\d+ 0 0\)/, 'fontSize scales the outlines');
   const usage = await call(t, server, 'GET', '/usage', { key: a.live });
   t.match(usage.body, { renders: 3, svgRenders: 2, pngRenders: 1 }, 'counted in usage');
+});
+
+t.test("strokes (extension): a pen plotter's SVG, counted and limited as an SVG render", async (t) => {
+  const b = await server.tenant();
+  const body = await svgOf(t, b.live, b.templates.live.simple, 'strokes');
+  t.match(body, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="210mm" height="297mm"/);
+  t.notMatch(body, /fill="#|<use|<text|<image/, 'no fills, no paper, no text layer');
+  const paths = [...body.matchAll(/<path d="(M[^"]+)"\/>/g)];
+  t.ok(paths.length > 20, `one path per pen movement (${paths.length})`);
+  const same = await render(server, b.live, {
+    templateId: b.templates.live.simple,
+    text: CAPTION,
+    format: 'strokes',
+  });
+  t.equal(same.body, body, 'the same request draws the same strokes');
+  const long = await render(server, b.live, {
+    templateId: b.templates.live.simple,
+    text: 'line\n'.repeat(21),
+    format: 'strokes',
+  });
+  t.equal(long.status, 400, 'the line limit holds');
+  t.match(long.body, { error: { code: 'INVALID_REQUEST', field: 'text' } });
+  const bad = await render(server, b.live, {
+    templateId: b.templates.live.simple,
+    text: 'Hi',
+    format: 'gif',
+  });
+  t.match(bad.body, {
+    error: { code: 'INVALID_REQUEST', field: 'format', message: /svg, png or strokes.*gif/ },
+  });
+  const usage = await call(t, server, 'GET', '/usage', { key: b.live });
+  t.match(
+    usage.body,
+    { renders: 2, svgRenders: 2, pngRenders: 0 },
+    'the two drawn are counted as SVG renders',
+  );
 });
 
 t.test('a well-prefixed template id of another length is simply not found', async (t) => {
@@ -117,7 +155,7 @@ t.test('limits at their edges: accepted at the limit, 400 one past it, never cro
     { text: Array.from({ length: 14 }, () => 'x').join('\n'), fontSize: 96 },
     /does not fit on one page/,
   );
-  await no('no format', { text: 'x', format: 'gif' }, /format must be svg or png, got "gif"/);
+  await no('no format', { text: 'x', format: 'gif' }, /format must be svg, png or strokes, got "gif"/);
   await no(
     'a style override',
     { text: 'x', overrides: {} },

@@ -3,12 +3,13 @@
 // in-process adapter (workers/in-process-renderer.ts) serves fast tests.
 import type { FontInfo, ImageResource, RenderErrorCode, RenderSpec } from '../../render/index.ts';
 
-export type RenderOutput = 'pdf' | 'preview' | 'svg' | 'png' | 'draft';
+export type RenderOutput = 'pdf' | 'preview' | 'svg' | 'png' | 'strokes' | 'draft';
 
 export interface RenderRequest {
   /**
    * `pdf`: the document. `preview`: the first pages as watermarked PNGs, in one JSON body.
-   * `svg`, `png`: one page, synchronously (POST /renders), PNG at 144 DPI. `draft`: the
+   * `svg`, `png`, `strokes`: one page, synchronously (POST /renders), PNG at 144 DPI, strokes
+   * as a pen plotter's SVG of centrelines. `draft`: the
    * dashboard builder's preview, the first page as a PNG at `previewDpi`, unwatermarked.
    */
   output: RenderOutput;

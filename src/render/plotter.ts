@@ -1,0 +1,82 @@
+// Pen-plotter writer: a page's handwriting as the lines a pen draws, for pen plotters and writing
+// robots. Each letter's centrelines (kept by the layout, LayoutLimits.centrelines) placed as the
+// hand placed the letter, one stroked path per pen-down movement in writing order: letter after
+// letter, each letter's strokes in the order the pen makes them. In a connected hand a stroke
+// that runs out of a letter and the one that runs into the next are one movement, one path. No
+// fills, one pen: the ink's colour and the hand's usual stroke width. The paper (ruling, grain,
+// tilt, shadow) is the sheet in the machine and is not drawn. Lengths in pt, the size in mm.
+import type { PenStroke } from './centrelines.ts';
+import type { DisplayList, DisplayPage, Matrix } from './display-list.ts';
+
+const n = (v: number) => (Math.round(v * 100) / 100).toString();
+
+export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { color: string }): string {
+  const paths: string[] = [];
+  const widths: number[] = [];
+  let d = ''; // the movement being drawn
+  let runs = false; // it runs out of the last letter into the next
+  let later: string[] = []; // what stands apart in the joined word (dots, bars), drawn when it ends
+  const lift = () => {
+    if (d) paths.push(d);
+    [d, runs] = ['', false];
+  };
+  const wordEnds = () => {
+    lift();
+    paths.push(...later);
+    later = [];
+  };
+  /** A stroke's path data, placed by `m`: from its start, or on from where the pen is. */
+  const line = (s: PenStroke, m: Matrix, scale: number, on: boolean) => {
+    const pts = placed(s.points, m);
+    for (const w of s.widths) widths.push(w * scale);
+    let out = on ? '' : `M${n(pts[0]!)} ${n(pts[1]!)}`;
+    for (let i = on || pts.length === 2 ? 0 : 2; i < pts.length; i += 2)
+      out += `L${n(pts[i]!)} ${n(pts[i + 1]!)}`;
+    return out;
+  };
+  for (const it of page.items) {
+    if (it.kind !== 'glyph') continue;
+    const def = list.glyphs[it.ref]!;
+    if (!def.strokes) throw new Error(`glyph ${it.ref} was laid out without its centrelines`);
+    // The letter's strokes as the pen takes them: in from the letter before first, out into the
+    // next last; in a joined letter, what stands apart (a dot, a bar) after the word.
+    const into = def.strokes.filter((s) => s.entry);
+    const apart = def.strokes.filter((s) => !s.entry && !s.exit);
+    const out = def.strokes.filter((s) => s.exit && !s.entry);
+    const joined = into.length > 0 || out.length > 0;
+    if (!(it.joins && runs)) wordEnds();
+    for (const s of [...into, ...(joined ? [] : apart), ...out]) {
+      // The one stroke of a letter that runs on from the one before continues its movement.
+      const on = s === into[0] && it.joins === true && runs;
+      if (!on) lift();
+      d += line(s, it.m, def.scale, on);
+      runs = s.exit;
+    }
+    if (joined) for (const s of apart) later.push(line(s, it.m, def.scale, false));
+  }
+  wordEnds();
+  const mm = (pt: number) => n((pt * 25.4) / 72);
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${mm(page.width)}mm" height="${mm(page.height)}mm" viewBox="0 0 ${n(page.width)} ${n(page.height)}">` +
+    `<g fill="none" stroke="${opts.color}" stroke-width="${n(median(widths) || 0.5)}" stroke-linecap="round" stroke-linejoin="round">` +
+    paths.map((p) => `<path d="${p}"/>`).join('') +
+    '</g></svg>'
+  );
+}
+
+/** Points in font units (y up) placed on the page by an instance's matrix. */
+function placed(points: readonly number[], m: Matrix): number[] {
+  const out = new Array<number>(points.length);
+  for (let i = 0; i < points.length; i += 2) {
+    const [x, y] = [points[i]!, points[i + 1]!];
+    out[i] = m[0] * x + m[2] * y + m[4];
+    out[i + 1] = m[1] * x + m[3] * y + m[5];
+  }
+  return out;
+}
+
+function median(v: number[]): number {
+  if (!v.length) return 0;
+  const s = v.slice().sort((a, b) => a - b);
+  return s[s.length >> 1]!;
+}

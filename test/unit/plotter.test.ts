@@ -1,0 +1,122 @@
+// The pen plotter's SVG (POST /renders with "format": "strokes"): the letters' centrelines,
+// stroked, in writing order, where the outlines' ink is; a connected hand's joins one movement.
+import { Resvg } from '@resvg/resvg-js';
+import t from 'tap';
+import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
+import { styleOf } from '../helpers/specs.ts';
+import { bundledFontId } from '../../src/domain/fonts.ts';
+import { renderText } from '../../src/render/document.ts';
+import { writeStrokes, writeSvg } from '../../src/render/index.ts';
+
+const TEXT = 'A minimum of seven lines\nwill do, quite kindly written.';
+const WIDTH = 1600;
+
+/** Ink (dark enough) of an SVG drawn `WIDTH` pixels wide, as a mask. */
+function inkOf(svg: string): { mask: Uint8Array; w: number; h: number } {
+  const img = new Resvg(svg, { fitTo: { mode: 'width', value: WIDTH }, background: '#ffffff' }).render();
+  const px = img.pixels; // a copy at each read
+  const mask = new Uint8Array(img.width * img.height);
+  for (let i = 0; i < mask.length; i++) mask[i] = px[4 * i]! < 160 ? 1 : 0;
+  return { mask, w: img.width, h: img.height };
+}
+
+/** The mask grown by `r` pixels (a square). */
+function grown(m: { mask: Uint8Array; w: number; h: number }, r: number): Uint8Array {
+  const out = new Uint8Array(m.mask.length);
+  for (let y = 0; y < m.h; y++)
+    for (let x = 0; x < m.w; x++) {
+      if (!m.mask[y * m.w + x]) continue;
+      for (let dy = -r; dy <= r; dy++)
+        for (let dx = -r; dx <= r; dx++) {
+          const [u, v] = [x + dx, y + dy];
+          if (u >= 0 && v >= 0 && u < m.w && v < m.h) out[v * m.w + u] = 1;
+        }
+    }
+  return out;
+}
+
+const share = (of: Uint8Array, inside: Uint8Array) => {
+  let [n, k] = [0, 0];
+  for (let i = 0; i < of.length; i++)
+    if (of[i]) {
+      n++;
+      if (inside[i]) k++;
+    }
+  return n ? k / n : 0;
+};
+
+const paths = (svg: string) => [...svg.matchAll(/<path d="([^"]+)"\/>/g)].map((m) => m[1]!);
+
+for (const slug of ['caveat', 'dancing-script', 'aref-ruqaa']) {
+  t.test(`${slug}: centrelines where the outlines' ink is, stroked, no fills`, async (t) => {
+    const style = styleOf({ fontId: bundledFontId(slug), fontSize: 28 });
+    const fonts = bundledChain(bundledFontSource(slug));
+    const list = renderText({ style, text: TEXT, fonts, limits: { centrelines: true } });
+    const page = list.pages[0]!;
+    const strokes = writeStrokes(list, page, { color: style.color });
+    t.match(
+      strokes,
+      /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="210mm" height="297mm" viewBox="0 0 595\.28 841\.89">/,
+    );
+    t.match(strokes, /<g fill="none" stroke="#1b2a6b" stroke-width="[\d.]+" stroke-linecap="round"/);
+    t.notMatch(strokes, /fill="#|<use|<image|<rect|<line/, 'no fills, no paper');
+    const ds = paths(strokes);
+    t.ok(ds.length > 20, `one path per pen movement (${ds.length})`);
+    t.ok(
+      ds.every((d) => /^M[\d.]+ [\d.]+(L[\d.]+ [\d.]+)+$/.test(d)),
+      'each path is one pen-down movement: a move, then lines',
+    );
+    const width = Number(/stroke-width="([\d.]+)"/.exec(strokes)![1]);
+    t.ok(width > 0.5 && width < 4, `the hand's pen width at 28 pt (${width} pt)`);
+
+    // The same page's outlines: the strokes run inside their ink, and cover most of it.
+    const pen = inkOf(strokes);
+    const outlines = inkOf(writeSvg(list, page));
+    const inside = share(pen.mask, grown(outlines, 1));
+    const covered = share(outlines.mask, grown(pen, 1));
+    t.ok(inside > 0.95, `the strokes lie on the letters' ink (${(inside * 100).toFixed(1)} %)`);
+    t.ok(covered > 0.85, `and cover it (${(covered * 100).toFixed(1)} %)`);
+
+    // Writing order: along each line, each movement starts after the one before, give or take a
+    // letter; only a dot or a bar goes back further (in a joined hand, after its word).
+    const em = 28;
+    const points = ds.map((d) => d.slice(1).split(/[ L]/).map(Number));
+    let back = 0;
+    for (let i = 1; i < points.length; i++) {
+      const [[x0, y0], [x1, y1]] = [points[i - 1]!, points[i]!];
+      const xs = points[i]!.filter((_, k) => k % 2 === 0);
+      const small = Math.max(...xs) - Math.min(...xs) < 0.5 * em;
+      if (Math.abs(y1! - y0!) < em && x1! < x0! - 1.2 * em && !small) back++;
+    }
+    t.equal(back, 0, 'no stroke but a dot or a bar starts far back along its line');
+  });
+}
+
+t.test('a connected hand: the stroke out of a letter and into the next are one movement', async (t) => {
+  const style = styleOf({ fontId: bundledFontId('dancing-script'), fontSize: 28 });
+  const list = renderText({
+    style,
+    text: 'minimum summer',
+    fonts: bundledChain(bundledFontSource('dancing-script')),
+    limits: { centrelines: true },
+  });
+  const page = list.pages[0]!;
+  let strokes = 0;
+  let joins = 0;
+  for (const it of page.items)
+    if (it.kind === 'glyph')
+      for (const s of list.glyphs[it.ref]!.strokes!) {
+        strokes++;
+        if (s.entry) joins++;
+      }
+  const ds = paths(writeStrokes(list, page, { color: style.color }));
+  t.ok(joins >= 6, `the hand's letters join (${joins} strokes run in from the letter before)`);
+  t.ok(ds.length <= strokes - joins / 2, `joined movements: ${ds.length} paths for ${strokes} strokes`);
+});
+
+t.test('without centrelines asked for, the layout keeps none and the writer says so', async (t) => {
+  const style = styleOf({ fontSize: 28 });
+  const list = renderText({ style, text: 'Hello', fonts: bundledChain(bundledFontSource('caveat')) });
+  t.ok(Object.values(list.glyphs).every((g) => g.strokes === undefined));
+  t.throws(() => writeStrokes(list, list.pages[0]!, { color: '#000000' }), /without its centrelines/);
+});
