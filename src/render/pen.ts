@@ -33,15 +33,20 @@ export interface LinePlacement {
 /**
  * Baseline-to-baseline distance for lines of `size` in `font`: `lineHeight` times the size, but
  * never closer than the hand's letters reach plus a fifth of the size for it to move in. On ruled
- * paper (`rules`: the spacing) a whole number of rules: the nearest to the line height, or the
- * next that leaves that room.
+ * paper (`rules`: the spacing) a whole number of rules, the nearest to the line height: lines
+ * overlap where their ink does not (a tall letter under a low one is written shorter, down to
+ * MOST_SHORTENED of its height: Pen.inkAbove), so a tall hand writes on every rule unless even
+ * then its deepest descender would meet its tallest ascender.
  */
 export function linePitch(font: LoadedFont, size: number, lineHeight: number, rules: number | null): number {
   const natural = size * lineHeight;
   const least = ((font.reach.ascent + font.reach.descent) / font.upem) * size + 0.2 * size;
-  return rules
-    ? rules * Math.max(1, Math.round(natural / rules), Math.ceil(least / rules - 0.01))
-    : Math.max(natural, least);
+  if (!rules) return Math.max(natural, least);
+  // Ruled: the deepest descender over the tallest ascender, that one written shorter, with room
+  // for the drawings' reach and a little clear space.
+  const { ascent, descent } = font.reach;
+  const tight = ((descent + MOST_SHORTENED * ascent) / font.upem + LINE_CLEAR + SHAPES_REACH) * size;
+  return rules * Math.max(1, Math.round(natural / rules), Math.ceil(tight / rules - 0.01));
 }
 
 /** Room above and below the baseline for lines of `size` following each other `pitch` apart: the letters' reach and half the space between. */
@@ -76,6 +81,11 @@ export class Pen {
   /** Lines written so far, and the line each card was last used in (by card id). */
   private lineNo = 0;
   private stamps = new Int32Array(1024);
+  /** How low the ink of the lines written on the page reaches, in bins INK_BIN pt wide across it. */
+  private lowest: { page: DisplayPage | null; bins: Float64Array } = {
+    page: null,
+    bins: new Float64Array(0),
+  };
 
   constructor(
     fonts: LoadedFont[],
@@ -102,6 +112,7 @@ export class Pen {
     // after that letter, in that letter's frame (its size and turn), held at the point where
     // that letter runs out, so that the pen's one movement has no gap and no step at the join.
     let before: { word: number; m: Matrix; advance: number; exit: [number, number] } | null = null;
+    const written: { left: number; right: number; bottom: number }[] = [];
     for (const p of placed) {
       const { g, hand: gh } = p;
       const y = baseline - g.dy + calm * p.dy;
@@ -150,6 +161,19 @@ export class Pen {
         const exit = exitOf(g.font, gid) ?? [advance, 0.25 * (g.font.reach.x ?? g.font.upem / 2)];
         before = { word: g.word, m, advance, exit };
       } else before = null;
+      // A tall letter under a line whose ink hangs low there is written shorter (its ascender,
+      // or its top), as a writer's pen shortens a stroke it would cross the line above with.
+      const ink = inkExtent(m, g.font.box(gid), SHAPES_REACH * shapes * g.font.upem);
+      const above = this.inkAbove(page, ink.left, ink.right);
+      const clear = LINE_CLEAR * size;
+      const base = m[5]; // the baseline under the pen, after a join moved it
+      if (above < base && ink.top < above + clear) {
+        const k = Math.max(MOST_SHORTENED, (base - above - clear) / (base - ink.top));
+        m[2] *= k;
+        m[3] *= k;
+        ink.bottom = base + (ink.bottom - base) * k;
+      }
+      written.push({ left: ink.left, right: ink.right, bottom: ink.bottom });
       let ref = this.cardRefs.get(card);
       if (ref === undefined) {
         ref = `${fi}:${gid}:${variant}`;
@@ -192,9 +216,41 @@ export class Pen {
         });
       }
     }
+    this.inkBelow(page, written);
     if (line.text)
       page.lines.push({ x: x0, y: baseline, width: line.width, size, text: line.text, visual: line.visual });
     return lineHand;
+  }
+
+  /** How low the ink written on `page` so far reaches between `left` and `right` (pt, y down; -Infinity where there is none). */
+  private inkAbove(page: DisplayPage, left: number, right: number): number {
+    if (this.lowest.page !== page) return Number.NEGATIVE_INFINITY;
+    const bins = this.lowest.bins;
+    let low = Number.NEGATIVE_INFINITY;
+    const [a, b] = [
+      Math.max(0, Math.floor(left / INK_BIN)),
+      Math.min(bins.length - 1, Math.floor(right / INK_BIN)),
+    ];
+    for (let i = a; i <= b; i++) if (bins[i]! > low) low = bins[i]!;
+    return low;
+  }
+
+  /** Remembers how low a line's letters reach on `page`, for the lines written under it. */
+  private inkBelow(page: DisplayPage, letters: { left: number; right: number; bottom: number }[]): void {
+    if (this.lowest.page !== page) {
+      this.lowest = {
+        page,
+        bins: new Float64Array(Math.ceil(page.width / INK_BIN) + 1).fill(Number.NEGATIVE_INFINITY),
+      };
+    }
+    const bins = this.lowest.bins;
+    for (const l of letters) {
+      const [a, b] = [
+        Math.max(0, Math.floor(l.left / INK_BIN)),
+        Math.min(bins.length - 1, Math.floor(l.right / INK_BIN)),
+      ];
+      for (let i = a; i <= b; i++) if (l.bottom > bins[i]!) bins[i] = l.bottom;
+    }
   }
 
   /** Each glyph of the line with the hand's variation on it: where it goes, and how far the variation moves, grows and turns it. */
@@ -398,6 +454,33 @@ export class Pen {
 
 /** The most a letter's own shift may open a gap inside a word or close one between words, in font sizes. */
 const GAP_GUARD = 0.02;
+
+/** Space kept between a letter's top and the ink of the line above, in font sizes. */
+const LINE_CLEAR = 0.03;
+
+/** The shortest a letter is written to clear the line above: this share of its height. */
+const MOST_SHORTENED = 0.5;
+
+/** Width of the bins the ink's reach below a line is kept in, pt. */
+const INK_BIN = 2;
+
+/** The page box (pt, y down) of a letter's ink box `box` (font units, y up) grown by `grown` on every side, placed by `m`. */
+function inkExtent(
+  m: Matrix,
+  box: readonly [number, number, number, number],
+  grown: number,
+): { left: number; right: number; top: number; bottom: number } {
+  const e = { left: Infinity, right: -Infinity, top: Infinity, bottom: -Infinity };
+  for (const x of [box[0] - grown, box[2] + grown])
+    for (const y of [box[1] - grown, box[3] + grown]) {
+      const [px, py] = [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+      e.left = Math.min(e.left, px);
+      e.right = Math.max(e.right, px);
+      e.top = Math.min(e.top, py);
+      e.bottom = Math.max(e.bottom, py);
+    }
+  return e;
+}
 
 /** The farthest the hand's variation may part a join for the pen to close it, in font sizes. */
 const JOIN_REACH = 0.3;

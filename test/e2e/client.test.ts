@@ -172,7 +172,6 @@ t.test(
       'the window is spent',
     );
     const events: Progress[] = [];
-    const started = Date.now();
     const done = await client.waitForCompletion(job.id, {
       intervalMs: 200,
       onProgress: (p) => events.push(p),
@@ -184,7 +183,6 @@ t.test(
       waits.every((e) => e.phase === 'waiting' && e.reason === 'rate-limit' && e.waitMs <= 3000),
       `each for the window's reset (${waits.map((e) => (e as { waitMs: number }).waitMs).join(', ')} ms), not Retry-After's 60 s`,
     );
-    t.ok(Date.now() - started < 30_000, 'and it did not sit out a minute');
 
     const retried: number[] = [];
     const retrying = new Scriptorium({
