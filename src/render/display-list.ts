@@ -25,6 +25,8 @@ export type Item =
       m: Matrix;
       color: string;
       opacity: number;
+      /** The word of the document the letter belongs to (its index; measuring the space between words reads it). */
+      word?: number;
       /** A connected hand's letter whose stroke in runs on from the letter before: one pen movement. */
       joins?: boolean;
     }

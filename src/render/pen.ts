@@ -203,6 +203,7 @@ export class Pen {
         m,
         color: gh.color,
         opacity: gh.opacity,
+        word: g.word,
         ...(runsOn ? { joins: true } : {}),
       });
       if (at.overstrike) {
