@@ -70,6 +70,9 @@ function tirednessAt(m: Modifiers, letters: number): number {
   return m.fatigue.enabled ? Math.min(m.fatigue.amount, 1) * Math.min(1, letters / TIRING) : 0;
 }
 
+/** How far (pt of the pressure wave) the hand moves on from one letter to the next. */
+const PRESSURE_STEP = 9;
+
 /** Letters (what tires the hand) in a character of prose, spaces included. */
 const LETTERS_PER_CHARACTER = 0.83;
 
@@ -152,6 +155,7 @@ export class Handwriting {
   private readonly slant: number;
 
   private readonly m: Modifiers;
+  private readonly tone: { k: number; phase: number; amp: number }[];
 
   constructor(
     modifiers: Modifiers,
@@ -170,6 +174,14 @@ export class Handwriting {
     this.flowing = new Random(m.seed, 'flow');
     // The writer's own slant, per seed: most lean a little right, some stand upright or lean left.
     const writer = new Random(m.seed, 'writer');
+    // The ink's colour drifts slowly along the writing, letter by letter: two waves, one over a
+    // few words and one over a line or two.
+    const tone = new Random(m.seed, 'tone');
+    this.tone = [9 + 11 * tone.next(), 25 + 35 * tone.next()].map((period, i) => ({
+      k: (2 * Math.PI) / period,
+      phase: 2 * Math.PI * tone.next(),
+      amp: i === 0 ? 0.4 : 0.6,
+    }));
     this.slant = m.letters.enabled ? (m.letters.rotation / 2) * (0.1 * writer.next() - 0.025) : 0;
   }
 
@@ -213,16 +225,12 @@ export class Handwriting {
     this.index++;
     if (word !== this.word.n) {
       const w = this.m.words;
-      const k = this.m.ink;
       this.word = {
         n: word,
         scale: w.enabled ? 1 + w.size * this.words.soft() : 1,
         // Each word sits a little above or below its neighbours.
         dy: this.m.letters.enabled ? 0.3 * this.m.letters.baseline * this.words.soft() : 0,
-        color:
-          k.enabled && k.colorVariation > 0
-            ? shade(this.color, k.colorVariation * 0.25 * this.ink.signed())
-            : this.color,
+        color: this.color,
       };
       this.dip();
     }
@@ -239,23 +247,35 @@ export class Handwriting {
       scale: on ? 1 + l.scale * f * flowAt(w.size, along, this.letters.soft()) : 1,
       wordScale: this.word.scale,
       grow: tired.grow,
-      color: this.word.color,
+      color: this.toneAt(this.index),
       opacity: 1,
     };
     const k = this.m.ink;
     if (k.enabled) {
       // The ink: lighter where the hand eased off (a slow wave along the line, a little of each
       // letter's own) and as the pen runs dry; in steps of 5 % (fewer graphics states to write).
-      const light = 0.5 + 0.5 * flowAt(w.pressure, along, this.ink.signed());
+      // The pressure wave runs along the letters written, not the line: a space between two
+      // words is no more of a change than the step from one letter to the next.
+      const light = 0.5 + 0.5 * flowAt(w.pressure, this.index * PRESSURE_STEP, this.ink.signed());
       const dry = this.pen.holds > 0 ? (this.pen.since / this.pen.holds) ** 1.5 : 0;
       const ink = (1 - 0.3 * k.pressure * light) * (1 - 0.4 * (k.flow ?? 0) * dry);
       hand.opacity = Math.round(Math.max(INK_FLOOR, ink) * 20) / 20;
       // Fresh from the ink: the first letters after a dip are darker, the ink pooled on the nib.
       if (this.pen.since < 3 && this.pen.holds > 0 && (k.flow ?? 0) > 0)
-        hand.color = shade(this.word.color, -0.25 * (k.flow ?? 0) * (1 - this.pen.since / 3));
+        hand.color = shade(hand.color, -0.25 * (k.flow ?? 0) * (1 - this.pen.since / 3));
       this.pen.since++;
     }
     return hand;
+  }
+
+  /** The ink's colour at the `i`th letter: a slow drift, the same from one letter to the next as across a space. */
+  private toneAt(i: number): string {
+    const k = this.m.ink;
+    if (!k.enabled || k.colorVariation <= 0) return this.word.color;
+    let t = 0;
+    for (const w of this.tone) t += w.amp * Math.sin(w.k * i + w.phase);
+    // In steps of 1 %: fewer distinct inks to write.
+    return shade(this.word.color, Math.round(k.colorVariation * 25 * t) / 100);
   }
 
   /**

@@ -4,7 +4,8 @@
 import t from 'tap';
 import { PNG } from 'pngjs';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
-import { styleOf as style } from '../helpers/specs.ts';
+import { EFFECTS_AT_TOP, styleOf as style } from '../helpers/specs.ts';
+import { solidInk } from '../../src/render/color.ts';
 import { renderText } from '../../src/render/document.ts';
 import { loadFont, shape } from '../../src/render/fonts.ts';
 import { writePng } from '../../src/render/index.ts';
@@ -114,6 +115,44 @@ t.test('pressure: letters lighter and darker along a line, neighbours alike', as
     `neighbours differ ${step(1).toFixed(3)}, letters ten apart ${step(10).toFixed(3)}`,
   );
 });
+
+t.test(
+  'no step at word boundaries: the ink changes no more from word to word than from letter to letter',
+  async (t) => {
+    const text =
+      'Peter has booked the cliffs for Saturday, and we will all go home happy and filthy after a long walk by the sea. '.repeat(
+        8,
+      );
+    const lum = (hex: string) =>
+      Number.parseInt(hex.slice(1, 3), 16) * 0.2126 +
+      Number.parseInt(hex.slice(3, 5), 16) * 0.7152 +
+      Number.parseInt(hex.slice(5, 7), 16) * 0.0722;
+    // The pen dipped again (flow) is the one step meant between two words: left out here.
+    const settings = {
+      defaults: { ink: { flow: 0 } },
+      top: { ...EFFECTS_AT_TOP, ink: { colorVariation: 1, pressure: 1, flow: 0, blots: 1, bleed: 1 } },
+    };
+    const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+    for (const [name, modifiers] of Object.entries(settings)) {
+      const [inside, across] = [[] as number[], [] as number[]];
+      for (const seed of [1, 2, 3, 4]) {
+        const list = renderText({ style: style({ modifiers: { ...modifiers, seed } }), text, fonts });
+        const page = list.pages[0]!;
+        const glyphs = page.items.filter((i) => i.kind === 'glyph');
+        // A letter's weight of ink: its colour at its opacity on the sheet, as the writers fill it.
+        const tone = glyphs.map((g) => lum(solidInk(g.color, g.opacity, page.background)));
+        for (let i = 1; i < glyphs.length; i++) {
+          if (Math.abs(glyphs[i]!.m[5] - glyphs[i - 1]!.m[5]) > 10) continue; // a new line
+          (glyphs[i]!.word === glyphs[i - 1]!.word ? inside : across).push(Math.abs(tone[i]! - tone[i - 1]!));
+        }
+      }
+      t.ok(
+        mean(across) <= 1.1 * mean(inside),
+        `${name}, four seeds: from word to word ${mean(across).toFixed(2)}, from letter to letter ${mean(inside).toFixed(2)} (${across.length} and ${inside.length} steps)`,
+      );
+    }
+  },
+);
 
 t.test('flow: the ink runs down over words and comes back when the pen is dipped again', async (t) => {
   const text = 'a pen that is dipped now and then writes lighter until it is dipped again '.repeat(40);

@@ -1,7 +1,7 @@
 // Words stay words: the visible space between two words' ink is at least WORD_GAP of the hand's
 // x-height, in every bundled hand, with effects off, at the defaults and at the top of every
-// setting. Measured on pixels: each pair of neighbouring words drawn alone, one red and one
-// blue, rasterised at 200 DPI; the gap is the least distance from a red pixel to a blue one.
+// setting. Measured on pixels: the words drawn red and blue in turn, rasterised at 150 DPI; the
+// gap between two neighbours is the least distance from a pixel of one to a pixel of the other.
 import { Resvg } from '@resvg/resvg-js';
 import t from 'tap';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
@@ -14,7 +14,7 @@ import { writeSvg } from '../../src/render/index.ts';
 
 /** The least gap between two words' ink, in x-heights (docs/handwriting.md, "Words"). */
 const WORD_GAP = 0.35;
-const DPI = 200;
+const DPI = 150;
 const SIZE = 20;
 const TEXTS = [
   'warm scarves and a lovely afternoon on Saturday in the hills, quietly; fox jumps by',
@@ -23,8 +23,8 @@ const TEXTS = [
 const SETTINGS = { off: EFFECTS_OFF, defaults: {}, top: EFFECTS_AT_TOP } as const;
 const px = DPI / 72;
 
-/** The least distance (px) between red and blue ink on an RGBA image. */
-function gap(rgba: Uint8Array, w: number): number {
+/** Pixels of red and of blue ink on an RGBA image, as [x, y]. */
+function coloured(rgba: Uint8Array, w: number): { red: [number, number][]; blue: [number, number][] } {
   const red: [number, number][] = [];
   const blue: [number, number][] = [];
   for (let i = 0; i < rgba.length / 4; i++) {
@@ -32,18 +32,26 @@ function gap(rgba: Uint8Array, w: number): number {
     if (r - Math.max(g, b) > 60) red.push([i % w, Math.floor(i / w)]);
     else if (b - Math.max(r, g) > 60) blue.push([i % w, Math.floor(i / w)]);
   }
-  // Only the facing edges can be nearest: red's right part, blue's left part.
-  const redRight = Math.max(...red.map((p) => p[0]));
-  const blueLeft = Math.min(...blue.map((p) => p[0]));
-  const reach = Math.max(0, redRight - blueLeft) + 40 * px;
-  const a = red.filter((p) => p[0] >= blueLeft - reach);
-  const b = blue.filter((p) => p[0] <= redRight + reach);
+  return { red, blue };
+}
+
+/** The least distance (px) between two sets of pixels, looking only where they face each other. */
+function gap(left: [number, number][], right: [number, number][], reach: number): number {
+  const leftEnd = Math.max(...left.map((p) => p[0]));
+  const rightStart = Math.min(...right.map((p) => p[0]));
+  const window = Math.max(0, leftEnd - rightStart) + reach;
+  const a = left.filter((p) => p[0] >= rightStart - window);
+  const b = right.filter((p) => p[0] <= leftEnd + window);
   let least = Infinity;
   for (const p of a) for (const q of b) least = Math.min(least, Math.hypot(p[0] - q[0], p[1] - q[1]));
   return least;
 }
 
-/** Each pair of neighbouring words on the line: the gap between their ink, in x-heights. */
+/**
+ * Each pair of neighbouring words on the line: the gap between their ink, in x-heights. The
+ * words are drawn red and blue in turn, once; a word's pixels are those of its colour from
+ * where it starts to where the next word of its colour starts.
+ */
 function wordGaps(
   slug: string,
   modifiers: Record<string, unknown>,
@@ -65,24 +73,28 @@ function wordGaps(
   const xHeight = ((font.reach.x ?? font.upem / 2) / font.upem) * SIZE * px;
   const glyphs = page.items.filter((i) => i.kind === 'glyph');
   const words = [...new Set(glyphs.map((g) => g.word!))].sort((a, b) => a - b);
+  const start = words.map((w) => Math.min(...glyphs.filter((g) => g.word === w).map((g) => g.m[4] * px)));
+  const drawn: DisplayPage = {
+    ...page,
+    background: '#ffffff',
+    items: glyphs.map((g) => ({
+      ...g,
+      color: words.indexOf(g.word!) % 2 ? '#0000ff' : '#ff0000',
+      opacity: 1,
+    })),
+  };
+  const image = new Resvg(writeSvg(list, drawn), { fitTo: { mode: 'zoom', value: px } }).render();
+  const ink = coloured(image.pixels, image.width);
+  const before = 0.5 * SIZE * px; // a letter may reach this far left of its pen position
+  const ofWord = (k: number) =>
+    (k % 2 ? ink.blue : ink.red).filter(
+      (p) => p[0] >= start[k]! - before && p[0] < (start[k + 2] ?? Infinity) - before,
+    );
   const names = text.split(' ');
-  const out: { pair: string; gap: number }[] = [];
-  for (let k = 0; k + 1 < words.length; k++) {
-    const two: DisplayPage = {
-      ...page,
-      background: '#ffffff',
-      items: glyphs.flatMap((g) =>
-        g.word === words[k]
-          ? [{ ...g, color: '#ff0000', opacity: 1 }]
-          : g.word === words[k + 1]
-            ? [{ ...g, color: '#0000ff', opacity: 1 }]
-            : [],
-      ),
-    };
-    const image = new Resvg(writeSvg(list, two), { fitTo: { mode: 'zoom', value: px } }).render();
-    out.push({ pair: `${names[k]} ${names[k + 1]}`, gap: gap(image.pixels, image.width) / xHeight });
-  }
-  return out;
+  return words.slice(1).map((_, k) => ({
+    pair: `${names[k]} ${names[k + 1]}`,
+    gap: gap(ofWord(k), ofWord(k + 1), 0.5 * SIZE * px) / xHeight,
+  }));
 }
 
 /** Every bundled hand (the bold cuts are the same hands). */
