@@ -26,11 +26,15 @@ export function solidInk(color: string, opacity: number, paper: string): string 
     .join('')}`;
 }
 
-/** How a writer fills the letters of `page`: solid ink (solidInk) on a plain sheet, the ink's own colour and opacity where an image lies under it. */
-export function letterInk(page: DisplayPage): (it: { color: string; opacity: number }) => {
-  color: string;
-  opacity: number;
-} {
+/**
+ * How a writer fills the letters of `page`: a letter that runs on from the one before (a
+ * connected hand's join) in solid ink (solidInk), painted over the end of the letter before so
+ * that their overlap is one tone; every other letter, and every letter over an image, in the
+ * ink's own colour and opacity (the same colour on a plain sheet, and fewer inks to write).
+ */
+export function letterInk(
+  page: DisplayPage,
+): (it: { color: string; opacity: number; joins?: boolean }) => { color: string; opacity: number } {
   if (page.items.some((i) => i.kind === 'image')) return (it) => it;
-  return (it) => ({ color: solidInk(it.color, it.opacity, page.background), opacity: 1 });
+  return (it) => (it.joins ? { color: solidInk(it.color, it.opacity, page.background), opacity: 1 } : it);
 }

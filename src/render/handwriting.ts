@@ -156,6 +156,8 @@ export class Handwriting {
 
   private readonly m: Modifiers;
   private readonly tone: { k: number; phase: number; amp: number }[];
+  /** Shades of the ink already mixed, by colour and step. */
+  private readonly tones = new Map<string, string>();
 
   constructor(
     modifiers: Modifiers,
@@ -274,8 +276,15 @@ export class Handwriting {
     if (!k.enabled || k.colorVariation <= 0) return this.word.color;
     let t = 0;
     for (const w of this.tone) t += w.amp * Math.sin(w.k * i + w.phase);
-    // In steps of 1 %: fewer distinct inks to write.
-    return shade(this.word.color, Math.round(k.colorVariation * 25 * t) / 100);
+    // In steps of 2 %: fewer distinct inks to write.
+    const step = Math.round(k.colorVariation * 12.5 * t) / 50;
+    const key = `${this.word.color}${step}`;
+    let tone = this.tones.get(key);
+    if (tone === undefined) {
+      tone = shade(this.word.color, step);
+      this.tones.set(key, tone);
+    }
+    return tone;
   }
 
   /**
