@@ -1,17 +1,10 @@
 // `scriptorium admin account list`, `admin job list` and `admin job cancel`: what the admin API
 // offers the console, from the command line, over the configured store.
 import { type Command, Option } from 'commander';
-import { cancelAnyJob, listAccounts, listJobs } from '../app/admin.ts';
-import type { Context } from '../composition.ts';
 import { KEY_MODES } from '../domain/api-keys.ts';
 import type { Job, JobKind, JobStatus } from '../domain/generation.ts';
 import { id, limitOption } from './args.ts';
-
-type WithContext = <T>(
-  opts: { json?: boolean },
-  work: (ctx: Context) => Promise<T>,
-  human: (result: T) => string,
-) => Promise<void>;
+import type { WithContext } from './context.ts';
 
 const json = () => new Option('--json', 'print one JSON object');
 const more = (page: { hasMore: boolean; nextCursor: string | null }) =>
@@ -41,7 +34,8 @@ export function listCommands(admin: Command, account: Command, withContext: With
     .action((opts: { limit: number; cursor?: string; json?: boolean }) =>
       withContext(
         opts,
-        (ctx) => listAccounts(ctx, { limit: opts.limit, ...(opts.cursor ? { cursor: opts.cursor } : {}) }),
+        (ctx, use) =>
+          use.admin.listAccounts(ctx, { limit: opts.limit, ...(opts.cursor ? { cursor: opts.cursor } : {}) }),
         (page) =>
           (page.data
             .map(
@@ -83,8 +77,8 @@ export function listCommands(admin: Command, account: Command, withContext: With
       }) =>
         withContext(
           opts,
-          (ctx) =>
-            listJobs(ctx, {
+          (ctx, use) =>
+            use.admin.listJobs(ctx, {
               limit: opts.limit,
               cursor: opts.cursor,
               status: opts.status,
@@ -105,7 +99,7 @@ export function listCommands(admin: Command, account: Command, withContext: With
         opts,
         // A render running in a server stops there when it sees the job cancelled: its result is
         // not kept and nothing is charged.
-        (ctx) => cancelAnyJob(ctx, jobId, () => {}),
+        (ctx, use) => use.admin.cancelAnyJob(ctx, jobId, () => {}),
         (j) => `job ${j.id} is ${j.status}`,
       ),
     );

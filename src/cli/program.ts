@@ -2,25 +2,14 @@
 // the store is opened, so a malformed command writes nothing; every refusal is one line.
 import { readFileSync, statSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import {
-  addFont,
-  createAccount,
-  createKey,
-  importTemplate,
-  listFonts,
-  revokeKey,
-  setPlan,
-  showAccount,
-  topUp,
-} from '../app/admin.ts';
-import { demoBanner, seedDemo } from '../app/demo.ts';
-import { type Context, configFromEnv, openContext } from '../composition.ts';
+import type { Context } from '../composition.ts';
 import { envValue, forgetCiForConsole } from '../config/index.ts';
 import { KEY_MODES } from '../domain/api-keys.ts';
 import { Refusal } from '../domain/errors.ts';
 import { PERIODS, PLAN_IDS } from '../domain/plans.ts';
-import { type Role, type Service, startService } from '../service.ts';
+import type { Role, Service } from '../service.ts';
 import { id } from './args.ts';
+import { openConfigured, setVerbose, withContext } from './context.ts';
 import { formatAccount } from './format.ts';
 import { integratorCommands } from './integrator.ts';
 import { listCommands } from './lists.ts';
@@ -58,31 +47,13 @@ const accountOption = () =>
 const modeOption = () => new Option('--mode <mode>', 'key mode').choices(KEY_MODES).default('live');
 const jsonOption = () => new Option('--json', 'print one JSON object');
 
-/** `--verbose` (before the command): print notes about the services, such as a missing S3 lifecycle rule. */
-let verbose = false;
-
-/** Opens the configured store (quietly unless --verbose), runs `work`, prints its result, closes. */
-async function withContext<T>(
-  opts: { json?: boolean },
-  work: (ctx: Context) => Promise<T>,
-  human: (result: T) => string,
-): Promise<void> {
-  const ctx = await openContext(configFromEnv(), { quiet: !verbose });
-  try {
-    const result = await work(ctx);
-    process.stdout.write(`${opts.json ? JSON.stringify(result) : human(result)}\n`);
-  } finally {
-    await ctx.close();
-  }
-}
-
 export function buildProgram(): Command {
   const program = new Command('scriptorium')
     .description('Handwriting rendering service and render farm')
     .version(`scriptorium ${packageVersion()}`, '-V, --version', 'print the version')
     .option('--verbose', 'print notes about the services (such as an S3 server without lifecycle rules)')
     .hook('preAction', (cmd) => {
-      verbose = cmd.opts().verbose === true;
+      setVerbose(cmd.opts().verbose === true);
     })
     .showSuggestionAfterError(false)
     .configureOutput({
@@ -98,8 +69,13 @@ export function buildProgram(): Command {
     .option('--port <port>', 'HTTP port (default: PORT or 8080)', wholeNumber)
     .option('--no-demo', 'do not create the demo account on an empty store')
     .action(async (opts: { role: Role; port?: number; demo: boolean }) => {
+      const [{ configFromEnv, openContext }, { seedDemo, demoBanner }, { startService }] = await Promise.all([
+        import('../composition.ts'),
+        import('../app/demo.ts'),
+        import('../service.ts'),
+      ]);
       const config = configFromEnv(opts.port !== undefined ? { port: opts.port } : {});
-      const ctx = await openContext(config);
+      const ctx: Context = await openContext(config);
       let service: Service;
       try {
         const demo = !ctx.farm && opts.demo && config.demo ? await seedDemo(ctx) : null;
@@ -144,7 +120,7 @@ export function buildProgram(): Command {
     .description('create or update the database schema; says what it applied')
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
-      const ctx = await openContext(configFromEnv(), { quiet: !verbose });
+      const ctx = await openConfigured();
       const result = { dialect: ctx.store.db.dialect, applied: [...ctx.store.migrated] };
       await ctx.close();
       const human = result.applied.length
@@ -166,7 +142,7 @@ export function buildProgram(): Command {
     .action((opts: { name: string; plan: string; period?: number; json?: boolean }) =>
       withContext(
         opts,
-        (ctx) => createAccount(ctx, opts),
+        (ctx, use) => use.admin.createAccount(ctx, opts),
         (a) => `created account ${a.id} (${a.name}, plan ${a.plan})`,
       ),
     );
@@ -176,7 +152,7 @@ export function buildProgram(): Command {
     .argument('<account>', 'account id', id('acc', 'an account'))
     .addOption(jsonOption())
     .action((accountId: string, opts: { json?: boolean }) =>
-      withContext(opts, (ctx) => showAccount(ctx, accountId), formatAccount),
+      withContext(opts, (ctx, use) => use.admin.showAccount(ctx, accountId), formatAccount),
     );
 
   const key = admin.command('key').description('API keys');
@@ -190,8 +166,8 @@ export function buildProgram(): Command {
     .action((opts: { account: string; mode: 'live' | 'test'; name?: string; json?: boolean }) =>
       withContext(
         opts,
-        async (ctx) => {
-          const { key, record } = await createKey(ctx, opts);
+        async (ctx, use) => {
+          const { key, record } = await use.admin.createKey(ctx, opts);
           return { ...record, key };
         },
         (k) =>
@@ -206,7 +182,7 @@ export function buildProgram(): Command {
     .action((keyId: string, opts: { json?: boolean }) =>
       withContext(
         opts,
-        (ctx) => revokeKey(ctx, keyId),
+        (ctx, use) => use.admin.revokeKey(ctx, keyId),
         (k) => `key ${k.id} revoked at ${k.revokedAt}`,
       ),
     );
@@ -223,7 +199,12 @@ export function buildProgram(): Command {
     .action((opts: { account: string; file: string; mode: 'live' | 'test'; json?: boolean }) =>
       withContext(
         opts,
-        (ctx) => importTemplate(ctx, { ...opts, json: readFileSync(opts.file, 'utf8'), source: opts.file }),
+        (ctx, use) =>
+          use.admin.importTemplate(ctx, {
+            ...opts,
+            json: readFileSync(opts.file, 'utf8'),
+            source: opts.file,
+          }),
         (t) => `imported template ${t.id} (${t.kind}, ${t.mode}): ${t.name}`,
       ),
     );
@@ -249,8 +230,12 @@ export function buildProgram(): Command {
       }) =>
         withContext(
           opts,
-          (ctx) =>
-            addFont(ctx, { ...opts, bytes: new Uint8Array(readFileSync(opts.file)), source: opts.file }),
+          (ctx, use) =>
+            use.admin.addFont(ctx, {
+              ...opts,
+              bytes: new Uint8Array(readFileSync(opts.file)),
+              source: opts.file,
+            }),
           (f) =>
             `added font ${f.id} (${f.family}; ${f.scripts.join(', ')})${f.accountId ? ` for ${f.accountId}` : ''}`,
         ),
@@ -263,8 +248,8 @@ export function buildProgram(): Command {
     .action((opts: { account?: string; json?: boolean }) =>
       withContext(
         opts,
-        async (ctx) => ({
-          data: (await listFonts(ctx, opts.account)).map(({ location: _l, sha256: _s, ...f }) => f),
+        async (ctx, use) => ({
+          data: (await use.admin.listFonts(ctx, opts.account)).map(({ location: _l, sha256: _s, ...f }) => f),
         }),
         (r) =>
           r.data
@@ -283,7 +268,7 @@ export function buildProgram(): Command {
     .action((opts: { account: string; sheets: number; mode: 'live' | 'test'; json?: boolean }) =>
       withContext(
         opts,
-        async (ctx) => ({ accountId: opts.account, balance: await topUp(ctx, opts) }),
+        async (ctx, use) => ({ accountId: opts.account, balance: await use.admin.topUp(ctx, opts) }),
         (r) =>
           `${r.accountId} ${r.balance.mode}: ${r.balance.extraSheets} extra sheets, ${r.balance.availableSheets} available`,
       ),
@@ -301,7 +286,7 @@ export function buildProgram(): Command {
     .action((opts: { account: string; plan: string; period?: number; json?: boolean }) =>
       withContext(
         opts,
-        (ctx) => setPlan(ctx, opts),
+        (ctx, use) => use.admin.setPlan(ctx, opts),
         (a) =>
           `account ${a.id} is on plan ${a.plan}${a.periodDays ? ` (${a.periodDays}-day periods from ${a.planAnchor})` : ''}`,
       ),

@@ -2,24 +2,10 @@
 // redelivery. The same use-cases as the admin API's webhook routes.
 import { type Command, Option } from 'commander';
 import { id, limitOption } from './args.ts';
-import {
-  addWebhook,
-  endpointView,
-  listDeliveries,
-  redeliver,
-  removeWebhook,
-  showDelivery,
-} from '../app/webhooks.ts';
-import type { Context } from '../composition.ts';
+import type { WithContext } from './context.ts';
 import { KEY_MODES } from '../domain/api-keys.ts';
 import { WEBHOOK_EVENTS } from '../domain/webhooks.ts';
 import type { DeliveryStatus, WebhookDelivery } from '../store/index.ts';
-
-type WithContext = <T>(
-  opts: { json?: boolean },
-  work: (ctx: Context) => Promise<T>,
-  human: (result: T) => string,
-) => Promise<void>;
 
 const deliveryLine = (x: WebhookDelivery) =>
   `${x.id}  ${x.status.padEnd(9)}  ${x.eventType.padEnd(20)}  ${x.jobId ?? '(test event)'}  tries ${x.attempts}${x.lastStatus !== null ? `  last HTTP ${x.lastStatus}` : ''}${x.lastError && x.status !== 'delivered' ? `  ${x.lastError}` : ''}${x.status === 'pending' && x.nextAttemptAt ? `  next ${x.nextAttemptAt}` : ''}`;
@@ -53,7 +39,7 @@ export function webhookCommands(admin: Command, withContext: WithContext): void 
       }) =>
         withContext(
           opts,
-          (ctx) => addWebhook(ctx, opts),
+          (ctx, use) => use.webhooks.addWebhook(ctx, opts),
           (e) =>
             `${e.secret}\nendpoint ${e.id} (${e.mode}) → ${e.url} for ${e.events.join(', ')}: the signing secret above is shown this once`,
         ),
@@ -70,7 +56,9 @@ export function webhookCommands(admin: Command, withContext: WithContext): void 
     .action((opts: { account: string; json?: boolean }) =>
       withContext(
         opts,
-        async (ctx) => ({ data: (await ctx.store.webhooks.listEndpoints(opts.account)).map(endpointView) }),
+        async (ctx, use) => ({
+          data: (await ctx.store.webhooks.listEndpoints(opts.account)).map(use.webhooks.endpointView),
+        }),
         (r) =>
           r.data.map((e) => `${e.id}  ${e.mode}  ${e.url}  ${e.events.join(',')}`).join('\n') ||
           '(no endpoints)',
@@ -84,7 +72,7 @@ export function webhookCommands(admin: Command, withContext: WithContext): void 
     .action((endpoint: string, opts: { json?: boolean }) =>
       withContext(
         opts,
-        async (ctx) => endpointView(await removeWebhook(ctx, endpoint)),
+        async (ctx, use) => use.webhooks.endpointView(await use.webhooks.removeWebhook(ctx, endpoint)),
         (e) => `endpoint ${e.id} removed at ${e.removedAt}`,
       ),
     );
@@ -100,8 +88,8 @@ export function webhookCommands(admin: Command, withContext: WithContext): void 
       (opts: { account?: string; status?: DeliveryStatus; job?: string; limit: number; json?: boolean }) =>
         withContext(
           opts,
-          (ctx) =>
-            listDeliveries(ctx, {
+          (ctx, use) =>
+            use.webhooks.listDeliveries(ctx, {
               limit: opts.limit,
               ...(opts.account ? { accountId: opts.account } : {}),
               ...(opts.status ? { status: opts.status } : {}),
@@ -118,7 +106,7 @@ export function webhookCommands(admin: Command, withContext: WithContext): void 
     .action((delivery: string, opts: { json?: boolean }) =>
       withContext(
         opts,
-        (ctx) => showDelivery(ctx, delivery),
+        (ctx, use) => use.webhooks.showDelivery(ctx, delivery),
         (r) =>
           [
             deliveryLine(r.delivery),
@@ -137,7 +125,7 @@ export function webhookCommands(admin: Command, withContext: WithContext): void 
     .action((delivery: string, opts: { json?: boolean }) =>
       withContext(
         opts,
-        (ctx) => redeliver(ctx, delivery),
+        (ctx, use) => use.webhooks.redeliver(ctx, delivery),
         (x) => `delivery ${x.id} is due again now (event ${x.eventId})`,
       ),
     );

@@ -1,0 +1,44 @@
+// Opening the configured store for one command. The store, the use-cases and the service load
+// only when a command needs them: `--help`, a refused argument and the integrator's commands
+// (which speak HTTP) start without them.
+import type { Context } from '../composition.ts';
+
+/** The use-cases an admin command runs over the store. */
+export interface UseCases {
+  admin: typeof import('../app/admin.ts');
+  webhooks: typeof import('../app/webhooks.ts');
+}
+
+export type WithContext = <T>(
+  opts: { json?: boolean },
+  work: (ctx: Context, use: UseCases) => Promise<T>,
+  human: (result: T) => string,
+) => Promise<void>;
+
+/** `--verbose` (before the command): print notes about the services, such as a missing S3 lifecycle rule. */
+let verbose = false;
+
+export function setVerbose(on: boolean): void {
+  verbose = on;
+}
+
+/** The configured store, opened quietly unless --verbose. */
+export async function openConfigured(): Promise<Context> {
+  const { configFromEnv, openContext } = await import('../composition.ts');
+  return openContext(configFromEnv(), { quiet: !verbose });
+}
+
+/** Opens the configured store, runs `work`, prints its result, closes. */
+export const withContext: WithContext = async (opts, work, human) => {
+  const [ctx, admin, webhooks] = await Promise.all([
+    openConfigured(),
+    import('../app/admin.ts'),
+    import('../app/webhooks.ts'),
+  ]);
+  try {
+    const result = await work(ctx, { admin, webhooks });
+    process.stdout.write(`${opts.json ? JSON.stringify(result) : human(result)}\n`);
+  } finally {
+    await ctx.close();
+  }
+};
