@@ -181,10 +181,9 @@ export function pressed(strokes: readonly PenStroke[], how: StrokeDrawing): PenS
     const phase = r.next() * Math.PI * 2;
     // A dot (a stroke hardly longer than it is wide) is pressed down, not drawn: no taper.
     const dot = total < 2 * Math.max(...s.widths);
-    // Nor where an end runs into another stroke of the letter: the pen does not lift there.
-    const meets = [0, n - 1].map((i) =>
-      touches(strokes, k, s.points[2 * i]!, s.points[2 * i + 1]!, s.widths[i]!),
-    );
+    // Nor where an end runs into another stroke of the letter, or back into its own (the bowl
+    // of an a or an o that the stroke closes): the pen does not lift there.
+    const meets = [0, n - 1].map((i) => touches(strokes, k, i, along));
     const widths = s.widths.map((w, i) => {
       // Direction here: down (y falling) presses, up eases.
       const j = Math.min(n - 1, i + 1);
@@ -213,14 +212,22 @@ export function pressed(strokes: readonly PenStroke[], how: StrokeDrawing): PenS
   });
 }
 
-/** Whether the point (x, y), of a stroke `width` wide, lies on the ink of a stroke of `strokes` other than the `own`th. */
-function touches(strokes: readonly PenStroke[], own: number, x: number, y: number, width: number): boolean {
+/**
+ * Whether the `i`th point of stroke `own` (an end) lies on the ink of another stroke of the letter,
+ * or on its own stroke further along it than the two widths next to the end (`along`: the
+ * stroke's arc lengths).
+ */
+function touches(strokes: readonly PenStroke[], own: number, i: number, along: readonly number[]): boolean {
+  const s = strokes[own]!;
+  const x = s.points[2 * i]!;
+  const y = s.points[2 * i + 1]!;
+  const width = s.widths[i]!;
   for (let j = 0; j < strokes.length; j++) {
-    if (j === own) continue;
     const o = strokes[j]!;
-    for (let i = 0; i < o.widths.length; i++) {
-      const reach = (o.widths[i]! + width) / 2;
-      if (Math.hypot(o.points[2 * i]! - x, o.points[2 * i + 1]! - y) < reach) return true;
+    for (let q = 0; q < o.widths.length; q++) {
+      if (j === own && Math.abs(along[q]! - along[i]!) < 2 * (width + o.widths[q]!)) continue;
+      const reach = (o.widths[q]! + width) / 2;
+      if (Math.hypot(o.points[2 * q]! - x, o.points[2 * q + 1]! - y) < reach) return true;
     }
   }
   return false;

@@ -1,7 +1,10 @@
 // Bundled fonts as the engine's tests take them: bytes by id, the fallback chain, bold cuts.
-import { boldCutId, bundledFontId, fallbackChain } from '../../src/domain/fonts.ts';
+import { BUNDLED_FONTS, boldCutId, bundledFontId, fallbackChain } from '../../src/domain/fonts.ts';
 import type { FontSource } from '../../src/render/index.ts';
 import { fontBytes } from '../../workers/fonts.ts';
+
+/** Every bundled hand, by slug (the bold cuts are the same hands). */
+export const HANDS = BUNDLED_FONTS.map((f) => f.slug).filter((s) => !s.endsWith('-bold'));
 
 const source = (id: string): FontSource => ({ id, bytes: fontBytes([id])[id]! });
 

@@ -1,6 +1,12 @@
 // Reading a rendered page's ink: which pixels are ink, and its connected pieces (8-connected),
-// each with its area, its middle height and its extent across.
+// each with its area, its middle height and its extent across; a line of words drawn in two
+// colours, each word's pixels apart; the counters (holes) of a letter's ink.
+import { Resvg } from '@resvg/resvg-js';
 import { PNG } from 'pngjs';
+import { bundledFontId } from '../../src/domain/fonts.ts';
+import { type DisplayList, type DisplayPage, layout, resourcesOf, writeSvg } from '../../src/render/index.ts';
+import { fontBytes } from '../../workers/fonts.ts';
+import { EFFECTS_OFF, textSpec } from './specs.ts';
 
 export interface InkPiece {
   area: number;
@@ -75,4 +81,140 @@ export function inLines(pieces: InkPiece[], gap: number): InkPiece[][] {
     last = p.y;
   }
   return lines;
+}
+
+/** Pixels of red and of blue ink on an RGBA image, as [x, y]. */
+function coloured(rgba: Uint8Array, w: number): { red: [number, number][]; blue: [number, number][] } {
+  const red: [number, number][] = [];
+  const blue: [number, number][] = [];
+  for (let i = 0; i < rgba.length / 4; i++) {
+    const [r, g, b] = [rgba[4 * i]!, rgba[4 * i + 1]!, rgba[4 * i + 2]!];
+    if (r - Math.max(g, b) > 127) red.push([i % w, Math.floor(i / w)]);
+    else if (b - Math.max(r, g) > 127) blue.push([i % w, Math.floor(i / w)]);
+  }
+  return { red, blue };
+}
+
+export interface WordsInk {
+  /** Lines the text took. */
+  lines: number;
+  /** Each word's ink pixels, [x, y], in the order written. */
+  words: [number, number][][];
+  /** The hand's x-height in pixels. */
+  xHeight: number;
+}
+
+/** `text` written in the bundled hand `slug` at `size` pt on a strip 400 mm long, paper off. */
+function onStrip(slug: string, size: number, modifiers: Record<string, unknown>, text: string): DisplayList {
+  const spec = textSpec(
+    {
+      fontId: bundledFontId(slug),
+      fontSize: size,
+      pageSize: { name: 'strip', width: 400, height: 60, unit: 'mm' },
+      margins: { top: 10, right: 10, bottom: 5, left: 10 },
+      modifiers: { ...modifiers, paper: { enabled: false } },
+    },
+    text,
+  );
+  return layout(spec, { fonts: fontBytes(resourcesOf(spec).fonts), images: {} });
+}
+
+/** The hand's x-height at `size` (pt): how high the tallest of its x, v, w and z reaches, typeset. */
+function xHeightPt(slug: string, size: number): number {
+  const list = onStrip(slug, size, EFFECTS_OFF, 'x v w z');
+  return Math.max(
+    ...Object.values(list.glyphs).map((def) => {
+      const ys = [...def.path.matchAll(/-?[\d.]+/g)].map((m) => Number(m[0])).filter((_, i) => i % 2);
+      return Math.max(...ys) * def.scale;
+    }),
+  );
+}
+
+/**
+ * `text` written in the bundled hand `slug` at `size` pt on a 400 mm strip (paper off), its
+ * words drawn red and blue in turn, rasterised at `dpi`. A word's pixels are those of its colour
+ * from where it starts to where the next word of its colour starts (each less half an em: a
+ * letter may reach that far left of its pen position).
+ */
+export function wordsInk(
+  slug: string,
+  modifiers: Record<string, unknown>,
+  text: string,
+  seed: number,
+  size: number,
+  dpi: number,
+): WordsInk {
+  const px = dpi / 72;
+  const list = onStrip(slug, size, { ...modifiers, seed }, text);
+  const page = list.pages[0]!;
+  const xHeight = xHeightPt(slug, size) * px;
+  const glyphs = page.items.filter((i) => i.kind === 'glyph');
+  const words = [...new Set(glyphs.map((g) => g.word!))].sort((a, b) => a - b);
+  const start = words.map((w) => Math.min(...glyphs.filter((g) => g.word === w).map((g) => g.m[4] * px)));
+  const drawn: DisplayPage = {
+    ...page,
+    background: '#ffffff',
+    items: glyphs.map((g) => ({
+      ...g,
+      color: words.indexOf(g.word!) % 2 ? '#0000ff' : '#ff0000',
+      opacity: 1,
+    })),
+  };
+  // The SVG is sized in pt, which resvg takes at 96 px to the inch.
+  const image = new Resvg(writeSvg(list, drawn), { fitTo: { mode: 'zoom', value: dpi / 96 } }).render();
+  const ink = coloured(image.pixels, image.width);
+  const before = 0.5 * size * px;
+  return {
+    lines: page.lines.length,
+    xHeight,
+    words: words.map((_, k) =>
+      (k % 2 ? ink.blue : ink.red).filter(
+        (p) => p[0] >= start[k]! - before && p[0] < (start[k + 2] ?? Infinity) - before,
+      ),
+    ),
+  };
+}
+
+/**
+ * The area (px) of a letter's counters: the blank pixels from which ink is seen in each of the
+ * eight directions (across and down the image and along both diagonals). The inside of an o, an
+ * e or a bowl left a hair open counts; the mouth of a c or a u does not.
+ */
+export function counterArea(pixels: readonly [number, number][]): number {
+  if (!pixels.length) return 0;
+  const x0 = Math.min(...pixels.map((p) => p[0]));
+  const y0 = Math.min(...pixels.map((p) => p[1]));
+  const w = Math.max(...pixels.map((p) => p[0])) - x0 + 1;
+  const h = Math.max(...pixels.map((p) => p[1])) - y0 + 1;
+  const ink = new Uint8Array(w * h);
+  for (const [x, y] of pixels) ink[(y - y0) * w + (x - x0)] = 1;
+  // seen[d][i]: ink lies in direction d from pixel i (filled along d's opposite, one pass each).
+  const steps: [number, number][] = [
+    [1, 0],
+    [-1, 0],
+    [0, 1],
+    [0, -1],
+    [1, 1],
+    [-1, -1],
+    [1, -1],
+    [-1, 1],
+  ];
+  const sees = new Uint8Array(w * h);
+  for (const [dx, dy] of steps) {
+    const seen = new Uint8Array(w * h);
+    // Visit pixels so that the neighbour in direction (dx, dy) comes first.
+    const xs = dx > 0 ? [w - 1, -1, -1] : [0, w, 1];
+    const ys = dy > 0 ? [h - 1, -1, -1] : [0, h, 1];
+    for (let y = ys[0]!; y !== ys[1]; y += ys[2]!)
+      for (let x = xs[0]!; x !== xs[1]; x += xs[2]!) {
+        const [u, v] = [x + dx, y + dy];
+        if (u < 0 || v < 0 || u >= w || v >= h) continue;
+        const q = v * w + u;
+        seen[y * w + x] = ink[q] || seen[q] ? 1 : 0;
+      }
+    for (let i = 0; i < w * h; i++) sees[i] = sees[i]! + seen[i]!;
+  }
+  let area = 0;
+  for (let i = 0; i < w * h; i++) if (!ink[i] && sees[i] === steps.length) area++;
+  return area;
 }
