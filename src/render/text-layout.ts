@@ -80,9 +80,24 @@ const MARK = /^(?:\p{M}|\u200c|\u200d)$/u;
 const isMark = (cp: number) => cp >= 0x300 && MARK.test(String.fromCodePoint(cp));
 const isSpace = (cp: number) => cp === 0x20 || cp === 0xa0 || cp === 0x3000 || cp === 0x09;
 
-/** The script of a letter, where a font may have it only in type (FontPlan.typeset); null for any other character. */
+/**
+ * The script of a letter, where a font may have it only in type (FontPlan.typeset); null for any
+ * other character. The digits, punctuation and symbols of Latin type (ASCII's, Latin-1's, general
+ * punctuation and currency) go with Latin: a hand that has Latin only in type leaves all of them
+ * to the hand that writes its Latin letters (its companion, the next in the chain), so quotes,
+ * figures and £ € & are written by the same pen as the words beside them.
+ */
 function typesetScriptOf(cp: number): string | null {
   if ((cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)) return 'Latin';
+  if (
+    (cp >= 0x21 && cp <= 0x7e) ||
+    (cp >= 0xa1 && cp <= 0xbf) ||
+    cp === 0xd7 ||
+    cp === 0xf7 ||
+    (cp >= 0x2010 && cp <= 0x205e) ||
+    (cp >= 0x20a0 && cp <= 0x20cf)
+  )
+    return 'Latin';
   if ((cp >= 0xc0 && cp <= 0x24f && cp !== 0xd7 && cp !== 0xf7) || (cp >= 0x1e00 && cp <= 0x1eff))
     return 'Latin Extended';
   return null;

@@ -513,6 +513,17 @@ t.test(
       5,
       'all five Latin letters by hand',
     );
+    // Its companion writes the figures, quotes and signs beside the Latin, Aref Ruqaa its own.
+    const mixed = textSpec({ fontId: bundledFontId('aref-ruqaa') }, 'مرحبا، "Hi" 12 £5 & €3! ؟');
+    const mixedList = layout(mixed, { fonts: fontBytes(resourcesOf(mixed).fonts), images: {} });
+    const mixedGlyphs = mixedList.pages[0]!.items.flatMap((i) =>
+      i.kind === 'glyph' ? [mixedList.glyphs[i.ref]!] : [],
+    );
+    t.equal(
+      mixedGlyphs.filter((g) => g.font === bundledFontId('caveat')).length,
+      [...'"Hi"12£5&€3!'].length,
+      'the quotes, letters, figures, £ & € and ! by Caveat; the Arabic, its comma and question mark by Aref Ruqaa',
+    );
     const alone = loadFont({ ...bundledFontSource('aref-ruqaa'), typeset: ['Latin'] });
     const own = layoutParagraph('Hello', [alone], m, 0, new Set()).lines[0]!.glyphs;
     t.ok(
