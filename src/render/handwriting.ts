@@ -149,6 +149,9 @@ export class Handwriting {
   private pen = { since: 0, holds: 0 };
 
   private readonly loosening: Random;
+  /** The left margin's slow wave, and the lines written so far. */
+  private readonly margin: { k: number; phase: number };
+  private lineCount = 0;
   private readonly flowing: Random;
   private tiredAt: { index: number; tired: Tired } = { index: -1, tired: NOT_TIRED };
   /** The writer's slant (a shear), the same on every letter. */
@@ -174,6 +177,8 @@ export class Handwriting {
     this.slopeSign = new Random(m.seed, 'fatigue').next() < 0.5 ? -1 : 1;
     this.loosening = new Random(m.seed, 'loosening');
     this.flowing = new Random(m.seed, 'flow');
+    const margin = new Random(m.seed, 'margin');
+    this.margin = { k: (2 * Math.PI) / (6 + 8 * margin.next()), phase: 2 * Math.PI * margin.next() };
     // The writer's own slant, per seed: most lean a little right, some stand upright or lean left.
     const writer = new Random(m.seed, 'writer');
     // The ink's colour drifts slowly along the writing, letter by letter: two waves, one over a
@@ -243,7 +248,8 @@ export class Handwriting {
     const hand: GlyphHand = {
       lean: this.slant + tired.lean + (tired.t > 0 ? 0.4 * tired.t * this.loosening.soft() : 0),
       stretch: tired.t > 0 ? 1 + 0.4 * tired.t * this.loosening.soft() : 1,
-      dx: on ? l.spacing * f * flowAt(w.dx, along, this.letters.soft()) : 0,
+      // Tiredness loosens the letters' shapes, slant and baseline, not the spacing inside a word.
+      dx: on ? l.spacing * flowAt(w.dx, along, this.letters.soft()) : 0,
       dy: on ? l.baseline * f * flowAt(w.baseline, along, this.letters.soft()) + this.word.dy : 0,
       rotation: on ? l.rotation * DEG * f * flowAt(w.rotation, along, this.letters.soft()) : 0,
       scale: on ? 1 + l.scale * f * flowAt(w.size, along, this.letters.soft()) : 1,
@@ -317,7 +323,11 @@ export class Handwriting {
   /** How much each drawing of a letter departs from the font's outline (0: the outline itself). */
   get shapes(): number {
     const s = this.m.shapes!;
-    return s.enabled ? s.amount : 0;
+    if (!s.enabled) return 0;
+    // A tired hand builds its letters more loosely: up to half as much again (in steps of 0.05,
+    // each a set of drawings of its own), never past a drawing's reach.
+    const t = this.tired.t;
+    return t > 0 ? Math.min(1, Math.round(s.amount * (1 + 0.5 * t) * 20) / 20) : s.amount;
   }
 
   /** A whole number below `count`, from a stream of its own, so that dealing drawings leaves every other effect where it was. */
@@ -336,6 +346,9 @@ export class Handwriting {
     const l = this.m.lines;
     const tired = this.tired;
     const wobble = tired.creep;
+    // The left margin wanders slowly from line to line (a wave over 6 to 14 lines), a little of
+    // each line's own on top.
+    const wander = Math.sin(this.margin.k * this.lineCount++ + this.margin.phase);
     const waves = {
       baseline: this.wave(),
       size: this.wave(),
@@ -347,7 +360,7 @@ export class Handwriting {
     const f = this.fatigue();
     const angle = l.slope * DEG * f * this.lines.soft() + tired.slope;
     return {
-      wobble: wobble + l.wobble * MM * f * this.lines.soft(),
+      wobble: wobble + l.wobble * MM * f * (0.75 * wander + 0.25 * this.lines.soft()),
       drift: l.drift * MM * f * this.lines.soft(),
       slope: Math.tan(angle),
       angle,

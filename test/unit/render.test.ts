@@ -179,6 +179,7 @@ t.test(
       const lean = glyphs.map((g) => (g.m[2] * g.m[0] + g.m[3] * g.m[1]) / (g.m[0] ** 2 + g.m[1] ** 2));
       // Word gaps: a line's glyphs in writing order; its n - 1 widest steps are its n words' gaps.
       const gaps: number[] = [];
+      const inside: number[] = [];
       let k = 0;
       for (const line of page.lines) {
         const words = line.text.split(' ').filter(Boolean);
@@ -188,7 +189,9 @@ t.test(
         const row = glyphs.slice(k, count < 0 ? undefined : k + count);
         k += row.length;
         const steps = row.slice(1).map((g, i) => g.m[4] - row[i]!.m[4]);
-        gaps.push(...steps.sort((x, y) => y - x).slice(0, words.length - 1));
+        const sorted = steps.sort((x, y) => y - x);
+        gaps.push(...sorted.slice(0, words.length - 1));
+        inside.push(...sorted.slice(words.length - 1));
       }
       const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
       const spread = Math.sqrt(mean(lean.map((v) => (v - mean(lean)) ** 2)));
@@ -197,6 +200,7 @@ t.test(
         lean: mean(lean),
         spread,
         gap: mean(gaps),
+        inside: mean(inside),
         left: mean(page.lines.map((l) => l.x)),
       };
     };
@@ -206,6 +210,10 @@ t.test(
     t.ok(twentieth.scale / first.scale > 1.03, `the writing grows (${note})`);
     t.ok(twentieth.lean - first.lean > 0.03, 'and leans further right');
     t.ok(twentieth.gap / first.gap > 1.04, 'word gaps widen');
+    t.ok(
+      Math.abs(twentieth.inside / twentieth.scale / (first.inside / first.scale) - 1) < 0.03,
+      `letters inside a word keep their spacing, for their size (${(twentieth.inside / twentieth.scale / (first.inside / first.scale)).toFixed(3)} of page 1's)`,
+    );
     t.ok(twentieth.left - first.left > 1.5 * (72 / 25.4), 'the left margin creeps right');
     t.ok(
       twentieth.spread - first.spread > 0.01,
@@ -219,6 +227,28 @@ t.test(
     );
   },
 );
+
+t.test('the left margin wanders slowly from line to line, not ruler-straight nor jumping', async (t) => {
+  const text = Array.from({ length: 60 }, () => 'slowly the evening light fell across the garden wall').join(
+    ' ',
+  );
+  const mm = 72 / 25.4;
+  for (const seed of [1, 2, 3]) {
+    const list = renderText({ style: style({ modifiers: { seed } }), text, fonts });
+    const lefts = list.pages[0]!.lines.map((l) => l.x / mm);
+    const spread = Math.max(...lefts) - Math.min(...lefts);
+    const step = (k: number) =>
+      lefts.slice(k).reduce((a, x, i) => a + Math.abs(x - lefts[i]!), 0) / (lefts.length - k);
+    t.ok(
+      spread >= 1,
+      `seed ${seed}: the margin wanders over ${spread.toFixed(2)} mm of ${lefts.length} lines`,
+    );
+    t.ok(
+      step(1) < 0.6 * step(4),
+      `seed ${seed}: one line to the next ${step(1).toFixed(2)} mm, four lines on ${step(4).toFixed(2)} mm`,
+    );
+  }
+});
 
 t.test(
   'variation that flows: neighbours move together; each seed has its own slant; spacing never merges or splits words',
