@@ -42,6 +42,8 @@ export function renderText(doc: TextDocument): DisplayList {
 
   const missing = new Set<string>();
   const lines: Line[] = [];
+  /** Per line: a paragraph of one short line (a greeting, a signature, a blank between). */
+  const closing: boolean[] = [];
   let words = 0;
   const tiring = new Tiring(style.modifiers);
   for (const paragraph of doc.text.replace(/\r\n?/g, '\n').split('\n')) {
@@ -61,6 +63,7 @@ export function renderText(doc: TextDocument): DisplayList {
       missing,
     );
     lines.push(...laid.lines);
+    for (const line of laid.lines) closing.push(isClosing(line, laid.lines.length, boxWidth));
     words += laid.words;
     tiring.wrote(paragraph);
   }
@@ -88,10 +91,11 @@ export function renderText(doc: TextDocument): DisplayList {
     );
 
   // Where each page starts. The closing lines of a letter (a greeting, a signature) never stand
-  // alone on a last page: it takes at least KEEP_AT_END lines, from the page before if need be.
-  // The page before keeps as many of its own (a page that holds only a few lines gives none).
+  // alone on a last page: when it would hold nothing else, it takes KEEP_AT_END lines, from the
+  // page before. The page before keeps as many of its own (a page that holds only a few lines
+  // gives none). A last page that carries on the body of the text is left as it falls.
   const starts = Array.from({ length: pageCount }, (_, p) => p * perPage);
-  if (pageCount > 1) {
+  if (pageCount > 1 && closing.slice(starts[pageCount - 1]!).every(Boolean)) {
     const last = Math.min(starts[pageCount - 1]!, lines.length - KEEP_AT_END);
     if (last - starts[pageCount - 2]! >= KEEP_AT_END) starts[pageCount - 1] = last;
   }
@@ -119,6 +123,13 @@ export function renderText(doc: TextDocument): DisplayList {
 
 /** Lines the last page of a text takes at least, so that its closing lines are not left alone. */
 const KEEP_AT_END = 3;
+/** A closing line is a paragraph of one line at most this share of the text's width. */
+const CLOSING_SHARE = 0.6;
+
+/** Whether `line`, of a paragraph of `count` lines in a box `width` pt wide, may close a letter (a greeting, a signature). */
+export function isClosing(line: Line, count: number, width: number): boolean {
+  return count === 1 && line.width <= CLOSING_SHARE * width;
+}
 
 /** A sheet of the template's paper: background, sheet effects, rules, background image. */
 export function blankPage(

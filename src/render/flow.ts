@@ -6,7 +6,7 @@
 // lined and grid paper every baseline sits on a rule. Pure: fonts, image sizes, seed and limits
 // come in as arguments.
 import { type DisplayList, type DisplayPage, MM } from './display-list.ts';
-import { blankPage } from './document.ts';
+import { blankPage, isClosing } from './document.ts';
 import { type FontSource, type LoadedFont, loadFont } from './fonts.ts';
 import { Handwriting, Tiring } from './handwriting.ts';
 import { pageSizePt } from './page-size.ts';
@@ -87,6 +87,10 @@ class Flow {
   private root: Cursor | null = null;
   /** Main-flow lines that are headings (they keep with the line after them). */
   private readonly headingLines = new Set<number>();
+  /** Main-flow lines that may close a letter (isClosing): only these pull lines onto the last page. */
+  private readonly closingLines = new Set<number>();
+  /** Lines laid out as a paragraph of their own that may close a letter. */
+  private readonly closingLine = new WeakSet<Line>();
 
   constructor(
     private readonly doc: BlockDocument,
@@ -197,7 +201,8 @@ class Flow {
   /**
    * The main-flow line to break before so that the last page holds KEEP_AT_END lines of text, or
    * null: when the last page began by running over (not at a page break), holds nothing but fewer
-   * lines of text, and the page before ends with lines it can spare (keeping three of its own).
+   * lines of text, all of them closing lines (a greeting, a signature), and the page before ends
+   * with lines it can spare (keeping three of its own).
    */
   keepAtEnd(): number | null {
     const last = this.log.length - 1;
@@ -205,6 +210,8 @@ class Flow {
     const end = this.log[last]!;
     const before = this.log[last - 1]!;
     if (end.broken || end.other || end.lines.length === 0 || end.lines.length >= KEEP_AT_END) return null;
+    // Only closing lines pull others: a last page that carries on the text is left as it falls.
+    if (!end.lines.every((seq) => this.closingLines.has(seq))) return null;
     if (!before.endsWithLine) return null;
     let take = Math.min(KEEP_AT_END - end.lines.length, before.lines.length - KEEP_AT_END);
     if (take <= 0) return null;
@@ -261,6 +268,8 @@ class Flow {
       );
       this.words += laid.words;
       this.tiring.wrote(para);
+      for (const line of laid.lines)
+        if (isClosing(line, laid.lines.length, m.width)) this.closingLine.add(line);
       out.push(...laid.lines);
     }
     return out;
@@ -307,6 +316,7 @@ class Flow {
         log.lines.push(seq);
         log.endsWithLine = true;
         if (opts.heading) this.headingLines.add(seq);
+        else if (!opts.marker && this.closingLine.has(line)) this.closingLines.add(seq);
       } else this.other(cur.page);
       const lineHand = this.pen.write(page, line, {
         left: cur.left + (opts.indent ?? 0),

@@ -347,6 +347,20 @@ t.test('the closing lines of a letter never stand alone on its last page', async
     );
     t.equal(list.pages[0]!.lines.length + last.length, perPage + spill, 'no line lost');
   }
+  // A last page that carries on the body of the text is left as it falls: a writer turns the
+  // page and goes on, page 1 full.
+  const words = 'the garden looked wonderful and the roses by the gate were in full bloom'.split(' ');
+  for (let n = 8 * perPage; ; n += 3) {
+    const list = renderText({
+      style: style(),
+      text: Array.from({ length: n }, (_, i) => words[i % words.length]).join(' '),
+      fonts,
+    });
+    if (list.pages.length < 2) continue;
+    t.equal(list.pages[0]!.lines.length, perPage, 'a paragraph running over: page 1 full');
+    t.ok(list.pages[1]!.lines.length < 3, `page 2 as it falls (${list.pages[1]!.lines.length} lines)`);
+    break;
+  }
 });
 
 t.test('paper grain: fibres lying every which way on a tile too large to see repeat', async (t) => {
