@@ -77,6 +77,8 @@ export interface ShapedGlyph {
   advance: number;
   dx: number;
   dy: number;
+  /** A composed letter's mark (compose.ts): its size against the letter's; offsets from the base's pen position. */
+  size?: number;
 }
 
 interface Cached {

@@ -4,7 +4,8 @@
 // handwriting (handwriting.ts) moves every glyph a little. Lengths in pt, y down.
 import bidiFactory from 'bidi-js';
 import LineBreaker from 'linebreak';
-import { type LoadedFont, shapeWords } from './fonts.ts';
+import { composedBases, composition, withMarks } from './compose.ts';
+import { type LoadedFont, type ShapedGlyph, shapeWords } from './fonts.ts';
 
 // The package is CommonJS whose module.exports is the factory; its types describe an ES default.
 const bidi = (bidiFactory as unknown as typeof bidiFactory.default)();
@@ -140,6 +141,9 @@ function itemize(text: string, levels: Uint8Array, fonts: LoadedFont[], missing:
     let font: LoadedFont | undefined;
     if (isSpace(cp) || cp < 0x20 || (isMark(cp) && prev.covers(cp)))
       font = writes(prev, cp) || isSpace(cp) ? prev : undefined;
+    // A letter the hand lacks is composed from its own base letter and mark where it can be
+    // (compose.ts), before any other hand is asked for it.
+    if (!font && fonts[0] && !writes(fonts[0], cp) && composition(fonts[0], cp)) font = fonts[0];
     font ??= fonts.find((f) => writes(f, cp)) ?? fonts.find((f) => f.covers(cp));
     if (!font) {
       missing.add(characterName(cp));
@@ -197,10 +201,16 @@ function fitOf(run: Run, text: string, main: LoadedFont): number {
   return Math.min(1.5, Math.max(0.75, mine / main.upem / (theirs / font.upem)));
 }
 
+/** A run shaped: the letters the font composes shaped as their bases, their marks added (compose.ts). */
+function shapeRun(font: LoadedFont, text: string, rtl: boolean): ShapedGlyph[] {
+  const bases = composedBases(font, text);
+  return bases === null ? shapeWords(font, text, rtl) : withMarks(font, text, shapeWords(font, bases, rtl));
+}
+
 interface Shaped {
   run: Run;
   fit: number;
-  glyphs: { gid: number; cluster: number; advance: number; dx: number; dy: number }[];
+  glyphs: ShapedGlyph[];
 }
 
 /** Lays out one paragraph into lines of `m.width` pt. */
@@ -228,7 +238,7 @@ export function layoutParagraph(
   const shaped: Shaped[] = runs.map((run) => ({
     run,
     fit: fitOf(run, text, fonts[0]!),
-    glyphs: shapeWords(run.font, text.slice(run.start, run.end), run.level % 2 === 1).map((g) => {
+    glyphs: shapeRun(run.font, text.slice(run.start, run.end), run.level % 2 === 1).map((g) => {
       g.cluster += run.start;
       return g;
     }),
@@ -240,6 +250,7 @@ export function layoutParagraph(
     const scale = (m.size / s.run.font.upem) * s.fit;
     const { font } = s.run;
     s.glyphs.forEach((g, j) => {
+      if (g.size !== undefined) return; // a composed letter's mark: no advance
       advance[g.cluster]! += g.advance * scale + m.letterSpacing;
       // A space keeps at least 40 % of its width clear of ink: a swash that reaches back over
       // it (Homemade Apple's capitals) or a tail that runs on past its letter widens it.
@@ -335,17 +346,22 @@ export function layoutParagraph(
     let x = 0;
     for (const p of parts) {
       const scale = (m.size / p.s.run.font.upem) * p.s.fit;
+      let baseX = x;
       for (const g of p.glyphs) {
+        // A composed letter's mark stands where its base does (its offsets are from there).
+        const mark = g.size !== undefined;
+        if (!mark) baseX = x;
         glyphs.push({
           font: p.s.run.font,
           gid: g.gid,
           cp: text.codePointAt(g.cluster)!,
-          x,
+          x: baseX,
           dx: g.dx * scale,
           dy: g.dy * scale,
           word: wordAt[g.cluster]!,
-          fit: p.s.fit,
+          fit: p.s.fit * (g.size ?? 1),
         });
+        if (mark) continue;
         x += isSpace(text.charCodeAt(g.cluster)) ? advance[g.cluster]! : g.advance * scale + m.letterSpacing;
       }
     }
