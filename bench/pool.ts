@@ -51,7 +51,7 @@ const pages = results.reduce((n, r) => n + r.pages, 0);
 const table = [
   `### Render pool, ${new Date().toISOString().slice(0, 10)} (bench/pool.ts)`,
   '',
-  `${machine()}; ${jobs} documents of 100,000 characters (${pages / jobs} pages each) through ${threads} worker threads, after one warm-up document per thread.`,
+  `${machine()}; ${jobs} documents of 100,000 characters (${Math.round(pages / jobs)} pages each) through ${threads} worker threads, after one warm-up document per thread.`,
   '',
   '| figure | value | target |',
   '|---|---:|---|',
