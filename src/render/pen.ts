@@ -95,7 +95,12 @@ export class Pen {
     private readonly centrelines = false,
   ) {
     for (const f of fonts) this.fontIndex.set(f, this.fontIndex.size);
+    const main = fonts[0];
+    this.xHeight = main ? (main.reach.x ?? main.upem / 2) / main.upem : 0.5;
   }
+
+  /** The hand's x-height, in font sizes: the least space between words is measured against it. */
+  private readonly xHeight: number;
 
   /** Writes a line; `lineHand` (the line's slope, drift, wobble) is drawn afresh unless given, and returned. */
   write(page: DisplayPage, line: Line, at: LinePlacement, lineHand: LineHand = this.hand.line()): LineHand {
@@ -264,6 +269,9 @@ export class Pen {
     // variation and `guard` for its first letter's shift. Every gap inside a word stays
     // narrower than the gaps between words.
     const guard = GAP_GUARD * size;
+    // The least clear space between two words' ink: INK_GAP of the size, and never less than
+    // WORD_INK of the hand's x-height (a hand with a large x-height needs the wider space).
+    const wordInk = Math.max(INK_GAP, WORD_INK * this.xHeight) * size;
     const glyphs = line.glyphs;
     const out: Placed[] = [];
     let extra = 0;
@@ -315,8 +323,8 @@ export class Pen {
       const c = scale * (gh.lean * cos + sin);
       const inkLeft = Math.min(a * box[0], a * box[2]) + Math.min(c * box[1], c * box[3]) - reach;
       const inkRight = Math.max(a * box[0], a * box[2]) + Math.max(c * box[1], c * box[3]) + reach;
-      if (starts && x + inkLeft - lastInk < INK_GAP * size) {
-        const push = INK_GAP * size - (x + inkLeft - lastInk);
+      if (starts && x + inkLeft - lastInk < wordInk) {
+        const push = wordInk - (x + inkLeft - lastInk);
         extra += push;
         x += push;
       }
@@ -506,6 +514,8 @@ const JOINS = new WeakMap<LoadedFont, Map<number, [number, number] | null>>();
 
 /** The least clear space between the ink of two words, in font sizes. */
 const INK_GAP = 0.12;
+/** And in the hand's x-heights (docs/handwriting.md, "Space between words"). */
+const WORD_INK = 0.45;
 
 /** How much of its variation a line keeps when all of it does not fit its room, tried in turn. */
 const CALMING = [1, 0.8, 0.6, 0.45, 0.3, 0.15];
