@@ -2,7 +2,7 @@
 // pool (2 threads by default), as pages per second, and the process RSS while it runs (the
 // workers are threads of this process, so this is the pool's whole footprint).
 //
-//   node --import tsx bench/pool.ts [--threads 2] [--jobs 12] [--write]
+//   node --import tsx bench/pool.ts [--threads 2] [--jobs 12] [--young MB] [--write]
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { RenderRequest } from '../src/app/ports/renderer.ts';
@@ -19,6 +19,7 @@ const { values: args } = parseArgs({
     threads: { type: 'string', default: '2' },
     jobs: { type: 'string', default: '12' },
     write: { type: 'boolean', default: false },
+    young: { type: 'string' },
   },
 });
 const threads = Number(args.threads);
@@ -35,7 +36,13 @@ const task = (i: number): RenderRequest => ({
 });
 
 const before = process.memoryUsage().rss;
-const pool = new PiscinaRenderer({ threads, timeoutMs: 60_000, memoryMb: 512 });
+const young = args.young ? Number(args.young) : undefined;
+const pool = new PiscinaRenderer({
+  threads,
+  timeoutMs: 60_000,
+  memoryMb: 512,
+  ...(young ? { youngMb: young } : {}),
+});
 let peak = before;
 const sampler = setInterval(() => {
   peak = Math.max(peak, process.memoryUsage().rss);
@@ -51,7 +58,7 @@ const pages = results.reduce((n, r) => n + r.pages, 0);
 const table = [
   `### Render pool, ${new Date().toISOString().slice(0, 10)} (bench/pool.ts)`,
   '',
-  `${machine()}; ${jobs} documents of 100,000 characters (${Math.round(pages / jobs)} pages each) through ${threads} worker threads, after one warm-up document per thread.`,
+  `${machine()}; ${jobs} documents of 100,000 characters (${Math.round(pages / jobs)} pages each) through ${threads} worker threads${young ? ` (young generation ${young} MiB)` : ''}, after one warm-up document per thread.`,
   '',
   '| figure | value | target |',
   '|---|---:|---|',

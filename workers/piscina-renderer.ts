@@ -25,6 +25,8 @@ export interface PiscinaRendererOptions {
   timeoutMs: number;
   /** Old-generation heap per worker, MiB. */
   memoryMb: number;
+  /** Young generation of each worker's heap, MiB (V8's own when absent): larger renders faster, holds more. */
+  youngMb?: number;
   /** Bytes of font files each thread's font cache may hold (src/render/fonts.ts); the engine's default else. */
   fontCacheBytes?: number;
   /** The worker module; the render task by default. */
@@ -63,7 +65,10 @@ export class PiscinaRenderer implements Renderer {
       minThreads: this.opts.threads,
       maxThreads: this.opts.threads,
       idleTimeout: 60_000,
-      resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.opts.memoryMb,
+        ...(this.opts.youngMb ? { maxYoungGenerationSizeMb: this.opts.youngMb } : {}),
+      },
       workerData: { fontCacheBytes: this.opts.fontCacheBytes } satisfies PoolWorkerData,
     });
     // A worker that dies with a task is reported through that task; one that dies without (while
