@@ -85,7 +85,10 @@ export class FsBlobStore implements BlobStore {
     }
     for (const entry of entries.sort()) {
       const full = join(base, entry);
-      if (!(await stat(full)).isFile()) continue; // half-written .tmp files are listed too: the sweeper decides
+      // Half-written .tmp files are listed too (the sweeper decides); one deleted since the
+      // directory was read (by the sweeper, or a delete) is gone, not an error.
+      const found = await this.read(() => stat(full));
+      if (!found?.isFile()) continue;
       yield relative(this.root, full).split(sep).join('/');
     }
   }

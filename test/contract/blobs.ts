@@ -77,6 +77,20 @@ export function blobStoreContract(t: Test, name: string, make: BlobStoreFactory)
     t.same(none, [], 'an empty prefix lists nothing');
   });
 
+  t.test(`${name}: an object deleted while the list runs (the sweeper) does not break it`, async (t) => {
+    const b = await make();
+    const keys = ['outputs/race/gen_1/1.pdf', 'outputs/race/gen_2/1.pdf', 'outputs/race/gen_3/1.pdf'];
+    for (const k of keys) await b.put(k, new Uint8Array([1]), 'application/pdf');
+    const listing = b.list('outputs/race/')[Symbol.asyncIterator]();
+    const first = await listing.next();
+    t.equal(first.value, keys[0], 'the first key');
+    await b.delete(keys[1]!);
+    const rest: string[] = [];
+    for (let next = await listing.next(); !next.done; next = await listing.next()) rest.push(next.value);
+    t.ok(rest.includes(keys[2]!), `the list goes on past the deleted one (${rest.join(', ')})`);
+    for (const k of keys) await b.delete(k);
+  });
+
   t.test(`${name}: keys that escape are refused`, async (t) => {
     const b = await make();
     for (const key of ['../etc/passwd', '/abs', 'outputs/../../x', 'a//b', '']) {
