@@ -2,7 +2,6 @@
 // the store is opened, so a malformed command writes nothing; every refusal is one line.
 import { readFileSync, statSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { Context } from '../composition.ts';
 import { envValue, forgetCiForConsole } from '../config/index.ts';
 import { KEY_MODES } from '../domain/api-keys.ts';
 import { Refusal } from '../domain/errors.ts';
@@ -75,7 +74,7 @@ export function buildProgram(): Command {
         import('../service.ts'),
       ]);
       const config = configFromEnv(opts.port !== undefined ? { port: opts.port } : {});
-      const ctx: Context = await openContext(config);
+      const ctx = await openContext(config);
       let service: Service;
       try {
         const demo = !ctx.farm && opts.demo && config.demo ? await seedDemo(ctx) : null;

@@ -7,7 +7,7 @@
 // composed; æ, ø, ß and their like, and an i or a j under a mark in a hand without a dotless
 // one, still come from a hand that has them. Pure.
 import type { LoadedFont, ShapedGlyph } from './fonts.ts';
-import { shape } from './fonts.ts';
+import { perFont, shape } from './fonts.ts';
 
 /**
  * The hand's own characters that stand in for each combining mark, in order of preference: a
@@ -52,22 +52,8 @@ interface Composition {
   marks: MarkPlan[];
 }
 
-const PLANS = new WeakMap<LoadedFont, Map<number, Composition | null>>();
-
 /** How `font` composes `cp` from its own letters, or null where it cannot (or has `cp` itself). */
-export function composition(font: LoadedFont, cp: number): Composition | null {
-  let plans = PLANS.get(font);
-  if (!plans) {
-    plans = new Map();
-    PLANS.set(font, plans);
-  }
-  let plan = plans.get(cp);
-  if (plan === undefined) {
-    plan = planOf(font, cp);
-    plans.set(cp, plan);
-  }
-  return plan;
-}
+export const composition = perFont(planOf);
 
 function planOf(font: LoadedFont, cp: number): Composition | null {
   if (cp < 0xc0 || font.covers(cp)) return null;
@@ -104,16 +90,15 @@ function planOf(font: LoadedFont, cp: number): Composition | null {
 
 /** `text` with every letter `font` composes replaced by its base (the same length: what is shaped). */
 export function composedBases(font: LoadedFont, text: string): string | null {
-  let out: string | null = null;
+  let out: string[] | null = null;
   for (let i = 0; i < text.length; i++) {
     const cp = text.charCodeAt(i);
-    if (cp < 0xc0) continue;
-    const plan = composition(font, cp);
+    const plan = cp < 0xc0 ? null : composition(font, cp);
     if (!plan) continue;
-    out ??= text;
-    out = out.slice(0, i) + String.fromCharCode(plan.base) + out.slice(i + 1);
+    out ??= text.split(''); // UTF-16 units: the indices shaping's clusters count in
+    out[i] = String.fromCharCode(plan.base);
   }
-  return out;
+  return out?.join('') ?? null;
 }
 
 /**

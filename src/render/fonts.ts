@@ -300,6 +300,23 @@ function drawingsOf(font: hb.Font, cp: number, features: hb.Feature[]): Map<numb
   return found;
 }
 
+/**
+ * `read(font, key)` remembered per font (for as long as the font is loaded) and key: what is
+ * worked out once per glyph or character and thread.
+ */
+export function perFont<T>(read: (font: LoadedFont, key: number) => T): (font: LoadedFont, key: number) => T {
+  const byFont = new WeakMap<LoadedFont, Map<number, T>>();
+  return (font, key) => {
+    let known = byFont.get(font);
+    if (!known) {
+      known = new Map();
+      byFont.set(font, known);
+    }
+    if (!known.has(key)) known.set(key, read(font, key));
+    return known.get(key)!;
+  };
+}
+
 /** Shapes `text` (one run: one font, one direction) with the font's default features (kerning, ligatures, contextual alternates). */
 export function shape(font: LoadedFont, text: string, rtl: boolean): ShapedGlyph[] {
   sharedBuffer ??= new hb.Buffer();

@@ -3,7 +3,7 @@
 // (document.ts) and structured documents (flow.ts).
 import type { Style } from './spec.ts';
 import type { DisplayList, DisplayPage, Matrix } from './display-list.ts';
-import type { Alternate, LoadedFont } from './fonts.ts';
+import { type Alternate, type LoadedFont, perFont } from './fonts.ts';
 import type { GlyphHand, Handwriting, LineHand } from './handwriting.ts';
 import type { Line } from './text-layout.ts';
 import { DRAWINGS } from './variants.ts';
@@ -495,22 +495,10 @@ function inkExtent(
 const JOIN_REACH = 0.3;
 
 /** Where a connected hand's letter runs out into the next (font units): the end of its stroke that does, if one does. Read once per glyph and thread. */
-function exitOf(font: LoadedFont, gid: number): [number, number] | null {
-  let byGid = JOINS.get(font);
-  if (!byGid) {
-    byGid = new Map();
-    JOINS.set(font, byGid);
-  }
-  let j = byGid.get(gid);
-  if (j === undefined) {
-    const out = font.centrelines(gid).find((s) => s.exit);
-    j = out ? [out.points.at(-2)!, out.points.at(-1)!] : null;
-    byGid.set(gid, j);
-  }
-  return j;
-}
-
-const JOINS = new WeakMap<LoadedFont, Map<number, [number, number] | null>>();
+const exitOf = perFont((font, gid): [number, number] | null => {
+  const out = font.centrelines(gid).find((s) => s.exit);
+  return out ? [out.points.at(-2)!, out.points.at(-1)!] : null;
+});
 
 /** The least clear space between the ink of two words, in font sizes. */
 const INK_GAP = 0.12;

@@ -134,6 +134,7 @@ export function uncoveredCharacters(text: string, covers: readonly ((cp: number)
 /** Splits a paragraph into runs of one font and one bidi level; names characters no font has. */
 function itemize(text: string, levels: Uint8Array, fonts: LoadedFont[], missing: Set<string>): Run[] {
   const runs: Run[] = [];
+  const hand = fonts[0];
   let prev: LoadedFont = fonts[0]!;
   for (let i = 0; i < text.length; ) {
     const cp = text.codePointAt(i)!;
@@ -141,9 +142,15 @@ function itemize(text: string, levels: Uint8Array, fonts: LoadedFont[], missing:
     let font: LoadedFont | undefined;
     if (isSpace(cp) || cp < 0x20 || (isMark(cp) && prev.covers(cp)))
       font = writes(prev, cp) || isSpace(cp) ? prev : undefined;
-    // A letter the hand lacks is composed from its own base letter and mark where it can be
-    // (compose.ts), before any other hand is asked for it.
-    if (!font && fonts[0] && !writes(fonts[0], cp) && composition(fonts[0], cp)) font = fonts[0];
+    // A letter the hand lacks is composed from its own base letter (one it writes by hand, not
+    // only in type) and mark where it can be (compose.ts), before any other hand is asked for it.
+    if (!font && hand) {
+      if (writes(hand, cp)) font = hand;
+      else {
+        const plan = composition(hand, cp);
+        if (plan && writes(hand, plan.base)) font = hand;
+      }
+    }
     font ??= fonts.find((f) => writes(f, cp)) ?? fonts.find((f) => f.covers(cp));
     if (!font) {
       missing.add(characterName(cp));
