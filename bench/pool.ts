@@ -2,7 +2,7 @@
 // pool (2 threads by default), as pages per second, and the process RSS while it runs (the
 // workers are threads of this process, so this is the pool's whole footprint).
 //
-//   node --import tsx bench/pool.ts [--threads 2] [--jobs 12] [--young MB] [--write]
+//   node --import tsx bench/pool.ts [--threads 2] [--jobs 12] [--young MB] [--memory MB] [--write]
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { RenderRequest } from '../src/app/ports/renderer.ts';
@@ -20,6 +20,7 @@ const { values: args } = parseArgs({
     jobs: { type: 'string', default: '12' },
     write: { type: 'boolean', default: false },
     young: { type: 'string' },
+    memory: { type: 'string', default: '512' },
   },
 });
 const threads = Number(args.threads);
@@ -40,7 +41,7 @@ const young = args.young ? Number(args.young) : undefined;
 const pool = new PiscinaRenderer({
   threads,
   timeoutMs: 60_000,
-  memoryMb: 512,
+  memoryMb: Number(args.memory),
   ...(young ? { youngMb: young } : {}),
 });
 let peak = before;

@@ -3,6 +3,14 @@
 // and the text of each line for the searchable layer. Units: PDF points, origin top left, y down.
 import type { PenStroke } from './centrelines.ts';
 
+/**
+ * How many drawings (a glyph's path, and what a writer makes of it) each cache of a render
+ * thread keeps before it starts afresh: a document in one hand and seed draws about a thousand,
+ * and the same seed draws the same ones again; documents in other seeds (a batch's rows) draw
+ * new ones, which would otherwise pile up to hundreds of MiB in a thread that lives for days.
+ */
+export const KEPT_DRAWINGS = 6_000;
+
 /** [a, b, c, d, e, f]: x' = a·x + c·y + e, y' = b·x + d·y + f. */
 export type Matrix = [number, number, number, number, number, number];
 

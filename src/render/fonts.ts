@@ -345,21 +345,29 @@ const WORD_CACHE_MAX = 50_000;
  * result is the run's; the glyphs come back in visual order like HarfBuzz's own.
  */
 export function shapeWords(font: LoadedFont, text: string, rtl: boolean): ShapedGlyph[] {
-  const pieces: ShapedGlyph[][] = [];
-  const re = /[^ ]+| +/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    const key = (rtl ? 'r' : 'l') + m[0];
+  const out: ShapedGlyph[] = [];
+  // Right to left, the words go in last first: where each word's glyphs start in `out`.
+  const starts: number[] = [];
+  for (let at = 0; at < text.length; ) {
+    const space = text.charCodeAt(at) === 0x20;
+    let end = at + 1;
+    while (end < text.length && (text.charCodeAt(end) === 0x20) === space) end++;
+    const word = text.slice(at, end);
+    const key = (rtl ? 'r' : 'l') + word;
     let glyphs = font.words.get(key);
     if (!glyphs) {
-      glyphs = shape(font, m[0], rtl);
+      glyphs = shape(font, word, rtl);
       if (font.words.size >= WORD_CACHE_MAX) font.words.clear();
       font.words.set(key, glyphs);
     }
-    const at = m.index;
-    pieces.push(
-      glyphs.map((g) => ({ gid: g.gid, cluster: g.cluster + at, advance: g.advance, dx: g.dx, dy: g.dy })),
-    );
+    if (rtl) starts.push(out.length);
+    for (const g of glyphs)
+      out.push({ gid: g.gid, cluster: g.cluster + at, advance: g.advance, dx: g.dx, dy: g.dy });
+    at = end;
   }
-  if (rtl) pieces.reverse();
-  return pieces.flat();
+  if (!rtl || starts.length < 2) return out;
+  const visual: ShapedGlyph[] = [];
+  for (let w = starts.length - 1; w >= 0; w--)
+    for (let i = starts[w]!, end = starts[w + 1] ?? out.length; i < end; i++) visual.push(out[i]!);
+  return visual;
 }

@@ -161,6 +161,7 @@ export class Handwriting {
   private readonly tone: { k: number; phase: number; amp: number }[];
   /** Shades of the ink already mixed, by colour and step. */
   private readonly tones = new Map<string, string>();
+  private lastTone = { color: '', step: 0, tone: '' };
 
   constructor(
     modifiers: Modifiers,
@@ -284,12 +285,16 @@ export class Handwriting {
     for (const w of this.tone) t += w.amp * Math.sin(w.k * i + w.phase);
     // In steps of 2 %: fewer distinct inks to write.
     const step = Math.round(k.colorVariation * 12.5 * t) / 50;
+    // The tone drifts slowly: most letters have the one before's.
+    const last = this.lastTone;
+    if (last.color === this.word.color && last.step === step) return last.tone;
     const key = `${this.word.color}${step}`;
     let tone = this.tones.get(key);
     if (tone === undefined) {
       tone = shade(this.word.color, step);
       this.tones.set(key, tone);
     }
+    this.lastTone = { color: this.word.color, step, tone };
     return tone;
   }
 

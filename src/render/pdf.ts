@@ -5,7 +5,7 @@
 // empty and whose ToUnicode map gives the characters back, so the text is selectable and
 // searchable in any script. Pure: compression and the date come in as arguments.
 import { hexRgb, letterInk } from './color.ts';
-import type { DisplayList, DisplayPage, Item } from './display-list.ts';
+import { type DisplayList, type DisplayPage, type Item, KEPT_DRAWINGS } from './display-list.ts';
 import type { AssetBytes } from './svg.ts';
 import { RenderError } from './text-layout.ts';
 
@@ -141,6 +141,73 @@ const f4 = (v: number) => {
 
 const f8 = (v: number) => v.toFixed(8).replace(/0+$/, '');
 
+/**
+ * A page's content stream, built as bytes: a document places a hundred thousand letters, and a
+ * string for each placement (and the text encoder over them all) was a fifth of writing it.
+ * Lines are separated by a newline. Everything written here is ASCII but the rare string that
+ * is not, which goes through the encoder.
+ */
+class Content {
+  private buf = new Uint8Array(1 << 16);
+  private n = 0;
+  private readonly digits = new Uint8Array(24);
+
+  private room(more: number): void {
+    if (this.n + more <= this.buf.length) return;
+    const grown = new Uint8Array(Math.max(this.buf.length * 2, this.n + more));
+    grown.set(this.buf.subarray(0, this.n));
+    this.buf = grown;
+  }
+
+  /** Starts a line (the newline between it and the one before). */
+  line(s = ''): this {
+    if (this.n > 0) {
+      this.room(1);
+      this.buf[this.n++] = 0x0a;
+    }
+    return this.ascii(s);
+  }
+
+  ascii(s: string): this {
+    this.room(s.length);
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) {
+        const bytes = enc.encode(s.slice(i));
+        this.room(bytes.length);
+        this.buf.set(bytes, this.n);
+        this.n += bytes.length;
+        return this;
+      }
+      this.buf[this.n++] = c;
+    }
+    return this;
+  }
+
+  /** An integer, as String() writes it (no sign for zero). */
+  int(v: number): this {
+    if (v >= 2 ** 31 || v <= -(2 ** 31)) return this.ascii(String(v));
+    this.room(12);
+    let i = v | 0;
+    if (i < 0) {
+      this.buf[this.n++] = 0x2d;
+      i = -i;
+    }
+    let d = 0;
+    do {
+      const q = (i / 10) | 0;
+      this.digits[d++] = 0x30 + i - q * 10;
+      i = q;
+    } while (i > 0);
+    while (d > 0) this.buf[this.n++] = this.digits[--d]!;
+    return this;
+  }
+
+  bytes(): Uint8Array {
+    return this.buf.slice(0, this.n);
+  }
+}
+
 function pdfString(s: string): string {
   // A text string (§7.9.2.2) as UTF-16BE hex with a byte order mark: safe for any character.
   let hex = 'FEFF';
@@ -226,13 +293,37 @@ function bbox(d: string): [number, number, number, number] {
   return [Math.floor(x0) - 1, Math.floor(y0) - 1, Math.ceil(x1) + 1, Math.ceil(y1) + 1];
 }
 
-/** Path operators and box of an outline, kept per thread: documents reuse the same glyphs. */
-const forms = new Map<string, { ops: Uint8Array; bbox: string }>();
-function formOf(path: string): { ops: Uint8Array; bbox: string } {
+/**
+ * A glyph drawing's form: its path operators, its box, and the operators compressed (by the
+ * compressor named in `packedBy`). Documents in one hand and seed write the same drawings (the
+ * seed is 1 unless a template sets one), so a thread keeps them: its next document neither
+ * builds nor compresses them again (900 small streams in a 176-page letter).
+ */
+interface Form {
+  ops: Uint8Array;
+  bbox: string;
+  packed?: Uint8Array;
+  packedBy?: (bytes: Uint8Array) => Uint8Array;
+}
+
+/** Forms by outline, kept per thread: documents reuse the same glyphs. */
+const forms = new Map<string, Form>();
+
+/** `form`'s operators compressed by `deflate`, once per thread and compressor. */
+function packedOf(form: Form, deflate: (bytes: Uint8Array) => Uint8Array): Uint8Array {
+  if (form.packedBy !== deflate || !form.packed) {
+    // A copy the size of the bytes: zlib hands back a view of its 16 KiB output chunk.
+    form.packed = Uint8Array.prototype.slice.call(deflate(form.ops));
+    form.packedBy = deflate;
+  }
+  return form.packed;
+}
+
+function formOf(path: string): Form {
   let f = forms.get(path);
   if (!f) {
     f = { ops: enc.encode(pathOps(path)), bbox: bbox(path).join(' ') };
-    if (forms.size >= 20_000) forms.clear();
+    if (forms.size >= KEPT_DRAWINGS) forms.clear();
     forms.set(path, f);
   }
   return f;
@@ -331,34 +422,43 @@ function pageContent(
   gs: Map<number, string>,
   codes: TextCodes,
   images: Map<string, PdfImage & { name: string }>,
-): string {
-  const out: string[] = [];
+): Uint8Array {
+  const c = new Content();
   const { width: W, height: H } = page;
-  out.push(`${rgb(page.background)} rg 0 0 ${f2(W)} ${f2(H)} re f`);
-  out.push(`q 1 0 0 -1 0 ${f2(H)} cm`); // from here on, y runs down as in the display list
+  c.line(`${rgb(page.background)} rg 0 0 ${f2(W)} ${f2(H)} re f`);
+  c.line(`q 1 0 0 -1 0 ${f2(H)} cm`); // from here on, y runs down as in the display list
   if (page.sheet.tilt) {
     const a = (page.sheet.tilt * Math.PI) / 180;
-    const [c, s] = [Math.cos(a), Math.sin(a)];
+    const [cos, sin] = [Math.cos(a), Math.sin(a)];
     const [cx, cy] = [W / 2, H / 2];
-    out.push(
-      `${f4(c)} ${f4(s)} ${f4(-s)} ${f4(c)} ${f2(cx - c * cx + s * cy)} ${f2(cy - s * cx - c * cy)} cm`,
+    c.line(
+      `${f4(cos)} ${f4(sin)} ${f4(-sin)} ${f4(cos)} ${f2(cx - cos * cx + sin * cy)} ${f2(cy - sin * cx - cos * cy)} cm`,
     );
   }
-  // Ink (colour and opacity) changes per word: one graphics state group per change, not per glyph.
-  let ink = '';
+  // The letters go in groups scaled to tenths of a point, one group per run of letters between
+  // other items; inside one, the ink's colour and opacity are set only where they change (the
+  // ink drifts from letter to letter, so that is often, and a group per change cost a fifth of
+  // the page's bytes).
+  let open = false;
+  let [fill, alpha] = ['', 100];
   const endInk = () => {
-    if (ink) out.push('Q');
-    ink = '';
+    if (open) c.line('Q');
+    open = false;
   };
   const inkOf = letterInk(page);
   for (const it of page.items as Item[]) {
     if (it.kind === 'glyph') {
       const { color, opacity } = inkOf(it);
-      const state = `${rgb(color)} rg${opacity < 1 ? ` /${gs.get(Math.round(opacity * 100))} gs` : ''}`;
-      if (state !== ink) {
-        endInk();
-        out.push(`q ${state} 0.1 0 0 0.1 0 0 cm`); // glyph positions in tenths of a point
-        ink = state;
+      if (!open) {
+        c.line('q 0.1 0 0 0.1 0 0 cm'); // glyph positions in tenths of a point
+        [open, fill, alpha] = [true, '', 100];
+      }
+      const o = Math.round(opacity * 100);
+      if (color !== fill || o !== alpha) {
+        c.line();
+        if (color !== fill) c.ascii(rgb(color)).ascii(o !== alpha ? ' rg ' : ' rg');
+        if (o !== alpha) c.ascii('/').ascii(gs.get(o)!).ascii(' gs');
+        [fill, alpha] = [color, o];
       }
       // The form carries the font-size scale / 100 (/Matrix) and the group a tenth, so what is
       // left is a near-identity matrix in thousandths and a position in tenths of a point: small
@@ -366,9 +466,21 @@ function pageContent(
       const m = it.m;
       const form = forms.get(it.ref)!;
       const k = form.k;
-      out.push(
-        `q ${Math.round(m[0] * k)} ${Math.round(m[1] * k)} ${Math.round(m[2] * k)} ${Math.round(m[3] * k)} ${Math.round(m[4] * 10)} ${Math.round(m[5] * 10)} cm /${form.name} Do Q`,
-      );
+      c.line('q ')
+        .int(Math.round(m[0] * k))
+        .ascii(' ')
+        .int(Math.round(m[1] * k))
+        .ascii(' ')
+        .int(Math.round(m[2] * k))
+        .ascii(' ')
+        .int(Math.round(m[3] * k))
+        .ascii(' ')
+        .int(Math.round(m[4] * 10))
+        .ascii(' ')
+        .int(Math.round(m[5] * 10))
+        .ascii(' cm /')
+        .ascii(form.name)
+        .ascii(' Do Q');
       continue;
     }
     endInk();
@@ -378,11 +490,11 @@ function pageContent(
       const scale = Math.max(it.width / img.width, it.height / img.height);
       const [w, h] = [img.width * scale, img.height * scale];
       const [x, y] = [it.x + (it.width - w) / 2, it.y + (it.height - h) / 2];
-      out.push(
+      c.line(
         `q ${f2(it.x)} ${f2(it.y)} ${f2(it.width)} ${f2(it.height)} re W n ${f4(w)} 0 0 ${f4(-h)} ${f2(x)} ${f2(y + h)} cm /${img.name} Do Q`,
       );
     } else if (it.kind === 'rule') {
-      out.push(
+      c.line(
         `${rgb(it.color)} RG ${f2(it.width)} w ${f2(it.x1)} ${f2(it.y1)} m ${f2(it.x2)} ${f2(it.y2)} l S`,
       );
     } else if (it.kind === 'stroke') {
@@ -390,11 +502,11 @@ function pageContent(
       let path = `${f2(p[0]!)} ${f2(p[1]!)} m`;
       for (let i = 2; i < p.length; i += 2) path += ` ${f2(p[i]!)} ${f2(p[i + 1]!)} l`;
       const alpha = it.opacity < 1 ? ` /${gs.get(Math.round(it.opacity * 100))} gs` : '';
-      out.push(`q ${rgb(it.color)} RG${alpha} ${f2(it.width)} w 1 J 1 j ${path} S Q`);
+      c.line(`q ${rgb(it.color)} RG${alpha} ${f2(it.width)} w 1 J 1 j ${path} S Q`);
     } else if (it.kind === 'dot') {
       const k = it.r * 0.5523;
       const [x, y, r] = [it.x, it.y, it.r];
-      out.push(
+      c.line(
         `${rgb(it.color)} rg ${f2(x + r)} ${f2(y)} m ${f2(x + r)} ${f2(y + k)} ${f2(x + k)} ${f2(y + r)} ${f2(x)} ${f2(y + r)} c ` +
           `${f2(x - k)} ${f2(y + r)} ${f2(x - r)} ${f2(y + k)} ${f2(x - r)} ${f2(y)} c ${f2(x - r)} ${f2(y - k)} ${f2(x - k)} ${f2(y - r)} ${f2(x)} ${f2(y - r)} c ` +
           `${f2(x + k)} ${f2(y - r)} ${f2(x + r)} ${f2(y - k)} ${f2(x + r)} ${f2(y)} c f`,
@@ -402,33 +514,33 @@ function pageContent(
     }
   }
   endInk();
-  out.push('Q');
+  c.line('Q');
   // The invisible text layer, in unflipped page space: one line of codes stretched to its width.
   for (const line of page.lines) {
     const chars = [...line.visual]; // extractors put right-to-left runs back in logical order
     if (chars.length === 0) continue;
     const scale = (line.width / (chars.length * line.size * 0.5)) * 100;
-    out.push(`BT 3 Tr ${f2(Math.max(1, scale))} Tz`);
+    c.line(`BT 3 Tr ${f2(Math.max(1, scale))} Tz`);
     let font = -1;
     let hex = '';
     const flush = () => {
-      if (hex) out.push(`<${hex}> Tj`);
+      if (hex) c.line(`<${hex}> Tj`);
       hex = '';
     };
-    out.push(`1 0 0 1 ${f2(line.x)} ${f2(H - line.y)} Tm`);
+    c.line(`1 0 0 1 ${f2(line.x)} ${f2(H - line.y)} Tm`);
     for (const ch of chars) {
       const [fi, code] = codes.code(ch);
       if (fi !== font) {
         flush();
-        out.push(`/T${fi} ${f2(line.size)} Tf`);
+        c.line(`/T${fi} ${f2(line.size)} Tf`);
         font = fi;
       }
       hex += code.toString(16).padStart(2, '0');
     }
     flush();
-    out.push('ET');
+    c.line('ET');
   }
-  return out.join('\n');
+  return c.bytes();
 }
 
 export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint8Array {
@@ -454,10 +566,12 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
       if (opacity < 1) opacities.add(Math.round(opacity * 100));
     }
   }
+  // Back to full ink inside a group of letters: a state of its own.
+  if (opacities.size > 0) opacities.add(100);
   const gs = new Map([...opacities].sort((a, b) => a - b).map((o) => [o, `A${o}`]));
   const codes = new TextCodes();
   const forms = new Map(refs.map((r) => [r, { name: glyphNames.get(r)!, k: 1000 / list.glyphs[r]!.scale }]));
-  const contents = list.pages.map((p) => enc.encode(pageContent(p, forms, gs, codes, images)));
+  const contents = list.pages.map((p) => pageContent(p, forms, gs, codes, images));
 
   // Object numbers: 1 catalog, 2 pages, 3 info, 4 resources, then glyphs, text fonts, pages.
   let next = 5;
@@ -487,6 +601,7 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
     4,
     `<< /XObject << ${xobjects} >> /Font << ${fonts} >> /ExtGState << ${states} >> /ProcSet [/PDF /Text] >>`,
   );
+  const deflate = opts.deflate;
   for (const r of refs) {
     const def = list.glyphs[r]!;
     const s = f8(def.scale / 100);
@@ -495,7 +610,7 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
       glyphObj.get(r)!,
       `/Type /XObject /Subtype /Form /BBox [${form.bbox}] /Matrix [${s} 0 0 ${s} 0 0]`,
       form.ops,
-      opts.deflate,
+      deflate && (() => packedOf(form, deflate)),
     );
   }
   codes.fonts.forEach((chars, i) => {

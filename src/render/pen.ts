@@ -2,7 +2,7 @@
 // the document's glyph outlines (each distinct outline or variant once). Shared by simple text
 // (document.ts) and structured documents (flow.ts).
 import type { Style } from './spec.ts';
-import type { DisplayList, DisplayPage, Matrix } from './display-list.ts';
+import type { DisplayList, DisplayPage, Item, Matrix } from './display-list.ts';
 import { type Alternate, type LoadedFont, perFont } from './fonts.ts';
 import type { GlyphHand, Handwriting, LineHand } from './handwriting.ts';
 import type { Line } from './text-layout.ts';
@@ -71,6 +71,24 @@ interface Placed {
   hand: GlyphHand;
 }
 
+/** The left, right and lowest point of each letter of a line, three numbers a letter. */
+class Letters {
+  n = 0;
+  box = new Float64Array(3 * 128);
+
+  add(left: number, right: number, bottom: number): void {
+    if (3 * this.n + 3 > this.box.length) {
+      const grown = new Float64Array(this.box.length * 2);
+      grown.set(this.box);
+      this.box = grown;
+    }
+    const at = 3 * this.n++;
+    this.box[at] = left;
+    this.box[at + 1] = right;
+    this.box[at + 2] = bottom;
+  }
+}
+
 export class Pen {
   readonly glyphs: DisplayList['glyphs'] = {};
   private readonly fontIndex = new Map<LoadedFont, number>();
@@ -81,6 +99,9 @@ export class Pen {
   /** Lines written so far, and the line each card was last used in (by card id). */
   private lineNo = 0;
   private stamps = new Int32Array(1024);
+  /** The ink box of the letter being written, and of every letter of the line (reused: no garbage a letter). */
+  private readonly extent: Extent = { left: 0, right: 0, top: 0, bottom: 0 };
+  private readonly written = new Letters();
   /** How low the ink of the lines written on the page reaches, in bins INK_BIN pt wide across it. */
   private lowest: { page: DisplayPage | null; bins: Float64Array } = {
     page: null,
@@ -117,7 +138,7 @@ export class Pen {
     // after that letter, in that letter's frame (its size and turn), held at the point where
     // that letter runs out, so that the pen's one movement has no gap and no step at the join.
     let before: { word: number; m: Matrix; advance: number; exit: [number, number] } | null = null;
-    const written: { left: number; right: number; bottom: number }[] = [];
+    this.written.n = 0;
     for (const p of placed) {
       const { g, hand: gh } = p;
       const y = baseline - g.dy + calm * p.dy;
@@ -133,11 +154,13 @@ export class Pen {
       // One of the letter's drawings: the font's alternates, each drawn afresh several times
       // (the shapes modifier), dealt so that none repeats within the line.
       const card = this.deal(g, shapes, inLine);
-      const [gid, variant] = [card.gid, card.drawing];
+      const gid = card.gid;
+      const variant = card.drawing;
       const shift = card.shift * s;
       // Font units (y up) → page (y down): scale, flip, rotate, move to the pen position.
       // Stretch and lean in font units (x scaled, then moved with the height), before the rotation.
-      const [k, w] = [gh.lean, gh.stretch];
+      const k = gh.lean;
+      const w = gh.stretch;
       const m: Matrix = [
         w * s * cos,
         w * s * sin,
@@ -168,7 +191,7 @@ export class Pen {
       } else before = null;
       // A tall letter under a line whose ink hangs low there is written shorter (its ascender,
       // or its top), as a writer's pen shortens a stroke it would cross the line above with.
-      const ink = inkExtent(m, g.font.box(gid), SHAPES_REACH * shapes * g.font.upem);
+      const ink = inkExtent(m, g.font.box(gid), SHAPES_REACH * shapes * g.font.upem, this.extent);
       const above = this.inkAbove(page, ink.left, ink.right);
       const clear = LINE_CLEAR * size;
       const base = m[5]; // the baseline under the pen, after a join moved it
@@ -178,39 +201,24 @@ export class Pen {
         m[3] *= k;
         ink.bottom = base + (ink.bottom - base) * k;
       }
-      written.push({ left: ink.left, right: ink.right, bottom: ink.bottom });
+      this.written.add(ink.left, ink.right, ink.bottom);
       let ref = this.cardRefs.get(card);
+      // A drawing's definition goes into the document the first time its card is dealt.
       if (ref === undefined) {
         ref = `${fi}:${gid}:${variant}`;
         this.cardRefs.set(card, ref);
+        if (!this.glyphs[ref]) this.define(ref, g.font, gid, variant, size);
       }
-      if (!this.glyphs[ref]) {
-        const how = {
-          drawing: variant,
-          shapes,
-          ...hand.inkShape,
-          seed: this.style.modifiers.seed,
-          key: `${g.font.id}:${gid}`,
-          advance: g.font.font.glyphHAdvance(gid),
-        };
-        this.glyphs[ref] = {
-          font: g.font.id,
-          gid,
-          variant,
-          scale: size / g.font.upem,
-          path: letterPath(g.font, gid, how),
-          ...(this.centrelines ? { strokes: letterStrokes(g.font, gid, how) } : {}),
-        };
-      }
-      page.items.push({
+      const item: Item & { kind: 'glyph' } = {
         kind: 'glyph',
         ref,
         m,
         color: gh.color,
         opacity: gh.opacity,
         word: g.word,
-        ...(runsOn ? { joins: true } : {}),
-      });
+      };
+      if (runsOn) item.joins = true;
+      page.items.push(item);
       if (at.overstrike) {
         const o = at.overstrike * size;
         page.items.push({
@@ -222,10 +230,30 @@ export class Pen {
         });
       }
     }
-    this.inkBelow(page, written);
+    this.inkBelow(page, this.written);
     if (line.text)
       page.lines.push({ x: x0, y: baseline, width: line.width, size, text: line.text, visual: line.visual });
     return lineHand;
+  }
+
+  /** Puts a drawing of a letter into the document's glyph table. */
+  private define(ref: string, font: LoadedFont, gid: number, variant: number, size: number): void {
+    const how = {
+      drawing: variant,
+      shapes: this.hand.shapes,
+      ...this.hand.inkShape,
+      seed: this.style.modifiers.seed,
+      key: `${font.id}:${gid}`,
+      advance: font.font.glyphHAdvance(gid),
+    };
+    this.glyphs[ref] = {
+      font: font.id,
+      gid,
+      variant,
+      scale: size / font.upem,
+      path: letterPath(font, gid, how),
+      ...(this.centrelines ? { strokes: letterStrokes(font, gid, how) } : {}),
+    };
   }
 
   /** How low the ink written on `page` so far reaches between `left` and `right` (pt, y down; -Infinity where there is none). */
@@ -233,16 +261,14 @@ export class Pen {
     if (this.lowest.page !== page) return Number.NEGATIVE_INFINITY;
     const bins = this.lowest.bins;
     let low = Number.NEGATIVE_INFINITY;
-    const [a, b] = [
-      Math.max(0, Math.floor(left / INK_BIN)),
-      Math.min(bins.length - 1, Math.floor(right / INK_BIN)),
-    ];
+    const a = Math.max(0, Math.floor(left / INK_BIN));
+    const b = Math.min(bins.length - 1, Math.floor(right / INK_BIN));
     for (let i = a; i <= b; i++) if (bins[i]! > low) low = bins[i]!;
     return low;
   }
 
   /** Remembers how low a line's letters reach on `page`, for the lines written under it. */
-  private inkBelow(page: DisplayPage, letters: { left: number; right: number; bottom: number }[]): void {
+  private inkBelow(page: DisplayPage, letters: Letters): void {
     if (this.lowest.page !== page) {
       this.lowest = {
         page,
@@ -250,12 +276,12 @@ export class Pen {
       };
     }
     const bins = this.lowest.bins;
-    for (const l of letters) {
-      const [a, b] = [
-        Math.max(0, Math.floor(l.left / INK_BIN)),
-        Math.min(bins.length - 1, Math.floor(l.right / INK_BIN)),
-      ];
-      for (let i = a; i <= b; i++) if (l.bottom > bins[i]!) bins[i] = l.bottom;
+    const { box } = letters;
+    for (let l = 0; l < letters.n; l++) {
+      const bottom = box[3 * l + 2]!;
+      const a = Math.max(0, Math.floor(box[3 * l]! / INK_BIN));
+      const b = Math.min(bins.length - 1, Math.floor(box[3 * l + 1]! / INK_BIN));
+      for (let i = a; i <= b; i++) if (bottom > bins[i]!) bins[i] = bottom;
     }
   }
 
@@ -303,7 +329,8 @@ export class Pen {
       if (beforeWord >= 0)
         dx = g.word === beforeWord ? Math.min(dx, beforeDx + guard) : Math.max(dx, beforeDx - guard);
       const starts = beforeWord >= 0 && g.word !== beforeWord;
-      [beforeWord, beforeDx] = [g.word, dx];
+      beforeWord = g.word;
+      beforeDx = dx;
       // The word scaled about its middle: its letters and their spacing together.
       // A tired hand writes larger (gh.grow): its letters and words spread as they grow (the
       // layout wrapped its lines narrower for it, lineShare).
@@ -473,21 +500,41 @@ const MOST_SHORTENED = 0.5;
 /** Width of the bins the ink's reach below a line is kept in, pt. */
 const INK_BIN = 2;
 
-/** The page box (pt, y down) of a letter's ink box `box` (font units, y up) grown by `grown` on every side, placed by `m`. */
+/** A letter's ink box on the page (pt, y down). */
+interface Extent {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/**
+ * The page box (pt, y down) of a letter's ink box `box` (font units, y up) grown by `grown` on
+ * every side, placed by `m`: into `e`, which the pen reuses for every letter (no garbage).
+ */
 function inkExtent(
   m: Matrix,
   box: readonly [number, number, number, number],
   grown: number,
-): { left: number; right: number; top: number; bottom: number } {
-  const e = { left: Infinity, right: -Infinity, top: Infinity, bottom: -Infinity };
-  for (const x of [box[0] - grown, box[2] + grown])
-    for (const y of [box[1] - grown, box[3] + grown]) {
-      const [px, py] = [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
-      e.left = Math.min(e.left, px);
-      e.right = Math.max(e.right, px);
-      e.top = Math.min(e.top, py);
-      e.bottom = Math.max(e.bottom, py);
-    }
+  e: Extent,
+): Extent {
+  const x0 = box[0] - grown;
+  const x1 = box[2] + grown;
+  const y0 = box[1] - grown;
+  const y1 = box[3] + grown;
+  // The four corners: x·m0 + y·m2 across, x·m1 + y·m3 down, each the least and most of its terms.
+  const ax = m[0] * x0;
+  const bx = m[0] * x1;
+  const cx = m[2] * y0;
+  const dx = m[2] * y1;
+  const ay = m[1] * x0;
+  const by = m[1] * x1;
+  const cy = m[3] * y0;
+  const dy = m[3] * y1;
+  e.left = Math.min(ax, bx) + Math.min(cx, dx) + m[4];
+  e.right = Math.max(ax, bx) + Math.max(cx, dx) + m[4];
+  e.top = Math.min(ay, by) + Math.min(cy, dy) + m[5];
+  e.bottom = Math.max(ay, by) + Math.max(cy, dy) + m[5];
   return e;
 }
 

@@ -6,7 +6,7 @@
 // encoded by png-encode.ts with the caller's deflate (filter 0), which compresses less hard than
 // resvg's encoder. The rasteriser itself is native code and comes in as an argument
 // (workers/resvg.ts), so that the engine stays pure and loads nothing native.
-import type { DisplayList, DisplayPage } from './display-list.ts';
+import { type DisplayList, type DisplayPage, KEPT_DRAWINGS } from './display-list.ts';
 import { blendGrain } from './grain.ts';
 import { encodePng } from './png-encode.ts';
 import { simplifyOutline } from './simplify.ts';
@@ -66,7 +66,7 @@ function rasterOutlines(list: DisplayList, page: DisplayPage, pxPerPt: number): 
     const step = Math.floor(Math.log2(OUTLINE_TOLERANCE_PX / (scale * pxPerPt)) * 4) / 4;
     let sizes = reduced.get(path);
     if (!sizes) {
-      if (reduced.size >= 20_000) reduced.clear();
+      if (reduced.size >= KEPT_DRAWINGS) reduced.clear();
       sizes = new Map();
       reduced.set(path, sizes);
     }

@@ -20,35 +20,51 @@ function hash(label: string): number {
 }
 
 export class Random {
-  // State in a typed array: 32-bit words kept in object fields would be boxed as heap numbers,
-  // one allocation per draw, and the hand draws several per letter.
-  private readonly s = new Uint32Array(4);
+  // State in a typed array of signed words: 32-bit words kept in object fields, or unsigned ones
+  // past 2^31, would be boxed as heap numbers, one allocation per draw, and the hand draws
+  // several per letter. The bits are sfc32's either way.
+  private readonly s = new Int32Array(4);
 
   constructor(seed: number, label = '') {
     const mix = splitmix32((seed ^ hash(label)) >>> 0);
     for (let i = 0; i < 4; i++) this.s[i] = mix();
   }
 
-  /** A uniform float in [0, 1). */
-  next(): number {
+  /**
+   * One step of sfc32: the next 32-bit word, as a signed integer (a small integer to V8, never a
+   * boxed number: the hand draws several a letter, and every boxed draw was garbage).
+   */
+  private step(): number {
     const s = this.s;
-    const [a, b, c, d] = [s[0]!, s[1]!, s[2]!, s[3]!];
-    const t = (((a + b) >>> 0) + d) >>> 0;
+    const a = s[0]!;
+    const b = s[1]!;
+    const c = s[2]!;
+    const d = s[3]!;
+    const t = (a + b + d) | 0;
     s[3] = d + 1;
     s[0] = b ^ (b >>> 9);
     s[1] = c + (c << 3);
     s[2] = ((c << 21) | (c >>> 11)) + t;
-    return t / 4_294_967_296;
+    return t;
+  }
+
+  /** A uniform float in [0, 1). */
+  next(): number {
+    return (this.step() >>> 0) / 4_294_967_296;
   }
 
   /** Uniform in [-1, 1). */
   signed(): number {
-    return this.next() * 2 - 1;
+    return (this.step() >>> 0) / 2_147_483_648 - 1;
   }
 
-  /** Roughly normal in about [-1, 1] (mean of three uniforms), for jitter that clusters at zero. */
+  /**
+   * Roughly normal in about [-1, 1] (mean of three uniforms), for jitter that clusters at zero.
+   * The sum of three `signed()` draws, each exact in a double, so the same numbers as drawing them.
+   */
   soft(): number {
-    return (this.signed() + this.signed() + this.signed()) / 3;
+    const sum = (this.step() >>> 0) + (this.step() >>> 0) + (this.step() >>> 0);
+    return (sum / 2_147_483_648 - 3) / 3;
   }
 
   int(n: number): number {

@@ -2,7 +2,7 @@
 // matrix. Only numbers, ids we make and colours validated by the template enter the markup; the
 // text of a line is escaped before it goes into the (invisible) selectable layer.
 import { letterInk } from './color.ts';
-import type { DisplayList, DisplayPage, Matrix } from './display-list.ts';
+import { type DisplayList, type DisplayPage, KEPT_DRAWINGS, type Matrix } from './display-list.ts';
 import { encodePng } from './png-encode.ts';
 import { GRAIN_PT, GRAIN_PX, GRAIN_RGB, GRAIN_TILES, grainAlpha, grainCells } from './grain.ts';
 import { RenderError } from './text-layout.ts';
@@ -62,7 +62,7 @@ function relativePath(d: string): string {
     [x, y] = [v[v.length - 2]!, v[v.length - 1]!];
     if (cmd === 'M') [sx, sy] = [x, y];
   }
-  if (relative.size >= 20_000) relative.clear();
+  if (relative.size >= KEPT_DRAWINGS) relative.clear();
   relative.set(d, out);
   return out;
 }

@@ -214,6 +214,29 @@ function shapeRun(font: LoadedFont, text: string, rtl: boolean): ShapedGlyph[] {
   return bases === null ? shapeWords(font, text, rtl) : withMarks(font, text, shapeWords(font, bases, rtl));
 }
 
+/**
+ * The glyphs whose cluster lies in [a, end): a slice, found by bisection, since a run's clusters
+ * rise (left to right) or fall (right to left) along it. Filtering the whole paragraph's glyphs
+ * for each line made long paragraphs quadratic.
+ */
+function clusterSlice(glyphs: ShapedGlyph[], a: number, end: number): ShapedGlyph[] {
+  const n = glyphs.length;
+  if (n === 0) return glyphs;
+  const falling = glyphs[0]!.cluster > glyphs[n - 1]!.cluster;
+  // The first index from which on every cluster is past `bound` in the run's order.
+  const from = (bound: number) => {
+    let [lo, hi] = [0, n];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const c = glyphs[mid]!.cluster;
+      if (falling ? c >= bound : c < bound) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return falling ? glyphs.slice(from(end), from(a)) : glyphs.slice(from(a), from(end));
+}
+
 interface Shaped {
   run: Run;
   fit: number;
@@ -333,7 +356,7 @@ export function layoutParagraph(
       .map((s) => ({
         level: s.run.level,
         s,
-        glyphs: s.glyphs.filter((g) => g.cluster >= a && g.cluster < end),
+        glyphs: clusterSlice(s.glyphs, a, end),
       }));
     const maxLevel = Math.max(0, ...parts.map((p) => p.level));
     const minOdd = Math.max(1, Math.min(...parts.map((p) => p.level)) | 1);

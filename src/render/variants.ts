@@ -5,6 +5,7 @@
 // of an i, a detached bar) shifted a little against each other, as a pen lifted and set down
 // again. A counter (the hole of an o) moves with the stroke around it. Each glyph has DRAWINGS
 // of them per document seed; the pen deals them out so that none repeats within a line.
+import { KEPT_DRAWINGS } from './display-list.ts';
 import type { PathCommand } from './fonts.ts';
 import { Random } from './prng.ts';
 
@@ -38,7 +39,7 @@ export function drawingPath(outline: readonly PathCommand[], upem: number, how: 
   let d = made.get(id);
   if (d === undefined) {
     d = drawn(inked(outline, upem, how), upem, how);
-    if (made.size >= 50_000) made.clear();
+    if (made.size >= KEPT_DRAWINGS) made.clear();
     made.set(id, d);
   }
   return d;

@@ -8,6 +8,7 @@
 // outline of each stroke (both sides of it and round ends) is what the PDF, SVG and PNG writers
 // fill; strokes overlap where they meet and are filled as one (nonzero winding). Pure.
 import type { PenStroke } from './centrelines.ts';
+import { KEPT_DRAWINGS } from './display-list.ts';
 import type { LoadedFont } from './fonts.ts';
 import { Random } from './prng.ts';
 import { type Drawing, drawingPath, signedArea, slowWaves } from './variants.ts';
@@ -29,7 +30,7 @@ export function letterPath(font: LoadedFont, gid: number, how: Drawing): string 
   if (d === undefined) {
     const drawing = strokeDrawing(font, how);
     d = strokesPath(pressed(varied(strokes, drawing), drawing));
-    if (written.size >= 50_000) written.clear();
+    if (written.size >= KEPT_DRAWINGS) written.clear();
     written.set(id, d);
   }
   return d;
