@@ -4,9 +4,10 @@
 import t from 'tap';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
 import { EFFECTS_OFF, styleOf } from '../helpers/specs.ts';
-import { MM } from '../../src/render/display-list.ts';
+import { type DisplayList, type Item, MM } from '../../src/render/display-list.ts';
+import { hexRgb, letterInk } from '../../src/render/color.ts';
 import { renderText } from '../../src/render/document.ts';
-import { MODIFIER_LIMITS, pageSizePt, writePng } from '../../src/render/index.ts';
+import { MODIFIER_LIMITS, pageSizePt, writePdf, writePng } from '../../src/render/index.ts';
 import { resvgRasterizer as raster } from '../../workers/resvg.ts';
 import { pageToSvg } from '../../src/render/svg.ts';
 import type { RenderError } from '../../src/render/text-layout.ts';
@@ -769,6 +770,78 @@ t.test(
     t.ok(Buffer.compare(blank(1), blank(2)) !== 0, 'another seed, other grain');
   },
 );
+
+t.test('PDF: each letter in its own ink, the colour and opacity set only where they change', async (t) => {
+  const glyph = (x: number, color: string, opacity: number, joins = false): Item => ({
+    kind: 'glyph',
+    ref: 'g',
+    m: [1, 0, 0, -1, x, 100],
+    color,
+    opacity,
+    word: 0,
+    ...(joins ? { joins: true } : {}),
+  });
+  const items: Item[] = [
+    glyph(10, '#112233', 0.5),
+    glyph(20, '#112233', 0.5),
+    glyph(30, '#112233', 1),
+    glyph(40, '#445566', 1),
+    { kind: 'rule', x1: 0, y1: 120, x2: 200, y2: 120, width: 0.5, color: '#999999' },
+    glyph(50, '#445566', 0.85),
+    glyph(60, '#445566', 0.85, true),
+    glyph(70, '#112233', 1),
+  ];
+  const page = {
+    width: 200,
+    height: 200,
+    background: '#fffdf6',
+    sheet: { tilt: 0, shadow: 0, texture: 0, bleed: 0, scanner: false, seed: 1 },
+    items,
+    lines: [],
+  };
+  const list: DisplayList = {
+    pages: [page],
+    glyphs: { g: { font: 'f', gid: 1, variant: 0, scale: 0.02, path: 'M0 0L500 0L500 500Z' } },
+  };
+  const pdf = Buffer.from(writePdf(list)).toString('latin1');
+  // The opacities of the graphics states, by name.
+  const alphas = new Map([...pdf.matchAll(/\/(A\d+) << \/ca ([\d.]+)/g)].map((m) => [m[1]!, Number(m[2])]));
+  const content = [...pdf.matchAll(/stream\n([\s\S]*?)\nendstream/g)]
+    .map((m) => m[1]!)
+    .find((c) => c.includes(' Do'))!;
+  // The page's content read as a reader does: a stack of graphics states, each letter drawn in the top one.
+  let state = { fill: [0, 0, 0], alpha: 1 };
+  const stack: (typeof state)[] = [];
+  const drawn: (typeof state)[] = [];
+  const operands: string[] = [];
+  for (const token of content.split(/\s+/)) {
+    if (/^[-\d./]/.test(token) && token !== '/') {
+      operands.push(token);
+      continue;
+    }
+    if (token === 'q') stack.push({ ...state });
+    else if (token === 'Q') state = stack.pop()!;
+    else if (token === 'rg') state = { ...state, fill: operands.slice(-3).map(Number) };
+    else if (token === 'gs') state = { ...state, alpha: alphas.get(operands.at(-1)!.slice(1))! };
+    else if (token === 'Do') drawn.push(state);
+    operands.length = 0;
+  }
+  const inkOf = letterInk(page);
+  const letters = items.filter((i) => i.kind === 'glyph');
+  t.equal(drawn.length, letters.length, 'every letter drawn once');
+  letters.forEach((it, i) => {
+    const { color, opacity } = inkOf(it);
+    const want = hexRgb(color).map((c) => c / 255);
+    const got = drawn[i]!;
+    t.ok(
+      got.fill.every((c, k) => Math.abs(c - want[k]!) < 1e-4) && Math.abs(got.alpha - opacity) < 1e-9,
+      `letter ${i + 1}: ${color} at ${opacity} (drawn in ${got.fill.map((c) => c.toFixed(3)).join(' ')} at ${got.alpha})`,
+    );
+  });
+  // The background, then a colour for each change between letters: not one for each letter.
+  const fills = content.split('\n').filter((l) => / rg( |$)/.test(l)).length;
+  t.equal(fills, 1 + 5, `${fills} fills set for ${letters.length} letters in 5 inks`);
+});
 
 t.test('PNG encoder: decodes to the pixels it was given', async (t) => {
   const { PNG } = await import('pngjs');
