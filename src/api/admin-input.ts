@@ -1,7 +1,19 @@
 // What the admin API's handlers share: replies, and strict readers of bodies and parameters.
 import { ApiError, invalid } from '../domain/errors.ts';
 import type { JobKind, JobStatus } from '../domain/generation.ts';
-import type { Reply } from './types.ts';
+import type { ApiRequest, Reply } from './types.ts';
+
+export interface AdminRequest extends ApiRequest {
+  params: Readonly<Record<string, string>>;
+  json: unknown;
+}
+
+export interface AdminRoute {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  body: 'none' | 'json';
+  handler: (req: AdminRequest) => Promise<Reply>;
+}
 
 export const ok = (json: unknown, status = 200): Reply => ({ status, json });
 

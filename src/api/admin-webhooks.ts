@@ -1,5 +1,6 @@
 // The admin API's webhook routes: an account's endpoints, the delivery log with each try, and a
 // redelivery. The same use-cases as `scriptorium admin webhook …`.
+import { endpointsOf } from '../app/reads.ts';
 import {
   addWebhook,
   endpointView,
@@ -9,7 +10,7 @@ import {
   showDelivery,
 } from '../app/webhooks.ts';
 import type { DeliveryStatus } from '../store/index.ts';
-import type { AdminRoute } from './admin.ts';
+import type { AdminRoute } from './admin-input.ts';
 import { allowOnly, MODES, objectBody, ok, oneOf } from './admin-input.ts';
 import type { ApiDeps } from './deps.ts';
 import { listParams } from './query.ts';
@@ -23,8 +24,7 @@ export function webhookAdminRoutes(d: ApiDeps): AdminRoute[] {
       method: 'GET',
       path: '/accounts/{id}/webhooks',
       body: 'none',
-      handler: async (req) =>
-        ok({ data: (await d.store.webhooks.listEndpoints(req.params.id!)).map(endpointView) }),
+      handler: async (req) => ok({ data: (await endpointsOf(d, req.params.id!)).map(endpointView) }),
     },
     {
       method: 'POST',

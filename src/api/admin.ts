@@ -21,10 +21,20 @@ import {
   showAccount,
   topUp,
 } from '../app/admin.ts';
+import { planNames } from '../app/reads.ts';
 import { ApiError, invalid, limitReached } from '../domain/errors.ts';
 import { type Job, jobView } from '../domain/generation.ts';
 import { PACK_MAX_SHEETS, PACK_MIN_SHEETS } from '../domain/plans.ts';
-import { allowOnly, jobFilters, MODES, objectBody, ok, oneOf, wholeNumber } from './admin-input.ts';
+import {
+  type AdminRoute,
+  allowOnly,
+  jobFilters,
+  MODES,
+  objectBody,
+  ok,
+  oneOf,
+  wholeNumber,
+} from './admin-input.ts';
 import { webhookAdminRoutes } from './admin-webhooks.ts';
 import type { ApiDeps } from './deps.ts';
 import { errorReply, publicError } from './errors.ts';
@@ -36,18 +46,6 @@ import type { ApiRequest, Reply } from './types.ts';
 export const ADMIN_PREFIX = '/admin/v1';
 export const METRICS_PATH = '/metrics';
 export const LIVE_PATH = `${ADMIN_PREFIX}/live`;
-
-export interface AdminRequest extends ApiRequest {
-  params: Readonly<Record<string, string>>;
-  json: unknown;
-}
-
-export interface AdminRoute {
-  method: 'GET' | 'POST' | 'DELETE';
-  path: string;
-  body: 'none' | 'json';
-  handler: (req: AdminRequest) => Promise<Reply>;
-}
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -194,7 +192,7 @@ function adminRoutes(d: ApiDeps): AdminRoute[] {
       handler: async (req) => {
         const b = objectBody(req.json);
         allowOnly(b, ['plan', 'period']);
-        const plan = oneOf('plan', b.plan, Object.keys(d.store.plans));
+        const plan = oneOf('plan', b.plan, planNames(d));
         const period = b.period === undefined ? undefined : wholeNumber('period', b.period, 7, 30);
         return ok(await setPlan(d, { account: req.params.id!, plan, ...(period ? { period } : {}) }));
       },
@@ -225,8 +223,7 @@ function adminRoutes(d: ApiDeps): AdminRoute[] {
       method: 'POST',
       path: '/jobs/{id}/cancel',
       body: 'none',
-      handler: async (req) =>
-        ok(adminJobView(await cancelAnyJob(d, req.params.id!, (id) => d.queue.abort(id)))),
+      handler: async (req) => ok(adminJobView(await cancelAnyJob(d, req.params.id!))),
     },
     {
       method: 'GET',

@@ -3,6 +3,16 @@
 // (HttpOnly, SameSite=Strict, Secure unless the host is this machine), and every state-changing
 // call also needs the session's CSRF token in X-CSRF-Token and, when the browser says where it
 // comes from, this origin. Bearer keys never open it, and a session never opens /api/v1.
+import {
+  accountOf,
+  assetImage,
+  assetsOf,
+  fontsPage,
+  jobsPage,
+  planOf,
+  templateOf,
+  templatesPage,
+} from '../app/reads.ts';
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -183,7 +193,7 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
   /** The account a dashboard call acts for, as the public API's caller would be. */
   const callerOf = async (req: DashRequest, m: 'live' | 'test' = mode(req)): Promise<Caller> => {
     const tenant = tenantOf(req, m);
-    const account = await d.store.accounts.get(tenant.accountId);
+    const account = await accountOf(d, tenant.accountId);
     if (!account) throw new Refusal('missing', `account ${shownId(tenant.accountId)} does not exist`);
     return { keyId: '', tenant, account };
   };
@@ -321,7 +331,7 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
       handler: async (req) => {
         const { limit, cursor, rest } = listParams(req, ['mode', 'status', 'kind']);
         const tenant = tenantOf(req, oneOf('mode', rest.mode, MODES));
-        const page = await d.store.generations.list(tenant, { limit, cursor, ...jobFilters(rest) });
+        const page = await jobsPage(d, tenant, { limit, cursor, ...jobFilters(rest) });
         return ok({ ...page, data: page.data.map(jobView) });
       },
     },
@@ -358,7 +368,7 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
       handler: async (req) => {
         const { limit, cursor, rest } = listParams(req, ['mode']);
         const tenant = tenantOf(req, oneOf('mode', rest.mode, MODES));
-        const page = await d.store.templates.list(tenant, { limit, cursor });
+        const page = await templatesPage(d, tenant, { limit, cursor });
         return ok({ ...page, data: page.data.map(templateSummary) });
       },
     },
@@ -394,7 +404,7 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
       body: 'none',
       access: 'session',
       handler: async (req) => {
-        const t = await d.store.templates.get(tenantOf(req), req.params.template!);
+        const t = await templateOf(d, tenantOf(req), req.params.template!);
         if (!t)
           throw new Refusal(
             'missing',
@@ -432,8 +442,8 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
       handler: async (req) => {
         const caller = await callerOf(req);
         const { account } = caller;
-        const page = await d.store.fonts.pageVisible(account.id, { limit: 100 });
-        const plan = d.store.plans[account.plan];
+        const { page } = await fontsPage(d, account, { limit: 100 });
+        const plan = planOf(d, account);
         return ok({
           data: page.data.map((f) => fontSummary(f, plan?.premiumFonts ?? false)),
           plan: plan?.name ?? account.plan,
@@ -509,10 +519,7 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
       handler: async (req) => {
         const tenant = tenantOf(req);
         const c = d.config;
-        const [data, used] = await Promise.all([
-          d.store.assets.list(tenant),
-          d.store.assets.usage(tenant.accountId),
-        ]);
+        const { data, used } = await assetsOf(d, tenant);
         return ok({
           data: data.map(assetView),
           used,
@@ -540,9 +547,8 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
       body: 'none',
       access: 'session',
       handler: async (req) => {
-        const a = await d.store.assets.get(tenantOf(req), req.params.asset!);
-        const bytes = a ? await d.blobs.get(a.blobKey) : null;
-        if (!a || !bytes)
+        const image = await assetImage(d, tenantOf(req), req.params.asset!);
+        if (!image)
           throw new Refusal(
             'missing',
             `image ${shownId(req.params.asset!)} does not exist for this account and mode`,
@@ -550,7 +556,7 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
         return {
           status: 200,
           headers: { 'Cache-Control': 'private, max-age=3600' },
-          raw: { contentType: a.type, bytes },
+          raw: { contentType: image.asset.type, bytes: image.bytes },
         };
       },
     },

@@ -19,6 +19,7 @@ import type {
   TemplateRecord,
 } from '../store/index.ts';
 import type { Page } from '../store/paging.ts';
+import type { JobQueue } from '../queue/types.ts';
 import type { FontQuota } from '../domain/fonts.ts';
 import type { UsageCounter } from '../store/schema.ts';
 
@@ -258,10 +259,14 @@ export function listJobs(d: AdminDeps, filter: JobFilter): Promise<Page<Job>> {
 }
 
 /**
- * Cancels any account's queued or processing job without charge; `abort` stops its render where
- * it runs. A finished job is refused and unchanged.
+ * Cancels any account's queued or processing job without charge; the queue, where this process
+ * has one, stops its render where it runs (a job running elsewhere stops when it sees itself
+ * cancelled). A finished job is refused and unchanged.
  */
-export async function cancelAnyJob(d: AdminDeps, id: string, abort: (id: string) => void): Promise<Job> {
+export async function cancelAnyJob(
+  d: AdminDeps & { queue?: Pick<JobQueue, 'abort'> },
+  id: string,
+): Promise<Job> {
   const job = await d.store.generations.find(id);
   if (!job) throw new Refusal('missing', `job ${shownId(id)} does not exist`);
   const cancelled = await d.store.generations.cancel(
@@ -270,7 +275,7 @@ export async function cancelAnyJob(d: AdminDeps, id: string, abort: (id: string)
     d.now(),
   );
   if (!cancelled) throw new Refusal('missing', `job ${shownId(id)} does not exist`);
-  abort(id);
+  d.queue?.abort(id);
   return cancelled;
 }
 

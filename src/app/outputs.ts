@@ -17,23 +17,23 @@ const damaged = (job: Job) =>
   );
 
 /** The output of a completed job as a verified stream; storage faults pass on as they are (503). */
-export async function openOutput(d: { blobs: BlobStore; log: Logger }, job: Job): Promise<BlobStream> {
+export async function openOutput(d: { blobs: BlobStore }, log: Logger, job: Job): Promise<BlobStream> {
   const body = job.blobKey ? await d.blobs.open(job.blobKey) : null;
   const expected = job.blobDigest;
   if (!body) {
-    d.log.error({ job: job.id, blobKey: job.blobKey }, 'stored output is missing');
+    log.error({ job: job.id, blobKey: job.blobKey }, 'stored output is missing');
     throw damaged(job);
   }
   if (!expected) return body; // completed before digests were recorded
   if (body.size !== expected.bytes) {
     body.close();
-    d.log.error(
+    log.error(
       { job: job.id, blobKey: job.blobKey, bytes: body.size, expected: expected.bytes },
       'stored output has the wrong length',
     );
     throw damaged(job);
   }
-  const chunks = verified(body, expected, job, d.log);
+  const chunks = verified(body, expected, job, log);
   if (body.size > CHECK_WHOLE_BYTES) return { size: body.size, chunks, close: () => body.close() };
   // Small enough to check whole before answering: damage is a clean 500, not a cut connection.
   const parts: Uint8Array[] = [];

@@ -99,7 +99,7 @@ export function listCommands(admin: Command, account: Command, withContext: With
         opts,
         // A render running in a server stops there when it sees the job cancelled: its result is
         // not kept and nothing is charged.
-        (ctx, use) => use.admin.cancelAnyJob(ctx, jobId, () => {}),
+        (ctx, use) => use.admin.cancelAnyJob(ctx, jobId),
         (j) => `job ${j.id} is ${j.status}`,
       ),
     );

@@ -118,6 +118,48 @@ t.test('stores refuse in the domain’s words, and one mapper turns every error 
   );
 });
 
+t.test(
+  'the HTTP surfaces read and write only through use-cases, and no two of its files import each other in a circle',
+  async (t) => {
+    const api = PRODUCT.filter((f) => f.startsWith('src/api/'));
+    t.ok(api.length >= 15, `${api.length} files of the HTTP layer`);
+    // The pipeline's own authentication and idempotency still go to the store (pipeline.ts,
+    // idempotency.ts): every surface (public routes, admin, dashboard) goes through src/app.
+    const pipeline = ['src/api/pipeline.ts', 'src/api/idempotency.ts'];
+    t.same(
+      api.filter((f) => !pipeline.includes(f) && /\b\w+\.(store|blobs|queue)\b/.test(code(f))),
+      [],
+      'no surface reaches the store, the blobs or the queue',
+    );
+    // Every import between the layer's files, type-only ones too.
+    const edges = new Map(
+      api.map((f) => {
+        const dir = f.slice(0, f.lastIndexOf('/'));
+        const targets = [...code(f).matchAll(/from '(\.[^']+)'/g)]
+          .map((m) => join(dir, m[1]!))
+          .filter((target) => target.startsWith('src/api/'));
+        return [f, targets];
+      }),
+    );
+    const circles: string[] = [];
+    const path: string[] = [];
+    const done = new Set<string>();
+    const visit = (f: string) => {
+      if (path.includes(f)) {
+        circles.push([...path.slice(path.indexOf(f)), f].join(' → '));
+        return;
+      }
+      if (done.has(f)) return;
+      path.push(f);
+      for (const next of edges.get(f) ?? []) visit(next);
+      path.pop();
+      done.add(f);
+    };
+    for (const f of api) visit(f);
+    t.same(circles, [], 'no import circle in src/api');
+  },
+);
+
 t.test('the unit tier starts no server and no process; the tiers hold every test', async (t) => {
   const unit = sources('test/unit').filter(
     (f) => f.endsWith('.test.ts') && f !== 'test/unit/architecture.test.ts',

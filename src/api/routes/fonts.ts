@@ -1,5 +1,6 @@
 // GET /fonts (spec §2 Font): metadata of shared fonts and the account's personal ones. Never the
 // file, a URL to it or its glyphs.
+import { fontsPage } from '../../app/reads.ts';
 import type { FontRecord } from '../../store/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { listParams } from '../query.ts';
@@ -29,8 +30,7 @@ export function fontRoutes(d: ApiDeps): Route[] {
       body: 'none',
       handler: async (req) => {
         const { limit, cursor } = listParams(req);
-        const page = await d.store.fonts.pageVisible(req.caller.account.id, { limit, cursor });
-        const premium = d.store.plans[req.caller.account.plan]?.premiumFonts ?? false;
+        const { page, premium } = await fontsPage(d, req.caller.account, { limit, cursor });
         return { status: 200, json: { ...page, data: page.data.map((f) => fontSummary(f, premium)) } };
       },
     },

@@ -1,5 +1,6 @@
 // Generations and previews (spec §4; DESIGN §4): submit, list, read, cancel, download the PDF,
 // read the preview images. Downloads stream from the blob store with backpressure.
+import { jobOf, jobsPage } from '../../app/reads.ts';
 import type { Logger } from 'pino';
 import { cancelJob, submitJob } from '../../app/generations.ts';
 import { openOutput } from '../../app/outputs.ts';
@@ -21,7 +22,7 @@ const STATUSES: readonly JobStatus[] = ['queued', 'processing', 'completed', 'fa
  */
 export function jobOutputs(d: ApiDeps, log: Logger) {
   const find = async (tenant: Tenant, id: string): Promise<Job> => {
-    const job = isId('gen', id) ? await d.store.generations.get(tenant, id) : null;
+    const job = isId('gen', id) ? await jobOf(d, tenant, id) : null;
     if (!job)
       throw new ApiError(
         'GENERATION_NOT_FOUND',
@@ -44,7 +45,7 @@ export function jobOutputs(d: ApiDeps, log: Logger) {
         `the output expired at ${job.expiresAt}; results are kept ${d.config.retentionDays} days`,
       );
     }
-    const body = await openOutput({ blobs: d.blobs, log }, job);
+    const body = await openOutput(d, log, job);
     return {
       status: 200,
       headers: { 'Content-Disposition': `attachment; filename="${filename}"` },
@@ -119,7 +120,7 @@ export function generationRoutes(d: ApiDeps, log: Logger): Route[] {
         if (kind !== undefined && kind !== 'pdf' && kind !== 'preview')
           throw invalid('kind', 'pdf or preview', kind);
         const created = instantRange({ from: 'createdFrom', to: 'createdTo' }, rest);
-        const page = await d.store.generations.list(req.caller.tenant, {
+        const page = await jobsPage(d, req.caller.tenant, {
           limit,
           cursor,
           status,

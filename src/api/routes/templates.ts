@@ -1,4 +1,5 @@
 // GET /templates and GET /templates/{id} (spec §4): the caller's templates in its key mode.
+import { templateOf, templatesPage } from '../../app/reads.ts';
 import { ApiError } from '../../domain/errors.ts';
 import { isId, shownId } from '../../domain/ids.ts';
 import type { TemplateRecord } from '../../store/index.ts';
@@ -49,7 +50,7 @@ export function templateRoutes(d: ApiDeps): Route[] {
       body: 'none',
       handler: async (req) => {
         const { limit, cursor } = listParams(req);
-        const page = await d.store.templates.list(req.caller.tenant, { limit, cursor });
+        const page = await templatesPage(d, req.caller.tenant, { limit, cursor });
         return { status: 200, json: { ...page, data: page.data.map(templateSummary) } };
       },
     },
@@ -60,7 +61,7 @@ export function templateRoutes(d: ApiDeps): Route[] {
       handler: async (req) => {
         queryParams(req, []);
         const id = req.params.id!;
-        const t = isId('tpl', id) ? await d.store.templates.get(req.caller.tenant, id) : null;
+        const t = isId('tpl', id) ? await templateOf(d, req.caller.tenant, id) : null;
         if (!t) throw new ApiError('TEMPLATE_NOT_FOUND', `no template ${shownId(id)} for this key`);
         return { status: 200, raw: { contentType: JSON_TYPE, bytes: detailJson(t) } };
       },
