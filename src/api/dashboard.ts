@@ -442,12 +442,11 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
       handler: async (req) => {
         const caller = await callerOf(req);
         const { account } = caller;
-        const { page } = await fontsPage(d, account, { limit: 100 });
-        const plan = planOf(d, account);
+        const { page, premium } = await fontsPage(d, account, { limit: 100 });
         return ok({
-          data: page.data.map((f) => fontSummary(f, plan?.premiumFonts ?? false)),
-          plan: plan?.name ?? account.plan,
-          premiumFonts: plan?.premiumFonts ?? false,
+          data: page.data.map((f) => fontSummary(f, premium)),
+          plan: planOf(d, account)?.name ?? account.plan,
+          premiumFonts: premium,
           personalFonts: personalFontsAllowed(d, caller),
           maxBytes: FONT_MAX_BYTES,
         });

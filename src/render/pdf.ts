@@ -610,6 +610,7 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
       glyphObj.get(r)!,
       `/Type /XObject /Subtype /Form /BBox [${form.bbox}] /Matrix [${s} 0 0 ${s} 0 0]`,
       form.ops,
+      // The form's operators compressed once per thread (packedOf), not once per document.
       deflate && (() => packedOf(form, deflate)),
     );
   }

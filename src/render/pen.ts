@@ -207,7 +207,7 @@ export class Pen {
       if (ref === undefined) {
         ref = `${fi}:${gid}:${variant}`;
         this.cardRefs.set(card, ref);
-        if (!this.glyphs[ref]) this.define(ref, g.font, gid, variant, size);
+        if (!this.glyphs[ref]) this.define(ref, g.font, gid, variant, size, shapes);
       }
       const item: Item & { kind: 'glyph' } = {
         kind: 'glyph',
@@ -236,11 +236,21 @@ export class Pen {
     return lineHand;
   }
 
-  /** Puts a drawing of a letter into the document's glyph table. */
-  private define(ref: string, font: LoadedFont, gid: number, variant: number, size: number): void {
+  /**
+   * Puts a drawing of a letter into the document's glyph table, drawn with the `shapes` its deck
+   * was dealt with (the line's: a tiring hand's changes from letter to letter).
+   */
+  private define(
+    ref: string,
+    font: LoadedFont,
+    gid: number,
+    variant: number,
+    size: number,
+    shapes: number,
+  ): void {
     const how = {
       drawing: variant,
-      shapes: this.hand.shapes,
+      shapes,
       ...this.hand.inkShape,
       seed: this.style.modifiers.seed,
       key: `${font.id}:${gid}`,
