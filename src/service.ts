@@ -2,6 +2,7 @@
 // the job runner on the queue, the reconciler and the sweeper, the API and its HTTP front end, the
 // live figures, and the orderly stop (stop accepting → drain in-flight requests → let running jobs
 // finish → flush counters → close the adapters and the store).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pino, type Logger } from 'pino';
 import { type Api, createApi } from './api/pipeline.ts';
 import { LIVE_PATH } from './api/admin.ts';
@@ -187,6 +188,7 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
             port: config.port,
             live,
             framingCheck: config.framingCheck,
+            trustedProxies: config.trustedProxies,
           });
     // A worker serves no API; its probes and metrics get a small port of their own.
     probes =
@@ -208,6 +210,9 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
     (stopping ??= (async () => {
       clearInterval(sweeper);
       if (reconciler) clearInterval(reconciler);
+      // Unready from here on; an edge that checks /ready takes this process out before it stops
+      // accepting, so no request is sent to a closed port.
+      if (http && config.stopDelayMs > 0) await sleep(config.stopDelayMs);
       await http?.close(graceMs);
       await probes?.close();
       // Running jobs finish if they can within the grace; the rest are run again at the next start.

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -92,12 +93,15 @@ export interface ListenOptions {
    * targets, ambiguous lengths, oversized heads. Off serves the transport on the port directly.
    */
   framingCheck: boolean;
+  /** Peers whose `X-Forwarded-For` names the client (the edge in front); empty trusts none. */
+  trustedProxies?: readonly string[];
 }
 
 export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
   assertNativeUws();
   // The check in front proves itself to the transport with this; without it, the header is ignored.
   const secret = opts.framingCheck ? randomBytes(16).toString('hex') : null;
+  const from: Origin = { secret, trusted: new Set(opts.trustedProxies ?? []) };
   const app: TemplatedApp = uWS.App();
   const sockets = new Set<WebSocket<unknown>>();
   let ticker: NodeJS.Timeout | null = null;
@@ -121,7 +125,7 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
       maxPayloadLength: 4096,
       idleTimeout: 120,
       upgrade: (res, r, context) => {
-        const { req } = copyRequest(res, r, secret);
+        const { req } = copyRequest(res, r, from);
         const key = r.getHeader('sec-websocket-key');
         const protocol = r.getHeader('sec-websocket-protocol');
         const extensions = r.getHeader('sec-websocket-extensions');
@@ -293,7 +297,7 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
   }
 
   app.any('/*', (res, r) => {
-    const { req, front } = copyRequest(res, r, secret);
+    const { req, front } = copyRequest(res, r, from);
     const x: Exchange = {
       res,
       method: req.method,
@@ -467,7 +471,7 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
 function copyRequest(
   res: HttpResponse,
   r: HttpRequest,
-  secret: string | null,
+  from: Origin,
 ): { req: Omit<ApiRequest, 'body'>; front: ReturnType<typeof readFront> } {
   const receivedAt = new Date();
   const headers: Record<string, string | string[]> = {};
@@ -477,11 +481,11 @@ function copyRequest(
     else headers[k] = Array.isArray(seen) ? [...seen, v] : [seen, v];
   });
   const mark = headers[FRONT_HEADER];
-  const front = readFront(typeof mark === 'string' ? mark : undefined, secret);
+  const front = readFront(typeof mark === 'string' ? mark : undefined, from.secret);
   delete headers[FRONT_HEADER];
   const req = {
     id: newId('req'),
-    peer: front?.peer ?? Buffer.from(res.getRemoteAddressAsText()).toString(),
+    peer: front?.peer ?? peerOf(Buffer.from(res.getRemoteAddressAsText()).toString(), headers, from.trusted),
     method: r.getMethod().toUpperCase(),
     path: r.getUrl(),
     query: r.getQuery() ?? '',
@@ -489,6 +493,24 @@ function copyRequest(
     receivedAt,
   };
   return { req, front };
+}
+
+/** Where a request came from: the check in front's secret, the edges whose word is taken. */
+interface Origin {
+  secret: string | null;
+  trusted: ReadonlySet<string>;
+}
+
+/**
+ * The client's address: the socket's, or, when the socket is a trusted edge's, the last address
+ * of `X-Forwarded-For` (the edge replaces the header, so a client cannot choose it).
+ */
+export function peerOf(socket: string, headers: ApiRequest['headers'], trusted: ReadonlySet<string>): string {
+  const address = socket.replace(/^::ffff:/, '');
+  if (trusted.size === 0 || !trusted.has(address)) return address;
+  const forwarded = headers['x-forwarded-for'];
+  const last = (Array.isArray(forwarded) ? forwarded.at(-1) : forwarded)?.split(',').at(-1)?.trim();
+  return last && isIP(last) !== 0 ? last : address;
 }
 
 /**

@@ -9,6 +9,7 @@ import { PERIODS, PLAN_IDS } from '../domain/plans.ts';
 import type { Role, Service } from '../service.ts';
 import { id } from './args.ts';
 import { openConfigured, setVerbose, withContext } from './context.ts';
+import { parseAddress } from './edge.ts';
 import { formatAccount } from './format.ts';
 import { integratorCommands } from './integrator.ts';
 import { listCommands } from './lists.ts';
@@ -24,6 +25,11 @@ function packageVersion(): string {
 function wholeNumber(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`must be a whole number, got "${value}"`);
   return Number(value);
+}
+
+function addressList(value: string, previous: string[]): string[] {
+  if (!parseAddress(value)) throw new InvalidArgumentError(`must be host:port, got "${value}"`);
+  return [...previous, value];
 }
 
 function periodDays(value: string): number {
@@ -294,6 +300,37 @@ export function buildProgram(): Command {
   listCommands(admin, account, withContext);
   webhookCommands(admin, withContext);
   integratorCommands(program);
+
+  program
+    .command('edge')
+    .description('print the HAProxy configuration of the edge in front of the API processes')
+    .option('--host <host>', 'address clients connect to', '0.0.0.0')
+    .option('--port <port>', 'port clients connect to', wholeNumber, 8080)
+    .option('--api <host:port...>', 'an API process (repeat for each)', addressList, [])
+    .option('--max-conn <n>', 'connections held open at once', wholeNumber, 4096)
+    .option('--check-ms <ms>', 'how often each API process is asked for /ready', wholeNumber, 1000)
+    .action(async (opts: { host: string; port: number; api: string[]; maxConn: number; checkMs: number }) => {
+      const [{ configFromEnv }, { edgeConfig }, { FONT_MAX_BYTES }, { MAX_FIELDS }] = await Promise.all([
+        import('../config/index.ts'),
+        import('./edge.ts'),
+        import('../app/admin.ts'),
+        import('../api/framing.ts'),
+      ]);
+      if (opts.api.length === 0)
+        throw new Refusal('invalid', 'the edge needs at least one API process: --api host:port');
+      const config = configFromEnv();
+      process.stdout.write(
+        edgeConfig({
+          host: opts.host,
+          port: opts.port,
+          apis: opts.api,
+          maxConnections: opts.maxConn,
+          checkMs: opts.checkMs,
+          maxBodyBytes: Math.max(config.bodyLimitBytes, config.assetMaxBytes, FONT_MAX_BYTES),
+          maxHeaderFields: MAX_FIELDS,
+        }),
+      );
+    });
 
   program
     .command('tui')

@@ -1,6 +1,7 @@
 // Every setting of the service, once: name, default, parser, description. Defaults are the
 // limits of the public API spec (§8); the server may lower or change them. The README's table
 // of variables is generated from this list (`npm run docs:config`) and a test keeps it in sync.
+import { isIP } from 'node:net';
 import { planCatalog } from '../domain/plans.ts';
 
 export type Parser<T> = (raw: string) => T;
@@ -88,6 +89,17 @@ const bool: Parser<boolean> = (raw) => {
   throw new Error(`must be true or false, got "${raw}"`);
 };
 
+/** A comma-separated list of IPv4 or IPv6 addresses. */
+const addresses: Parser<readonly string[]> = (raw) => {
+  const list = raw
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
+  for (const a of list)
+    if (isIP(a) === 0) throw new Error(`must be comma-separated IP addresses, got "${a}" in "${raw}"`);
+  return list;
+};
+
 export const descriptors = {
   // Process and modes (docs: DESIGN §2)
   port: describe({
@@ -119,6 +131,19 @@ export const descriptors = {
     default: true,
     parse: bool,
     doc: 'Read every request head in front of the HTTP transport: answers HTTP/1.0, refuses ambiguous lengths and oversized heads. Off only behind a proxy that re-frames each request (docs/operations.md).',
+  }),
+  trustedProxies: describe<readonly string[]>({
+    env: 'TRUSTED_PROXIES',
+    default: [],
+    shown: 'none',
+    parse: addresses,
+    doc: 'Comma-separated addresses of the edge in front (HAProxy): a request from one of them is taken to come from the last address of its `X-Forwarded-For`, for the per-address sign-in and admin limits and the access log. `scriptorium edge` replaces that header on every request.',
+  }),
+  stopDelayMs: describe({
+    env: 'STOP_DELAY_MS',
+    default: 0,
+    parse: integer(0, 60_000, 'ms'),
+    doc: 'On SIGTERM an API process answers GET /ready with 503 at once but keeps serving this long before it stops accepting, so that an edge checking it (`scriptorium edge`: every second, out after two failures) has taken it out first. 3000 behind the edge; 0 alone.',
   }),
   dataDir: describe({
     env: 'DATA_DIR',

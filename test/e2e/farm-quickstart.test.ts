@@ -1,7 +1,8 @@
 // docs/operations.md's "A farm on one machine", followed as written: its command block runs in
 // bash, with only its ports, database name, Redis prefix and file places moved to ones of the
-// test's own; its last line (the console) runs in a tmux pane. Every process answers /ready, the
-// letter comes back as a PDF through the second API process, and the console sees four processes.
+// test's own; its last line (the console) runs in a tmux pane. Every process and the edge answer
+// /ready, the letter comes back as a PDF through the edge, and the console, connected through the
+// edge too, sees four processes.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import t from 'tap';
+import { haproxyAvailable } from '../helpers/edge.ts';
 import { freePort } from '../helpers/redis.ts';
 import { REDIS_URL, unavailable } from '../helpers/services.ts';
 import { ROOT } from '../helpers/spawn.ts';
@@ -19,10 +21,11 @@ const hasTmux = await run('tmux', ['-V']).then(
   () => true,
   () => false,
 );
-if (away || !hasTmux) {
+const missing = away || (hasTmux ? '' : 'no tmux') || (haproxyAvailable ? '' : 'no haproxy');
+if (missing) {
   if (process.env.CI)
-    throw new Error(`the farm quickstart needs PostgreSQL, Redis and tmux: ${away || 'no tmux'}`);
-  t.comment(`farm quickstart: skipped, ${away || 'no tmux'}`);
+    throw new Error(`the farm quickstart needs PostgreSQL, Redis, tmux and HAProxy: ${missing}`);
+  t.comment(`farm quickstart: skipped, ${missing}`);
   process.exit(0);
 }
 
@@ -39,12 +42,13 @@ t.test('the farm quickstart of docs/operations.md, followed as written', async (
   const prefix = `qs-${process.pid}:`;
   const socket = `scriptorium-qs-${process.pid}`;
   const ports: Record<string, number> = {};
-  for (const p of ['8081', '8082', '9464', '9465', '4569']) ports[p] = await freePort();
+  for (const p of ['8080', '8081', '8082', '9464', '9465', '4569']) ports[p] = await freePort();
   let script = block
     .replaceAll('scriptorium_farm', db)
     .replaceAll('REDIS_PREFIX=farm:', `REDIS_PREFIX=${prefix}`)
     .replaceAll('./data/farm-s3', join(dir, 's3'))
     .replaceAll('./data/farm-logs', join(dir, 'logs'))
+    .replaceAll('./data/farm-edge.cfg', join(dir, 'edge.cfg'))
     .replaceAll('farm-letter.', join(dir, 'farm-letter.'));
   // Through placeholders, so that a new port holding an old one's digits is never rewritten.
   for (const [i, from] of Object.keys(ports).entries()) script = script.replaceAll(from, `@@port${i}@@`);
@@ -93,7 +97,7 @@ t.test('the farm quickstart of docs/operations.md, followed as written', async (
     shell.on('exit', resolve);
   });
   t.equal(code, 0, `the commands ran to their end\n${out.slice(-2000)}`);
-  for (const p of ['8081', '8082', '9464', '9465'])
+  for (const p of ['8081', '8082', '9464', '9465', '8080'])
     t.match(out, new RegExp(`"status":"ready".* http://127\\.0\\.0\\.1:${ports[p]}`), `${p}: ready`);
   const pdf = join(dir, 'farm-letter.pdf');
   t.ok(

@@ -1,38 +1,28 @@
 // Farm mode with real processes: API and worker roles of `scriptorium serve` against PostgreSQL
-// (a database of its own), Redis (a key prefix of its own) and S3 (s3rver). Jobs from several
-// accounts all complete, each charged once, never two of one account rendering at once and never
+// (a database of its own), Redis (a key prefix of its own) and S3 (s3rver), the integrators'
+// requests through the edge (HAProxy, `scriptorium edge`). Jobs from several accounts all complete, each charged once, never two of one account rendering at once and never
 // more than two unfinished; limits hold across API processes; SIGTERM drains; Redis restarted
 // mid-run loses nothing; a worker killed with -9 mid-render has its job finished by another
 // worker, charged once.
 import { Redis } from 'ioredis';
 import t from 'tap';
 import { createAccount, createKey, importTemplate, topUp } from '../../src/app/admin.ts';
-import { openContext } from '../../src/composition.ts';
-import { loadConfig } from '../../src/config/index.ts';
+import { answeredBy, haproxyAvailable, startEdge } from '../helpers/edge.ts';
+import { farmServices } from '../helpers/farm.ts';
 import { startReceiver, until } from '../helpers/receiver.ts';
-import { startS3 } from '../helpers/s3.ts';
 import { type ServeProcess, startServe } from '../helpers/spawn.ts';
-import { REDIS_URL, unavailable } from '../helpers/services.ts';
-import { postgresFactory } from '../helpers/stores.ts';
+import { unavailable } from '../helpers/services.ts';
 
-const away = (await unavailable('postgres')) || (await unavailable('redis'));
+const away =
+  (await unavailable('postgres')) || (await unavailable('redis')) || (haproxyAvailable ? '' : 'no haproxy');
 if (away) {
+  if (process.env.CI) throw new Error(`the farm test needs PostgreSQL, Redis and HAProxy: ${away}`);
   t.comment(`farm: skipped, ${away}`);
   process.exit(0);
 }
 
-const pg = await postgresFactory();
-t.teardown(() => pg.cleanup());
-const s3 = await startS3(t);
-const prefix = `test-farm-${process.pid}:`;
-const env: Record<string, string> = {
-  DATABASE_URL: pg.target.dialect === 'postgres' ? pg.target.url : '',
-  REDIS_URL,
-  REDIS_PREFIX: prefix,
-  S3_ENDPOINT: s3.endpoint,
-  S3_ACCESS_KEY: s3.accessKey,
-  S3_SECRET_KEY: s3.secretKey,
-  S3_BUCKET: 'farm',
+// Accounts, keys and templates are written straight into the farm's store.
+const { env, ctx } = await farmServices(t, 'farm', {
   RATE_LIMIT_PER_MINUTE: '100000',
   QUEUE_LOCK_MS: '3000',
   RECONCILE_INTERVAL_MS: '1000',
@@ -40,19 +30,10 @@ const env: Record<string, string> = {
   POOL_THREADS: '2',
   ADMIN_TOKEN: 'farm-admin-token-0123456789',
   WEBHOOK_PRIVATE_TARGETS: 'true',
-};
-const redis = new Redis(REDIS_URL);
-t.teardown(async () => {
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length) await redis.del(...keys);
-  await redis.quit();
+  // The API processes stand behind the edge (HAProxy) where a test starts one.
+  FRAMING_CHECK: 'false',
+  TRUSTED_PROXIES: '127.0.0.1',
 });
-
-// Accounts, keys and templates written straight into the farm's store.
-const ctx = await openContext(
-  loadConfig({ ...process.env, ...env, DATA_DIR: '/nonexistent' }, { logLevel: 'silent' }),
-);
-t.teardown(() => ctx.close());
 const accounts: { id: string; key: string; template: string }[] = [];
 for (let i = 0; i < 5; i++) {
   const account = await createAccount(ctx, { name: `Farm ${i}`, plan: 'pro', period: 30 });
@@ -127,6 +108,8 @@ t.test(
     const [a1, a2] = [await start('api'), await start('api')];
     await Promise.all([start('worker'), start('worker')]);
     t.match(a1.stdout(), /listening on .*\(farm mode, role api\)/);
+    // Every request of the integrators goes to the one address of the edge in front of both.
+    const edge = await startEdge(t, [a1.port, a2.port]);
     const ids: { id: string; key: string }[] = [];
     let refusals = 0;
     const otherRefusals: string[] = [];
@@ -150,11 +133,11 @@ t.test(
         await sleep(20);
       }
     })();
-    // Each account sends its 10 jobs as fast as admission lets it, turn about to both API processes.
+    // Each account sends its 10 jobs as fast as admission lets it, through the edge.
     await Promise.all(
       accounts.map(async (acc, i) => {
         for (let n = 0; n < 10; ) {
-          const r = await api((i + n) % 2 === 0 ? a1.port : a2.port, acc.key, 'POST', '/generations', {
+          const r = await api(edge.port, acc.key, 'POST', '/generations', {
             templateId: acc.template,
             text: text(i * 10 + n),
           });
@@ -173,8 +156,15 @@ t.test(
     t.equal(ids.length, 50, '50 jobs admitted');
     t.ok(refusals > 0, `the unfinished-jobs limit was reached and answered 429 (${refusals} times)`);
     t.same(otherRefusals, [], 'no other refusal');
+    const admitted = await Promise.all(
+      [a1, a2].map((a) => answeredBy(a.port, env.ADMIN_TOKEN!, '/api/v1/generations', 202)),
+    );
+    t.ok(
+      admitted.every((n) => n > 0) && admitted[0]! + admitted[1]! >= 50,
+      `the edge spread them over both API processes (${admitted.join(' and ')} admitted)`,
+    );
     for (const { id, key } of ids) {
-      const job = await settle(a1.port, key, id);
+      const job = await settle(edge.port, key, id);
       t.equal(job.status, 'completed', `${id} completed (${JSON.stringify(job.error ?? '')})`);
     }
     watching = false;
@@ -194,7 +184,7 @@ t.test(
     // The operator's snapshot, asked of one API process, covers the whole farm: four instances, and
     // the jobs the workers finished (published through Redis).
     const snap = (await (
-      await fetch(`http://127.0.0.1:${a2.port}/admin/v1/snapshot`, {
+      await fetch(`http://127.0.0.1:${edge.port}/admin/v1/snapshot`, {
         headers: { authorization: 'Bearer farm-admin-token-0123456789' },
       })
     ).json()) as {

@@ -1,0 +1,109 @@
+// The farm's edge in a test: the configuration `scriptorium edge` prints, run by Debian's HAProxy
+// in the foreground on a free port, stopped with the test.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Test } from 'tap';
+import { freePort } from './redis.ts';
+import { ROOT } from './spawn.ts';
+
+export const haproxyAvailable = (() => {
+  try {
+    execFileSync('haproxy', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+export interface Edge {
+  port: number;
+  config: string;
+  child: ChildProcess;
+  /** What HAProxy wrote (its log of what went wrong). */
+  log(): string;
+}
+
+/** An edge on a free port in front of the API processes on `ports`, answering once one is ready. */
+export async function startEdge(t: Test, ports: number[], checkMs = 500): Promise<Edge> {
+  const port = await freePort();
+  const config = execFileSync(
+    process.execPath,
+    [
+      'bin/scriptorium.js',
+      'edge',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--check-ms',
+      String(checkMs),
+      ...ports.flatMap((p) => ['--api', `127.0.0.1:${p}`]),
+    ],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-edge-'));
+  const file = join(dir, 'haproxy.cfg');
+  writeFileSync(file, config);
+  const child = spawn('haproxy', ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout!.on('data', (d) => {
+    log += d;
+  });
+  child.stderr!.on('data', (d) => {
+    log += d;
+  });
+  t.teardown(async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+  for (let i = 0; ; i++) {
+    const ready = await fetch(`http://127.0.0.1:${port}/ready`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ready) break;
+    if (child.exitCode !== null || i > 100) throw new Error(`the edge did not start: ${log}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { port, config, child, log: () => log };
+}
+
+/**
+ * A free port below the kernel's ephemeral range (32768 up), for a process that is stopped and
+ * started again on the same port: a port of that range may meanwhile be taken by an outgoing
+ * connection of any other socket on the machine.
+ */
+export async function steadyPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const s = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (free) {
+      await new Promise((r) => s.close(r));
+      return port;
+    }
+  }
+}
+
+/** Requests of one route (and status, if given) a process has answered, from its own figures. */
+export async function answeredBy(port: number, adminToken: string, route: string, status?: number) {
+  const figures = await (
+    await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } })
+  ).text();
+  let n = 0;
+  for (const line of figures.split('\n')) {
+    if (!line.startsWith('scriptorium_http_requests_total{') || !line.includes(`route="${route}"`)) continue;
+    if (status !== undefined && !line.includes(`status="${status}"`)) continue;
+    n += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return n;
+}

@@ -1,0 +1,84 @@
+// HTTP spoken byte by byte over a socket, as a reverse proxy or an attacker speaks it: what was
+// sent, what came back split into responses, and whether the server closed the connection.
+import { rawExchange } from './server.ts';
+
+export interface Parsed {
+  status: number;
+  headers: Record<string, string[]>;
+  body: string;
+}
+
+/** Splits what came back into responses; HEAD responses (by position in `methods`) have no body. */
+export function responses(raw: string, methods: string[] = []): Parsed[] {
+  const out: Parsed[] = [];
+  let at = 0;
+  while (at < raw.length) {
+    const end = raw.indexOf('\r\n\r\n', at);
+    if (end === -1) throw new Error(`a response head is cut off: ${JSON.stringify(raw.slice(at, at + 200))}`);
+    const [line, ...fields] = raw.slice(at, end).split('\r\n');
+    const headers: Record<string, string[]> = {};
+    for (const f of fields) {
+      const i = f.indexOf(':');
+      const name = f.slice(0, i).toLowerCase();
+      headers[name] = [...(headers[name] ?? []), f.slice(i + 1).trim()];
+    }
+    const status = Number(line!.split(' ')[1]);
+    const length = methods[out.length] === 'HEAD' ? 0 : Number(headers['content-length']?.[0] ?? 0);
+    out.push({ status, headers, body: raw.slice(end + 4, end + 4 + length) });
+    at = end + 4 + length;
+  }
+  return out;
+}
+
+export const errorOf = (r: Parsed) =>
+  (JSON.parse(r.body) as { error: { code: string; message: string; field?: string; requestId: string } })
+    .error;
+
+/** Sends bytes (parts 100 ms apart) and reports what came back and whether the server closed. */
+export async function exchange(port: number, bytes: string | string[], ms = 1500) {
+  const started = Date.now();
+  let closedByServer = false;
+  const raw = await rawExchange(
+    port,
+    (s) => {
+      s.on('end', () => {
+        closedByServer = true;
+      });
+      const parts = Array.isArray(bytes) ? bytes : [bytes];
+      let i = 0;
+      const next = () => {
+        if (i < parts.length && !s.destroyed) s.write(parts[i++]!, () => setTimeout(next, 100));
+      };
+      next();
+    },
+    ms,
+  );
+  return { raw, closedByServer, ms: Date.now() - started };
+}
+
+/**
+ * HTTP/1.0 is answered wherever clients connect (the embedded default's check, the farm's edge):
+ * closed after the response unless keep-alive is asked for, kept and confirmed when it is.
+ */
+export async function answersHttp10(
+  t: import('tap').Test,
+  port: number,
+  key: string,
+  template: string,
+): Promise<void> {
+  const plain = await exchange(port, 'GET /api/v1/openapi.json HTTP/1.0\r\n\r\n');
+  const [doc] = responses(plain.raw);
+  t.equal(doc?.status, 200, 'an HTTP/1.0 request without Host is answered');
+  t.ok(doc && JSON.parse(doc.body).openapi, 'with the whole document');
+  t.ok(plain.closedByServer, 'and the server closes the connection after it');
+
+  const kept = await exchange(port, [
+    `GET /api/v1/templates/${template} HTTP/1.0\r\nConnection: keep-alive\r\nAuthorization: Bearer ${key}\r\n\r\n`,
+    'GET /nowhere HTTP/1.0\r\n\r\n',
+  ]);
+  const [first, second] = responses(kept.raw);
+  t.equal(first?.status, 200);
+  t.same(first?.headers.connection, ['keep-alive'], 'keep-alive is confirmed to the HTTP/1.0 client');
+  t.equal(second?.status, 404, 'and a second request on the same connection is answered');
+  t.ok(kept.closedByServer, 'which, without keep-alive, closes it');
+}
