@@ -5,25 +5,17 @@
 // accounts at once; each job a 10-page A5 letter.
 //
 //   node --import tsx bench/farm.ts [--write]
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Redis } from 'ioredis';
-import pg from 'pg';
-import S3rver from 's3rver';
-import { createAccount, createKey, importTemplate } from '../src/app/admin.ts';
-import { openContext } from '../src/composition.ts';
-import { loadConfig } from '../src/config/index.ts';
 import { prose } from './prose.ts';
-import { machine, ROOT, type Served, seedAccount, serve } from './serve.ts';
+import { farmServices, machine, ROOT, type Served, seedAccount, serve } from './serve.ts';
 import { record } from './record.ts';
 
 const { values: args } = parseArgs({ options: { write: { type: 'boolean', default: false } } });
 const ACCOUNTS = 10;
 const JOBS_PER_ACCOUNT = 4;
-const PG_ADMIN = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const dir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-farm-'));
 const templateFile = join(dir, 'letter.template.json');
@@ -97,42 +89,9 @@ await single.stop();
 console.error(`embedded: ${embedded.jobs} jobs in ${embedded.seconds.toFixed(1)} s`);
 
 // Farm: its own database, Redis prefix and bucket.
-const dbName = `scriptorium_bench_${process.pid}`;
-const admin = new pg.Client({ connectionString: PG_ADMIN });
-await admin.connect();
-await admin.query(`create database ${dbName}`);
-const dbUrl = new URL(PG_ADMIN);
-dbUrl.pathname = `/${dbName}`;
-const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(dir, 's3') });
-const { port: s3Port } = await s3.run();
-const prefix = `bench-farm-${process.pid}:`;
-const farmEnv = {
-  ...common,
-  DATA_DIR: join(dir, 'farm'),
-  PROBE_PORT: '0', // two workers on one machine: each takes a free port
-  DATABASE_URL: dbUrl.toString(),
-  REDIS_URL,
-  REDIS_PREFIX: prefix,
-  S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
-  S3_ACCESS_KEY: 'S3RVER',
-  S3_SECRET_KEY: 'S3RVER',
-};
-// In process, not through the CLI: s3rver runs in this process and a blocking child would
-// leave it unable to answer.
-const ctx = await openContext(loadConfig({ ...process.env, ...farmEnv }, { logLevel: 'silent' }));
-const farmUsers = [];
-for (let i = 0; i < ACCOUNTS; i++) {
-  const account = await createAccount(ctx, { name: `bench ${i}`, plan: 'pro', period: 30 });
-  const { key } = await createKey(ctx, { account: account.id, mode: 'live' });
-  const tpl = await importTemplate(ctx, {
-    account: account.id,
-    mode: 'live',
-    json: readFileSync(templateFile, 'utf8'),
-    source: 'bench',
-  });
-  farmUsers.push({ key, template: tpl.id });
-}
-await ctx.close();
+const services = await farmServices(dir, common);
+const farmEnv = services.env;
+const farmUsers = await services.seed(ACCOUNTS, templateFile);
 console.error('farm: accounts ready');
 const processes: Served[] = [];
 for (const role of ['api', 'api', 'worker', 'worker'])
@@ -143,13 +102,7 @@ await drive(apiPorts, farmUsers.slice(0, 2)); // warm-up
 const farm = await drive(apiPorts, farmUsers);
 console.error(`farm: ${farm.jobs} jobs in ${farm.seconds.toFixed(1)} s`);
 for (const p of processes) await p.stop();
-await s3.close();
-await admin.query(`drop database if exists ${dbName} with (force)`);
-await admin.end();
-const redis = new Redis(REDIS_URL);
-const keys = await redis.keys(`${prefix}*`);
-if (keys.length) await redis.del(...keys);
-await redis.quit();
+await services.close();
 rmSync(dir, { recursive: true, force: true });
 
 const row = (name: string, f: Figures) =>

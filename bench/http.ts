@@ -1,16 +1,21 @@
 // HTTP front end benchmark: authenticated GET /templates/{id} against a live `scriptorium serve`
-// (embedded limits, then Redis limits), next to a bare uWS hello-world measured in the same run as
-// the ceiling. Load comes from separate processes: wrk (when installed) and autocannon.
+// (embedded limits, then Redis limits, then the farm's edge in front of one and of two API
+// processes), next to a bare uWS hello-world measured in the same run as the ceiling. Load comes
+// from separate processes: wrk (when installed) and autocannon. Besides requests a second, each
+// row says how much CPU the server's processes spent a request (the edge's included): on a shared
+// machine that figure moves less than throughput does.
 //
-//   node --import tsx bench/http.ts [--duration 10] [--connections 50] [--write]
+//   node --import tsx bench/http.ts [--duration 10] [--connections 50] [--only LABEL] [--write]
 //
 // --write appends the table to docs/performance.md with the date and the machine.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { machine, ROOT, seedAccount, serve } from './serve.ts';
+import { parseArgs, promisify } from 'node:util';
+import { edgeFor } from '../src/cli/edge.ts';
+import { loadConfig } from '../src/config/index.ts';
+import { farmServices, machine, ROOT, seedAccount, serve } from './serve.ts';
 import { record } from './record.ts';
 
 const { values: args } = parseArgs({
@@ -18,9 +23,22 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     write: { type: 'boolean', default: false },
+    /** Only the rows whose label holds this (and the ceiling), to look at one configuration. */
+    only: { type: 'string', default: '' },
   },
 });
+const wanted = (label: string) => label.includes(args.only ?? '');
 const duration = Number(args.duration);
+/** The edge's port in the farm rows. */
+const EDGE_PORT = 18_480;
+
+async function until(ok: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await ok()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the edge did not become ready');
+}
 const connections = Number(args.connections);
 
 interface Figures {
@@ -28,6 +46,18 @@ interface Figures {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU time the server's processes spent, in µs a request. */
+  cpuUs?: number;
+}
+
+/** CPU time (user + system) of these processes so far, in µs (Linux: /proc, 100 ticks a second). */
+function cpuOf(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * 10_000;
 }
 
 function has(cmd: string): boolean {
@@ -46,27 +76,48 @@ function ms(text: string, pct: string): number {
   return Number(m[1]) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[m[2]!]!;
 }
 
-function wrk(url: string, headers: Record<string, string>): Figures {
+// The load tools run beside this process's event loop, not blocking it: the farm rows' s3rver
+// answers from here.
+const run = promisify(execFile);
+
+async function wrk(url: string, headers: Record<string, string>): Promise<Figures & { requests: number }> {
   const h = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
-  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${duration}s`, '--latency', ...h, url], {
-    encoding: 'utf8',
-  });
+  const { stdout: out } = await run(
+    'wrk',
+    ['-t1', `-c${connections}`, `-d${duration}s`, '--latency', ...h, url],
+    { encoding: 'utf8' },
+  );
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
   if (/Non-2xx/.test(out)) throw new Error(`wrk saw errors:\n${out}`);
-  return { tool: 'wrk', rps, p50: ms(out, '50'), p99: ms(out, '99') };
+  return { tool: 'wrk', rps, p50: ms(out, '50'), p99: ms(out, '99'), requests };
 }
 
-function autocannon(url: string, headers: Record<string, string>): Figures {
+async function autocannon(
+  url: string,
+  headers: Record<string, string>,
+): Promise<Figures & { requests: number }> {
   const h = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]);
   const bin = join(ROOT, 'node_modules', '.bin', 'autocannon');
   const out = JSON.parse(
-    execFileSync(bin, ['-j', '-c', String(connections), '-d', String(duration), ...h, url], {
-      encoding: 'utf8',
-    }),
+    (
+      await run(bin, ['-j', '-c', String(connections), '-d', String(duration), ...h, url], {
+        encoding: 'utf8',
+        maxBuffer: 16 * 1024 * 1024,
+      })
+    ).stdout,
   );
   if (out.non2xx > 0 || out.errors > 0)
-    throw new Error(`autocannon saw ${out.non2xx} non-2xx and ${out.errors} errors`);
-  return { tool: 'autocannon', rps: out.requests.average, p50: out.latency.p50, p99: out.latency.p99 };
+    throw new Error(
+      `autocannon saw ${out.non2xx} non-2xx and ${out.errors} errors: ${JSON.stringify(out.statusCodeStats)}`,
+    );
+  return {
+    tool: 'autocannon',
+    rps: out.requests.average,
+    p50: out.latency.p50,
+    p99: out.latency.p99,
+    requests: out.requests.total,
+  };
 }
 
 function start(
@@ -89,47 +140,123 @@ function start(
   });
 }
 
+/** Both tools in turn against `url`; `pids` are the server's processes, whose CPU time is read. */
 async function measure(
   label: string,
   url: string,
   headers: Record<string, string>,
+  pids: number[],
 ): Promise<(Figures & { label: string })[]> {
   const rows = [];
-  autocannon(url, headers); // warm-up: JIT and caches, not recorded
-  if (has('wrk')) rows.push({ label, ...wrk(url, headers) });
-  rows.push({ label, ...autocannon(url, headers) });
+  await autocannon(url, headers); // warm-up: JIT and caches, not recorded
+  const tools = has('wrk') ? [wrk, autocannon] : [autocannon];
+  for (const tool of tools) {
+    const before = cpuOf(pids);
+    const f = await tool(url, headers);
+    rows.push({ label, ...f, cpuUs: (cpuOf(pids) - before) / f.requests });
+  }
   for (const r of rows)
-    console.error(`${label} ${r.tool}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`);
+    console.error(
+      `${label} ${r.tool}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.cpuUs?.toFixed(1)} µs CPU a request`,
+    );
   return rows;
 }
 
 const rows: (Figures & { label: string })[] = [];
 const bare = await start(['bench/bare-uws.cjs'], {}, /listening on (\d+)/);
 const barePort = /listening on (\d+)/.exec(bare.out())![1];
-rows.push(...(await measure('bare uWS hello-world (ceiling)', `http://127.0.0.1:${barePort}/`, {})));
+rows.push(
+  ...(await measure('bare uWS hello-world (ceiling)', `http://127.0.0.1:${barePort}/`, {}, [
+    bare.child.pid!,
+  ])),
+);
 bare.child.kill();
 
 for (const [label, extra] of [
-  ['scriptorium, embedded (memory limits)', {}],
-  ['scriptorium, embedded, framing check off', { FRAMING_CHECK: 'false' }],
-  // Every request writes its access line (LOG_LEVEL=info, the default; the other rows run at warn).
-  ['scriptorium, embedded, access lines at info', { LOG_LEVEL: 'info' }],
+  // The default: the framing check in front, an access line for every request (batched).
+  ['scriptorium, embedded default', { LOG_LEVEL: 'info' }],
+  ['scriptorium, embedded, access lines off (warn)', {}],
+  ['scriptorium, embedded, framing check off', { FRAMING_CHECK: 'false', LOG_LEVEL: 'info' }],
   [
     'scriptorium, Redis limits',
-    { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `bench-${process.pid}:` },
+    {
+      LOG_LEVEL: 'info',
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_PREFIX: `bench-${process.pid}:`,
+    },
   ],
 ] as const) {
+  if (!wanted(label)) continue;
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-'));
   const env = { DATA_DIR: dir, RATE_LIMIT_PER_MINUTE: '10000000', ...extra };
   const { key, template } = seedAccount(env, 'bench', 'src/app/demo/letter.template.json');
   const server = await serve(env, [], [], 'LOG_LEVEL' in extra ? 'ignore' : 'inherit');
   const port = server.port;
   rows.push(
-    ...(await measure(label, `http://127.0.0.1:${port}/api/v1/templates/${template}`, {
-      Authorization: `Bearer ${key}`,
-    })),
+    ...(await measure(
+      label,
+      `http://127.0.0.1:${port}/api/v1/templates/${template}`,
+      { Authorization: `Bearer ${key}` },
+      [server.child.pid!],
+    )),
   );
   await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+// The farm behind its edge (HAProxy, `scriptorium edge`): one and two API processes without a
+// framing check of their own, PostgreSQL, Redis limits, s3rver; access lines at info.
+if (has('haproxy') && wanted('farm behind the edge')) {
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-edge-'));
+  const services = await farmServices(dir, {
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    LOG_LEVEL: 'info',
+    FRAMING_CHECK: 'false',
+    TRUSTED_PROXIES: '127.0.0.1',
+  });
+  const [user] = await services.seed(1, join(ROOT, 'src/app/demo/letter.template.json'), 'test');
+  const apis = [await serve(services.env, [], ['--role', 'api'], 'ignore')];
+  for (const count of [1, 2]) {
+    if (apis.length < count) apis.push(await serve(services.env, [], ['--role', 'api'], 'ignore'));
+    const config = join(dir, `edge-${count}.cfg`);
+    writeFileSync(
+      config,
+      edgeFor(loadConfig({ ...process.env, ...services.env }), {
+        host: '127.0.0.1',
+        port: EDGE_PORT,
+        apis: apis.map((a) => `127.0.0.1:${a.port}`),
+      }),
+    );
+    const edge = spawn('haproxy', ['-db', '-f', config], {
+      stdio: ['ignore', 'ignore', openSync(join(dir, 'edge.log'), 'w')],
+    });
+    // A benchmark that fails must not leave its edge running.
+    const orphan = () => edge.kill('SIGKILL');
+    process.once('exit', orphan);
+    await until(() =>
+      fetch(`http://127.0.0.1:${EDGE_PORT}/ready`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    );
+    const probe = await fetch(`http://127.0.0.1:${EDGE_PORT}/api/v1/templates/${user!.template}`, {
+      headers: { Authorization: `Bearer ${user!.key}` },
+    });
+    if (probe.status !== 200) throw new Error(`through the edge: ${probe.status} ${await probe.text()}`);
+    rows.push(
+      ...(await measure(
+        `farm behind the edge, ${count} API process${count > 1 ? 'es' : ''}`,
+        `http://127.0.0.1:${EDGE_PORT}/api/v1/templates/${user!.template}`,
+        { Authorization: `Bearer ${user!.key}` },
+        [edge.pid!, ...apis.map((a) => a.child.pid!)],
+      )),
+    );
+    edge.kill();
+    await new Promise((r) => edge.once('exit', r));
+    process.off('exit', orphan);
+  }
+  for (const a of apis) await a.stop();
+  await services.close();
   rmSync(dir, { recursive: true, force: true });
 }
 
@@ -139,12 +266,12 @@ const table = [
   `${machine()}; ${connections} connections, ${duration} s per run, load generator on the same machine.`,
   'Request: authenticated `GET /api/v1/templates/{id}` (key check, per-key rate limit, request counting, template read).',
   '',
-  '| server | load tool | req/s | p50 ms | p99 ms |',
-  '|---|---|---:|---:|---:|',
-  ...rows.map(
-    (r) =>
-      `| ${r.label} | ${r.tool} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`,
-  ),
+  '| server | load tool | req/s | of the ceiling | p50 ms | p99 ms | server CPU µs a request |',
+  '|---|---|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => {
+    const ceiling = rows.find((c) => c.tool === r.tool)!.rps;
+    return `| ${r.label} | ${r.tool} | ${Math.round(r.rps).toLocaleString('en-US')} | ${Math.round((100 * r.rps) / ceiling)} % | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.cpuUs?.toFixed(1)} |`;
+  }),
   '',
 ].join('\n');
 console.log(table);

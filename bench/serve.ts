@@ -93,3 +93,76 @@ export function serve(
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
   });
 }
+
+export interface FarmServices {
+  /** What every process of the farm takes. */
+  env: NodeJS.ProcessEnv;
+  /** Accounts with a key and a template imported from `templateFile`, written straight into the store. */
+  seed(n: number, templateFile: string, mode?: 'test' | 'live'): Promise<{ key: string; template: string }[]>;
+  /** Drops the database, the Redis keys and the bucket. */
+  close(): Promise<void>;
+}
+
+/**
+ * A farm's services on this machine for a benchmark: a PostgreSQL database, a Redis prefix and an
+ * s3rver bucket of its own. s3rver runs in this process, so accounts are written in process rather
+ * than through the CLI (a blocking child would leave it unable to answer).
+ */
+export async function farmServices(dir: string, extra: NodeJS.ProcessEnv = {}): Promise<FarmServices> {
+  const [{ Redis }, { default: pg }, { default: S3rver }, admin, { openContext }, { loadConfig }] =
+    await Promise.all([
+      import('ioredis'),
+      import('pg'),
+      import('s3rver'),
+      import('../src/app/admin.ts'),
+      import('../src/composition.ts'),
+      import('../src/config/index.ts'),
+    ]);
+  const pgAdmin = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const dbName = `scriptorium_bench_${process.pid}_${Date.now() % 100_000}`;
+  const client = new pg.Client({ connectionString: pgAdmin });
+  await client.connect();
+  await client.query(`create database ${dbName}`);
+  const dbUrl = new URL(pgAdmin);
+  dbUrl.pathname = `/${dbName}`;
+  const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: `${dir}/s3` });
+  const { port: s3Port } = await s3.run();
+  const prefix = `bench-farm-${process.pid}-${Date.now() % 100_000}:`;
+  const env = {
+    ...extra,
+    DATA_DIR: `${dir}/farm`,
+    PROBE_PORT: '0', // two workers on one machine: each takes a free port
+    DATABASE_URL: dbUrl.toString(),
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: prefix,
+    S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+    S3_ACCESS_KEY: 'S3RVER',
+    S3_SECRET_KEY: 'S3RVER',
+  };
+  return {
+    env,
+    async seed(n, templateFile, mode = 'live') {
+      const ctx = await openContext(loadConfig({ ...process.env, ...env }, { logLevel: 'silent' }));
+      const users = [];
+      for (let i = 0; i < n; i++) {
+        const account = await admin.createAccount(ctx, { name: `bench ${i}`, plan: 'pro', period: 30 });
+        const { key } = await admin.createKey(ctx, { account: account.id, mode });
+        const json = (await import('node:fs')).readFileSync(templateFile, 'utf8');
+        const tpl = await admin.importTemplate(ctx, { account: account.id, mode, json, source: 'bench' });
+        users.push({ key, template: tpl.id });
+      }
+      await ctx.close();
+      return users;
+    },
+    async close() {
+      await s3.close();
+      await client.query(`drop database if exists ${dbName} with (force)`);
+      await client.end();
+      const redis = new Redis(redisUrl);
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+      await redis.quit();
+    },
+  };
+}

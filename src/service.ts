@@ -43,12 +43,25 @@ export interface Service {
   stop(graceMs?: number): Promise<void>;
 }
 
+/** Log lines are written in batches of this many bytes, or at the latest this often. */
+export const LOG_BATCH_BYTES = 4096;
+export const LOG_FLUSH_MS = 100;
+
+/**
+ * Where log lines go: `dest` (a descriptor or a path) in batches, so that a busy server makes one
+ * write for many access lines rather than one each.
+ */
+export function logDestination(dest: number | string) {
+  return pino.destination({ dest, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS });
+}
+
 /**
  * The process's logger: JSON lines on stderr, each naming the service, the process's role and its
- * pid, so the lines of many processes can share one stream.
+ * pid, so the lines of many processes can share one stream. Lines reach stderr within
+ * LOG_FLUSH_MS; pino writes what is left when the process exits, however it exits but by SIGKILL.
  */
 export function createLogger(level: string, role: Role = 'all'): Logger {
-  return pino({ level, base: { service: 'scriptorium', role, pid: process.pid } }, pino.destination(2));
+  return pino({ level, base: { service: 'scriptorium', role, pid: process.pid } }, logDestination(2));
 }
 
 export interface ServiceOptions {

@@ -75,8 +75,9 @@ export class AdminGate {
         'ENDPOINT_NOT_FOUND',
         `${req.path.slice(0, 100)} is off: the server has no ADMIN_TOKEN`,
       );
-    const seen = await this.failures.get(req.peer);
-    if (seen && seen.consumedPoints >= ADMIN_FAILURES_PER_MINUTE) throw this.shut(req.peer, seen);
+    const peer = req.peer();
+    const seen = await this.failures.get(peer);
+    if (seen && seen.consumedPoints >= ADMIN_FAILURES_PER_MINUTE) throw this.shut(peer, seen);
     const authorization = req.headers.authorization;
     const problem = Array.isArray(authorization)
       ? `send one Authorization header, got ${authorization.length}`
@@ -85,9 +86,9 @@ export class AdminGate {
         : 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>; the token is missing or wrong';
     if (!problem) return;
     try {
-      await this.failures.consume(req.peer);
+      await this.failures.consume(peer);
     } catch (res) {
-      if (res instanceof RateLimiterRes) throw this.shut(req.peer, res);
+      if (res instanceof RateLimiterRes) throw this.shut(peer, res);
       throw res;
     }
     throw new ApiError('UNAUTHORIZED', problem);

@@ -198,7 +198,7 @@ function routes(d: ApiDeps, log: Logger): DashRoute[] {
     return { keyId: '', tenant, account };
   };
   const doors = async (req: ApiRequest, email?: string) => {
-    await spend(d.signInLimits.perAddress, req.peer, 'from this address');
+    await spend(d.signInLimits.perAddress, req.peer(), 'from this address');
     if (email) await spend(d.signInLimits.perEmail, email, `for ${email}`);
   };
   return [

@@ -39,7 +39,7 @@ export async function listenProbes(api: Api, opts: { host: string; port: number 
         ),
         body: Buffer.alloc(0),
         receivedAt: new Date(),
-        peer: req.socket.remoteAddress ?? '',
+        peer: () => req.socket.remoteAddress ?? '',
       })
       .then((reply) => {
         const body = reply.raw ? reply.raw.bytes : JSON.stringify(reply.json);

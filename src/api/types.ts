@@ -16,8 +16,11 @@ export interface ApiRequest {
   headers: Readonly<Record<string, string | readonly string[]>>;
   body: Buffer;
   receivedAt: Date;
-  /** The client's address: the connection's peer (a proxy in front of the server is the peer). */
-  peer: string;
+  /**
+   * The client's address: the connection's peer, or the trusted edge's word for it. Read when asked
+   * (the transport pays a system call for it) and kept.
+   */
+  peer(): string;
 }
 
 /** A request that passed authentication and routing. */

@@ -481,11 +481,26 @@ function copyRequest(
     else headers[k] = Array.isArray(seen) ? [...seen, v] : [seen, v];
   });
   const mark = headers[FRONT_HEADER];
-  const front = readFront(typeof mark === 'string' ? mark : undefined, from.secret);
-  delete headers[FRONT_HEADER];
+  let front: ReturnType<typeof readFront> = null;
+  if (mark !== undefined) {
+    front = readFront(typeof mark === 'string' ? mark : undefined, from.secret);
+    delete headers[FRONT_HEADER];
+  }
+  let peer = front?.peer;
   const req = {
     id: newId('req'),
-    peer: front?.peer ?? peerOf(Buffer.from(res.getRemoteAddressAsText()).toString(), headers, from.trusted),
+    // Asking the socket costs a system call (as much as the rest of a small request), so it is
+    // asked only when something needs the address; a response already gone has none to give.
+    peer: () => {
+      if (peer === undefined) {
+        try {
+          peer = peerOf(Buffer.from(res.getRemoteAddressAsText()).toString(), headers, from.trusted);
+        } catch {
+          peer = '-';
+        }
+      }
+      return peer;
+    },
     method: r.getMethod().toUpperCase(),
     path: r.getUrl(),
     query: r.getQuery() ?? '',

@@ -6,6 +6,10 @@
 // with FRAMING_CHECK=false, TRUSTED_PROXIES set to the edge's address and STOP_DELAY_MS above
 // two check intervals (docs/operations.md).
 
+import { MAX_FIELDS } from '../api/framing.ts';
+import { FONT_MAX_BYTES } from '../app/admin.ts';
+import type { Config } from '../config/index.ts';
+
 export interface EdgeOptions {
   /** Address and port clients connect to. */
   host: string;
@@ -112,7 +116,27 @@ backend apis
   option httpchk
   http-check send meth GET uri /ready ver HTTP/1.1 hdr Host edge
   http-check expect status 200
+  # A process busy with requests answers late, not wrong: its own checks take up to 2 s
+  # (PROBE_DEADLINE_MS), so a check waits 5 s before it counts as failed.
+  timeout check 5s
   default-server check inter ${o.checkMs} fall 2 rise 2
 ${servers.join('\n')}
 `;
+}
+
+/**
+ * The edge for API processes of this configuration: the body limit is the largest any route takes
+ * (a JSON body, an image, a font), the header fields what the transport reads.
+ */
+export function edgeFor(
+  config: Config,
+  o: Pick<EdgeOptions, 'host' | 'port' | 'apis'> & Partial<Pick<EdgeOptions, 'maxConnections' | 'checkMs'>>,
+): string {
+  return edgeConfig({
+    maxConnections: 4096,
+    checkMs: 1000,
+    ...o,
+    maxBodyBytes: Math.max(config.bodyLimitBytes, config.assetMaxBytes, FONT_MAX_BYTES),
+    maxHeaderFields: MAX_FIELDS,
+  });
 }

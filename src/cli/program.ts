@@ -310,24 +310,19 @@ export function buildProgram(): Command {
     .option('--max-conn <n>', 'connections held open at once', wholeNumber, 4096)
     .option('--check-ms <ms>', 'how often each API process is asked for /ready', wholeNumber, 1000)
     .action(async (opts: { host: string; port: number; api: string[]; maxConn: number; checkMs: number }) => {
-      const [{ configFromEnv }, { edgeConfig }, { FONT_MAX_BYTES }, { MAX_FIELDS }] = await Promise.all([
+      const [{ configFromEnv }, { edgeFor }] = await Promise.all([
         import('../config/index.ts'),
         import('./edge.ts'),
-        import('../app/admin.ts'),
-        import('../api/framing.ts'),
       ]);
       if (opts.api.length === 0)
         throw new Refusal('invalid', 'the edge needs at least one API process: --api host:port');
-      const config = configFromEnv();
       process.stdout.write(
-        edgeConfig({
+        edgeFor(configFromEnv(), {
           host: opts.host,
           port: opts.port,
           apis: opts.api,
           maxConnections: opts.maxConn,
           checkMs: opts.checkMs,
-          maxBodyBytes: Math.max(config.bodyLimitBytes, config.assetMaxBytes, FONT_MAX_BYTES),
-          maxHeaderFields: MAX_FIELDS,
         }),
       );
     });

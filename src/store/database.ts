@@ -46,6 +46,9 @@ const MIGRATIONS: Record<string, Migration> = {
  */
 const sqliteShared = new Map<string, { db: Db; refs: number }>();
 
+/** How stale a read cache may be on SQLite to another process's commit (docs/decisions.md). */
+export const DATA_VERSION_MS = 20;
+
 export class Db {
   /** Writes committed through this Db (its own connection's changes). */
   private localWrites = 0;
@@ -61,15 +64,16 @@ export class Db {
     sqlite?: SqliteDatabase.Database,
   ) {
     // PRAGMA data_version changes when another connection (another process) commits.
-    // Read at most once a millisecond: a commit elsewhere is seen within 1 ms, and a busy server
-    // does not pay a statement per cache lookup.
+    // Read at most once every DATA_VERSION_MS: a commit elsewhere (an admin command) is seen
+    // within that, and a busy server does not pay a statement (and two file-lock calls) per
+    // cache lookup.
     const stmt = sqlite?.prepare('PRAGMA data_version').pluck();
     let value: unknown = null;
     let readAt = Number.NEGATIVE_INFINITY;
     this.dataVersion = stmt
       ? () => {
           const now = performance.now();
-          if (now - readAt >= 1) {
+          if (now - readAt >= DATA_VERSION_MS) {
             value = stmt.get();
             readAt = now;
           }

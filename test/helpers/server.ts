@@ -139,7 +139,7 @@ async function viaPipeline(
     headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
     body: Buffer.from(body ?? ''),
     receivedAt: new Date(),
-    peer: '127.0.0.1',
+    peer: () => '127.0.0.1',
   });
   let bytes: Uint8Array | string | null = null;
   let contentType: string | undefined;
