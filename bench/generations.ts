@@ -4,6 +4,10 @@
 // the time into queued + rendered + committed (until the job reads `completed`) and downloaded.
 //
 //   node --import tsx bench/generations.ts [--runs 5] [--write]
+//   node --import tsx bench/generations.ts --url https://api.example.com --key hw_live_… --template tpl_…
+//
+// With --url the jobs go to a running deployment, whose plan must allow 200-page documents and
+// the sheets they take (docs/operations.md, "Load testing").
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +18,19 @@ import { machine, ROOT, seedAccount, serve } from './serve.ts';
 import { record } from './record.ts';
 
 const { values: args } = parseArgs({
-  options: { runs: { type: 'string', default: '5' }, write: { type: 'boolean', default: false } },
+  options: {
+    runs: { type: 'string', default: '5' },
+    write: { type: 'boolean', default: false },
+    /** A running deployment instead (its base URL), with a live key and a template of it. */
+    url: { type: 'string' },
+    key: { type: 'string', default: process.env.SCRIPTORIUM_API_KEY },
+    template: { type: 'string' },
+  },
 });
+if (args.url && (!args.key || !args.template))
+  throw new Error('--url needs --key (or SCRIPTORIUM_API_KEY) and --template, both of that deployment');
+if (args.url && args.write)
+  throw new Error("--write records this machine's figures; a deployment's are printed only");
 const runs = Number(args.runs);
 const TARGETS = [1, 10, 200];
 
@@ -42,9 +57,11 @@ writeFileSync(
     style: { fontId: 'font_76FIvrxbMWVVj6WyJCWgxI', ...STYLE },
   }),
 );
-const user = seedAccount(env, 'bench', templateFile, { mode: 'live' });
-const server = await serve(env);
-const base = `http://127.0.0.1:${server.port}/api/v1`;
+const user = args.url
+  ? { key: args.key!, template: args.template! }
+  : seedAccount(env, 'bench', templateFile, { mode: 'live' });
+const server = args.url ? null : await serve(env);
+const base = args.url ? `${args.url.replace(/\/+$/, '')}/api/v1` : `http://127.0.0.1:${server!.port}/api/v1`;
 const headers = { authorization: `Bearer ${user.key}`, 'content-type': 'application/json' };
 const text = prose(100_000, 11);
 
@@ -116,13 +133,15 @@ for (const target of TARGETS) {
   );
   rows.push(row);
 }
-await server.stop();
+await server?.stop();
 rmSync(dir, { recursive: true, force: true });
 
 const table = [
   `### PDF generations end to end, ${new Date().toISOString().slice(0, 10)} (bench/generations.ts)`,
   '',
-  `${machine()}; \`scriptorium serve\` in embedded mode (SQLite, in-process queue, local files) with 2 pool threads; one client posting a job, polling it every 10 ms and downloading the PDF; medians of ${runs} runs after the runs that found each page count. Template: the render benchmark's (A4, lined, line height 2) at 36 pt, every letter effect at its default; each document fills its last page.`,
+  args.url
+    ? `Against ${args.url} with its template ${args.template}; load generator on ${machine()}; medians of ${runs} runs after the runs that found each page count.`
+    : `${machine()}; \`scriptorium serve\` in embedded mode (SQLite, in-process queue, local files) with 2 pool threads; one client posting a job, polling it every 10 ms and downloading the PDF; medians of ${runs} runs after the runs that found each page count. Template: the render benchmark's (A4, lined, line height 2) at 36 pt, every letter effect at its default; each document fills its last page.`,
   '',
   '| pages | characters | POST to `completed` | POST to last byte of the PDF | PDF size |',
   '|---:|---:|---:|---:|---:|',

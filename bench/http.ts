@@ -6,6 +6,10 @@
 // machine that figure moves less than throughput does.
 //
 //   node --import tsx bench/http.ts [--duration 10] [--connections 50] [--only LABEL] [--write]
+//   node --import tsx bench/http.ts --url https://api.example.com --key hw_test_… --template tpl_…
+//
+// With --url the same request is sent to a running deployment (its limits raised for the key:
+// docs/operations.md, "Load testing"), and only its figures are printed: no ceiling, no CPU.
 //
 // --write appends the table to docs/performance.md with the date and the machine.
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
@@ -25,6 +29,10 @@ const { values: args } = parseArgs({
     write: { type: 'boolean', default: false },
     /** Only the rows whose label holds this (and the ceiling), to look at one configuration. */
     only: { type: 'string', default: '' },
+    /** A running deployment to measure instead (its base URL), with a key and a template of it. */
+    url: { type: 'string' },
+    key: { type: 'string', default: process.env.SCRIPTORIUM_API_KEY },
+    template: { type: 'string' },
   },
 });
 const wanted = (label: string) => label.includes(args.only ?? '');
@@ -153,13 +161,56 @@ async function measure(
   for (const tool of tools) {
     const before = cpuOf(pids);
     const f = await tool(url, headers);
-    rows.push({ label, ...f, cpuUs: (cpuOf(pids) - before) / f.requests });
+    rows.push({ label, ...f, cpuUs: pids.length ? (cpuOf(pids) - before) / f.requests : undefined });
   }
   for (const r of rows)
     console.error(
       `${label} ${r.tool}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.cpuUs?.toFixed(1)} µs CPU a request`,
     );
   return rows;
+}
+
+function tableOf(rows: (Figures & { label: string })[], setting: string): string {
+  return [
+    `### HTTP front end, ${new Date().toISOString().slice(0, 10)} (bench/http.ts)`,
+    '',
+    setting,
+    'Request: authenticated `GET /api/v1/templates/{id}` (key check, per-key rate limit, request counting, template read).',
+    '',
+    '| server | load tool | req/s | of the ceiling | p50 ms | p99 ms | server CPU µs a request |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => {
+      const ceiling = rows.find((c) => c.label.endsWith('(ceiling)') && c.tool === r.tool)?.rps;
+      const share = ceiling ? `${Math.round((100 * r.rps) / ceiling)} %` : '–';
+      return `| ${r.label} | ${r.tool} | ${Math.round(r.rps).toLocaleString('en-US')} | ${share} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.cpuUs ? r.cpuUs.toFixed(1) : '–'} |`;
+    }),
+    '',
+  ].join('\n');
+}
+
+if (args.url) {
+  if (args.write) throw new Error("--write records this machine's figures; a deployment's are printed only");
+  if (!args.key || !args.template)
+    throw new Error('--url needs --key (or SCRIPTORIUM_API_KEY) and --template, both of that deployment');
+  const base = args.url.replace(/\/+$/, '');
+  const probe = await fetch(`${base}/api/v1/templates/${args.template}`, {
+    headers: { Authorization: `Bearer ${args.key}` },
+  });
+  if (probe.status !== 200)
+    throw new Error(`GET /api/v1/templates/${args.template}: ${probe.status} ${await probe.text()}`);
+  const rows = await measure(
+    base,
+    `${base}/api/v1/templates/${args.template}`,
+    { Authorization: `Bearer ${args.key}` },
+    [],
+  );
+  console.log(
+    tableOf(
+      rows,
+      `Against ${base}; ${connections} connections, ${duration} s per run, load generator on ${machine()}.`,
+    ),
+  );
+  process.exit(0);
 }
 
 const rows: (Figures & { label: string })[] = [];
@@ -260,19 +311,9 @@ if (has('haproxy') && wanted('farm behind the edge')) {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const table = [
-  `### HTTP front end, ${new Date().toISOString().slice(0, 10)} (bench/http.ts)`,
-  '',
+const table = tableOf(
+  rows,
   `${machine()}; ${connections} connections, ${duration} s per run, load generator on the same machine.`,
-  'Request: authenticated `GET /api/v1/templates/{id}` (key check, per-key rate limit, request counting, template read).',
-  '',
-  '| server | load tool | req/s | of the ceiling | p50 ms | p99 ms | server CPU µs a request |',
-  '|---|---|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => {
-    const ceiling = rows.find((c) => c.tool === r.tool)!.rps;
-    return `| ${r.label} | ${r.tool} | ${Math.round(r.rps).toLocaleString('en-US')} | ${Math.round((100 * r.rps) / ceiling)} % | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.cpuUs?.toFixed(1)} |`;
-  }),
-  '',
-].join('\n');
+);
 console.log(table);
 if (args.write) record(ROOT, table);
