@@ -27,6 +27,15 @@ function wholeNumber(value: string): number {
   return Number(value);
 }
 
+/** A whole number within bounds, for options whose 0 would make a broken configuration. */
+function within(min: number, max: number) {
+  return (value: string): number => {
+    const n = wholeNumber(value);
+    if (n < min || n > max) throw new InvalidArgumentError(`must be ${min}-${max}, got ${n}`);
+    return n;
+  };
+}
+
 function addressList(value: string, previous: string[]): string[] {
   if (!parseAddress(value)) throw new InvalidArgumentError(`must be host:port, got "${value}"`);
   return [...previous, value];
@@ -305,10 +314,10 @@ export function buildProgram(): Command {
     .command('edge')
     .description('print the HAProxy configuration of the edge in front of the API processes')
     .option('--host <host>', 'address clients connect to', '0.0.0.0')
-    .option('--port <port>', 'port clients connect to', wholeNumber, 8080)
+    .option('--port <port>', 'port clients connect to', within(1, 65_535), 8080)
     .option('--api <host:port...>', 'an API process (repeat for each)', addressList, [])
-    .option('--max-conn <n>', 'connections held open at once', wholeNumber, 4096)
-    .option('--check-ms <ms>', 'how often each API process is asked for /ready', wholeNumber, 1000)
+    .option('--max-conn <n>', 'connections held open at once', within(1, 1_000_000), 4096)
+    .option('--check-ms <ms>', 'how often each API process is asked for /ready', within(100, 60_000), 1000)
     .action(async (opts: { host: string; port: number; api: string[]; maxConn: number; checkMs: number }) => {
       const [{ configFromEnv }, { edgeFor }] = await Promise.all([
         import('../config/index.ts'),

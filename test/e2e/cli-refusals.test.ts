@@ -65,6 +65,12 @@ t.test('malformed commands exit non-zero with one line and write nothing', async
 
   const cases: [string[], RegExp][] = [
     [['admin', 'account', 'create'], /required option '--name <name>' not specified/],
+    [['edge'], /the edge needs at least one API process: --api host:port/],
+    [
+      ['edge', '--api', '127.0.0.1'],
+      /'--api <host:port\.\.\.>' argument '127\.0\.0\.1' is invalid\. must be host:port/,
+    ],
+    [['edge', '--api', '127.0.0.1:8081', '--check-ms', '0'], /must be 100-60000, got 0/],
     [
       ['admin', 'account', 'create', '--name', 'X', '--plan', 'gold'],
       /--plan <plan>' argument 'gold' is invalid/,
