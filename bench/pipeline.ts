@@ -5,7 +5,7 @@
 // code, measured without the load tool competing for the CPU.
 //
 //   node --import tsx bench/pipeline.ts [--requests 200000] [--rounds 5] [--write]
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -38,7 +38,7 @@ const { key } = await createKey(ctx, { account: account.id, mode: 'test' });
 const template = await importTemplate(ctx, {
   account: account.id,
   mode: 'test',
-  json: (await import('node:fs')).readFileSync(join(ROOT, 'src/app/demo/letter.template.json'), 'utf8'),
+  json: readFileSync(join(ROOT, 'src/app/demo/letter.template.json'), 'utf8'),
   source: 'bench',
 });
 // Access lines at info, as by default, written to a sink: the work of making each line counts, the

@@ -1,6 +1,7 @@
 // What the live-server benchmarks share: the machine line of a table, the operator CLI, and a
 // `scriptorium serve` child process started on an ephemeral port.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -145,10 +146,10 @@ export async function farmServices(dir: string, extra: NodeJS.ProcessEnv = {}): 
     async seed(n, templateFile, mode = 'live') {
       const ctx = await openContext(loadConfig({ ...process.env, ...env }, { logLevel: 'silent' }));
       const users = [];
+      const json = readFileSync(templateFile, 'utf8');
       for (let i = 0; i < n; i++) {
         const account = await admin.createAccount(ctx, { name: `bench ${i}`, plan: 'pro', period: 30 });
         const { key } = await admin.createKey(ctx, { account: account.id, mode });
-        const json = (await import('node:fs')).readFileSync(templateFile, 'utf8');
         const tpl = await admin.importTemplate(ctx, { account: account.id, mode, json, source: 'bench' });
         users.push({ key, template: tpl.id });
       }
