@@ -2,10 +2,10 @@
 // (openapi-typescript). A unit test regenerates it and fails when the two differ.
 import { writeFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { openApiDocument } from '../src/api/openapi.ts';
+import { openApiDocument } from '../src/api/openapi/document.ts';
 
 const HEADER = `// Generated from the OpenAPI document by scripts/gen-client-types.ts (npm run client:types).
-// Do not edit: change src/api/openapi.ts and run it again.
+// Do not edit: change src/api/openapi/document.ts and run it again.
 `;
 
 export async function clientTypes(): Promise<string> {

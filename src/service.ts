@@ -4,13 +4,12 @@
 // finish → flush counters → close the adapters and the store).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino, type Logger } from 'pino';
-import { type Api, createApi } from './api/pipeline.ts';
-import { LIVE_PATH } from './api/admin.ts';
-import { type HttpServer, type LiveFeed, listen } from './api/uws-server.ts';
+import { type Api, createApi, LIVE_PATH } from './api/pipeline.ts';
+import { type HttpServer, type LiveFeed, listen } from './api/http/uws-server.ts';
 import { jobRunner, sweep } from './app/generations.ts';
 import { type Readiness, readiness } from './app/probes.ts';
 import { reconcile } from './app/reconcile.ts';
-import { listenProbes, type ProbeServer } from './api/probe-server.ts';
+import { listenProbes, type ProbeServer } from './api/http/probe-server.ts';
 import { WebhookDispatcher } from './app/webhooks.ts';
 import { combine, type Metrics, type Snapshot } from './metrics/index.ts';
 import { todayRange } from './domain/usage-range.ts';

@@ -1,11 +1,12 @@
 // `Idempotency-Key` on POST /generations, /previews and /assets (an extension with Stripe's
 // semantics, docs/decisions.md): the first answer is kept 24 hours per account and key mode; the
 // same key with the same body gets that answer again, marked `Idempotent-Replayed: true`; the
-// same key with another body is 400; a key whose first request is still running is 409.
+// same key with another body is 400; a key whose first request is still running is 409. The
+// answer kept is built here, from the reply the route gives; src/app/idempotency.ts keeps it.
 import { ApiError } from '../domain/errors.ts';
 import { IDEMPOTENCY, isIdempotencyKey } from '../domain/idempotency.ts';
 import { sha256Hex } from '../lib/ids.ts';
-import type { IdempotencyClaim, Remembered, Store, StoredReply } from '../store/index.ts';
+import type { Remembered, StoredReply } from '../app/idempotency.ts';
 import { type ApiRequest, JSON_TYPE, type Reply, type RouteRequest } from './types.ts';
 
 const HEADER = 'idempotency-key';
@@ -37,51 +38,25 @@ export function idempotencyKey(req: ApiRequest, takes: boolean): string | undefi
 }
 
 /**
- * Takes the key for this request, or answers from what the key already holds. `content` is what
- * the body means: a JSON body as canonicalJson writes it (key order and spacing do not make
- * another request), any other body as its bytes.
+ * What a request is, for its key: its endpoint, and a hash of its query and of what its body
+ * means (a JSON body as canonicalJson writes it, so key order and spacing do not make another
+ * request; any other body as its bytes).
  */
-export async function takeKey(
-  store: Store,
-  req: ApiRequest,
-  content: Uint8Array | string,
-  claimant: { tenant: IdempotencyClaim['tenant'] },
-  key: string,
-  now: Date,
-): Promise<{ claim: IdempotencyClaim } | { replay: Reply }> {
+export function fingerprint(req: ApiRequest, json: unknown): { endpoint: string; fingerprint: string } {
   const endpoint = `${req.method} ${req.path}`;
-  const fingerprint = sha256Hex(
-    Buffer.concat([Buffer.from(`${endpoint}\n${req.query}\n`), Buffer.from(content)]),
-  );
-  const t = await store.idempotency.take(claimant.tenant, key, { endpoint, fingerprint }, now, IDEMPOTENCY);
-  const shown = JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
-  switch (t.state) {
-    case 'taken':
-      return { claim: t.claim };
-    case 'done':
-      return {
-        replay: {
-          status: t.reply.status,
-          headers: { ...t.reply.headers, [REPLAYED_HEADER]: 'true' },
-          raw: { contentType: JSON_TYPE, bytes: t.reply.body },
-        },
-      };
-    case 'mismatch':
-      throw new ApiError(
-        'INVALID_REQUEST',
-        t.endpoint === endpoint
-          ? `Idempotency-Key ${shown} was first used at ${t.createdAt} with another body; a key stands for one request: send a new key with a new request`
-          : `Idempotency-Key ${shown} was first used at ${t.createdAt} on ${t.endpoint}; a key stands for one request: send a new key with a new request`,
-        { field: 'Idempotency-Key' },
-      );
-    case 'running':
-      throw new ApiError(
-        'IDEMPOTENCY_KEY_IN_USE',
-        `the first request with Idempotency-Key ${shown} is still being answered; retry in 1 s`,
-        { retryAfter: 1 },
-      );
-  }
+  const content = json === undefined ? req.body : canonicalJson(json);
+  return {
+    endpoint,
+    fingerprint: sha256Hex(Buffer.concat([Buffer.from(`${endpoint}\n${req.query}\n`), Buffer.from(content)])),
+  };
 }
+
+/** A kept answer, sent again. */
+export const replayed = (kept: StoredReply): Reply => ({
+  status: kept.status,
+  headers: { ...kept.headers, [REPLAYED_HEADER]: 'true' },
+  raw: { contentType: JSON_TYPE, bytes: kept.body },
+});
 
 /** A JSON value written with the keys of every object sorted and no spaces: one text per value. */
 export function canonicalJson(value: unknown): string {
@@ -99,6 +74,9 @@ export function storedReply(reply: Reply): StoredReply {
 }
 
 /** What a use-case needs to keep the answer in its own commit, when the request holds a key. */
-export function remember<T>(req: RouteRequest, answer: (result: T) => Reply): Remembered<T> | undefined {
+export function remember<T>(
+  req: Pick<RouteRequest, 'idempotency'>,
+  answer: (result: T) => Reply,
+): Remembered<T> | undefined {
   return req.idempotency ? { claim: req.idempotency, reply: (r) => storedReply(answer(r)) } : undefined;
 }

@@ -1,39 +1,33 @@
-// The one request pipeline every route goes through: request id → (public OpenAPI document) →
-// auth → per-key rate limit → count → route → body → handler → reply. Errors of any stage
-// become `{ error: { code, message, requestId } }` with the catalogue's status.
+// The one request pipeline every surface goes through: route → door → body → handler → reply.
+// A request is matched to a route (the public API's, the admin API's, the dashboard's, the
+// probes'); the route's door is opened (an API key under its rate limit, a session, the admin
+// token, or none); its body is read as the route says; `Idempotency-Key` is taken where the
+// route keeps answers; one use-case answers. Errors of any stage become
+// `{ error: { code, message, requestId } }` with the catalogue's status (./errors.ts), and every
+// answer passes `observe` (figures, access line).
 import type { Logger } from 'pino';
-import { Authenticator, type Caller } from '../app/auth.ts';
-import { createAdminApi } from './admin.ts';
-import { createDashboardApi } from './dashboard.ts';
-import { ApiError, limitReached } from '../domain/errors.ts';
-import { errorReply, publicError } from './errors.ts';
-import type { RateDecision } from '../limits/rate-limit.ts';
+import { giveUpKey, keepAnswer, takeKey } from '../app/idempotency.ts';
+import type { IdempotencyClaim } from '../app/idempotency.ts';
+import { ApiError, Refusal } from '../domain/errors.ts';
+import { adminRoutes } from './admin/index.ts';
+import { dashboardRoutes, pageReply } from './dashboard/index.ts';
 import type { ApiDeps } from './deps.ts';
+import { doors, type Seen } from './doors.ts';
+import { errorReply, publicError } from './errors.ts';
+import { fingerprint, idempotencyKey, replayed, storedReply } from './idempotency.ts';
+import { objectBody } from './input.ts';
 import { parseJsonBody } from './json-body.ts';
-import { docsReply } from './docs.ts';
-import { openApiDocument } from './openapi.ts';
+import { docsReply } from './openapi/docs.ts';
+import { publicRoutes } from './public/index.ts';
 import { Router } from './router.ts';
-import { assetRoutes } from './routes/assets.ts';
-import { fontRoutes } from './routes/fonts.ts';
-import { generationRoutes } from './routes/generations.ts';
-import { renderRoutes } from './routes/renders.ts';
-import { templateRoutes } from './routes/templates.ts';
-import { usageRoutes } from './routes/usage.ts';
-import { type ApiRequest, header, JSON_TYPE, type Reply, type Route } from './types.ts';
-import { canonicalJson, idempotencyKey, storedReply, takeKey } from './idempotency.ts';
-import type { IdempotencyClaim } from '../store/index.ts';
+import { API_PREFIX, type Surface, surfaces } from './surfaces.ts';
+import { FONT_MAX_BYTES } from '../app/admin.ts';
+import { type AnyRoute, type ApiRequest, JSON_TYPE, type Reply } from './types.ts';
 
-export const API_PREFIX = '/api/v1';
-export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
-export const HEALTH_PATH = '/health';
-export const READY_PATH = '/ready';
+export { API_PREFIX, HEALTH_PATH, LIVE_PATH, METRICS_PATH, OPENAPI_PATH, READY_PATH } from './surfaces.ts';
+export type { Seen } from './doors.ts';
+
 const RENDERS_PATH = `${API_PREFIX}/renders`;
-
-/** What answering a request found out, for its access line: the route's pattern, the account. */
-export interface Seen {
-  route?: string;
-  account?: string;
-}
 
 export interface Api {
   /** Largest body the route of this method and path accepts (the transport enforces it). */
@@ -48,24 +42,19 @@ export interface Api {
   admitAdmin(req: ApiRequest): Promise<Reply | null>;
 }
 
-export function routes(d: ApiDeps, log: Logger): Route[] {
-  return [
-    ...templateRoutes(d),
-    ...fontRoutes(d),
-    ...usageRoutes(d),
-    ...assetRoutes(d),
-    ...generationRoutes(d, log),
-    ...renderRoutes(d),
-  ];
+/** Every route of every surface. */
+export function routes(d: ApiDeps, log: Logger): AnyRoute[] {
+  return [...publicRoutes(d, log), ...adminRoutes(d), ...dashboardRoutes(d, log)];
 }
 
 export function createApi(d: ApiDeps, log: Logger): Api {
   const router = new Router(routes(d, log));
-  const auth = new Authenticator(d.store);
-  const policy = `"per-key";q=${d.limiter.points};w=${d.limiter.windowSeconds}`;
-  const openapi = JSON.stringify(openApiDocument());
-  const admin = createAdminApi(d, log);
-  const dashboard = createDashboardApi(d, log);
+  const door = doors(d);
+  const surfaceOf = surfaces(d.limiter, {
+    pages: pageReply,
+    docs: (req) => (req.method === 'GET' || req.method === 'HEAD' ? docsReply(req.path) : null),
+  });
+  const sample = d.config.accessLogSample;
 
   /**
    * Every answer passes here: errors by code (429s among them) and render latency for the
@@ -112,162 +101,114 @@ export function createApi(d: ApiDeps, log: Logger): Api {
     }
     return reply;
   }
-  const sample = d.config.accessLogSample;
 
-  function baseHeaders(req: ApiRequest, rate?: RateDecision): Record<string, string> {
-    const h: Record<string, string> = { 'X-Request-ID': req.id, 'RateLimit-Policy': policy };
-    if (rate) h.RateLimit = `"per-key";r=${rate.remaining};t=${rate.resetSeconds}`;
-    return h;
-  }
-
-  const failure = (req: ApiRequest, err: unknown, rate?: RateDecision): Reply =>
-    errorReply(publicError(err, req, log), req, baseHeaders(req, rate));
-
-  async function handle(req: ApiRequest, seen: Seen): Promise<Reply> {
-    if (admin.owns(req.path)) return admin.handle(req, seen);
-    if (dashboard.owns(req.path)) return dashboard.handle(req, seen);
-    if (req.path === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) {
-      seen.route = OPENAPI_PATH;
-      return {
-        status: 200,
-        headers: baseHeaders(req),
-        raw: { contentType: 'application/json', bytes: openapi },
-      };
-    }
-    if (req.method === 'GET' || req.method === 'HEAD') {
-      const docs = docsReply(req.path);
-      if (docs) {
-        seen.route = req.path;
-        return { ...docs, headers: { ...baseHeaders(req), ...docs.headers } };
-      }
-      if (req.path === HEALTH_PATH || req.path === READY_PATH) seen.route = req.path;
-      // Probes need no key: an orchestrator asks them (docs/operations.md, "Probes").
-      if (req.path === HEALTH_PATH) return { status: 200, headers: baseHeaders(req), json: { status: 'ok' } };
-      if (req.path === READY_PATH) {
-        const r = await d.ready();
-        return {
-          status: r.ready ? 200 : 503,
-          headers: baseHeaders(req),
-          json: { status: r.ready ? 'ready' : 'unready', checks: r.checks },
-        };
-      }
-    }
-    if (!req.path.startsWith(`${API_PREFIX}/`)) {
-      return failure(
-        req,
-        new ApiError(
-          'ENDPOINT_NOT_FOUND',
-          `${req.method} ${req.path.slice(0, 100)} is not an endpoint; the API is under ${API_PREFIX}`,
-        ),
-      );
-    }
-    let caller: Caller;
-    try {
-      caller = await auth.authenticate(req.headers.authorization);
-    } catch (err) {
-      return failure(req, err);
-    }
-    seen.account = caller.account.id;
-    let rate: RateDecision | undefined;
-    // The route is known before the limit decides, so a refused request is logged with it.
-    const path = req.path.slice(API_PREFIX.length);
-    const m = router.match(req.method, path);
-    if (m.route) seen.route = `${API_PREFIX}${m.route.path}`;
-    try {
-      rate = await d.limiter.consume(caller.keyId);
-      d.counter.request(caller, req.receivedAt);
-      if (!rate.allowed) {
-        throw limitReached(
-          `this key may make ${d.limiter.points} requests per ${d.limiter.windowSeconds} s; wait 60 s`,
-          {
-            name: 'per-key',
-            limit: d.limiter.points,
-            window: d.limiter.windowSeconds,
-            reset: rate.resetSeconds,
-          },
-        );
-      }
-      if (!m.route) {
-        throw new ApiError(
-          'ENDPOINT_NOT_FOUND',
-          m.allowed.length
-            ? `${req.method} is not accepted on ${req.path}; it takes ${m.allowed.join(', ')}`
-            : `${req.method} ${req.path.slice(0, 100)} is not an endpoint of this API`,
-        );
-      }
-      const key = req.method === 'POST' ? idempotencyKey(req, m.route.idempotency !== undefined) : undefined;
-      const json = m.route.body === 'json' ? parseJsonBody(req.body) : undefined;
-      let claim: IdempotencyClaim | undefined;
-      if (key !== undefined && m.route.idempotency === 'kept') {
-        const taken = await takeKey(
-          d.store,
-          req,
-          json === undefined ? req.body : canonicalJson(json),
-          caller,
-          key,
-          d.now(),
-        );
-        if ('replay' in taken) return withHeaders(taken.replay, baseHeaders(req, rate));
-        claim = taken.claim;
-      }
-      let reply: Reply;
-      try {
-        reply = await m.route.handler({ ...req, caller, params: m.params, json, idempotency: claim });
-      } catch (err) {
-        if (!claim) throw err;
-        // Nothing was done: the key is given up so that a retry runs again.
-        await d.store.idempotency
-          .release(claim)
-          .catch((e: unknown) =>
-            log.warn({ err: e, requestId: req.id }, 'could not release an idempotency key'),
-          );
-        throw err;
-      }
-      if (claim) {
-        // A use-case that made something kept its answer in the same commit; this keeps the
-        // answers that made nothing new (an unchanged preview) and gives up the key after a refusal.
-        const kept =
-          reply.status < 300
-            ? d.store.idempotency.settle(claim, storedReply(reply))
-            : d.store.idempotency.release(claim);
-        await kept.catch((e: unknown) =>
-          log.warn({ err: e, requestId: req.id }, 'could not keep an idempotency answer'),
-        );
-      }
-      return withHeaders(reply, baseHeaders(req, rate));
-    } catch (err) {
-      return failure(req, err, rate);
-    }
-  }
-
-  /** The route's own headers win over the usual ones. */
-  function withHeaders(reply: Reply, base: Record<string, string>): Reply {
-    reply.headers = reply.headers ? Object.assign(base, reply.headers) : base;
+  /** The surface's headers under the reply's own, and its last word over both. */
+  function finish(req: ApiRequest, surface: Surface, reply: Reply, seen: Seen): Reply {
+    const base = surface.base(req, seen);
+    const headers = reply.headers ? Object.assign(base, reply.headers) : base;
+    surface.seal?.(req, headers);
+    reply.headers = headers;
     return reply;
   }
 
+  const failure = (req: ApiRequest, surface: Surface, err: unknown, seen: Seen): Reply =>
+    errorReply(publicError(err, req, log), req, surface.base(req, seen));
+
+  /** The body as the route takes it: JSON parsed (an object under every door but a key's), or bytes that must not be empty. */
+  function bodyOf(req: ApiRequest, route: AnyRoute): unknown {
+    if (route.body === 'json') {
+      const json = parseJsonBody(req.body);
+      return route.door === 'key' ? json : objectBody(json);
+    }
+    if (route.door !== 'key' && req.body.byteLength === 0) {
+      if (route.body === 'image')
+        throw new Refusal('invalid', 'the body must be the image, PNG or JPEG; it was empty', {
+          field: 'body',
+        });
+      if (route.body === 'font')
+        throw new Refusal('invalid', 'the body must be the font file, TTF or OTF; it was empty', {
+          field: 'body',
+        });
+    }
+    return route.door === 'key' ? undefined : {};
+  }
+
+  async function answer(req: ApiRequest, surface: Surface, seen: Seen): Promise<Reply> {
+    const m = router.match(req.method, req.path);
+    if (m.route) seen.route = m.route.path;
+    else if (surface.files) {
+      const file = surface.files.reply(req);
+      if (file) {
+        seen.route = surface.files.route(req);
+        return file;
+      }
+    }
+    const opened = await door[m.route?.door ?? surface.door](req, seen);
+    if (!m.route) throw new ApiError('ENDPOINT_NOT_FOUND', surface.notFound(req, m.allowed));
+    const route = m.route;
+    const key =
+      route.door === 'key' && req.method === 'POST'
+        ? idempotencyKey(req, route.idempotency !== undefined)
+        : undefined;
+    const json = bodyOf(req, route);
+    let claim: IdempotencyClaim | undefined;
+    if (key !== undefined && route.idempotency === 'kept') {
+      const { caller } = opened as { caller: { tenant: IdempotencyClaim['tenant'] } };
+      const taken = await takeKey(d, caller.tenant, key, fingerprint(req, json));
+      if ('replay' in taken) return replayed(taken.replay);
+      claim = taken.claim;
+    }
+    const routed = { ...req, ...opened, params: m.params, json, idempotency: claim };
+    let reply: Reply;
+    try {
+      reply = await route.handler(routed as never);
+    } catch (err) {
+      // Nothing was done: the key is given up so that a retry runs again.
+      if (claim)
+        await giveUpKey(d, claim).catch((e: unknown) => warn(e, req, 'could not release an idempotency key'));
+      throw err;
+    }
+    if (claim) {
+      // A use-case that made something kept its answer in the same commit; this keeps the
+      // answers that made nothing new (an unchanged preview) and gives up the key after a refusal.
+      const kept = reply.status < 300 ? keepAnswer(d, claim, storedReply(reply)) : giveUpKey(d, claim);
+      await kept.catch((e: unknown) => warn(e, req, 'could not keep an idempotency answer'));
+    }
+    return reply;
+  }
+
+  const warn = (err: unknown, req: ApiRequest, what: string) => log.warn({ err, requestId: req.id }, what);
+
   return {
     bodyLimit(method, path) {
-      if (dashboard.owns(path)) return dashboard.bodyLimit(method, path);
-      const image =
-        path.startsWith(`${API_PREFIX}/`) &&
-        router.bodyKind(method, path.slice(API_PREFIX.length)) === 'image';
-      return image ? d.config.assetMaxBytes : d.config.bodyLimitBytes;
+      const kind = router.bodyKind(method, path);
+      return kind === 'image'
+        ? d.config.assetMaxBytes
+        : kind === 'font'
+          ? FONT_MAX_BYTES
+          : d.config.bodyLimitBytes;
     },
     handle: (req) => {
       const seen: Seen = {};
-      return handle(req, seen)
-        .catch((err: unknown) => failure(req, err))
-        .then((reply) => observe(req, reply, seen));
+      const surface = surfaceOf(req.path);
+      return answer(req, surface, seen)
+        .catch((err: unknown) => failure(req, surface, err, seen))
+        .then((reply) => observe(req, finish(req, surface, reply, seen), seen));
     },
-    refuse: (req, err) => failure(req, err),
-    admitAdmin: (req) => admin.admit(req),
-    countLater(req) {
-      if (!header(req, 'authorization')) return;
-      auth
-        .authenticate(req.headers.authorization)
-        .then((caller) => d.counter.request(caller, req.receivedAt))
-        .catch(() => {});
+    refuse(req, err) {
+      const surface = surfaceOf(req.path);
+      const seen: Seen = {};
+      return finish(req, surface, failure(req, surface, err, seen), seen);
     },
+    admitAdmin: (req) =>
+      door.admin(req, {}).then(
+        () => null,
+        (err: unknown) => {
+          const seen: Seen = {};
+          const surface = surfaceOf(req.path);
+          return finish(req, surface, failure(req, surface, err, seen), seen);
+        },
+      ),
+    countLater: (req) => door.countLater(req),
   };
 }

@@ -1,7 +1,9 @@
-// The plain objects the HTTP layer speaks: a request copied out of the socket, and a reply to
-// write back. Handlers are functions from one to the other, testable without a socket.
+// The plain objects the HTTP layer speaks: a request copied out of the socket, the routes every
+// surface declares, and a reply to write back. Handlers are functions from one to the other,
+// testable without a socket.
 import type { Caller } from '../app/auth.ts';
-import type { IdempotencyClaim } from '../store/index.ts';
+import type { Session } from '../app/dashboard.ts';
+import type { IdempotencyClaim } from '../app/idempotency.ts';
 
 export interface ApiRequest {
   /** `req_…`, sent back as X-Request-ID and in every error body. */
@@ -23,15 +25,31 @@ export interface ApiRequest {
   peer(): string;
 }
 
-/** A request that passed authentication and routing. */
-export interface RouteRequest extends ApiRequest {
-  caller: Caller;
-  params: Readonly<Record<string, string>>;
-  /** The parsed body of a route that takes JSON. */
-  json: unknown;
-  /** The `Idempotency-Key` this request holds, on a route that keeps its answers. */
-  idempotency?: IdempotencyClaim;
+/**
+ * Who may pass a route, and what passing gives its handler: `key`, an API key (the public API;
+ * its caller, under the key's rate limit); `session`, a dashboard session (with its CSRF token on
+ * a change); `guest`, the dashboard's doors (sign-up, sign-in, invitations: a session if there is
+ * one); `admin`, the operator's token; `open`, anybody (probes, the API's document, pages).
+ */
+export type Door = 'key' | 'session' | 'guest' | 'admin' | 'open';
+
+interface Opened {
+  key: { caller: Caller };
+  session: { session: Session };
+  guest: { session: Session | null };
+  admin: object;
+  open: object;
 }
+
+/** A request that passed its route's door. */
+export type RouteRequest<D extends Door = Door> = ApiRequest &
+  Opened[D] & {
+    params: Readonly<Record<string, string>>;
+    /** The parsed body of a route that takes JSON. */
+    json: D extends 'key' ? unknown : Record<string, unknown>;
+    /** The `Idempotency-Key` this request holds, on a route that keeps its answers. */
+    idempotency?: IdempotencyClaim;
+  };
 
 export interface Reply {
   status: number;
@@ -45,22 +63,36 @@ export interface Reply {
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-export type Handler = (req: RouteRequest) => Promise<Reply> | Reply;
+/**
+ * What a body is: nothing; JSON (512 KiB), any value under `key` (the use-case reads it) and an
+ * object under every other door; an image's bytes (ASSET_MAX_BYTES); a font file's (20 MiB).
+ */
+export type BodyKind = 'none' | 'json' | 'image' | 'font';
 
-export interface Route {
+export interface Route<D extends Door = Door> {
   method: 'GET' | 'POST' | 'DELETE';
-  /** Under /api/v1, with `{name}` parameters: `/templates/{id}`. */
+  /** The whole path, with `{name}` parameters: `/api/v1/templates/{id}`. */
   path: string;
-  /** What the body is: nothing, a JSON document (512 KiB), or raw image bytes (5 MiB). */
-  body: 'none' | 'json' | 'image';
+  door: D;
+  body: BodyKind;
   /**
-   * What `Idempotency-Key` means here: `kept`, the first answer is kept and replayed (the route
-   * settles it in its commit, see ./idempotency.ts); `natural`, the request is idempotent by
-   * itself (a cancel) and the header is accepted and needs nothing. A POST without either refuses
-   * the header.
+   * What `Idempotency-Key` means on a `key` route: `kept`, the first answer is kept and replayed
+   * (see ./idempotency.ts); `natural`, the request is idempotent by itself (a cancel) and the
+   * header is accepted and needs nothing. A POST without either refuses the header.
    */
   idempotency?: 'kept' | 'natural';
-  handler: Handler;
+  handler(req: RouteRequest<D>): Promise<Reply> | Reply;
+}
+
+/** A route of any door, as a surface lists them. */
+export type AnyRoute = { [D in Door]: Route<D> }[Door];
+
+/** A surface's routes of one door, with paths under the surface's prefix. */
+export type Routes<D extends Door> = Omit<Route<D>, 'door'>[];
+
+/** Routes of one door under one prefix: `under('/api/v1', 'key', [{ method, path: '/fonts', … }])`. */
+export function under<D extends Door>(prefix: string, door: D, routes: Routes<D>): AnyRoute[] {
+  return routes.map((r) => ({ ...r, door, path: `${prefix}${r.path}` }) as unknown as AnyRoute);
 }
 
 /** A single header value: the first of repeated ones. */
@@ -68,3 +100,5 @@ export function header(req: ApiRequest, name: string): string | undefined {
   const v = req.headers[name];
   return typeof v === 'string' ? v : v?.[0];
 }
+
+export const ok = (json: unknown, status = 200): Reply => ({ status, json });

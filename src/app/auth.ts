@@ -72,10 +72,14 @@ export class Authenticator {
   private known = new Map<string, Caller>();
   private token: string | null = null;
 
+  private readonly store: Store;
+
   constructor(
-    private readonly store: Store,
+    d: { store: Store },
     private readonly max = 10_000,
-  ) {}
+  ) {
+    this.store = d.store;
+  }
 
   async authenticate(authorization: string | readonly string[] | undefined): Promise<Caller> {
     const presented = presentedKey(authorization);

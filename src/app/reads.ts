@@ -14,6 +14,16 @@ import type {
   WebhookEndpoint,
 } from '../store/index.ts';
 
+/** The records the surfaces show, named as the use-cases give them. */
+export type {
+  Account,
+  AssetRecord,
+  DeliveryStatus,
+  FontRecord,
+  TemplateRecord,
+  WebhookEndpoint,
+} from '../store/index.ts';
+
 export interface ReadDeps {
   store: Store;
   blobs: BlobStore;

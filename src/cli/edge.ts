@@ -6,7 +6,7 @@
 // with FRAMING_CHECK=false, TRUSTED_PROXIES set to the edge's address and STOP_DELAY_MS above
 // two check intervals (docs/operations.md).
 
-import { MAX_FIELDS } from '../api/framing.ts';
+import { MAX_FIELDS } from '../api/http/framing.ts';
 import { FONT_MAX_BYTES } from '../app/admin.ts';
 import type { Config } from '../config/index.ts';
 

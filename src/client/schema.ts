@@ -1,5 +1,5 @@
 // Generated from the OpenAPI document by scripts/gen-client-types.ts (npm run client:types).
-// Do not edit: change src/api/openapi.ts and run it again.
+// Do not edit: change src/api/openapi/document.ts and run it again.
 export interface paths {
     "/assets": {
         parameters: {

@@ -3,7 +3,7 @@
 import AjvModule from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import { openApiDocument } from '../../src/api/openapi.ts';
+import { openApiDocument } from '../../src/api/openapi/document.ts';
 
 const Ajv = AjvModule as unknown as typeof AjvModule.default;
 const addFormats = formatsModule as unknown as typeof formatsModule.default;

@@ -119,17 +119,68 @@ t.test('stores refuse in the domain’s words, and one mapper turns every error 
 });
 
 t.test(
-  'the HTTP surfaces read and write only through use-cases, and no two of its files import each other in a circle',
+  'the HTTP layer: one pipeline, one route type, each surface in its folder behind its doors',
   async (t) => {
     const api = PRODUCT.filter((f) => f.startsWith('src/api/'));
-    t.ok(api.length >= 15, `${api.length} files of the HTTP layer`);
-    // The pipeline's own authentication and idempotency still go to the store (pipeline.ts,
-    // idempotency.ts): every surface (public routes, admin, dashboard) goes through src/app.
-    const pipeline = ['src/api/pipeline.ts', 'src/api/idempotency.ts'];
+    t.ok(api.length >= 30, `${api.length} files of the HTTP layer`);
+    const folders = [
+      'src/api/http/',
+      'src/api/openapi/',
+      'src/api/public/',
+      'src/api/admin/',
+      'src/api/dashboard/',
+    ];
     t.same(
-      api.filter((f) => !pipeline.includes(f) && /\b\w+\.(store|blobs|queue)\b/.test(code(f))),
+      api.filter((f) => f.slice('src/api/'.length).includes('/') && !folders.some((d) => f.startsWith(d))),
       [],
-      'no surface reaches the store, the blobs or the queue',
+      'every file is in the core or in one of the folders',
+    );
+    // The doors each surface may name (src/api/types.ts, Door).
+    const doors: Record<string, string[]> = {
+      'src/api/public/': ['key', 'open'],
+      'src/api/admin/': ['admin'],
+      'src/api/dashboard/': ['session', 'guest'],
+    };
+    for (const [folder, allowed] of Object.entries(doors)) {
+      const files = api.filter((f) => f.startsWith(folder));
+      const named = files.flatMap((f) =>
+        [...code(f).matchAll(/Routes<'(\w+)'>|under\([^,]+, '(\w+)'/g)].map((m) => ({
+          f,
+          door: m[1] ?? m[2]!,
+        })),
+      );
+      t.ok(named.length >= files.length / 2, `${folder}: ${named.length} route lists name their door`);
+      t.same(
+        named.filter(({ door }) => !allowed.includes(door)),
+        [],
+        `${folder} routes stand behind ${allowed.join(' or ')}`,
+      );
+    }
+    t.same(
+      api.filter((f) => f !== 'src/api/pipeline.ts' && /new Router\(/.test(code(f))),
+      [],
+      'one router, built by the pipeline',
+    );
+    t.same(
+      api.filter((f) => f !== 'src/api/types.ts' && /interface \w*(Route|Request)\b/.test(code(f))),
+      [],
+      'one route type and one request type',
+    );
+    // The ports bundle (deps.ts) names the store, the blobs and the queue for the use-cases it is
+    // passed to; nothing else of the layer touches them.
+    t.same(
+      api.filter(
+        (f) =>
+          f !== 'src/api/deps.ts' &&
+          (/from '[./]*(store|blobs|queue)\//.test(code(f)) || /\b\w+\.(store|blobs|queue)\b/.test(code(f))),
+      ),
+      [],
+      'every read and write goes through a use-case of src/app',
+    );
+    t.same(
+      api.filter((f) => code(f).split('\n').length > 400),
+      [],
+      'no file of the HTTP layer over 400 lines',
     );
     // Every import between the layer's files, type-only ones too.
     const edges = new Map(
@@ -140,6 +191,18 @@ t.test(
           .filter((target) => target.startsWith('src/api/'));
         return [f, targets];
       }),
+    );
+    t.same(
+      [...edges].flatMap(([f, targets]) =>
+        Object.keys(doors)
+          .filter((folder) => !f.startsWith(folder))
+          .flatMap((folder) =>
+            targets.filter((target) => target.startsWith(folder) && !target.endsWith('/index.ts')),
+          )
+          .map((target) => `${f} → ${target}`),
+      ),
+      [],
+      'a surface is entered only through its index, and no surface reaches into another',
     );
     const circles: string[] = [];
     const path: string[] = [];

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { clientTypes } from '../../scripts/gen-client-types.ts';
-import { openApiDocument } from '../../src/api/openapi.ts';
+import { openApiDocument } from '../../src/api/openapi/document.ts';
 import { Scriptorium } from '../../src/client/index.ts';
 
 t.test('src/client/schema.ts is what the OpenAPI document generates', async (t) => {

@@ -1,7 +1,7 @@
 // The edge's pieces without sockets: whose word on the client's address is taken, the setting
 // that names the edge, and the configuration `scriptorium edge` writes.
 import t from 'tap';
-import { peerOf } from '../../src/api/uws-server.ts';
+import { peerOf } from '../../src/api/http/request.ts';
 import { edgeConfig, parseAddress } from '../../src/cli/edge.ts';
 import { ConfigError, loadConfig } from '../../src/config/index.ts';
 

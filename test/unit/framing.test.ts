@@ -7,7 +7,7 @@ import {
   MAX_FIELDS,
   readRequestHead,
   responseFraming,
-} from '../../src/api/framing.ts';
+} from '../../src/api/http/framing.ts';
 
 const head = (s: string) => readRequestHead(s.replaceAll('\n', '\r\n'));
 

@@ -297,3 +297,28 @@ export const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 
 export const tooLargeMessage = (limit: number, received: string) =>
   `the body must be at most ${limit} bytes, got ${received}`;
+
+/** The value of the front header: the secret, the client's address, and a refusal if any. */
+export function frontValue(secret: string, peer: string, refusal?: FramingRefusal): string {
+  return refusal
+    ? `${secret} ${peer} ${refusal.status} ${Buffer.from(refusal.message).toString('base64url')}`
+    : `${secret} ${peer}`;
+}
+
+/** Reads a front header back; null when it is absent or not ours. */
+export function readFront(
+  value: string | undefined,
+  secret: string | null,
+): { peer: string; refusal?: FramingRefusal } | null {
+  if (!value || !secret) return null;
+  const [s, peer, status, message] = value.split(' ');
+  if (s !== secret || !peer) return null;
+  if (!status) return { peer };
+  return {
+    peer,
+    refusal: {
+      status: Number(status) as FramingRefusal['status'],
+      message: Buffer.from(message ?? '', 'base64url').toString(),
+    },
+  };
+}

@@ -6,19 +6,20 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { gzip as gzipCallback } from 'node:zlib';
-import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, WebSocket } from 'uWebSockets.js';
-import { ApiError } from '../domain/errors.ts';
-import { collect } from '../lib/gc.ts';
-import { newId } from '../lib/ids.ts';
-import { DRAIN_MAX_BYTES, FRONT_HEADER, type FramingRefusal, tooLargeMessage } from './framing.ts';
-import { type Front, listenFront, readFront } from './front.ts';
-import type { Api } from './pipeline.ts';
-import { type ApiRequest, JSON_TYPE, type Reply } from './types.ts';
+import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import { ApiError } from '../../domain/errors.ts';
+import { collect } from '../../lib/gc.ts';
+import { DRAIN_MAX_BYTES, type FramingRefusal, tooLargeMessage } from './framing.ts';
+import { type Front, listenFront } from './front.ts';
+import { acceptsGzip, GZIP_MIN_BYTES, gzipped } from './gzip.ts';
+import { type LiveFeed, serveLive } from './live.ts';
+import { copyRequest, directFraming, type Origin, STATUS_TEXT } from './request.ts';
+
+export type { LiveFeed } from './live.ts';
+import type { Api } from '../pipeline.ts';
+import { JSON_TYPE, type Reply } from '../types.ts';
 
 // CJS module: named ESM imports typecheck but throw at run time.
 const uWS = createRequire(import.meta.url)('uWebSockets.js') as typeof import('uWebSockets.js');
@@ -31,26 +32,6 @@ export function assertNativeUws(): void {
     );
   }
 }
-
-const STATUS_TEXT: Record<number, string> = {
-  200: 'OK',
-  201: 'Created',
-  202: 'Accepted',
-  204: 'No Content',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  402: 'Payment Required',
-  403: 'Forbidden',
-  404: 'Not Found',
-  409: 'Conflict',
-  410: 'Gone',
-  413: 'Content Too Large',
-  431: 'Request Header Fields Too Large',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  501: 'Not Implemented',
-  503: 'Service Unavailable',
-};
 
 export interface HttpServer {
   readonly port: number;
@@ -71,19 +52,6 @@ interface Exchange {
   onAbort?: () => void;
 }
 
-/** A WebSocket path that pushes a JSON message to every listener each `everyMs` (the live figures). */
-export interface LiveFeed {
-  path: string;
-  /** Null when the upgrade may listen, else the refusal to answer it with. */
-  admit(req: ApiRequest): Promise<Reply | null>;
-  /** The message of this moment, sent at once to a new listener and to all every `everyMs`. */
-  message(): Promise<string>;
-  everyMs: number;
-  onError(err: unknown): void;
-}
-
-const TOPIC = 'live';
-
 export interface ListenOptions {
   host: string;
   port: number;
@@ -103,68 +71,7 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
   const secret = opts.framingCheck ? randomBytes(16).toString('hex') : null;
   const from: Origin = { secret, trusted: new Set(opts.trustedProxies ?? []) };
   const app: TemplatedApp = uWS.App();
-  const sockets = new Set<WebSocket<unknown>>();
-  let ticker: NodeJS.Timeout | null = null;
-  const live = opts.live;
-  if (live) {
-    let sending = false;
-    ticker = setInterval(() => {
-      if (sockets.size === 0 || sending) return;
-      sending = true;
-      live
-        .message()
-        .then((m) => app.publish(TOPIC, m))
-        .catch(live.onError)
-        .finally(() => {
-          sending = false;
-        });
-    }, live.everyMs);
-    ticker.unref();
-    app.ws(live.path, {
-      compression: uWS.DISABLED,
-      maxPayloadLength: 4096,
-      idleTimeout: 120,
-      upgrade: (res, r, context) => {
-        const { req } = copyRequest(res, r, from);
-        const key = r.getHeader('sec-websocket-key');
-        const protocol = r.getHeader('sec-websocket-protocol');
-        const extensions = r.getHeader('sec-websocket-extensions');
-        let aborted = false;
-        res.onAborted(() => {
-          aborted = true;
-        });
-        live
-          .admit({ ...req, body: Buffer.alloc(0) })
-          .then((refusal) => {
-            if (aborted) return;
-            res.cork(() => {
-              if (!refusal) {
-                res.upgrade({}, key, protocol, extensions, context);
-                return;
-              }
-              res.writeStatus(`${refusal.status} ${STATUS_TEXT[refusal.status] ?? ''}`);
-              res.writeHeader('Content-Type', JSON_TYPE);
-              for (const [k, v] of Object.entries(refusal.headers ?? {})) res.writeHeader(k, v);
-              res.end(JSON.stringify(refusal.json));
-            });
-          })
-          .catch(live.onError);
-      },
-      open: (ws) => {
-        sockets.add(ws);
-        ws.subscribe(TOPIC);
-        live
-          .message()
-          .then((m) => {
-            if (sockets.has(ws)) ws.send(m);
-          })
-          .catch(live.onError);
-      },
-      close: (ws) => {
-        sockets.delete(ws);
-      },
-    });
-  }
+  const feed = opts.live ? serveLive(app, opts.live, from) : null;
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | null = null;
@@ -391,9 +298,7 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
     if (!closing) {
       closing = true;
       uWS.us_listen_socket_close(socket);
-      if (ticker) clearInterval(ticker);
-      for (const ws of sockets) ws.end(1001, 'server stopping');
-      sockets.clear();
+      feed?.stop();
     }
     if (inFlight === 0) return Promise.resolve();
     return new Promise<void>((done) => {
@@ -464,71 +369,6 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
 }
 
 /**
- * Everything needed of a request, copied before the transport reuses its memory: headers (a
- * repeated one keeps every value), and the client's address, from the check in front when it is
- * there (its header, proven by the secret, is removed) or else from the socket.
- */
-function copyRequest(
-  res: HttpResponse,
-  r: HttpRequest,
-  from: Origin,
-): { req: Omit<ApiRequest, 'body'>; front: ReturnType<typeof readFront> } {
-  const receivedAt = new Date();
-  const headers: Record<string, string | string[]> = {};
-  r.forEach((k, v) => {
-    const seen = headers[k];
-    if (seen === undefined) headers[k] = v;
-    else headers[k] = Array.isArray(seen) ? [...seen, v] : [seen, v];
-  });
-  const mark = headers[FRONT_HEADER];
-  let front: ReturnType<typeof readFront> = null;
-  if (mark !== undefined) {
-    front = readFront(typeof mark === 'string' ? mark : undefined, from.secret);
-    delete headers[FRONT_HEADER];
-  }
-  let peer = front?.peer;
-  const req = {
-    id: newId('req'),
-    // Asking the socket costs a system call (as much as the rest of a small request), so it is
-    // asked only when something needs the address; a response already gone has none to give.
-    peer: () => {
-      if (peer === undefined) {
-        try {
-          peer = peerOf(Buffer.from(res.getRemoteAddressAsText()).toString(), headers, from.trusted);
-        } catch {
-          peer = '-';
-        }
-      }
-      return peer;
-    },
-    method: r.getMethod().toUpperCase(),
-    path: r.getUrl(),
-    query: r.getQuery() ?? '',
-    headers,
-    receivedAt,
-  };
-  return { req, front };
-}
-
-/** Where a request came from: the check in front's secret, the edges whose word is taken. */
-interface Origin {
-  secret: string | null;
-  trusted: ReadonlySet<string>;
-}
-
-/**
- * The client's address: the socket's, or, when the socket is a trusted edge's, the last address
- * of `X-Forwarded-For` (the edge replaces the header, so a client cannot choose it).
- */
-export function peerOf(socket: string, headers: ApiRequest['headers'], trusted: ReadonlySet<string>): string {
-  const address = socket.replace(/^::ffff:/, '');
-  if (trusted.size === 0 || !trusted.has(address)) return address;
-  const forwarded = headers['x-forwarded-for'];
-  const last = (Array.isArray(forwarded) ? forwarded.at(-1) : forwarded)?.split(',').at(-1)?.trim();
-  return last && isIP(last) !== 0 ? last : address;
-}
-
-/**
  * A body this large (a font, an image) is collected as soon as its request is answered: V8
  * collects when its heap fills, which such a request barely touches, and would otherwise keep
  * up to 64 MB of answered bodies (its external-memory threshold) resident between collections.
@@ -536,59 +376,3 @@ export function peerOf(socket: string, headers: ApiRequest['headers'], trusted: 
  * incrementally beside the event loop.
  */
 const LARGE_BODY_BYTES = 1024 * 1024;
-
-/** JSON answers longer than this are sent gzip-coded to a client that takes it. */
-const GZIP_MIN_BYTES = 1024;
-const gzipAsync = promisify(gzipCallback);
-/** Bodies that are the same bytes every time (the OpenAPI document) are coded once. */
-const codedOnce = new WeakMap<Uint8Array, Buffer>();
-
-/** A body gzip-coded off the event loop (on libuv's threads). */
-async function gzipped(body: string | Uint8Array): Promise<Buffer> {
-  if (typeof body === 'string') return gzipAsync(body);
-  let coded = codedOnce.get(body);
-  if (!coded) {
-    coded = await gzipAsync(body);
-    codedOnce.set(body, coded);
-  }
-  return coded;
-}
-
-/** RFC 9110 §12.5.3: gzip (or x-gzip) listed with a weight above 0, or else `*` so listed. */
-export function acceptsGzip(value: string | readonly string[] | undefined): boolean {
-  if (value === undefined) return false;
-  let named: boolean | undefined;
-  let any = false;
-  for (const item of (typeof value === 'string' ? value : value.join(',')).split(',')) {
-    const [coding, ...params] = item.split(';').map((p) => p.trim().toLowerCase());
-    const q = params.find((p) => p.startsWith('q='));
-    const weighted = q === undefined || Number(q.slice(2)) > 0;
-    if (coding === 'gzip' || coding === 'x-gzip') named = (named ?? false) || weighted;
-    else if (coding === '*') any = weighted;
-  }
-  return named ?? any;
-}
-
-/**
- * Without the check in front, the transport takes the first of two Content-Length headers and
- * reads no Transfer-Encoding but `chunked`: such a request is refused and its connection closed.
- * (What follows on the same connection is still read by the transport: only the check in front
- * closes that door; docs/operations.md.)
- */
-function directFraming(headers: ApiRequest['headers']): FramingRefusal | null {
-  const length = headers['content-length'];
-  if (Array.isArray(length) && new Set(length).size > 1)
-    return {
-      status: 400,
-      message: `Content-Length is sent twice with different values (${length.join(', ')})`,
-    };
-  const encoding = headers['transfer-encoding'];
-  if (encoding !== undefined && (typeof encoding !== 'string' || encoding.toLowerCase() !== 'chunked'))
-    return {
-      status: 400,
-      message: `Transfer-Encoding may only be "chunked", got ${JSON.stringify(encoding)}`,
-    };
-  if (encoding !== undefined && length !== undefined)
-    return { status: 400, message: 'a request may carry Content-Length or Transfer-Encoding, not both' };
-  return null;
-}

@@ -1,6 +1,6 @@
 // The admin API's webhook routes: an account's endpoints, the delivery log with each try, and a
 // redelivery. The same use-cases as `scriptorium admin webhook …`.
-import { endpointsOf } from '../app/reads.ts';
+import { endpointsOf, type DeliveryStatus } from '../../app/reads.ts';
 import {
   addWebhook,
   endpointView,
@@ -8,17 +8,16 @@ import {
   redeliver,
   removeWebhook,
   showDelivery,
-} from '../app/webhooks.ts';
-import type { DeliveryStatus } from '../store/index.ts';
-import type { AdminRoute } from './admin-input.ts';
-import { allowOnly, MODES, objectBody, ok, oneOf } from './admin-input.ts';
-import type { ApiDeps } from './deps.ts';
-import { listParams } from './query.ts';
-import { invalid } from '../domain/errors.ts';
+} from '../../app/webhooks.ts';
+import { invalid } from '../../domain/errors.ts';
+import type { ApiDeps } from '../deps.ts';
+import { allowOnly, MODES, oneOf } from '../input.ts';
+import { listParams } from '../query.ts';
+import { ok, type Routes } from '../types.ts';
 
 const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
-export function webhookAdminRoutes(d: ApiDeps): AdminRoute[] {
+export function webhookRoutes(d: ApiDeps): Routes<'admin'> {
   return [
     {
       method: 'GET',
@@ -31,7 +30,7 @@ export function webhookAdminRoutes(d: ApiDeps): AdminRoute[] {
       path: '/accounts/{id}/webhooks',
       body: 'json',
       handler: async (req) => {
-        const b = objectBody(req.json);
+        const b = req.json;
         allowOnly(b, ['url', 'events', 'mode', 'description']);
         if (b.description !== undefined && typeof b.description !== 'string')
           throw invalid('description', 'a string', b.description);

@@ -4,7 +4,7 @@
 // nothing from elsewhere, and its Content-Security-Policy says so to the browser.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Reply } from './types.ts';
+import type { Reply } from '../types.ts';
 
 export const DOCS_PATH = '/docs';
 export const DOCS_SCRIPT_PATH = '/docs/redoc.standalone.js';

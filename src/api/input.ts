@@ -1,21 +1,7 @@
-// What the admin API's handlers share: replies, and strict readers of bodies and parameters.
+// Strict readers of bodies and parameters, shared by every surface: a field that is not one of
+// the request's, or a value out of its range, is refused by name.
 import { ApiError, invalid } from '../domain/errors.ts';
 import type { JobKind, JobStatus } from '../domain/generation.ts';
-import type { ApiRequest, Reply } from './types.ts';
-
-export interface AdminRequest extends ApiRequest {
-  params: Readonly<Record<string, string>>;
-  json: unknown;
-}
-
-export interface AdminRoute {
-  method: 'GET' | 'POST' | 'DELETE';
-  path: string;
-  body: 'none' | 'json';
-  handler: (req: AdminRequest) => Promise<Reply>;
-}
-
-export const ok = (json: unknown, status = 200): Reply => ({ status, json });
 
 export const STATUSES: readonly JobStatus[] = ['queued', 'processing', 'completed', 'failed', 'cancelled'];
 export const KINDS: readonly JobKind[] = ['pdf', 'preview'];

@@ -1,13 +1,10 @@
-// The framing check in front of the transport: a plain TCP server on the public port that reads
-// every request head (src/api/framing.ts), refuses what is ambiguous, turns HTTP/1.0 and
-// absolute-form targets into the HTTP/1.1 the transport speaks, and passes the bytes on over a
-// Unix socket. Requests on one connection go on one at a time (the transport drops a connection
-// that sends a request while an earlier one is still being answered), so responses are followed
-// to their end too. A refusal is sent through the transport as a request of its own, marked with
-// a per-process secret, so it is answered in order and in the API's error format.
-import net from 'node:net';
+// One client connection of the framing check (./front.ts) and its connection to the transport:
+// request heads read and checked, bodies passed on by their framing, responses followed to
+// their end so that requests go on one at a time.
+import type net from 'node:net';
 import {
   type BodyFraming,
+  frontValue,
   ChunkedScanner,
   FRONT_HEADER,
   headEnd,
@@ -37,44 +34,13 @@ export interface FrontOptions {
   refuseAbove(head: RequestHead): FramingRefusal | null;
 }
 
-export interface Front {
-  readonly port: number;
-  /** Stops accepting; connections close once their request is answered (or after `graceMs`). */
-  close(graceMs: number): Promise<void>;
-}
-
 interface Waiting {
   method: string;
   /** HTTP/1.0 with keep-alive: the response says `Connection: keep-alive` so the client keeps it. */
   keepAlive10: boolean;
 }
 
-/** The value of the front header: the secret, the client's address, and a refusal if any. */
-export function frontValue(secret: string, peer: string, refusal?: FramingRefusal): string {
-  return refusal
-    ? `${secret} ${peer} ${refusal.status} ${Buffer.from(refusal.message).toString('base64url')}`
-    : `${secret} ${peer}`;
-}
-
-/** Reads a front header back; null when it is absent or not ours. */
-export function readFront(
-  value: string | undefined,
-  secret: string | null,
-): { peer: string; refusal?: FramingRefusal } | null {
-  if (!value || !secret) return null;
-  const [s, peer, status, message] = value.split(' ');
-  if (s !== secret || !peer) return null;
-  if (!status) return { peer };
-  return {
-    peer,
-    refusal: {
-      status: Number(status) as FramingRefusal['status'],
-      message: Buffer.from(message ?? '', 'base64url').toString(),
-    },
-  };
-}
-
-class Link {
+export class Link {
   private buf: Buffer = EMPTY;
   private phase: 'head' | 'length' | 'chunked' | 'tunnel' | 'done' = 'head';
   private left = 0;
@@ -394,45 +360,4 @@ class Link {
 function requestTarget(head: string): string {
   const target = head.split('\r\n', 1)[0]!.split(' ')[1] ?? '/';
   return /^\/[\x21-\x7e]*$/.test(target) ? target : '/';
-}
-
-export function listenFront(opts: FrontOptions): Promise<Front> {
-  const links = new Set<Link>();
-  let allGone: (() => void) | null = null;
-  const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (c) => {
-    const u = net.connect({ path: opts.upstream, allowHalfOpen: true });
-    const link = new Link(c, u, opts, () => {
-      links.delete(link);
-      if (links.size === 0) allGone?.();
-    });
-    links.add(link);
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
-      const address = server.address() as net.AddressInfo;
-      resolve({
-        port: address.port,
-        close(graceMs) {
-          server.close();
-          for (const link of links) {
-            link.closing = true;
-            if (link.idle) link.destroy();
-          }
-          if (links.size === 0) return Promise.resolve();
-          return new Promise<void>((done) => {
-            const timer = setTimeout(() => {
-              for (const link of links) link.destroy();
-              done();
-            }, graceMs);
-            allGone = () => {
-              clearTimeout(timer);
-              done();
-            };
-          });
-        },
-      });
-    });
-  });
 }

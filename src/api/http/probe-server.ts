@@ -3,10 +3,10 @@
 // Prometheus can scrape a process that serves no API. Anything else is 404.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { newId } from '../lib/ids.ts';
-import { METRICS_PATH } from './admin.ts';
-import { type Api, HEALTH_PATH, READY_PATH } from './pipeline.ts';
-import { JSON_TYPE } from './types.ts';
+import { newId } from '../../lib/ids.ts';
+import type { Api } from '../pipeline.ts';
+import { HEALTH_PATH, METRICS_PATH, READY_PATH } from '../surfaces.ts';
+import { JSON_TYPE } from '../types.ts';
 
 const PATHS = [HEALTH_PATH, READY_PATH, METRICS_PATH];
 

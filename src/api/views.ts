@@ -1,0 +1,80 @@
+// How each surface shows a thing, written once: a template, a font, an image, a job (the
+// public shape is the domain's jobView; the operator's adds what only the operator sees).
+import type { AssetRecord, FontRecord, TemplateRecord } from '../app/reads.ts';
+import { type Job, jobView } from '../domain/generation.ts';
+
+export { jobView } from '../domain/generation.ts';
+
+/** The list row: id, name, mode, dates (spec §2), plus contract version and revision. */
+export function templateSummary(t: TemplateRecord) {
+  return {
+    id: t.id,
+    name: t.name,
+    mode: t.kind,
+    version: t.model.version,
+    revision: t.revision,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+}
+
+/** The builder model (v2: style and blocks) or, for legacy v1, `settings` and `fontIds`. */
+export function templateDetail(t: TemplateRecord) {
+  const m = t.model;
+  const base = templateSummary(t);
+  if (m.version === 1) return { ...base, settings: m.settings, fontIds: m.fontIds };
+  return m.mode === 'structured'
+    ? { ...base, style: m.style, blocks: m.blocks }
+    : { ...base, style: m.style };
+}
+
+// Records come frozen from the store's cache, so their JSON can be kept with them.
+const serialized = new WeakMap<TemplateRecord, string>();
+
+/** templateDetail as JSON text, made once per record. */
+export function templateDetailJson(t: TemplateRecord): string {
+  let json = serialized.get(t);
+  if (json === undefined) {
+    json = JSON.stringify(templateDetail(t));
+    serialized.set(t, json);
+  }
+  return json;
+}
+
+/** Metadata of a font (spec §2 Font): never the file, a URL to it or its glyphs. */
+export function fontSummary(f: FontRecord, premiumAllowed: boolean) {
+  return {
+    id: f.id,
+    name: f.name,
+    family: f.family,
+    personal: f.accountId !== null,
+    premium: f.premium,
+    /** Whether the caller's plan may use it now (premium fonts need an eligible plan). */
+    usable: !f.premium || premiumAllowed,
+    scripts: f.scripts,
+    glyphCount: f.glyphCount,
+    license: f.license,
+    createdAt: f.createdAt,
+  };
+}
+
+/** An image (spec §4 Assets): never where its bytes are kept. */
+export const assetView = (a: AssetRecord) => ({
+  id: a.id,
+  type: a.type,
+  width: a.width,
+  height: a.height,
+  bytes: a.bytes,
+  createdAt: a.createdAt,
+});
+
+/** A job as the operator sees it: whose, which mode, which attempt, and why it failed. */
+export const adminJobView = (j: Job) => ({
+  ...jobView(j),
+  accountId: j.accountId,
+  mode: j.mode,
+  attempt: j.attempt,
+  ...(j.status === 'failed' ? { failedAt: j.updatedAt } : {}),
+  ...(j.error ? { error: j.error } : {}),
+  ...(j.requestId ? { requestId: j.requestId } : {}),
+});
