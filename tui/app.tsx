@@ -2,9 +2,7 @@
 // operator's actions (top up, revoke a key, cancel a job), each confirmed before it is sent.
 import { useApp, useInput, useStdin, useStdout } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Snapshot } from '../src/metrics/index.ts';
-import type { Page } from '../src/store/paging.ts';
-import type { ApiKeyRecord } from '../src/store/accounts.ts';
+import type { AdminKey, AdminPage as Page, AdminSnapshot as Snapshot } from '../src/api/admin/index.ts';
 import type { AdminClient, LiveState } from './client.ts';
 import { count } from './format.ts';
 import {
@@ -57,7 +55,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
   const [accounts, setAccounts] = useState<AccountRow[]>([]);
   const [accountAt, setAccountAt] = useState(0);
   const [keysOf, setKeysOf] = useState<AccountRow | null>(null);
-  const [keys, setKeys] = useState<ApiKeyRecord[]>([]);
+  const [keys, setKeys] = useState<AdminKey[]>([]);
   const [keyAt, setKeyAt] = useState(0);
   const [jobs, setJobs] = useState<JobRow[]>([]);
   const [jobAt, setJobAt] = useState(0);
@@ -99,9 +97,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
         setJobs(page.data);
       }
       if (view === 'accounts' && keysOf) {
-        setKeys(
-          (await client.call<{ data: ApiKeyRecord[] }>('GET', `/accounts/${keysOf.account.id}/keys`)).data,
-        );
+        setKeys((await client.call<{ data: AdminKey[] }>('GET', `/accounts/${keysOf.account.id}/keys`)).data);
       }
     } catch {
       // The header already says the server is away; the lists keep their last state.

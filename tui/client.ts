@@ -1,7 +1,7 @@
 // The operator console's side of the admin API: JSON calls with the admin token, and the live
 // feed over a WebSocket that comes back by itself when the server restarts.
 import WebSocket from 'ws';
-import type { Snapshot } from '../src/metrics/index.ts';
+import type { AdminSnapshot as Snapshot } from '../src/api/admin/index.ts';
 
 export class AdminCallError extends Error {}
 

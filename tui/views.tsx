@@ -3,9 +3,7 @@
 // terminal gets wider columns and longer lists.
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
-import type { AccountSummary } from '../src/app/admin.ts';
-import type { Snapshot } from '../src/metrics/index.ts';
-import type { ApiKeyRecord } from '../src/store/accounts.ts';
+import type { AdminAccount, AdminKey, AdminSnapshot as Snapshot } from '../src/api/admin/index.ts';
 import type { LiveState } from './client.ts';
 import { cell, clock, count, dateTime, niceCeiling, span, sparkline, uptime, wrapWords } from './format.ts';
 
@@ -45,7 +43,7 @@ export function Screen(props: { size: Size; header: ReactNode; footer: ReactNode
     </Box>
   );
 }
-/** An admin job as listed (GET /admin/v1/jobs). */
+/** An admin job as listed (GET /admin/v1/jobs, AdminJob): the fields the console reads. */
 export interface JobRow {
   id: string;
   accountId: string;
@@ -96,7 +94,7 @@ export function jobMatches(j: JobRow, query: string, names: Record<string, strin
 }
 
 /** JSON of an account summary (dates as strings, as they arrive). */
-export type AccountRow = AccountSummary;
+export type AccountRow = AdminAccount;
 
 export function Header(props: { url: string; view: View; live: LiveState; mode?: string; size?: Size }) {
   const { live } = props;
@@ -314,7 +312,7 @@ function Selected(props: { size: Size; first: string; second?: string; tone?: 'r
   );
 }
 
-export function Keys(props: { account: AccountRow; keys: ApiKeyRecord[]; selected: number; size?: Size }) {
+export function Keys(props: { account: AccountRow; keys: AdminKey[]; selected: number; size?: Size }) {
   const size = props.size ?? SMALLEST;
   const name = 16 + extra(size).columns;
   const { start, shown } = windowOf(props.keys, props.selected, listRows(size) - 3);

@@ -475,7 +475,7 @@ export function Builder(props: {
         }
         const answer = await call<DraftAnswer>('POST', `${base}/drafts`, {
           mode,
-          json: JSON.stringify(m),
+          template: m,
           ...(sent === undefined ? {} : { sample: sent }),
         });
         setImage(`data:image/png;base64,${answer.png}`);
@@ -506,10 +506,9 @@ export function Builder(props: {
     setSaved('');
     setSaveProblem('');
     try {
-      const json = JSON.stringify(model);
       const t = id
-        ? await call<TemplateSummary>('POST', `${base}/templates/${id}`, { mode, json })
-        : await call<TemplateSummary>('POST', `${base}/templates`, { mode, json });
+        ? await call<TemplateSummary>('POST', `${base}/templates/${id}`, { mode, template: model })
+        : await call<TemplateSummary>('POST', `${base}/templates`, { mode, template: model });
       setId(t.id);
       setSaved(
         id ? `Saved “${t.name}” as revision ${t.revision}.` : `Saved “${t.name}” as ${t.id}, revision 1.`,

@@ -91,11 +91,16 @@ export function Templates(props: { accountId: string; mode: 'live' | 'test' }) {
     setProblem('');
     setDone('');
     if (!(file instanceof File) || file.size === 0) return setProblem('Choose a template JSON file first.');
+    let template: unknown;
     try {
-      const json = await file.text();
+      template = JSON.parse(await file.text());
+    } catch (err) {
+      return setProblem(`${file.name} is not valid JSON: ${(err as Error).message}`);
+    }
+    try {
       const t = over
-        ? await call<Template>('POST', `${base}/${over}`, { mode, json })
-        : await call<Template>('POST', base, { mode, json });
+        ? await call<Template>('POST', `${base}/${over}`, { mode, template })
+        : await call<Template>('POST', base, { mode, template });
       setDone(over ? `Saved “${t.name}” as revision ${t.revision}.` : `Imported “${t.name}” as ${t.id}.`);
       form.reset();
       setOpen(t.id);

@@ -7,9 +7,10 @@ export const STATUSES: readonly JobStatus[] = ['queued', 'processing', 'complete
 export const KINDS: readonly JobKind[] = ['pdf', 'preview'];
 export const MODES = ['live', 'test'] as const;
 
-export function objectBody(json: unknown): Record<string, unknown> {
+/** A JSON object (the body, or one of its fields), refused by name otherwise. */
+export function objectBody(json: unknown, field = 'body'): Record<string, unknown> {
   if (json === null || typeof json !== 'object' || Array.isArray(json))
-    throw invalid('body', 'a JSON object', json);
+    throw invalid(field, 'a JSON object', json);
   return json as Record<string, unknown>;
 }
 

@@ -1,6 +1,8 @@
 // How each surface shows a thing, written once: a template, a font, an image, a job (the
-// public shape is the domain's jobView; the operator's adds what only the operator sees).
-import type { AssetRecord, FontRecord, TemplateRecord } from '../app/reads.ts';
+// public shape is the domain's jobView; the operator's adds what only the operator sees), an
+// account and a key as the operator sees them.
+import type { AccountSummary } from '../app/admin.ts';
+import type { Account, ApiKeyRecord, AssetRecord, FontRecord, TemplateRecord } from '../app/reads.ts';
 import { type Job, jobView } from '../domain/generation.ts';
 
 export { jobView } from '../domain/generation.ts';
@@ -77,4 +79,33 @@ export const adminJobView = (j: Job) => ({
   ...(j.status === 'failed' ? { failedAt: j.updatedAt } : {}),
   ...(j.error ? { error: j.error } : {}),
   ...(j.requestId ? { requestId: j.requestId } : {}),
+});
+
+/** An account as the operator sees it. */
+export const accountView = (a: Account) => ({
+  id: a.id,
+  name: a.name,
+  plan: a.plan,
+  periodDays: a.periodDays,
+  planAnchor: a.planAnchor,
+  createdAt: a.createdAt,
+});
+
+/** An account in the operator's overview: its balances and today's usage, per key mode. */
+export const accountSummaryView = (s: AccountSummary) => ({
+  account: accountView(s.account),
+  balances: s.balances,
+  usageToday: s.usageToday,
+});
+
+/** An API key as listed: never the key itself, which is shown once when it is made. */
+export const keyView = (k: ApiKeyRecord) => ({
+  id: k.id,
+  accountId: k.accountId,
+  mode: k.mode,
+  name: k.name,
+  displayPrefix: k.displayPrefix,
+  createdAt: k.createdAt,
+  revokedAt: k.revokedAt,
+  lastUsedAt: k.lastUsedAt,
 });

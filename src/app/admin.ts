@@ -79,19 +79,25 @@ export async function revokeKey(d: AdminDeps, keyId: string): Promise<ApiKeyReco
   return key;
 }
 
-type TemplateInput = { account: string; mode: KeyMode; json: string; source?: string };
+/** A template to store: its JSON as text (a file), or the value itself (the dashboard's builder). */
+type TemplateInput = { account: string; mode: KeyMode; source?: string } & (
+  | { json: string }
+  | { template: unknown }
+);
 
-/** Validates a template's JSON (DESIGN §5) and checks the fonts and assets it names. */
+/** Validates a template (DESIGN §5) and checks the fonts and assets it names. */
 export async function checkedTemplate(d: AdminDeps, input: TemplateInput): Promise<TemplateModel> {
   let raw: unknown;
-  try {
-    raw = JSON.parse(input.json);
-  } catch (err) {
-    throw new Refusal(
-      'invalid',
-      `${input.source ?? 'template'} is not valid JSON: ${(err as Error).message}`,
-    );
-  }
+  if ('template' in input) raw = input.template;
+  else
+    try {
+      raw = JSON.parse(input.json);
+    } catch (err) {
+      throw new Refusal(
+        'invalid',
+        `${input.source ?? 'template'} is not valid JSON: ${(err as Error).message}`,
+      );
+    }
   const parsed = parseTemplate(raw);
   if (!parsed.ok)
     throw new Refusal('invalid', `${input.source ?? 'template'}: ${parsed.message}`, {

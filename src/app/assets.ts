@@ -13,7 +13,8 @@ import { templateAssetIds } from '../domain/template.ts';
 import { type CheckedImage, checkImage } from '../domain/images.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
-import type { AssetRecord, Remembered, Store, TemplateRecord } from '../store/index.ts';
+import type { AssetRecord, Store, TemplateRecord } from '../store/index.ts';
+import { keptFor, type Remembered } from './idempotency.ts';
 import type { Job } from '../domain/generation.ts';
 import { type Renderer, RenderTaskError } from './ports/renderer.ts';
 
@@ -103,22 +104,26 @@ export async function uploadAsset(
   const id = newId('asset');
   const blobKey = `assets/${tenant.accountId}/${id}`;
   await d.blobs.put(blobKey, bytes, image.type);
+  const record: AssetRecord = {
+    id,
+    accountId: tenant.accountId,
+    mode: tenant.mode,
+    type: image.type,
+    width: image.width,
+    height: image.height,
+    bytes: bytes.byteLength,
+    sha256: sha256Hex(bytes),
+    blobKey,
+    createdAt: d.now().toISOString(),
+  };
   try {
-    return await d.store.assets.create(
+    await d.store.assets.create(
       tenant,
-      {
-        id,
-        type: image.type,
-        width: image.width,
-        height: image.height,
-        bytes: bytes.byteLength,
-        sha256: sha256Hex(bytes),
-        blobKey,
-        createdAt: d.now().toISOString(),
-      },
+      record,
       { maxCount: c.assetsMaxCount, maxTotalBytes: c.assetsMaxTotalBytes },
-      remember,
+      keptFor(remember, record),
     );
+    return record;
   } catch (err) {
     await d.blobs.delete(blobKey).catch(() => {});
     throw err;

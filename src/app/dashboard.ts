@@ -305,28 +305,28 @@ export function testTopUp(d: AdminDeps, s: Session, accountId: string, sheets: n
   return topUp(d, { account: accountId, sheets, mode: 'test' });
 }
 
-/** A template's JSON imported as a new template of the account, in the mode shown. */
+/** A template imported as a new template of the account, in the mode shown. */
 export function newTemplate(
   d: AdminDeps,
   s: Session,
   accountId: string,
-  input: { mode: KeyMode; json: string },
+  input: { mode: KeyMode; template: unknown },
 ): Promise<TemplateRecord> {
   membership(s, accountId);
   return importTemplate(d, {
     account: accountId,
     mode: input.mode,
-    json: input.json,
+    template: input.template,
     source: 'the template',
   });
 }
 
-/** A template's JSON stored over one of the account's (its revision goes up). */
+/** A template stored over one of the account's (its revision goes up). */
 export function saveTemplate(
   d: AdminDeps,
   s: Session,
   accountId: string,
-  input: { id: string; mode: KeyMode; json: string },
+  input: { id: string; mode: KeyMode; template: unknown },
 ): Promise<TemplateRecord> {
   membership(s, accountId);
   return replaceTemplate(d, { account: accountId, ...input, source: 'the template' });

@@ -71,19 +71,19 @@ function sentInput(sample: unknown): JobInput | undefined {
 }
 
 /**
- * Draws the first page of an unsaved template (its JSON, as the builder holds it) with the sample
+ * Draws the first page of an unsaved template (as the builder holds it) with the sample
  * given, or with samples the template takes (the account's first image for a dynamic image).
  */
 export async function draftPreview(
   d: DraftDeps,
   caller: Caller,
-  input: { json: string; mode: KeyMode; sample?: unknown },
+  input: { template: unknown; mode: KeyMode; sample?: unknown },
 ): Promise<Draft> {
   const tenant = caller.tenant;
   const model = await checkedTemplate(d, {
     account: tenant.accountId,
     mode: input.mode,
-    json: input.json,
+    template: input.template,
     source: 'template',
   });
   const sample = sentInput(input.sample) ?? (await samplesFor(d, tenant, model));

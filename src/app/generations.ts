@@ -13,7 +13,7 @@ import type { Config } from '../config/index.ts';
 import { ApiError, isUnavailable, limitReached } from '../domain/errors.ts';
 import { assetIds, type DocBlock, jobBlocks } from '../domain/document.ts';
 import type { Job, JobInput, JobKind } from '../domain/generation.ts';
-import { parseJobBody } from '../domain/generation.ts';
+import { admittedJob, type NewJob, parseJobBody } from '../domain/generation.ts';
 import { milliSheetsPerPage } from '../domain/page-size.ts';
 import { IDEMPOTENCY } from '../domain/idempotency.ts';
 import { hasSubscription } from '../domain/plans.ts';
@@ -23,7 +23,8 @@ import { newId, sha256Hex } from '../lib/ids.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import type { JobQueue, JobRunner } from '../queue/types.ts';
 import { type RenderSpec, resourcesOf } from '../render/index.ts';
-import type { AssetRecord, Completion, Remembered, Store } from '../store/index.ts';
+import type { AssetRecord, Completion, Store } from '../store/index.ts';
+import { keptFor, type Remembered } from './idempotency.ts';
 import type { Caller } from './auth.ts';
 import { type Renderer, type RenderRequest, RenderTaskError } from './ports/renderer.ts';
 import { checkCoverage } from './coverage.ts';
@@ -116,24 +117,25 @@ export async function submitJob(
       });
     }
   }
+  const submitted: NewJob = {
+    id: newId('gen'),
+    kind,
+    templateId: template.id,
+    templateRevision: template.revision,
+    template: model,
+    input: parsed.input,
+    inputHash,
+    spec,
+    metadata: parsed.metadata,
+    ...(requestId ? { requestId } : {}),
+  };
   const job = await d.store.generations
     .submit(
       tenant,
-      {
-        id: newId('gen'),
-        kind,
-        templateId: template.id,
-        templateRevision: template.revision,
-        template: model,
-        input: parsed.input,
-        inputHash,
-        spec,
-        metadata: parsed.metadata,
-        ...(requestId ? { requestId } : {}),
-      },
+      submitted,
       { unfinished: d.config.maxUnfinishedJobs, queued: d.config.queueMax, instance: d.instance },
       now,
-      remember,
+      keptFor(remember, admittedJob(tenant, submitted, now)),
     )
     .catch(async (err: unknown) => {
       // A refused preview spends none of the account's previews (a 429 has no side effect).

@@ -7,7 +7,21 @@ import { IDEMPOTENCY } from '../domain/idempotency.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { IdempotencyClaim, Store, StoredReply } from '../store/index.ts';
 
-export type { IdempotencyClaim, Remembered, StoredReply } from '../store/index.ts';
+export type { IdempotencyClaim, StoredReply } from '../store/index.ts';
+
+/**
+ * What a use-case that makes something needs to keep a request's answer in its own commit: the
+ * claim, and how the caller answers with the thing made. The use-case makes the thing's record
+ * before the commit and hands the store the answer made from it: the store keeps bytes.
+ */
+export interface Remembered<T> {
+  claim: IdempotencyClaim;
+  reply(result: T): StoredReply;
+}
+
+/** The answer to keep for `result`, when the request holds a key. */
+export const keptFor = <T>(remember: Remembered<T> | undefined, result: T) =>
+  remember ? { claim: remember.claim, reply: remember.reply(result) } : undefined;
 
 interface IdempotencyDeps {
   store: Store;

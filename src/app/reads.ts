@@ -17,6 +17,7 @@ import type {
 /** The records the surfaces show, named as the use-cases give them. */
 export type {
   Account,
+  ApiKeyRecord,
   AssetRecord,
   DeliveryStatus,
   FontRecord,

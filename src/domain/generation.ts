@@ -5,6 +5,8 @@ import { namesA } from './ids.ts';
 import { badCharacter } from './validation.ts';
 import { type DocBlock, jobBlocks, textOf } from './document.ts';
 import type { TemplateModel } from './template.ts';
+import type { Tenant } from './tenant.ts';
+import type { RenderSpec } from '../render/index.ts';
 
 export type JobKind = 'pdf' | 'preview';
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
@@ -232,6 +234,57 @@ export interface Job {
   completedAt: string | null;
   cancelledAt: string | null;
   expiresAt: string | null;
+}
+
+/** A job as submitted, before admission: what the use-case made of the request. */
+export interface NewJob {
+  id: string;
+  kind: JobKind;
+  templateId: string;
+  templateRevision: number;
+  template: TemplateModel;
+  input: JobInput;
+  inputHash: string;
+  spec: RenderSpec;
+  /** The integrator's labels; none when absent. */
+  metadata?: Metadata;
+  /** The request that created it (`req_…`), for the logs. */
+  requestId?: string;
+}
+
+/**
+ * The job as it stands once admitted at `now`: queued, nothing spent. The store records exactly
+ * this, and the use-case answers with it (an idempotent request's answer is made from it before
+ * the commit that keeps it).
+ */
+export function admittedJob(tenant: Tenant, job: NewJob, now: Date): Job {
+  const at = now.toISOString();
+  return {
+    id: job.id,
+    accountId: tenant.accountId,
+    mode: tenant.mode,
+    kind: job.kind,
+    status: 'queued',
+    templateId: job.templateId,
+    templateRevision: job.templateRevision,
+    template: job.template,
+    input: job.input,
+    inputHash: job.inputHash,
+    pages: null,
+    creditsMilli: null,
+    blobKey: null,
+    blobDigest: null,
+    attempt: 0,
+    error: null,
+    metadata: job.metadata ?? {},
+    requestId: job.requestId ?? null,
+    createdAt: at,
+    updatedAt: at,
+    startedAt: null,
+    completedAt: null,
+    cancelledAt: null,
+    expiresAt: null,
+  };
 }
 
 export const jobPath = (id: string) => `/api/v1/generations/${id}`;

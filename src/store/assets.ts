@@ -6,7 +6,7 @@ import { Refusal } from '../domain/errors.ts';
 import type { ImageType } from '../domain/images.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { type Db, num, type Tx } from './database.ts';
-import { type Remembered, settleIn } from './idempotency.ts';
+import { type Kept, settleIn } from './idempotency.ts';
 import type { AssetsTable } from './schema.ts';
 
 export interface AssetRecord {
@@ -68,7 +68,7 @@ export class AssetRepo {
     tenant: Tenant,
     asset: Omit<AssetRecord, 'accountId' | 'mode'>,
     quota: AssetQuota,
-    remember?: Remembered<AssetRecord>,
+    keep?: Kept,
   ): Promise<AssetRecord> {
     const row: AssetsTable = {
       id: asset.id,
@@ -100,7 +100,7 @@ export class AssetRepo {
         );
       }
       await tx.insertInto('assets').values(row).execute();
-      if (remember) await settleIn(tx, remember.claim, remember.reply(toAsset(row)));
+      if (keep) await settleIn(tx, keep.claim, keep.reply);
     });
     return toAsset(row);
   }

@@ -5,6 +5,7 @@ import { type Selectable, sql } from 'kysely';
 import { balanceRefusal, type ChargeRefusal, checkBeforeWork } from '../domain/billing.ts';
 import { Refusal } from '../domain/errors.ts';
 import {
+  admittedJob,
   canMove,
   type Job,
   type JobError,
@@ -12,6 +13,7 @@ import {
   type JobKind,
   type JobStatus,
   type Metadata,
+  type NewJob,
   UNFINISHED,
 } from '../domain/generation.ts';
 import type { TemplateModel } from '../domain/template.ts';
@@ -19,7 +21,7 @@ import type { RenderSpec } from '../render/index.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { BillingRepo } from './billing.ts';
 import { type Db, num, type Tx } from './database.ts';
-import { type Remembered, settleIn } from './idempotency.ts';
+import { type Kept, settleIn } from './idempotency.ts';
 import { type Page, pageOf } from './paging.ts';
 import type { WebhookRepo } from './webhooks.ts';
 import type { GenerationsTable } from './schema.ts';
@@ -56,20 +58,41 @@ function toJob(r: Row): Job {
   };
 }
 
-export interface NewJob {
-  id: string;
-  kind: JobKind;
-  templateId: string;
-  templateRevision: number;
-  template: TemplateModel;
-  input: JobInput;
-  inputHash: string;
-  spec: RenderSpec;
-  /** The integrator's labels; none when absent. */
-  metadata?: Metadata;
-  /** The request that created it (`req_…`), for the logs. */
-  requestId?: string;
+/** The row of a job as admitted (its render specification and the instance that admitted it beside it). */
+function rowOf(j: Job, spec: RenderSpec, instance: string | undefined): Row {
+  return {
+    id: j.id,
+    account_id: j.accountId,
+    mode: j.mode,
+    kind: j.kind,
+    status: j.status,
+    template_id: j.templateId,
+    template_revision: j.templateRevision,
+    template_snapshot: JSON.stringify(j.template),
+    input: JSON.stringify(j.input),
+    input_hash: j.inputHash,
+    pages: null,
+    credits_milli: null,
+    blob_key: null,
+    blob_sha256: null,
+    blob_bytes: null,
+    attempt: j.attempt,
+    error_code: null,
+    error_message: null,
+    created_at: j.createdAt,
+    updated_at: j.updatedAt,
+    started_at: null,
+    completed_at: null,
+    cancelled_at: null,
+    expires_at: null,
+    admitted_by: instance ?? null,
+    render_spec: JSON.stringify(spec),
+    metadata: Object.keys(j.metadata).length ? JSON.stringify(j.metadata) : null,
+    request_id: j.requestId,
+  };
 }
+
+export type { NewJob } from '../domain/generation.ts';
 
 export interface AdmissionLimits {
   /** Unfinished jobs per account (spec §8: 2). */
@@ -112,13 +135,7 @@ export class GenerationRepo {
    * so 25 parallel requests of one account admit exactly as many as the limit allows. A
    * request sent with an idempotency key keeps its answer in the same commit.
    */
-  async submit(
-    tenant: Tenant,
-    job: NewJob,
-    limits: AdmissionLimits,
-    now: Date,
-    remember?: Remembered<Job>,
-  ): Promise<Job> {
+  async submit(tenant: Tenant, job: NewJob, limits: AdmissionLimits, now: Date, keep?: Kept): Promise<Job> {
     return this.db.write(async (tx) => {
       await this.lockAdmission(tx);
       const unfinished = num(
@@ -157,41 +174,13 @@ export class GenerationRepo {
         if (!check.ok)
           throw new Refusal('balance', balanceRefusal('cannot start a generation', check, tenant.mode));
       }
-      const at = now.toISOString();
-      const row: Row = {
-        id: job.id,
-        account_id: tenant.accountId,
-        mode: tenant.mode,
-        kind: job.kind,
-        status: 'queued',
-        template_id: job.templateId,
-        template_revision: job.templateRevision,
-        template_snapshot: JSON.stringify(job.template),
-        input: JSON.stringify(job.input),
-        input_hash: job.inputHash,
-        pages: null,
-        credits_milli: null,
-        blob_key: null,
-        blob_sha256: null,
-        blob_bytes: null,
-        attempt: 0,
-        error_code: null,
-        error_message: null,
-        created_at: at,
-        updated_at: at,
-        started_at: null,
-        completed_at: null,
-        cancelled_at: null,
-        expires_at: null,
-        admitted_by: limits.instance ?? null,
-        render_spec: JSON.stringify(job.spec),
-        metadata: job.metadata && Object.keys(job.metadata).length ? JSON.stringify(job.metadata) : null,
-        request_id: job.requestId ?? null,
-      };
-      await tx.insertInto('generations').values(row).execute();
+      const created = admittedJob(tenant, job, now);
+      await tx
+        .insertInto('generations')
+        .values(rowOf(created, job.spec, limits.instance))
+        .execute();
       await this.billing.count(tx, tenant, now, job.kind === 'pdf' ? { generations: 1 } : { previews: 1 });
-      const created = toJob(row);
-      if (remember) await settleIn(tx, remember.claim, remember.reply(created));
+      if (keep) await settleIn(tx, keep.claim, keep.reply);
       return created;
     });
   }

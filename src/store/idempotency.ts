@@ -26,10 +26,10 @@ export interface IdempotencyClaim {
   readonly owner: string;
 }
 
-/** Settles a claim in the transaction that makes the side effect, with the answer for its result. */
-export interface Remembered<T> {
+/** A claim to settle in the transaction that makes the side effect, with the answer made for it. */
+export interface Kept {
   claim: IdempotencyClaim;
-  reply: (result: T) => StoredReply;
+  reply: StoredReply;
 }
 
 export type Taken =

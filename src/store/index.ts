@@ -18,7 +18,7 @@ export type { DatabaseTarget, Tx } from './database.ts';
 export type { AssetRecord } from './assets.ts';
 export type { FontRecord } from './fonts.ts';
 export type { Completion } from './generations.ts';
-export type { IdempotencyClaim, Remembered, StoredReply, Taken } from './idempotency.ts';
+export type { IdempotencyClaim, Kept, StoredReply, Taken } from './idempotency.ts';
 export type { Page } from './paging.ts';
 export type { TemplateRecord } from './templates.ts';
 export type {

@@ -3,6 +3,7 @@
 import type { Test } from 'tap';
 import { parseApiKey } from '../../src/domain/api-keys.ts';
 import { Refusal } from '../../src/domain/errors.ts';
+import { admittedJob } from '../../src/domain/generation.ts';
 import { parseTemplate, type TemplateModel } from '../../src/domain/template.ts';
 import type { Tenant } from '../../src/domain/tenant.ts';
 import { specOf } from '../../src/domain/render-spec.ts';
@@ -1202,10 +1203,12 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
         { state: 'taken' },
         'the other key mode has keys of its own',
       );
-      const made = await store.generations.submit(tenant(a.id), job(), LIMITS, NOW, {
+      const submitted = job();
+      const made = await store.generations.submit(tenant(a.id), submitted, LIMITS, NOW, {
         claim: first.claim,
-        reply: (j) => reply(JSON.stringify({ id: j.id })),
+        reply: reply(JSON.stringify({ id: submitted.id })),
       });
+      t.same(made, admittedJob(tenant(a.id), submitted, NOW), 'the job recorded is the job as admitted');
       t.same(
         await store.idempotency.take(tenant(a.id), 'k-1', idem, NOW, TIMES),
         { state: 'done', createdAt: NOW.toISOString(), reply: reply(JSON.stringify({ id: made.id })) },
@@ -1241,7 +1244,7 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
       t,
       store.generations.submit(tenant(free.id), job(), LIMITS, NOW, {
         claim: freeTaken.claim,
-        reply: () => reply('x'),
+        reply: reply('x'),
       }),
       /no plan sheets/,
       'a refused admission',
@@ -1283,7 +1286,7 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
       try {
         await store.generations.submit(tenant(a.id), late, LIMITS, after, {
           claim: dead.claim,
-          reply: () => reply('late'),
+          reply: reply('late'),
         });
         t.fail('the late commit must be refused');
       } catch (err) {

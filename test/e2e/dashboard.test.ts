@@ -894,23 +894,30 @@ t.test('drafts over HTTP: nothing stored, refusals name the field', async (t) =>
     await fetch(`${base}/dashboard/v1/accounts/${account}/fonts?mode=test`, { headers: { cookie } })
   ).json()) as { data: { id: string }[] };
   const simple = { version: 2, name: 'Draft', mode: 'simple', style: { fontId: fonts.data[0]!.id } };
-  const ok = await draft({ mode: 'test', json: JSON.stringify(simple) });
+  const ok = await draft({ mode: 'test', template: simple });
   t.equal(ok.status, 200);
   const answer = (await ok.json()) as { png: string; sample: { text: string } };
   t.same(Buffer.from(answer.png, 'base64').subarray(1, 4).toString(), 'PNG', 'a PNG');
   t.match(answer.sample.text, /^Dear /, 'drawn with a sample letter');
-  const own = await draft({ mode: 'test', json: JSON.stringify(simple), sample: { data: {} } });
+  const own = await draft({ mode: 'test', template: simple, sample: { data: {} } });
   t.match(await own.json(), {
     error: { code: 'INVALID_REQUEST', field: 'data', message: /simple template takes text, got data/ },
   });
   const bad = await draft({
     mode: 'test',
-    json: JSON.stringify({ ...simple, style: { ...simple.style, modifiers: { lines: { slope: 9 } } } }),
+    template: { ...simple, style: { ...simple.style, modifiers: { lines: { slope: 9 } } } },
   });
   t.equal(bad.status, 400);
   t.match(await bad.json(), {
     error: { field: 'style.modifiers.lines.slope', message: /slope must be 0-3 degrees, got 9/ },
   });
+  const asText = await draft({ mode: 'test', template: JSON.stringify(simple) });
+  t.equal(asText.status, 400);
+  t.match(
+    await asText.json(),
+    { error: { code: 'INVALID_REQUEST', field: 'template', message: /template must be a JSON object, got/ } },
+    'the template travels as a JSON object, not as text inside JSON',
+  );
   t.equal(
     (await server.ctx.store.templates.list({ accountId: account, mode: 'test' }, { limit: 10 })).data.length,
     0,
@@ -919,7 +926,7 @@ t.test('drafts over HTTP: nothing stored, refusals name the field', async (t) =>
   const stranger = await fetch(`${base}/dashboard/v1/accounts/acc_0000000000000000000000/drafts`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': view.csrfToken },
-    body: JSON.stringify({ mode: 'test', json: JSON.stringify(simple) }),
+    body: JSON.stringify({ mode: 'test', template: simple }),
   });
   t.equal(stranger.status, 404, 'another account does not exist for this user');
 });

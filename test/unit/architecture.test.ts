@@ -223,6 +223,19 @@ t.test(
   },
 );
 
+t.test("the console speaks the admin API's wire types, never the store's records", async (t) => {
+  const tui = sources('tui');
+  const imports = tui.flatMap((f) =>
+    [...code(f).matchAll(/from '(\.\.\/src\/[^']+)'/g)].map((m) => `${f} → ${m[1]}`),
+  );
+  t.ok(imports.length >= 2, `${imports.length} imports of src`);
+  t.same(
+    imports.filter((i) => !i.endsWith('→ ../src/api/admin/index.ts')),
+    [],
+    'only src/api/admin (its wire types) is imported',
+  );
+});
+
 t.test('the unit tier starts no server and no process; the tiers hold every test', async (t) => {
   const unit = sources('test/unit').filter(
     (f) => f.endsWith('.test.ts') && f !== 'test/unit/architecture.test.ts',

@@ -8,6 +8,7 @@ import type { ApiDeps } from '../deps.ts';
 import { allowOnly, MODES, oneOf, wholeNumber } from '../input.ts';
 import { listParams } from '../query.ts';
 import { ok, type Routes } from '../types.ts';
+import { accountSummaryView } from '../views.ts';
 
 export const accountRoutes = (d: ApiDeps): Routes<'admin'> => [
   {
@@ -16,7 +17,8 @@ export const accountRoutes = (d: ApiDeps): Routes<'admin'> => [
     body: 'none',
     handler: async (req) => {
       const { limit, cursor } = listParams(req);
-      return ok(await listAccounts(d, { limit, ...(cursor ? { cursor } : {}) }));
+      const page = await listAccounts(d, { limit, ...(cursor ? { cursor } : {}) });
+      return ok({ ...page, data: page.data.map(accountSummaryView) });
     },
   },
   {

@@ -11,6 +11,8 @@ import { jobRoutes } from './jobs.ts';
 import { keyRoutes } from './keys.ts';
 import { webhookRoutes } from './webhooks.ts';
 
+export type { AdminAccount, AdminJob, AdminKey, AdminPage, AdminSnapshot } from './wire.ts';
+
 export const adminRoutes = (d: ApiDeps): AnyRoute[] => [
   ...under(ADMIN_PREFIX, 'admin', [
     ...accountRoutes(d),

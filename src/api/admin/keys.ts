@@ -4,13 +4,14 @@ import { invalid } from '../../domain/errors.ts';
 import type { ApiDeps } from '../deps.ts';
 import { allowOnly, MODES, oneOf } from '../input.ts';
 import { ok, type Routes } from '../types.ts';
+import { keyView } from '../views.ts';
 
 export const keyRoutes = (d: ApiDeps): Routes<'admin'> => [
   {
     method: 'GET',
     path: '/accounts/{id}/keys',
     body: 'none',
-    handler: async (req) => ok({ data: await listKeys(d, req.params.id!) }),
+    handler: async (req) => ok({ data: (await listKeys(d, req.params.id!)).map(keyView) }),
   },
   {
     method: 'POST',
@@ -26,13 +27,13 @@ export const keyRoutes = (d: ApiDeps): Routes<'admin'> => [
         mode,
         ...(b.name ? { name: b.name } : {}),
       });
-      return ok({ ...record, key }, 201);
+      return ok({ ...keyView(record), key }, 201);
     },
   },
   {
     method: 'POST',
     path: '/keys/{id}/revoke',
     body: 'none',
-    handler: async (req) => ok(await revokeKey(d, req.params.id!)),
+    handler: async (req) => ok(keyView(await revokeKey(d, req.params.id!))),
   },
 ];

@@ -7,22 +7,20 @@ import { Refusal } from '../../domain/errors.ts';
 import { shownId } from '../../domain/ids.ts';
 import { templateJsonSchemas } from '../../domain/template.ts';
 import type { ApiDeps } from '../deps.ts';
-import { allowOnly, MODES, oneOf } from '../input.ts';
+import { allowOnly, MODES, objectBody, oneOf } from '../input.ts';
 import { listParams } from '../query.ts';
 import { ok, type RouteRequest, type Routes } from '../types.ts';
 import { templateSummary } from '../views.ts';
 import { callerOf, tenantOf } from './account.ts';
 
-/** A template sent to be stored: its mode and its JSON as text. */
+/** A template sent to be stored or drawn: its mode, and the template as a JSON object. */
 function templateBody(
   req: RouteRequest<'session'>,
   more: string[] = [],
-): { mode: 'live' | 'test'; json: string } {
-  allowOnly(req.json, ['mode', 'json', ...more]);
+): { mode: 'live' | 'test'; template: Record<string, unknown> } {
+  allowOnly(req.json, ['mode', 'template', ...more]);
   const m = oneOf('mode', req.json.mode, MODES);
-  if (typeof req.json.json !== 'string')
-    throw new Refusal('invalid', 'json must be the template as text', { field: 'json' });
-  return { mode: m, json: req.json.json };
+  return { mode: m, template: objectBody(req.json.template, 'template') };
 }
 
 let schemas: ReturnType<typeof templateJsonSchemas> | undefined;
@@ -49,8 +47,7 @@ export const templateRoutes = (d: ApiDeps): Routes<'session'> => [
     path: '/accounts/{account}/templates',
     body: 'json',
     handler: async (req) => {
-      const { mode: m, json } = templateBody(req);
-      const t = await newTemplate(d, req.session, req.params.account!, { mode: m, json });
+      const t = await newTemplate(d, req.session, req.params.account!, templateBody(req));
       return ok(templateSummary(t), 201);
     },
   },
@@ -59,11 +56,9 @@ export const templateRoutes = (d: ApiDeps): Routes<'session'> => [
     path: '/accounts/{account}/templates/{template}',
     body: 'json',
     handler: async (req) => {
-      const { mode: m, json } = templateBody(req);
       const t = await saveTemplate(d, req.session, req.params.account!, {
         id: req.params.template!,
-        mode: m,
-        json,
+        ...templateBody(req),
       });
       return ok(templateSummary(t));
     },
@@ -106,10 +101,10 @@ export const templateRoutes = (d: ApiDeps): Routes<'session'> => [
     path: '/accounts/{account}/drafts',
     body: 'json',
     handler: async (req) => {
-      const { mode: m, json } = templateBody(req, ['sample']);
+      const { mode: m, template } = templateBody(req, ['sample']);
       const draft = await draftPreview(d, await callerOf(d, req, m), {
         mode: m,
-        json,
+        template,
         sample: req.json.sample,
       });
       return ok({ png: Buffer.from(draft.png).toString('base64'), sample: draft.input });
