@@ -158,7 +158,11 @@ t.test('--version; account and job lists; a job cancelled from the command line'
     const tried = await cli(['admin', 'job', 'cancel', job, '--json'], fresh);
     if (tried.code === 0) cancel = tried;
     else {
-      t.match(tried.stderr, /is completed and can no longer be cancelled/, `pair ${pair}: drawn before the command`);
+      t.match(
+        tried.stderr,
+        /is completed and can no longer be cancelled/,
+        `pair ${pair}: drawn before the command`,
+      );
       await run(['admin', 'job', 'cancel', first]).catch(() => {});
     }
   }
