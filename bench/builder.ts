@@ -82,7 +82,7 @@ for (const [i, r] of ROWS.entries()) {
     const res = await fetch(`${base}/accounts/${s.account}/drafts`, {
       method: 'POST',
       headers: { ...s.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ mode: 'test', json: JSON.stringify(model) }),
+      body: JSON.stringify({ mode: 'test', template: model }),
     });
     const body = (await res.json()) as { png: string };
     const ms = performance.now() - t0;
@@ -111,7 +111,7 @@ rmSync(dir, { recursive: true, force: true });
 const table = [
   `### Builder previews, ${new Date().toISOString().slice(0, 10)} (bench/builder.ts)`,
   '',
-  `${machine()}; \`scriptorium serve\` in embedded mode with its default pool. Request: \`POST /dashboard/v1/accounts/{account}/drafts\` with the demo template's JSON (its font size changed each time), one at a time as the builder sends them, ${drafts} per row after 10 to warm up; time from request to the whole JSON answer (the page as a base64 PNG at 96 DPI). Target: p50 and p95 within 300 ms.`,
+  `${machine()}; \`scriptorium serve\` in embedded mode with its default pool. Request: \`POST /dashboard/v1/accounts/{account}/drafts\` with the demo template as a JSON object (its font size changed each time), one at a time as the builder sends them, ${drafts} per row after 10 to warm up; time from request to the whole JSON answer (the page as a base64 PNG at 96 DPI). Target: p50 and p95 within 300 ms.`,
   '',
   '| template | what | p50 ms | p95 ms | max ms | PNG bytes | PNG width px |',
   '|---|---|---:|---:|---:|---:|---:|',

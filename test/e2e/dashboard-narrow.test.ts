@@ -80,7 +80,7 @@ t.test('every page at 390 x 844: no sideways scroll, the whole navigation, no ax
   await dashboardCall(page, `${at}/topups`, { sheets: 50 });
   const template = await dashboardCall(page, `${at}/templates`, {
     mode: 'test',
-    json: readExample('letter', {}).template,
+    template: JSON.parse(readExample('letter', {}).template),
   });
   const meadow = [...readFileSync(new URL('../../src/app/demo/meadow.png', import.meta.url))];
   await dashboardCall(page, `${at}/assets?mode=test`, meadow, 'image/png');

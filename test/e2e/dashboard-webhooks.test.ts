@@ -77,7 +77,7 @@ t.test('an owner adds an endpoint, sends a test event, sees deliveries, deletes 
 
   // A job made with a test key: its event is listed with the job.
   const templateId = await page.evaluate(
-    async ({ accountId, json }) => {
+    async ({ accountId, template }) => {
       const { csrfToken } = (await (await fetch('/dashboard/v1/session')).json()) as { csrfToken: string };
       const post = (path: string, body: unknown) =>
         fetch(`/dashboard/v1/accounts/${accountId}${path}`, {
@@ -86,9 +86,9 @@ t.test('an owner adds an endpoint, sends a test event, sees deliveries, deletes 
           body: JSON.stringify(body),
         }).then((r) => r.json());
       await post('/topups', { sheets: 50 });
-      return ((await post('/templates', { mode: 'test', json })) as { id: string }).id;
+      return ((await post('/templates', { mode: 'test', template })) as { id: string }).id;
     },
-    { accountId, json: readExample('letter', {}).template },
+    { accountId, template: JSON.parse(readExample('letter', {}).template) as unknown },
   );
   const submitted = await call(t, server, 'POST', '/generations', {
     key,
