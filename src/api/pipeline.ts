@@ -179,6 +179,13 @@ export function createApi(d: ApiDeps, log: Logger): Api {
 
   const warn = (err: unknown, req: ApiRequest, what: string) => log.warn({ err, requestId: req.id }, what);
 
+  /** A refusal made outside a route (the transport's 413, the live feed's door), as its surface answers. */
+  function refuse(req: ApiRequest, err: unknown): Reply {
+    const surface = surfaceOf(req.path);
+    const seen: Seen = {};
+    return finish(req, surface, failure(req, surface, err, seen), seen);
+  }
+
   return {
     bodyLimit(method, path) {
       const kind = router.bodyKind(method, path);
@@ -195,19 +202,11 @@ export function createApi(d: ApiDeps, log: Logger): Api {
         .catch((err: unknown) => failure(req, surface, err, seen))
         .then((reply) => observe(req, finish(req, surface, reply, seen), seen));
     },
-    refuse(req, err) {
-      const surface = surfaceOf(req.path);
-      const seen: Seen = {};
-      return finish(req, surface, failure(req, surface, err, seen), seen);
-    },
+    refuse,
     admitAdmin: (req) =>
       door.admin(req, {}).then(
         () => null,
-        (err: unknown) => {
-          const seen: Seen = {};
-          const surface = surfaceOf(req.path);
-          return finish(req, surface, failure(req, surface, err, seen), seen);
-        },
+        (err: unknown) => refuse(req, err),
       ),
     countLater: (req) => door.countLater(req),
   };
