@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino, type Logger } from 'pino';
 import { type Api, createApi, LIVE_PATH } from './api/pipeline.ts';
 import { type HttpServer, type LiveFeed, listen } from './api/http/uws-server.ts';
+import { feedBatch } from './app/batches.ts';
 import { jobRunner, sweep } from './app/generations.ts';
 import { type Readiness, readiness } from './app/probes.ts';
 import { reconcile } from './app/reconcile.ts';
@@ -16,7 +17,7 @@ import { todayRange } from './domain/usage-range.ts';
 import { RequestCounter } from './app/request-counter.ts';
 import { type Context, openAdapters, type Role } from './composition.ts';
 import type { Renderer } from './app/ports/renderer.ts';
-import type { JobQueue } from './queue/types.ts';
+import type { JobQueue, JobRunner } from './queue/types.ts';
 
 export type { Role } from './composition.ts';
 
@@ -108,11 +109,22 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
   });
   const onError = (err: unknown, job: { id: string } | null) =>
     log.error({ err, job: job?.id }, 'job run failed; it is run again');
-  const queue = adapters.queue(runner, onError);
+  // A batch's row that ended hands its batch's next row to the queue.
+  const run: JobRunner = async (job, signal) => {
+    await runner(job, signal);
+    if (job.batch)
+      await feedBatch({ store: ctx.store, queue, config }, job.batch.id).catch((err: unknown) =>
+        log.error(
+          { err, batch: job.batch?.id },
+          'could not queue the next rows of a batch; the reconciler will',
+        ),
+      );
+  };
+  const queue = adapters.queue(run, onError);
   // Whatever is unfinished in the store and not in the queue (a crash, a restart, Redis lost)
   // is queued again: queued jobs from the start, processing ones as a new attempt. Embedded:
   // once at start. Farm: the workers reconcile now and then, since Redis may lose its jobs.
-  const reconcileDeps = { store: ctx.store, queue, log };
+  const reconcileDeps = { store: ctx.store, queue, log, config };
   if (role !== 'api') await reconcile(reconcileDeps, { atStart: true });
   const reconciler =
     role !== 'api' && queue.shared

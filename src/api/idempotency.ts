@@ -25,7 +25,7 @@ export function idempotencyKey(req: ApiRequest, takes: boolean): string | undefi
   if (!takes)
     throw new ApiError(
       'INVALID_REQUEST',
-      `${req.method} ${req.path} does not take ${field}: only POST /generations, /previews and /assets keep their answers`,
+      `${req.method} ${req.path} does not take ${field}: only POST /generations, /previews, /batches and /assets keep their answers`,
       { field },
     );
   if (!isIdempotencyKey(v))

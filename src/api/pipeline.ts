@@ -116,7 +116,7 @@ export function createApi(d: ApiDeps, log: Logger): Api {
 
   /** The body as the route takes it: JSON parsed (an object under every door but a key's), or bytes that must not be empty. */
   function bodyOf(req: ApiRequest, route: AnyRoute): unknown {
-    if (route.body === 'json') {
+    if (route.body === 'json' || route.body === 'batch') {
       const json = parseJsonBody(req.body);
       return route.door === 'key' ? json : objectBody(json);
     }
@@ -193,7 +193,9 @@ export function createApi(d: ApiDeps, log: Logger): Api {
         ? d.config.assetMaxBytes
         : kind === 'font'
           ? FONT_MAX_BYTES
-          : d.config.bodyLimitBytes;
+          : kind === 'batch'
+            ? d.config.batchBodyLimitBytes
+            : d.config.bodyLimitBytes;
     },
     handle: (req) => {
       const seen: Seen = {};

@@ -5,8 +5,8 @@
 export interface RouteShape {
   method: string;
   path: string;
-  /** What the body is: nothing, JSON, an image's bytes, or a font file's. */
-  body: 'none' | 'json' | 'image' | 'font';
+  /** What the body is: nothing, JSON (a batch's larger), an image's bytes, or a font file's. */
+  body: 'none' | 'json' | 'batch' | 'image' | 'font';
 }
 
 interface Node<R> {

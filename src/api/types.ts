@@ -65,9 +65,10 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * What a body is: nothing; JSON (512 KiB), any value under `key` (the use-case reads it) and an
- * object under every other door; an image's bytes (ASSET_MAX_BYTES); a font file's (20 MiB).
+ * object under every other door; a batch's JSON (BATCH_BODY_LIMIT_BYTES, 32 MiB); an image's
+ * bytes (ASSET_MAX_BYTES); a font file's (20 MiB).
  */
-export type BodyKind = 'none' | 'json' | 'image' | 'font';
+export type BodyKind = 'none' | 'json' | 'batch' | 'image' | 'font';
 
 export interface Route<D extends Door = Door> {
   method: 'GET' | 'POST' | 'DELETE';

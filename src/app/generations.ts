@@ -23,8 +23,10 @@ import { newId, sha256Hex } from '../lib/ids.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import type { JobQueue, JobRunner } from '../queue/types.ts';
 import { type RenderSpec, resourcesOf } from '../render/index.ts';
-import type { AssetRecord, Completion, Store } from '../store/index.ts';
+import type { AssetRecord, Completion, Store, TemplateRecord } from '../store/index.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import { keptFor, type Remembered } from './idempotency.ts';
+import { feedBatch } from './batches.ts';
 import type { Caller } from './auth.ts';
 import { type Renderer, type RenderRequest, RenderTaskError } from './ports/renderer.ts';
 import { checkCoverage } from './coverage.ts';
@@ -54,20 +56,44 @@ export async function admittedSpec(
   template: TemplateModel,
   request: SpecRequest,
 ): Promise<{ model: TemplateModel; spec: RenderSpec }> {
+  return specChecker(d, caller, template)(request);
+}
+
+/**
+ * The checks of admittedSpec for many inputs of one template (a batch's rows): what does not
+ * change from one input to the next (the fonts the plan may use, the images that exist) is
+ * looked up once.
+ */
+export function specChecker(
+  d: Pick<JobDeps, 'store' | 'blobs' | 'config'>,
+  caller: Caller,
+  template: TemplateModel,
+): (request: SpecRequest) => Promise<{ model: TemplateModel; spec: RenderSpec }> {
   const tenant = caller.tenant;
   const subscribed = hasSubscription(d.store.plans[caller.account.plan]);
-  const { template: model, spec } = toRenderSpec(template, request, {
-    subscribed,
-    textLimit: subscribed ? d.config.textMaxChars : d.config.textMaxCharsFree,
-  });
-  for (const fontId of templateFontIds(model)) await checkFontAccess(d.store, caller, fontId);
-  const images = new Map<string, AssetRecord | null>();
-  for (const id of resourcesOf(spec).images) images.set(id, await d.store.assets.get(tenant, id));
-  if ('blocks' in spec.content) checkAssets(images, spec.content.blocks, request.input);
-  const field = 'text' in request.input ? 'text' : 'data' in request.input ? 'data' : 'content';
-  checkImageMemory(images, d.config.jobImageMemoryMb, field);
-  await checkCoverage(d.store, d.blobs, tenant, spec, field);
-  return { model, spec };
+  const fontsChecked = new Set<string>();
+  const assets = new Map<string, AssetRecord | null>();
+  return async (request) => {
+    const { template: model, spec } = toRenderSpec(template, request, {
+      subscribed,
+      textLimit: subscribed ? d.config.textMaxChars : d.config.textMaxCharsFree,
+    });
+    for (const fontId of templateFontIds(model)) {
+      if (fontsChecked.has(fontId)) continue;
+      await checkFontAccess(d.store, caller, fontId);
+      fontsChecked.add(fontId);
+    }
+    const images = new Map<string, AssetRecord | null>();
+    for (const id of resourcesOf(spec).images) {
+      if (!assets.has(id)) assets.set(id, await d.store.assets.get(tenant, id));
+      images.set(id, assets.get(id)!);
+    }
+    if ('blocks' in spec.content) checkAssets(images, spec.content.blocks, request.input);
+    const field = 'text' in request.input ? 'text' : 'data' in request.input ? 'data' : 'content';
+    checkImageMemory(images, d.config.jobImageMemoryMb, field);
+    await checkCoverage(d.store, d.blobs, tenant, spec, field);
+    return { model, spec };
+  };
 }
 
 /**
@@ -86,15 +112,7 @@ export async function submitJob(
 ): Promise<{ job: Job; existing: boolean }> {
   const parsed = parseJobBody(body, kind);
   const tenant = caller.tenant;
-  const template = isId('tpl', parsed.templateId)
-    ? await d.store.templates.get(tenant, parsed.templateId)
-    : null;
-  if (!template)
-    throw new ApiError(
-      'TEMPLATE_NOT_FOUND',
-      `no template ${shownId(parsed.templateId)} for this account and key mode`,
-      { field: 'templateId' },
-    );
+  const template = await ownTemplate(d, tenant, parsed.templateId);
   const { model, spec } = await admittedSpec(d, caller, template.model, parsed);
   const inputHash = sha256Hex(JSON.stringify(parsed.input));
   const now = d.now();
@@ -144,6 +162,20 @@ export async function submitJob(
     });
   d.queue.enqueue({ id: job.id, accountId: job.accountId });
   return { job, existing: false };
+}
+
+/** The tenant's template a job names, or TEMPLATE_NOT_FOUND. */
+export async function ownTemplate(
+  d: Pick<JobDeps, 'store'>,
+  tenant: Tenant,
+  id: string,
+): Promise<TemplateRecord> {
+  const template = isId('tpl', id) ? await d.store.templates.get(tenant, id) : null;
+  if (!template)
+    throw new ApiError('TEMPLATE_NOT_FOUND', `no template ${shownId(id)} for this account and key mode`, {
+      field: 'templateId',
+    });
+  return template;
 }
 
 /**
@@ -208,6 +240,7 @@ export async function cancelJob(d: JobDeps, caller: Caller, id: string): Promise
   if (!job)
     throw new ApiError('GENERATION_NOT_FOUND', `no generation ${shownId(id)} for this account and key mode`);
   d.queue.abort(id);
+  if (job.batchId !== null) await feedBatch(d, job.batchId);
   return job;
 }
 

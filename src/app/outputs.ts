@@ -10,14 +10,21 @@ import type { BlobStore, BlobStream } from '../blobs/types.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { Job } from '../domain/generation.ts';
 
-const damaged = (job: Job) =>
+/** What opening an output needs of its job. */
+export type StoredOutput = Pick<Job, 'id' | 'blobKey' | 'blobDigest'>;
+
+const damaged = (job: StoredOutput) =>
   new ApiError(
     'OUTPUT_DAMAGED',
     `the stored output of ${job.id} is missing or damaged and is not served; the operator has been told`,
   );
 
 /** The output of a completed job as a verified stream; storage faults pass on as they are (503). */
-export async function openOutput(d: { blobs: BlobStore }, log: Logger, job: Job): Promise<BlobStream> {
+export async function openOutput(
+  d: { blobs: BlobStore },
+  log: Logger,
+  job: StoredOutput,
+): Promise<BlobStream> {
   const body = job.blobKey ? await d.blobs.open(job.blobKey) : null;
   const expected = job.blobDigest;
   if (!body) {
@@ -53,7 +60,7 @@ const CHECK_WHOLE_BYTES = 1024 * 1024;
 async function* verified(
   body: BlobStream,
   expected: { sha256: string; bytes: number },
-  job: Job,
+  job: StoredOutput,
   log: Logger,
 ): AsyncIterable<Uint8Array> {
   const hash = createHash('sha256');

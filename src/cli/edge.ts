@@ -136,7 +136,12 @@ export function edgeFor(
     maxConnections: 4096,
     checkMs: 1000,
     ...o,
-    maxBodyBytes: Math.max(config.bodyLimitBytes, config.assetMaxBytes, FONT_MAX_BYTES),
+    maxBodyBytes: Math.max(
+      config.bodyLimitBytes,
+      config.batchBodyLimitBytes,
+      config.assetMaxBytes,
+      FONT_MAX_BYTES,
+    ),
     maxHeaderFields: MAX_FIELDS,
   });
 }

@@ -4,20 +4,24 @@
 //
 //   const client = new Scriptorium({ apiKey: process.env.SCRIPTORIUM_API_KEY, baseUrl });
 //   const job = await client.generate({ templateId, text }, { to: 'letter.pdf' });
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { BatchesApi } from './batches.ts';
+import { Calls, type CreateOptions, json, newKey, type Page, type Query as Params } from './calls.ts';
 import { ScriptoriumError } from './errors.ts';
-import { type ClientOptions, Http, sleep } from './http.ts';
+import { type ClientOptions, Http } from './http.ts';
+import { type PollOptions, pollUntil } from './poll.ts';
+import { type Destination, type Download, downloadOf, save } from './save.ts';
 import type { components, operations } from './schema.ts';
 
 export { ScriptoriumError } from './errors.ts';
 export type { ApiErrorCode, ClientErrorCode, LimitReason, ScriptoriumErrorCode } from './errors.ts';
 export type { ClientOptions, RateLimitState, RetryEvent } from './http.ts';
 export { SIGNATURE_HEADER, signWebhook, verifyWebhook, WEBHOOK_TOLERANCE_SECONDS } from './webhooks.ts';
-export type { WebhookEvent, WebhookTestEvent } from './webhooks.ts';
+export type { BatchWebhookEvent, WebhookEvent, WebhookTestEvent } from './webhooks.ts';
 export type { components, operations, paths } from './schema.ts';
+export type { Batch, BatchRequest, BatchRowJob, BatchWaitOptions } from './batches.ts';
+export type { CreateOptions, Page } from './calls.ts';
+export type { PollOptions } from './poll.ts';
+export type { Destination, Download } from './save.ts';
 
 type Schemas = components['schemas'];
 export type Generation = Schemas['Generation'];
@@ -32,11 +36,6 @@ export type Usage = Schemas['Usage'];
 export type Asset = Schemas['Asset'];
 export type Preview = Schemas['Preview'];
 export type Metadata = Schemas['Metadata'];
-export interface Page<T> {
-  data: T[];
-  hasMore: boolean;
-  nextCursor: string | null;
-}
 
 type Query<Op extends keyof operations> = operations[Op] extends { parameters: { query?: infer Q } }
   ? NonNullable<Q>
@@ -54,56 +53,24 @@ export type Progress =
   | { phase: 'downloading'; job: Generation; bytes: number; total: number }
   | { phase: 'done'; job: Generation; bytes: number };
 
-export interface WaitOptions {
-  signal?: AbortSignal;
-  /** Give up after this long (default 10 minutes); the job goes on. */
-  timeoutMs?: number;
-  /** First pause between polls (default 500 ms); it grows by half each poll up to `maxIntervalMs`. */
-  intervalMs?: number;
-  /** Longest pause between polls (default 10 s, the spec's polling pace). */
-  maxIntervalMs?: number;
+export interface WaitOptions extends PollOptions {
   onProgress?: (p: Progress) => void;
-}
-
-export interface CreateOptions {
-  /** Makes retries of this call safe; one is made for every call when not given. */
-  idempotencyKey?: string;
-  signal?: AbortSignal;
-}
-
-export interface Download {
-  /** The PDF's bytes as they arrive. */
-  body: ReadableStream<Uint8Array>;
-  /** Content-Length. */
-  size: number;
-  contentType: string;
 }
 
 export interface GenerateOptions extends WaitOptions {
   /** A file path (written whole or not at all) or a stream to write the PDF to; without one, the bytes are returned. */
-  to?: string | NodeJS.WritableStream | WritableStream<Uint8Array>;
+  to?: Destination;
   idempotencyKey?: string;
 }
 
-const newKey = () => globalThis.crypto.randomUUID();
-
-const json = async <T>(res: Response): Promise<T> => {
-  try {
-    return (await res.json()) as T;
-  } catch (err) {
-    throw new ScriptoriumError('UNEXPECTED_RESPONSE', `HTTP ${res.status} with a body that is not JSON`, {
-      status: res.status,
-      requestId: res.headers.get('x-request-id') ?? undefined,
-      cause: err,
-    });
-  }
-};
-
 export class Scriptorium {
   private readonly http: Http;
+  private readonly calls: Calls;
 
   constructor(opts: ClientOptions = {}) {
     this.http = new Http(opts);
+    this.calls = new Calls(this.http);
+    this.batches = new BatchesApi(this.calls);
   }
 
   /** The key's own request limit as the last answer told it (`remaining`, `resetSeconds`). */
@@ -111,32 +78,16 @@ export class Scriptorium {
     return this.http.rateLimit;
   }
 
-  private async get<T>(
-    path: string,
-    query?: Record<string, string | number | undefined>,
-    signal?: AbortSignal,
-  ) {
-    return json<T>(await this.http.request('GET', path, { query, signal, retry: 'safe' }));
+  private get<T>(path: string, query?: Params, signal?: AbortSignal) {
+    return this.calls.get<T>(path, query, signal);
   }
 
-  private async post<T>(path: string, body: unknown, opts: CreateOptions) {
-    const res = await this.http.request('POST', path, {
-      json: body,
-      idempotencyKey: opts.idempotencyKey ?? newKey(),
-      signal: opts.signal,
-      retry: 'safe',
-    });
-    return json<T>(res);
+  private post<T>(path: string, body: unknown, opts: CreateOptions) {
+    return this.calls.post<T>(path, body, opts);
   }
 
-  /** Every item of a list, page after page. */
-  private async *all<T>(path: string, query: Record<string, string | number | undefined>) {
-    let cursor: string | undefined;
-    do {
-      const page = await this.get<Page<T>>(path, { ...query, cursor });
-      yield* page.data;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+  private all<T>(path: string, query: Params) {
+    return this.calls.all<T>(path, query);
   }
 
   readonly templates = {
@@ -185,10 +136,7 @@ export class Scriptorium {
       this.get<Generation>(`/generations/${encodeURIComponent(id)}`, undefined, signal),
     list: (q: ListGenerationsQuery = {}) => this.get<Page<Generation>>('/generations', q),
     all: (q: Omit<ListGenerationsQuery, 'cursor'> = {}) => this.all<Generation>('/generations', q),
-    cancel: async (id: string) =>
-      json<Generation>(
-        await this.http.request('POST', `/generations/${encodeURIComponent(id)}/cancel`, { retry: 'safe' }),
-      ),
+    cancel: (id: string) => this.calls.act<Generation>(`/generations/${encodeURIComponent(id)}/cancel`),
     /** The PDF of a completed job, streamed. */
     download: async (idOrJob: string | Generation, signal?: AbortSignal): Promise<Download> => {
       const path =
@@ -196,16 +144,13 @@ export class Scriptorium {
           ? `/generations/${encodeURIComponent(idOrJob)}/download`
           : (idOrJob.downloadUrl ?? `/generations/${encodeURIComponent(idOrJob.id)}/download`);
       const res = await this.http.request('GET', path, { signal, retry: 'safe', stream: true });
-      if (!res.body)
-        throw new ScriptoriumError('UNEXPECTED_RESPONSE', 'the download has no body', { status: res.status });
-      return {
-        body: res.body,
-        size: Number(res.headers.get('content-length') ?? Number.NaN),
-        contentType: res.headers.get('content-type') ?? 'application/pdf',
-      };
+      return downloadOf(res, 'application/pdf');
     },
     waitForCompletion: (id: string, opts: WaitOptions = {}) => this.waitForCompletion(id, opts),
   };
+
+  /** Batches (an extension): many documents of one template in one request. */
+  readonly batches: BatchesApi;
 
   readonly previews = {
     /** Queues a watermarked preview (or answers the unchanged earlier one). */
@@ -238,48 +183,19 @@ export class Scriptorium {
    * service says. Throws TIMEOUT after `timeoutMs` (the job goes on) or ABORTED on the signal.
    */
   async waitForCompletion(id: string, opts: WaitOptions = {}): Promise<Generation> {
-    const started = Date.now();
-    const deadline = started + (opts.timeoutMs ?? 600_000);
-    const maxInterval = opts.maxIntervalMs ?? 10_000;
-    let interval = opts.intervalMs ?? 500;
-    let job: Generation | null = null;
-    for (;;) {
-      if (opts.signal?.aborted) throw new ScriptoriumError('ABORTED', 'the wait was aborted by its signal');
-      let pause: number;
-      try {
-        job = await this.generations.get(id, opts.signal);
-        if (FINAL.includes(job.status)) return job;
-        opts.onProgress?.({
-          phase: job.status as 'queued' | 'processing',
-          job,
-          waitedMs: Date.now() - started,
-        });
-        pause = interval * (0.9 + Math.random() * 0.2);
-        interval = Math.min(maxInterval, interval * 1.5);
-        // Keep the key's last request of the window for what comes next (the download).
-        const limit = this.http.rateLimit;
-        if (limit && limit.remaining <= 1) pause = Math.max(pause, limit.resetSeconds * 1000 + 100);
-      } catch (err) {
-        // The client's own retries gave up on a refusal: the wait goes on after the service's pause.
-        if (!(err instanceof ScriptoriumError) || err.retryAfter === undefined) throw err;
-        if (err.status !== 429 && err.code !== 'SERVICE_UNAVAILABLE') throw err;
-        pause = err.retryAfter * 1000;
-        opts.onProgress?.({
-          phase: 'waiting',
-          job,
-          waitMs: pause,
-          reason: err.status === 429 ? 'rate-limit' : 'service-unavailable',
-        });
-      }
-      const left = deadline - Date.now();
-      if (left <= 0 || pause > left)
-        throw new ScriptoriumError(
-          'TIMEOUT',
-          `${id} is still ${job?.status ?? 'unknown'} after ${Math.round((Date.now() - started) / 1000)} s; it goes on: wait again or cancel it`,
-          { job: job ?? undefined },
-        );
-      await sleep(pause, opts.signal);
-    }
+    return pollUntil(
+      this.http,
+      () => this.generations.get(id, opts.signal),
+      (job) => FINAL.includes(job.status),
+      {
+        ...opts,
+        onPoll: (job, waitedMs) =>
+          opts.onProgress?.({ phase: job.status as 'queued' | 'processing', job, waitedMs }),
+        onWait: (job, waitMs, reason) => opts.onProgress?.({ phase: 'waiting', job, waitMs, reason }),
+        timeoutError: (job, message) => new ScriptoriumError('TIMEOUT', message, job ? { job } : {}),
+      },
+      id,
+    );
   }
 
   /**
@@ -289,7 +205,7 @@ export class Scriptorium {
    */
   async generate(
     body: GenerationRequest,
-    opts: GenerateOptions & { to: string | NodeJS.WritableStream | WritableStream<Uint8Array> },
+    opts: GenerateOptions & { to: Destination },
   ): Promise<{ job: Generation; bytes: number }>;
   async generate(
     body: GenerationRequest,
@@ -314,65 +230,13 @@ export class Scriptorium {
       );
     }
     const download = await this.generations.download(job, opts.signal);
-    let bytes = 0;
-    const chunks: Uint8Array[] = [];
-    const counted = Readable.fromWeb(
-      download.body as import('node:stream/web').ReadableStream<Uint8Array>,
-    ).map((chunk: Uint8Array) => {
-      bytes += chunk.byteLength;
-      opts.onProgress?.({ phase: 'downloading', job, bytes, total: download.size });
-      if (opts.to === undefined) chunks.push(chunk);
-      return chunk;
+    const saved = await save(download, opts.to, {
+      signal: opts.signal,
+      onBytes: (bytes, total) => opts.onProgress?.({ phase: 'downloading', job, bytes, total }),
+      what: `the PDF of ${job.id}`,
+      context: { job },
     });
-    const to = opts.to;
-    const signal = opts.signal ? { signal: opts.signal } : {};
-    if (typeof to === 'string') {
-      const part = `${to}.part`;
-      try {
-        await pipeline(counted, createWriteStream(part), signal);
-        checkLength(job, bytes, download.size);
-        await rename(part, to);
-      } catch (err) {
-        await rm(part, { force: true });
-        throw wrapStream(err, job);
-      }
-    } else if (to) {
-      const sink = to instanceof WritableStream ? Writable.fromWeb(to) : to;
-      await pipeline(counted, sink, signal).catch((err) => {
-        throw wrapStream(err, job);
-      });
-      checkLength(job, bytes, download.size);
-    } else {
-      await pipeline(counted, new Writable({ write: (_c, _e, cb) => cb() }), signal).catch((err) => {
-        throw wrapStream(err, job);
-      });
-      checkLength(job, bytes, download.size);
-    }
-    opts.onProgress?.({ phase: 'done', job, bytes });
-    return to === undefined ? { job, bytes, pdf: Buffer.concat(chunks) } : { job, bytes };
+    opts.onProgress?.({ phase: 'done', job, bytes: saved.bytes });
+    return saved.kept ? { job, bytes: saved.bytes, pdf: saved.kept } : { job, bytes: saved.bytes };
   }
-}
-
-function checkLength(job: Generation, got: number, size: number): void {
-  if (Number.isFinite(size) && got !== size)
-    throw new ScriptoriumError(
-      'UNEXPECTED_RESPONSE',
-      `the PDF of ${job.id} came cut: ${got} of ${size} bytes`,
-      { job },
-    );
-}
-
-/** A broken download (the service cuts a damaged output, the network fails) as the client's error. */
-function wrapStream(err: unknown, job: Generation): ScriptoriumError {
-  if (err instanceof ScriptoriumError) return err;
-  if ((err as Error)?.name === 'AbortError')
-    return new ScriptoriumError('ABORTED', 'the download was aborted', { job, cause: err });
-  return new ScriptoriumError(
-    'CONNECTION_FAILED',
-    `the download of ${job.id} broke: ${(err as Error).message}`,
-    {
-      job,
-      cause: err,
-    },
-  );
 }

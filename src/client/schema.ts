@@ -18,6 +18,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Extension: batches of the key mode, newest first. */
+        get: operations["listBatches"];
+        put?: never;
+        /** Extension: queues up to 10,000 documents of one template at once (JSON rows or CSV); the batch is one unfinished job. Body up to 32 MiB. */
+        post: operations["createBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Extension: a batch, with its rows counted by status. */
+        get: operations["getBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Extension: cancels the rows not yet started, uncharged; rows already running finish. */
+        post: operations["cancelBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Extension: one ZIP of every completed row's PDF in row order (entries `00042.pdf`, or `00042-<metadata value>.pdf` with `?name=`), streamed. */
+        get: operations["downloadBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{id}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Extension: its rows in row order, each its job and its seed. */
+        get: operations["listBatchRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/fonts": {
         parameters: {
             query?: never;
@@ -208,6 +294,23 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every row of a batch ended (extension): its counts, pages, sheets and the ZIP's downloadUrl are in data.batch. A cancelled batch sends none. */
+        post: operations["webhook_batch_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "generation.completed": {
         parameters: {
             query?: never;
@@ -335,6 +438,87 @@ export interface components {
                 pagesThisPeriod: number;
                 pagesToday: number;
             };
+        };
+        Batch: {
+            /** Format: date-time */
+            cancelledAt?: string;
+            /** Format: date-time */
+            completedAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description API sheets; fractional values are possible (an A4 page is 1.5). */
+            creditsSpent: number;
+            /** @description Once the batch ended with some row completed: the ZIP of their PDFs. */
+            downloadUrl?: string;
+            /**
+             * Format: date-time
+             * @description When the first completed row's PDF expires (7 days after it completed).
+             */
+            expiresAt?: string;
+            id: string;
+            metadata: components["schemas"]["Metadata"];
+            /** @description Pages of the completed rows so far. */
+            pages: number;
+            rows: {
+                cancelled: number;
+                completed: number;
+                failed: number;
+                processing: number;
+                queued: number;
+                total: number;
+            };
+            rowsUrl: string;
+            /**
+             * @description `completed` once every row ended, even where some failed; `cancelled` after a cancel.
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "completed" | "cancelled";
+            templateId: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        BatchEvent: {
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                batch: components["schemas"]["Batch"];
+            };
+            id: string;
+            /** @constant */
+            type: "batch.completed";
+        };
+        BatchList: {
+            data: components["schemas"]["Batch"][];
+            hasMore: boolean;
+            nextCursor: string | null;
+        };
+        BatchRequest: {
+            /** @description CSV text (RFC 4180): a header row, then 1-10,000 rows. Columns: `text` (simple templates); data fields by path (`name`, `address.city`, `items[0]`, `lines[2].price`, `logo.assetId`); `seed`; `metadata.KEY`. An empty cell leaves its field out. */
+            csv?: string;
+            metadata?: components["schemas"]["Metadata"];
+            /**
+             * @description true: every row's own end is a webhook event too (generation.completed, generation.failed); batch.completed comes either way.
+             * @default false
+             */
+            rowEvents: boolean;
+            /** @description 1-10,000 rows, each what one generation of the template takes. */
+            rows?: components["schemas"]["BatchRow"][];
+            templateId: string;
+        } & (unknown | unknown);
+        BatchRow: {
+            content?: components["schemas"]["ContentBlock"][];
+            data?: {
+                [key: string]: unknown;
+            };
+            metadata?: components["schemas"]["Metadata"];
+            /** @description The hand's seed for this row; by default one derived from the batch and the row, so the same row always draws the same. */
+            seed?: number;
+            text?: string;
+        } & (unknown | unknown | unknown);
+        BatchRowList: {
+            data: components["schemas"]["Generation"][];
+            hasMore: boolean;
+            nextCursor: string | null;
         };
         Block: {
             key?: string;
@@ -613,7 +797,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_REQUEST" | "INVALID_TEMPLATE_DATA" | "INVALID_API_KEY" | "API_KEY_REVOKED" | "INSUFFICIENT_BALANCE" | "RENDER_ACCESS_DENIED" | "FONT_ACCESS_DENIED" | "TEMPLATE_NOT_FOUND" | "GENERATION_NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "FONT_NOT_FOUND" | "GENERATION_NOT_READY" | "PREVIEW_ONLY" | "IDEMPOTENCY_KEY_IN_USE" | "GENERATION_EXPIRED" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "RENDER_FAILED" | "RENDER_DISABLED" | "SERVICE_UNAVAILABLE" | "OUTPUT_DAMAGED";
+                code: "INVALID_REQUEST" | "INVALID_TEMPLATE_DATA" | "INVALID_API_KEY" | "API_KEY_REVOKED" | "INSUFFICIENT_BALANCE" | "RENDER_ACCESS_DENIED" | "FONT_ACCESS_DENIED" | "TEMPLATE_NOT_FOUND" | "GENERATION_NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "BATCH_NOT_FOUND" | "FONT_NOT_FOUND" | "GENERATION_NOT_READY" | "PREVIEW_ONLY" | "IDEMPOTENCY_KEY_IN_USE" | "GENERATION_EXPIRED" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "RENDER_FAILED" | "RENDER_DISABLED" | "SERVICE_UNAVAILABLE" | "OUTPUT_DAMAGED";
                 /** @description The offending field, when one is to blame. */
                 field?: string;
                 message: string;
@@ -666,6 +850,8 @@ export interface components {
          *     }
          */
         Generation: {
+            /** @description Extension: the batch this job is a row of. */
+            batchId?: string;
             /** Format: date-time */
             cancelledAt?: string;
             /** Format: date-time */
@@ -690,6 +876,10 @@ export interface components {
             pages?: number;
             /** @description A completed preview: where its images are (/api/v1/generations/{id}/preview). Extension. */
             previewUrl?: string;
+            /** @description Extension: a batch row's index in its batch, from 0. */
+            row?: number;
+            /** @description Extension: a batch row's seed of the hand (listed with the batch's rows). */
+            seed?: number;
             /** Format: date-time */
             startedAt?: string;
             /** @enum {string} */
@@ -1351,6 +1541,309 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listBatches: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Extension: a key of your choice (a UUID) that makes a retry safe. The first answer is kept 24 hours for the account and key mode; the same key with the same body gets it again (`Idempotent-Replayed: true`), with another body 400, while the first is still running 409 IDEMPOTENCY_KEY_IN_USE. An answer that is an error is not kept: the retry runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "templateId": "tpl_4fRkX9mQ2bLc8ZtW1nYpDs",
+                 *       "rows": [
+                 *         {
+                 *           "text": "Dear Margaret, thank you for the lovely afternoon.",
+                 *           "metadata": {
+                 *             "name": "margaret"
+                 *           }
+                 *         },
+                 *         {
+                 *           "text": "Dear Tom, thank you for the flowers.",
+                 *           "metadata": {
+                 *             "name": "tom"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BatchRequest"];
+            };
+        };
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "bat_3kTn8WqZ1xLm5VbR9cYdPe",
+                     *       "status": "queued",
+                     *       "templateId": "tpl_4fRkX9mQ2bLc8ZtW1nYpDs",
+                     *       "createdAt": "2026-11-24T16:19:40.378Z",
+                     *       "updatedAt": "2026-11-24T16:19:40.378Z",
+                     *       "rows": {
+                     *         "total": 2,
+                     *         "queued": 2,
+                     *         "processing": 0,
+                     *         "completed": 0,
+                     *         "failed": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "pages": 0,
+                     *       "creditsSpent": 0,
+                     *       "rowsUrl": "/api/v1/batches/bat_3kTn8WqZ1xLm5VbR9cYdPe/rows",
+                     *       "metadata": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description INSUFFICIENT_BALANCE: the allowance and balance do not cover one page a row. */
+            402: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FONT_ACCESS_DENIED: the template uses a premium font the plan does not include. */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description IDEMPOTENCY_KEY_IN_USE (extension): the first request with this Idempotency-Key is still being answered; retry after Retry-After seconds. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a `bat_…` id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a `bat_…` id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch (400 INVALID_REQUEST for a completed one, unchanged). */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    downloadBatch: {
+        parameters: {
+            query?: {
+                /** @description A metadata key: each entry's name adds that row's value after its index. */
+                name?: string;
+            };
+            header?: never;
+            path: {
+                /** @description a `bat_…` id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ZIP. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description GENERATION_NOT_READY: the batch is still running, or no row completed. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            410: components["responses"]["Gone"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBatchRows: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+                limit?: number;
+                status?: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            };
+            header?: never;
+            path: {
+                /** @description a `bat_…` id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchRowList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listFonts: {
         parameters: {
             query?: {
@@ -1920,6 +2413,39 @@ export interface operations {
             429: components["responses"]["TooMany"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    webhook_batch_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Which try this is, from 1. */
+                "Scriptorium-Attempt": string;
+                /** @description This delivery (`dlv_…`), one per event and endpoint. */
+                "Scriptorium-Delivery-Id": string;
+                /** @description The event id (`evt_…`), the same in every delivery of it: process each id once. */
+                "Scriptorium-Event-Id": string;
+                /** @description batch.completed */
+                "Scriptorium-Event-Type": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under the endpoint secret>`; verify it over the raw body before parsing (verifyWebhook in scriptorium/client) and refuse a t more than 300 s away. */
+                "Scriptorium-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Anything else (or no answer within 10 s) is tried again: 10 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h, 12 h. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     webhook_generation_completed: {

@@ -12,6 +12,8 @@ export const SIGNATURE_HEADER = 'Scriptorium-Signature';
 
 /** An event as a webhook delivers it; `id` (`evt_…`) is the same in every delivery of it: process each id once. */
 export type WebhookEvent = components['schemas']['WebhookEvent'];
+/** `batch.completed` (an extension): every row of a batch ended; the batch with its counts is `data.batch`. */
+export type BatchWebhookEvent = components['schemas']['BatchEvent'];
 /** The event the dashboard's "Send test event" sends to one endpoint: it names the endpoint, no job. */
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 
@@ -35,7 +37,7 @@ export function verifyWebhook(
   header: string | null | undefined,
   secret: string,
   opts: { toleranceSeconds?: number; now?: Date } = {},
-): WebhookEvent | WebhookTestEvent {
+): WebhookEvent | BatchWebhookEvent | WebhookTestEvent {
   const refuse = (why: string) => new ScriptoriumError('INVALID_SIGNATURE', `webhook refused: ${why}`);
   if (!header) throw refuse(`no ${SIGNATURE_HEADER} header`);
   let timestamp: number | undefined;
@@ -56,5 +58,6 @@ export function verifyWebhook(
     throw refuse(`the timestamp is ${now - timestamp} s away from now, more than ${tolerance} s`);
   return JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8')) as
     | WebhookEvent
+    | BatchWebhookEvent
     | WebhookTestEvent;
 }

@@ -280,6 +280,21 @@ export const descriptors = {
     doc: 'Queued jobs per API instance.',
   }),
 
+  // Batches (an extension, docs/batches.md)
+  batchBodyLimitBytes: describe({
+    env: 'BATCH_BODY_LIMIT_BYTES',
+    default: 32 * MiB,
+    shown: '33554432 (32 MiB)',
+    parse: integer(1 * KiB, 512 * MiB, 'bytes'),
+    doc: 'Largest body of POST /batches (10,000 rows of JSON or CSV).',
+  }),
+  batchShare: describe({
+    env: 'BATCH_SHARE',
+    default: 4,
+    parse: integer(1, 1000),
+    doc: "Rows of one account's batches rendering at once, over the whole farm, beside its single jobs; the rest wait in the store, not in the queue, so other accounts' jobs never queue behind a batch.",
+  }),
+
   // Generations (spec §4, §8)
   textMaxChars: describe({
     env: 'TEXT_MAX_CHARS',

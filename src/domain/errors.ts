@@ -19,6 +19,7 @@ export const errorCatalog = {
   TEMPLATE_NOT_FOUND: { status: 404, meaning: 'No such template for this account and key mode.' },
   GENERATION_NOT_FOUND: { status: 404, meaning: 'No such generation for this account and key mode.' },
   ENDPOINT_NOT_FOUND: { status: 404, meaning: 'No such endpoint.' },
+  BATCH_NOT_FOUND: { status: 404, meaning: 'Extension: no such batch for this account and key mode.' },
   FONT_NOT_FOUND: { status: 404, meaning: 'The template names a font that no longer exists.' },
   GENERATION_NOT_READY: {
     status: 409,

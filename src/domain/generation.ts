@@ -228,6 +228,11 @@ export interface Job {
   metadata: Metadata;
   /** The request that created the job (`req_…`), for the logs; null for older jobs. */
   requestId: string | null;
+  /** The batch the job is a row of, and its index there (from 0); null for a job of its own. */
+  batchId: string | null;
+  rowIndex: number | null;
+  /** A batch row's seed of the hand; null for other jobs (their template's seed). */
+  seed: number | null;
   createdAt: string;
   updatedAt: string;
   startedAt: string | null;
@@ -250,6 +255,8 @@ export interface NewJob {
   metadata?: Metadata;
   /** The request that created it (`req_…`), for the logs. */
   requestId?: string;
+  /** A batch's row: the batch, the row's index and the seed it is written with. */
+  row?: { batchId: string; index: number; seed: number };
 }
 
 /**
@@ -278,6 +285,9 @@ export function admittedJob(tenant: Tenant, job: NewJob, now: Date): Job {
     error: null,
     metadata: job.metadata ?? {},
     requestId: job.requestId ?? null,
+    batchId: job.row?.batchId ?? null,
+    rowIndex: job.row?.index ?? null,
+    seed: job.row?.seed ?? null,
     createdAt: at,
     updatedAt: at,
     startedAt: null,
@@ -312,6 +322,7 @@ export function jobView(j: Job) {
         : { previewUrl: previewPath(j.id) }
       : {}),
     ...(j.status === 'failed' && j.error ? { error: j.error } : {}),
+    ...(j.batchId !== null ? { batchId: j.batchId, row: j.rowIndex ?? 0 } : {}),
     metadata: j.metadata,
   };
 }

@@ -15,6 +15,7 @@ export const ID_PREFIXES = [
   'dlv',
   'usr',
   'inv',
+  'bat',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
@@ -51,7 +52,7 @@ export function makeId(prefix: IdPrefix, nextByte: () => number): string {
   return out;
 }
 
-const ID_PATTERN = /^(tpl|gen|asset|req|font|acc|key|led|hook|evt|dlv)_[0-9A-Za-z]{22}$/;
+const ID_PATTERN = new RegExp(`^(${ID_PREFIXES.join('|')})_[0-9A-Za-z]{${ID_RANDOM_CHARS}}$`);
 export function isId(prefix: IdPrefix, value: unknown): value is string {
   return typeof value === 'string' && ID_PATTERN.test(value) && value.startsWith(`${prefix}_`);
 }

@@ -8,6 +8,7 @@ export const WEBHOOK_EVENTS = [
   'generation.failed',
   'preview.completed',
   'preview.failed',
+  'batch.completed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
@@ -17,14 +18,27 @@ export const TEST_EVENT = 'webhook.test';
 export type DeliveryEventType = WebhookEventType | typeof TEST_EVENT;
 
 /** The event a job's final state makes, or null (a cancel is the integrator's own doing). */
-export function eventOf(job: Job): WebhookEventType | null {
+export function eventOf(job: Job): Exclude<WebhookEventType, typeof BATCH_EVENT> | null {
   if (job.status !== 'completed' && job.status !== 'failed') return null;
   return `${job.kind === 'pdf' ? 'generation' : 'preview'}.${job.status}`;
 }
 
 /** The body of every delivery of one event: its id, type, time and the job as the API shows it. */
-export function eventBody(id: string, type: WebhookEventType, job: Job, at: string): string {
+export function eventBody(
+  id: string,
+  type: Exclude<WebhookEventType, typeof BATCH_EVENT>,
+  job: Job,
+  at: string,
+): string {
   return JSON.stringify({ id, type, createdAt: at, data: { generation: jobView(job) } });
+}
+
+/** A batch's event: every one of its rows ended (docs/batches.md). */
+export const BATCH_EVENT = 'batch.completed';
+
+/** The body of a batch's event: its id, type, time and the batch as the API shows it, with its counts. */
+export function batchEventBody(id: string, type: typeof BATCH_EVENT, batch: unknown, at: string): string {
+  return JSON.stringify({ id, type, createdAt: at, data: { batch } });
 }
 
 /** The body of a test event: the endpoint it was sent to, nothing of any job. */

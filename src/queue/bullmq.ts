@@ -13,6 +13,7 @@ import {
   DEFAULT_BACKOFF,
   type JobQueue,
   type JobRunner,
+  laneOf,
   type QueuedJob,
   type QueueStats,
   retryDelay,
@@ -187,12 +188,13 @@ export class BullQueue implements JobQueue {
   }
 
   private async process(job: Job<Carried>, token?: string): Promise<void> {
-    const { id, accountId } = job.data;
+    const { faults: _, ...queued } = job.data;
+    const { id } = queued;
     if (this.aborted.has(id)) return;
-    const lease = `${this.opts.prefix}lease:${accountId}`;
     const mine = randomBytes(12).toString('hex');
     const leaseMs = this.opts.leaseMs ?? 30_000;
-    if ((await this.redis.set(lease, mine, 'PX', leaseMs, 'NX')) !== 'OK') {
+    const lease = await this.takeLease(queued, mine, leaseMs);
+    if (!lease) {
       await job.moveToDelayed(Date.now() + (this.opts.retryMs ?? 500), token);
       throw new DelayedError();
     }
@@ -204,10 +206,10 @@ export class BullQueue implements JobQueue {
     );
     let failed = false;
     try {
-      await this.run({ id, accountId }, controller.signal);
+      await this.run(queued, controller.signal);
     } catch (err) {
       failed = !controller.signal.aborted;
-      this.opts.onError(err, { id, accountId });
+      this.opts.onError(err, queued);
     } finally {
       clearInterval(renew);
       this.running.delete(id);
@@ -217,9 +219,19 @@ export class BullQueue implements JobQueue {
     // Run again after a back-off. Should Redis fail here too, the job leaves the queue and the
     // reconciler queues it again from the store.
     const faults = (job.data.faults ?? 0) + 1;
-    await job.updateData({ id, accountId, faults });
+    await job.updateData({ ...queued, faults });
     await job.moveToDelayed(Date.now() + retryDelay(faults, this.opts.backoff ?? DEFAULT_BACKOFF), token);
     throw new DelayedError();
+  }
+
+  /** One of the slots of the job's lane (its account's single lane, or its batch lane), or null when all are taken. */
+  private async takeLease(job: QueuedJob, mine: string, leaseMs: number): Promise<string | null> {
+    const lane = laneOf(job);
+    for (let slot = 0; slot < lane.slots; slot++) {
+      const key = `${this.opts.prefix}lease:${lane.key}${lane.slots > 1 ? `:${slot}` : ''}`;
+      if ((await this.redis.set(key, mine, 'PX', leaseMs, 'NX')) === 'OK') return key;
+    }
+    return null;
   }
 
   async stop(graceMs: number): Promise<void> {

@@ -1,12 +1,13 @@
 // The embedded queue: jobs wait in memory in arrival order and run in this process, as many at a
 // time as the render pool has threads and at most one per account (spec §8: heavy rendering,
-// at most one per user). Nothing here needs to survive a crash: the jobs table does, and the
+// at most one per user), an account's batch rows in a lane of their own (BATCH_SHARE at once). Nothing here needs to survive a crash: the jobs table does, and the
 // service hands every unfinished row back to the queue when it starts.
 import {
   type Backoff,
   DEFAULT_BACKOFF,
   type JobQueue,
   type JobRunner,
+  laneOf,
   type QueuedJob,
   type QueueStats,
   retryDelay,
@@ -57,9 +58,25 @@ export class EmbeddedQueue implements JobQueue {
     this.active.get(id)?.controller.abort();
   }
 
+  /** Jobs running per lane. */
+  private busyLanes(): Map<string, number> {
+    const busy = new Map<string, number>();
+    for (const a of this.active.values()) {
+      const key = laneOf(a.job).key;
+      busy.set(key, (busy.get(key) ?? 0) + 1);
+    }
+    return busy;
+  }
+
+  /** Whether the job's lane has room for one more. */
+  private static free(busy: Map<string, number>, job: QueuedJob): boolean {
+    const lane = laneOf(job);
+    return (busy.get(lane.key) ?? 0) < lane.slots;
+  }
+
   stats(): QueueStats {
-    const busy = new Set([...this.active.values()].map((a) => a.job.accountId));
-    const held = this.waiting.filter((w) => busy.has(w.accountId)).length + this.backingOff.size;
+    const busy = this.busyLanes();
+    const held = this.waiting.filter((w) => !EmbeddedQueue.free(busy, w)).length + this.backingOff.size;
     return {
       waiting: this.waiting.length + this.backingOff.size,
       active: this.active.size,
@@ -107,11 +124,11 @@ export class EmbeddedQueue implements JobQueue {
     await Promise.all(running.map((r) => r.done));
   }
 
-  /** Starts the oldest waiting jobs whose accounts have nothing running, while threads are free. */
+  /** Starts the oldest waiting jobs whose lanes have room (DESIGN §3: one single job per account), while threads are free. */
   private pump(): void {
     while (!this.stopped && this.active.size < this.opts.concurrency) {
-      const busy = new Set([...this.active.values()].map((a) => a.job.accountId));
-      const at = this.waiting.findIndex((w) => !busy.has(w.accountId));
+      const busy = this.busyLanes();
+      const at = this.waiting.findIndex((w) => EmbeddedQueue.free(busy, w));
       if (at < 0) return;
       const [job] = this.waiting.splice(at, 1) as [QueuedJob];
       const controller = new AbortController();

@@ -5,6 +5,18 @@
 export interface QueuedJob {
   id: string;
   accountId: string;
+  /**
+   * A batch's row: its batch, and how many of the account's batch rows may run at once
+   * (BATCH_SHARE), beside its single job; without it, one job of the account at a time (spec §8).
+   */
+  batch?: { id: string; share: number };
+}
+
+/** The lane a job runs in: its account's single lane, or its account's batch lane, and how many run there at once. */
+export function laneOf(job: QueuedJob): { key: string; slots: number } {
+  return job.batch === undefined
+    ? { key: job.accountId, slots: 1 }
+    : { key: `${job.accountId}:batch`, slots: job.batch.share };
 }
 
 /**

@@ -18,6 +18,7 @@ import * as m0009 from './migrations/0009-job-metadata.ts';
 import * as m0010 from './migrations/0010-webhooks.ts';
 import * as m0011 from './migrations/0011-job-request.ts';
 import * as m0012 from './migrations/0012-dashboard-users.ts';
+import * as m0013 from './migrations/0013-batches.ts';
 import { unavailable } from '../domain/errors.ts';
 import type { Database } from './schema.ts';
 
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-webhooks': m0010,
   '0011-job-request': m0011,
   '0012-dashboard-users': m0012,
+  '0013-batches': m0013,
 };
 
 /**

@@ -1,7 +1,7 @@
 // Generation and preview jobs. The store owns their status: every move is one transaction that
 // locks the row and checks where it stands (and which attempt is writing), so a duplicate run,
 // a crash or a cancel racing a completion can never move a job backwards or charge it twice.
-import { type Selectable, sql } from 'kysely';
+import type { Selectable } from 'kysely';
 import { balanceRefusal, type ChargeRefusal, checkBeforeWork } from '../domain/billing.ts';
 import { Refusal } from '../domain/errors.ts';
 import {
@@ -19,6 +19,8 @@ import {
 import type { TemplateModel } from '../domain/template.ts';
 import type { RenderSpec } from '../render/index.ts';
 import type { Tenant } from '../domain/tenant.ts';
+import { type AdmissionLimits, admit } from './admission.ts';
+import type { BatchRepo } from './batches.ts';
 import type { BillingRepo } from './billing.ts';
 import { type Db, num, type Tx } from './database.ts';
 import { type Kept, settleIn } from './idempotency.ts';
@@ -28,7 +30,7 @@ import type { GenerationsTable } from './schema.ts';
 
 type Row = Selectable<GenerationsTable>;
 
-function toJob(r: Row): Job {
+export function toJob(r: Row): Job {
   return {
     id: r.id,
     accountId: r.account_id,
@@ -49,6 +51,9 @@ function toJob(r: Row): Job {
     error: r.error_code ? { code: r.error_code as JobError['code'], message: r.error_message ?? '' } : null,
     metadata: r.metadata ? (JSON.parse(r.metadata) as Metadata) : {},
     requestId: r.request_id,
+    batchId: r.batch_id,
+    rowIndex: r.row_index === null ? null : num(r.row_index),
+    seed: r.seed === null ? null : num(r.seed),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     startedAt: r.started_at,
@@ -59,7 +64,7 @@ function toJob(r: Row): Job {
 }
 
 /** The row of a job as admitted (its render specification and the instance that admitted it beside it). */
-function rowOf(j: Job, spec: RenderSpec, instance: string | undefined): Row {
+export function rowOf(j: Job, spec: RenderSpec, instance: string | undefined): Row {
   return {
     id: j.id,
     account_id: j.accountId,
@@ -89,22 +94,15 @@ function rowOf(j: Job, spec: RenderSpec, instance: string | undefined): Row {
     render_spec: JSON.stringify(spec),
     metadata: Object.keys(j.metadata).length ? JSON.stringify(j.metadata) : null,
     request_id: j.requestId,
+    batch_id: j.batchId,
+    row_index: j.rowIndex,
+    seed: j.seed,
   };
 }
 
 export type { NewJob } from '../domain/generation.ts';
 
-export interface AdmissionLimits {
-  /** Unfinished jobs per account (spec §8: 2). */
-  unfinished: number;
-  /** Queued jobs on this instance (spec §8: 32). */
-  queued: number;
-  /**
-   * The admitting instance, where several share one queue (farm): only the jobs it admitted
-   * count toward its `queued`. Without one, every queued job counts (one process owns them all).
-   */
-  instance?: string;
-}
+export type { AdmissionLimits } from './admission.ts';
 
 export type Completion =
   | { outcome: 'completed'; job: Job }
@@ -127,7 +125,17 @@ export class GenerationRepo {
     private readonly db: Db,
     private readonly billing: BillingRepo,
     private readonly webhooks: WebhookRepo,
+    private readonly batches: BatchRepo,
   ) {}
+
+  /**
+   * Inside the transaction that set `job` to its final state: its event (a batch row's only where
+   * its batch asked for them), and a batch row counted off its batch.
+   */
+  private async ended(tx: Tx, job: Job, now: Date): Promise<void> {
+    if (job.batchId !== null) await this.batches.rowEnded(tx, job, now);
+    else await this.webhooks.enqueue(tx, job, now);
+  }
 
   /**
    * Admission and creation in one transaction (spec §3, §8): the account's unfinished jobs, the
@@ -137,37 +145,7 @@ export class GenerationRepo {
    */
   async submit(tenant: Tenant, job: NewJob, limits: AdmissionLimits, now: Date, keep?: Kept): Promise<Job> {
     return this.db.write(async (tx) => {
-      await this.lockAdmission(tx);
-      const unfinished = num(
-        (
-          await tx
-            .selectFrom('generations')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('account_id', '=', tenant.accountId)
-            .where('status', 'in', UNFINISHED)
-            .executeTakeFirst()
-        )?.n,
-      );
-      if (unfinished >= limits.unfinished) {
-        throw new Refusal(
-          'limit',
-          `the account has ${unfinished} unfinished jobs, the most allowed is ${limits.unfinished}: wait for one to finish`,
-          { retryAfter: 60, quota: { name: 'unfinished-jobs', limit: limits.unfinished, reset: 60 } },
-        );
-      }
-      let queuedQuery = tx
-        .selectFrom('generations')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('status', '=', 'queued');
-      if (limits.instance !== undefined) queuedQuery = queuedQuery.where('admitted_by', '=', limits.instance);
-      const queued = num((await queuedQuery.executeTakeFirst())?.n);
-      if (queued >= limits.queued) {
-        throw new Refusal(
-          'limit',
-          `the queue holds ${queued} jobs, the most allowed is ${limits.queued}: try again shortly`,
-          { retryAfter: 60, quota: { name: 'queue-full', limit: limits.queued, reset: 60 } },
-        );
-      }
+      await admit(this.db, tx, tenant, limits);
       if (job.kind === 'pdf') {
         const { state } = await this.billing.load(tx, tenant, now, true);
         const check = checkBeforeWork(state);
@@ -232,7 +210,8 @@ export class GenerationRepo {
       .selectFrom('generations')
       .selectAll()
       .where('account_id', '=', tenant.accountId)
-      .where('mode', '=', tenant.mode);
+      .where('mode', '=', tenant.mode)
+      .where('batch_id', 'is', null);
     if (opts.status) q = q.where('status', '=', opts.status);
     if (opts.kind) q = q.where('kind', '=', opts.kind);
     if (opts.created?.from) q = q.where('created_at', '>=', opts.created.from);
@@ -316,7 +295,7 @@ export class GenerationRepo {
         };
         await this.setFailed(tx, job, error, at);
         if (job.kind === 'pdf') await this.billing.count(tx, tenantOf(job), now, { failed_generations: 1 });
-        await this.webhooks.enqueue(tx, failedJob(job, error, at), now);
+        await this.ended(tx, failedJob(job, error, at), now);
         return null;
       }
       await tx
@@ -380,7 +359,7 @@ export class GenerationRepo {
           await this.setFailed(tx, job, error, at);
           await this.billing.count(tx, tenantOf(job), now, { failed_generations: 1 });
           const failed = failedJob(job, error, at);
-          await this.webhooks.enqueue(tx, failed, now);
+          await this.ended(tx, failed, now);
           return { outcome: 'refused', job: failed, refusal: charge };
         }
         credits = charge.totalMilli;
@@ -399,7 +378,7 @@ export class GenerationRepo {
       };
       await tx.updateTable('generations').set(done).where('id', '=', id).execute();
       const completed = toJob({ ...row, ...done });
-      await this.webhooks.enqueue(tx, completed, now);
+      await this.ended(tx, completed, now);
       return { outcome: 'completed', job: completed };
     });
   }
@@ -414,7 +393,7 @@ export class GenerationRepo {
       await this.setFailed(tx, job, error, at);
       if (job.kind === 'pdf') await this.billing.count(tx, tenantOf(job), now, { failed_generations: 1 });
       const failed = failedJob(job, error, at);
-      await this.webhooks.enqueue(tx, failed, now);
+      await this.ended(tx, failed, now);
       return failed;
     });
   }
@@ -439,20 +418,30 @@ export class GenerationRepo {
         .where('id', '=', id)
         .execute();
       if (job.kind === 'pdf') await this.billing.count(tx, tenant, now, { cancelled_generations: 1 });
-      return { ...job, status: 'cancelled', cancelledAt: at, updatedAt: at };
+      const cancelled: Job = { ...job, status: 'cancelled', cancelledAt: at, updatedAt: at };
+      await this.ended(tx, cancelled, now);
+      return cancelled;
     });
   }
 
   /** Jobs to run after a start: queued ones, and processing ones whose worker is gone, oldest first. */
-  async unfinished(): Promise<{ id: string; accountId: string; status: JobStatus }[]> {
+  async unfinished(): Promise<
+    { id: string; accountId: string; status: JobStatus; batchId: string | null }[]
+  > {
     const rows = await this.db.kysely
       .selectFrom('generations')
-      .select(['id', 'account_id', 'status'])
+      .select(['id', 'account_id', 'status', 'batch_id'])
       .where('status', 'in', UNFINISHED)
       .orderBy('created_at')
+      .orderBy('row_index')
       .orderBy('id')
       .execute();
-    return rows.map((r) => ({ id: r.id, accountId: r.account_id, status: r.status as JobStatus }));
+    return rows.map((r) => ({
+      id: r.id,
+      accountId: r.account_id,
+      status: r.status as JobStatus,
+      batchId: r.batch_id,
+    }));
   }
 
   /** Completed jobs past their retention that still hold an output. */
@@ -518,11 +507,5 @@ export class GenerationRepo {
     return this.db
       .forUpdate(tx.selectFrom('generations').selectAll().where('id', '=', id))
       .executeTakeFirst();
-  }
-
-  /** One admission at a time: PostgreSQL takes a transaction lock; SQLite's write already holds its lock. */
-  private async lockAdmission(tx: Tx): Promise<void> {
-    if (this.db.dialect === 'postgres')
-      await sql`select pg_advisory_xact_lock(hashtext('scriptorium:admission'))`.execute(tx);
   }
 }

@@ -2,6 +2,7 @@
 import type { PlanCatalog } from '../domain/plans.ts';
 import { AccountRepo } from './accounts.ts';
 import { AssetRepo } from './assets.ts';
+import { BatchRepo } from './batches.ts';
 import { BillingRepo } from './billing.ts';
 import { Db, type DatabaseTarget } from './database.ts';
 import { FontRepo } from './fonts.ts';
@@ -18,6 +19,7 @@ export type { DatabaseTarget, Tx } from './database.ts';
 export type { AssetRecord } from './assets.ts';
 export type { FontRecord } from './fonts.ts';
 export type { Completion } from './generations.ts';
+export type { BatchOutput, NewBatch } from './batches.ts';
 export type { IdempotencyClaim, Kept, StoredReply, Taken } from './idempotency.ts';
 export type { Page } from './paging.ts';
 export type { TemplateRecord } from './templates.ts';
@@ -36,6 +38,7 @@ export class Store {
   readonly fonts: FontRepo;
   readonly assets: AssetRepo;
   readonly generations: GenerationRepo;
+  readonly batches: BatchRepo;
   readonly idempotency: IdempotencyRepo;
   readonly webhooks: WebhookRepo;
   readonly users: UserRepo;
@@ -52,7 +55,8 @@ export class Store {
     this.fonts = new FontRepo(db);
     this.assets = new AssetRepo(db);
     this.webhooks = new WebhookRepo(db);
-    this.generations = new GenerationRepo(db, this.billing, this.webhooks);
+    this.batches = new BatchRepo(db, this.billing, this.webhooks);
+    this.generations = new GenerationRepo(db, this.billing, this.webhooks, this.batches);
     this.idempotency = new IdempotencyRepo(db);
     this.users = new UserRepo(db, this.accounts);
   }

@@ -101,6 +101,34 @@ export interface GenerationsTable {
   metadata: string | null;
   /** The request that created the job (`req_…`), for the logs; null for older jobs. */
   request_id: string | null;
+  /** The batch the job is a row of, and its index there (from 0); null for a job of its own. */
+  batch_id: string | null;
+  row_index: number | null;
+  /** The hand's seed a batch row was written with (its template's own for other jobs: null). */
+  seed: number | null;
+}
+
+export interface BatchesTable {
+  id: string;
+  account_id: string;
+  mode: string;
+  template_id: string;
+  template_revision: number;
+  /** `queued`, `processing`, `completed` or `cancelled`: where its rows stand, kept as they move. */
+  status: string;
+  row_count: number;
+  /** Rows not yet ended: counted off in each row's final transaction; the batch ends at 0. */
+  rows_left: number;
+  /** 1: every row's own end is an event too (generation.completed, generation.failed). */
+  row_events: number;
+  metadata: string | null;
+  admitted_by: string | null;
+  request_id: string | null;
+  created_at: string;
+  updated_at: string;
+  /** When its last row ended. */
+  completed_at: string | null;
+  cancelled_at: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -257,6 +285,7 @@ export interface Database {
   fonts: FontsTable;
   assets: AssetsTable;
   generations: GenerationsTable;
+  batches: BatchesTable;
   balances: BalancesTable;
   ledger: LedgerTable;
   usage_daily: UsageDailyTable;

@@ -7,6 +7,8 @@ import { Refusal } from '../domain/errors.ts';
 import type { Job } from '../domain/generation.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import {
+  BATCH_EVENT,
+  batchEventBody,
   type DeliveryEventType,
   eventBody,
   eventOf,
@@ -209,24 +211,46 @@ export class WebhookRepo {
    */
   async enqueue(tx: Tx, job: Job, now: Date): Promise<void> {
     const type = eventOf(job);
-    if (!type) return;
+    if (type)
+      await this.publish(tx, { accountId: job.accountId, mode: job.mode }, type, job.id, now, (id, at) =>
+        eventBody(id, type, job, at),
+      );
+  }
+
+  /** The outbox of a batch whose last row ended: `batch.completed`, with the batch as the API shows it. */
+  async enqueueBatch(tx: Tx, tenant: Tenant, batchId: string, view: unknown, now: Date): Promise<void> {
+    await this.publish(tx, tenant, BATCH_EVENT, batchId, now, (id, at) =>
+      batchEventBody(id, BATCH_EVENT, view, at),
+    );
+  }
+
+  /** One delivery of an event to each endpoint of the tenant that takes it. */
+  private async publish(
+    tx: Tx,
+    tenant: Tenant,
+    type: WebhookEventType,
+    subjectId: string,
+    now: Date,
+    body: (eventId: string, at: string) => string,
+  ): Promise<void> {
     const endpoints = await tx
       .selectFrom('webhook_endpoints')
       .select(['id', 'events'])
-      .where('account_id', '=', job.accountId)
-      .where('mode', '=', job.mode)
+      .where('account_id', '=', tenant.accountId)
+      .where('mode', '=', tenant.mode)
       .where('removed_at', 'is', null)
       .execute();
     const takers = endpoints.filter((e) => (JSON.parse(e.events) as string[]).includes(type));
     if (!takers.length) return;
     const at = now.toISOString();
     const eventId = newId('evt');
-    const body = eventBody(eventId, type, job, at);
-    const tenant = { accountId: job.accountId, mode: job.mode };
+    const text = body(eventId, at);
     await tx
       .insertInto('webhook_deliveries')
       .values(
-        takers.map((e) => pendingRow({ eventId, type, endpointId: e.id, tenant, jobId: job.id }, body, at)),
+        takers.map((e) =>
+          pendingRow({ eventId, type, endpointId: e.id, tenant, jobId: subjectId }, text, at),
+        ),
       )
       .execute();
   }

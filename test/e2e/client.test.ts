@@ -253,3 +253,43 @@ t.test('generate(): a cancelled job, an abort and a timeout are errors that say 
   t.equal(aborted.code, 'ABORTED');
   await client.generations.cancel(job.id);
 });
+
+t.test(
+  'batches: create from CSV, wait with progress, list the rows, download the ZIP to a file',
+  async (t) => {
+    const a = await server.tenant();
+    const client = new Scriptorium({ apiKey: a.test, baseUrl: server.base });
+    const csv =
+      'text,metadata.name\nDear Ada: thank you.,ada\nDear Tom: thank you.,tom\nDear Grace: thank you.,grace\n';
+    const batch = await client.batches.create({ templateId: a.templates.test.simple, csv });
+    t.match(batch, { id: /^bat_/, status: 'queued', rows: { total: 3 } });
+    const seen: number[] = [];
+    const done = await client.batches.wait(batch.id, {
+      intervalMs: 50,
+      onProgress: (b) => seen.push(b.rows.completed),
+    });
+    t.equal(done.status, 'completed');
+    t.equal(done.rows.completed, 3);
+    t.ok(seen.length > 0, `progress was told (${seen.join(', ')} completed)`);
+    const rows = [];
+    for await (const row of client.batches.rows(batch.id)) rows.push(row);
+    t.same(
+      rows.map((r) => [r.row, r.metadata.name]),
+      [
+        [0, 'ada'],
+        [1, 'tom'],
+        [2, 'grace'],
+      ],
+    );
+    t.equal((await client.batches.list()).data[0]?.id, batch.id);
+    const file = join(dir, 'letters.zip');
+    const saved = await client.batches.download(batch.id, { to: file, name: 'name' });
+    t.equal(saved.bytes, readFileSync(file).length, 'the ZIP written whole');
+    t.equal(readFileSync(file).subarray(0, 2).toString(), 'PK');
+    t.notOk(existsSync(`${file}.part`), 'no part file left');
+    const bytes = await client.batches.download(batch.id, { name: 'name' });
+    t.ok(Buffer.from(bytes.zip!).equals(readFileSync(file)), 'or as bytes, the same');
+    const err = await caught(client.batches.cancel(batch.id));
+    t.equal(err.code, 'INVALID_REQUEST', 'a completed batch cannot be cancelled');
+  },
+);

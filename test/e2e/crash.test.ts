@@ -116,3 +116,57 @@ for (const point of ['while rendering', 'after-blob', 'after-commit'] as const) 
     },
   );
 }
+
+t.test(
+  'kill -9 mid-batch: after a restart the batch resumes, every row completed and charged once',
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'scriptorium-crash-batch-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const env = { DATA_DIR: dir, SWEEP_INTERVAL_MS: '1000', RATE_LIMIT_PER_MINUTE: '100000' };
+    const first = await startServe(env);
+    const key = /API key\s+(hw_test_\S+)/.exec(first.stdout())![1]!;
+    const template = /template\s+(tpl_\S+)\s+simple/.exec(first.stdout())![1]!;
+    const rows = Array.from({ length: 8 }, (_, i) => ({
+      text: `Row ${i}: ${'a letter of a few lines. '.repeat(60)}`,
+    }));
+    const post = await api(first.port, key, 'POST', '/batches', { templateId: template, rows });
+    t.equal(post.status, 202);
+    const id: string = post.body.id;
+    const mid = await waitFor(
+      () => api(first.port, key, 'GET', `/batches/${id}`),
+      (r) => r.body.rows.completed >= 2 && r.body.rows.processing > 0,
+    );
+    t.ok(mid.body.rows.completed < 8, `killed with ${mid.body.rows.completed} of 8 rows done`);
+    first.child.kill('SIGKILL');
+    await new Promise<void>((resolve) => first.child.once('exit', () => resolve()));
+
+    const second = await startServe(env);
+    t.teardown(() => second.stop());
+    const done = await waitFor(
+      () => api(second.port, key, 'GET', `/batches/${id}`),
+      (r) => r.body.status === 'completed',
+      120_000,
+    );
+    t.equal(done.body.status, 'completed', 'the batch resumed and completed');
+    t.equal(done.body.rows.completed, 8, 'no row lost');
+    const check = await Store.open({ dialect: 'sqlite', file: join(dir, 'scriptorium.db') }, DEFAULT_PLANS);
+    t.teardown(() => check.close());
+    const jobs = await check.db.kysely
+      .selectFrom('generations')
+      .select('id')
+      .where('batch_id', '=', id)
+      .execute();
+    const charges = await check.db.kysely
+      .selectFrom('ledger')
+      .select('job_id')
+      .where(
+        'job_id',
+        'in',
+        jobs.map((j) => j.id),
+      )
+      .execute();
+    t.equal(charges.length, 8, 'eight charges');
+    t.equal(new Set(charges.map((c) => c.job_id)).size, 8, 'one a row: none charged twice');
+    t.equal(await second.stop(), 0);
+  },
+);

@@ -125,16 +125,27 @@ t.test('every curl sample of the document runs against the server as documented'
     body: { templateId: a.templates.test.simple, text: 'Dear Margaret, a preview.' },
   });
   await jobFinished(t, server, a.test, preview.body.id);
+  const batch = await call(t, server, 'POST', '/batches', {
+    key: a.test,
+    body: { templateId: a.templates.test.simple, rows: [{ text: 'Dear Tom.', metadata: { name: 'tom' } }] },
+  });
+  for (let i = 0; i < 600; i++) {
+    const b = await call(t, server, 'GET', `/batches/${batch.body.id}`, { key: a.test });
+    if (b.body.status === 'completed') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
   const env = { ...process.env, SCRIPTORIUM_URL: server.base, SCRIPTORIUM_API_KEY: a.test };
   const cases = SAMPLES.map((s) => s.operationId);
   t.same([...cases].sort(), operations.map((o) => o.operationId).sort(), 'a sample for every operation');
   for (const s of SAMPLES) {
     // cancel goes last with a job of its own; the preview sample reads the preview job.
-    if (s.operationId === 'cancelGeneration') continue;
+    // cancelBatch and createBatch too: a batch is one of the account's two unfinished jobs.
+    if (['cancelGeneration', 'cancelBatch', 'createBatch'].includes(s.operationId)) continue;
     const job = s.operationId === 'getPreview' ? preview.body.id : pdf.body.id;
     const command = s.curl
       .replaceAll(EXAMPLE_IDS.template, a.templates.test.simple)
       .replaceAll(EXAMPLE_IDS.generation, job)
+      .replaceAll(EXAMPLE_IDS.batch, batch.body.id)
       .replace(/^curl -s/, 'curl -s -w "\\n%{http_code}"');
     const out = await new Promise<string>((resolve) =>
       execFile('bash', ['-c', command], { cwd: dir, env }, (_e, stdout) => resolve(stdout)),
@@ -154,4 +165,23 @@ t.test('every curl sample of the document runs against the server as documented'
     execFile('bash', ['-c', cancel], { env }, (_e, stdout) => resolve(stdout)),
   );
   t.match(JSON.parse(out), { id: running.body.id, status: 'cancelled' }, 'cancelGeneration');
+  const run = (command: string) =>
+    new Promise<string>((resolve) =>
+      execFile('bash', ['-c', command], { env }, (_e, stdout) => resolve(stdout)),
+    );
+  const created = JSON.parse(
+    await run(
+      SAMPLES.find((s) => s.operationId === 'createBatch')!.curl.replaceAll(
+        EXAMPLE_IDS.template,
+        a.templates.test.simple,
+      ),
+    ),
+  );
+  t.match(created, { id: /^bat_/, status: 'queued', rows: { total: 2 } }, 'createBatch');
+  const stopped = JSON.parse(
+    await run(
+      SAMPLES.find((s) => s.operationId === 'cancelBatch')!.curl.replaceAll(EXAMPLE_IDS.batch, created.id),
+    ),
+  );
+  t.match(stopped, { id: created.id, cancelledAt: /Z$/ }, 'cancelBatch');
 });

@@ -6,11 +6,11 @@
 // worker, charged once.
 import { Redis } from 'ioredis';
 import t from 'tap';
-import { createAccount, createKey, importTemplate, topUp } from '../../src/app/admin.ts';
+import { createKey } from '../../src/app/admin.ts';
 import { answeredBy, haproxyAvailable, startEdge } from '../helpers/edge.ts';
-import { farmServices } from '../helpers/farm.ts';
+import { farmProcesses, farmServices, farmTenant } from '../helpers/farm.ts';
 import { startReceiver, until } from '../helpers/receiver.ts';
-import { type ServeProcess, startServe } from '../helpers/spawn.ts';
+import { startServe } from '../helpers/spawn.ts';
 import { unavailable } from '../helpers/services.ts';
 
 const away =
@@ -35,29 +35,9 @@ const { env, ctx } = await farmServices(t, 'farm', {
   TRUSTED_PROXIES: '127.0.0.1',
 });
 const accounts: { id: string; key: string; template: string }[] = [];
-for (let i = 0; i < 5; i++) {
-  const account = await createAccount(ctx, { name: `Farm ${i}`, plan: 'pro', period: 30 });
-  const { key } = await createKey(ctx, { account: account.id, mode: 'test' });
-  await topUp(ctx, { account: account.id, sheets: 1000, mode: 'test' });
-  const json = JSON.stringify({
-    version: 2,
-    name: 'Farm letter',
-    mode: 'simple',
-    style: { fontId: 'font_76FIvrxbMWVVj6WyJCWgxI', pageSize: 'A5' },
-  });
-  const tpl = await importTemplate(ctx, { account: account.id, mode: 'test', json, source: 'farm' });
-  accounts.push({ id: account.id, key, template: tpl.id });
-}
+for (let i = 0; i < 5; i++) accounts.push(await farmTenant(ctx, `Farm ${i}`));
 
-const processes: ServeProcess[] = [];
-t.teardown(async () => {
-  for (const p of processes) if (p.child.exitCode === null) await p.stop('SIGKILL');
-});
-const start = async (role: 'api' | 'worker') => {
-  const p = await startServe(env, ['--role', role, '--no-demo']);
-  processes.push(p);
-  return p;
-};
+const { processes, start } = farmProcesses(t, env);
 
 async function api(port: number, key: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {

@@ -4,7 +4,12 @@
 // connection without answering).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhook, type WebhookEvent, type WebhookTestEvent } from 'scriptorium/client';
+import {
+  type BatchWebhookEvent,
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookTestEvent,
+} from 'scriptorium/client';
 import type { Test } from 'tap';
 
 export interface Received {
@@ -24,6 +29,8 @@ export interface Receiver {
   processed: WebhookEvent[];
   /** Test events (sent from the dashboard), answered 200 and kept apart from the job events. */
   tests: { event: WebhookTestEvent; deliveryId: string }[];
+  /** Batch events (batch.completed), answered 200 and kept apart from the job events. */
+  batches: BatchWebhookEvent[];
   /** Deliveries whose signature did not verify. */
   refused: string[];
   close(): Promise<void>;
@@ -41,6 +48,7 @@ export async function startReceiver(
   const processed: WebhookEvent[] = [];
   const refused: string[] = [];
   const tests: Receiver['tests'] = [];
+  const batches: BatchWebhookEvent[] = [];
   const seenIds = new Set<string>();
   const held: ServerResponse[] = [];
   const server = createServer((req, res) => {
@@ -48,7 +56,7 @@ export async function startReceiver(
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      let verified: WebhookEvent | WebhookTestEvent;
+      let verified: WebhookEvent | BatchWebhookEvent | WebhookTestEvent;
       try {
         verified = verifyWebhook(body, req.headers['scriptorium-signature'] as string | undefined, secret());
       } catch (err) {
@@ -58,6 +66,11 @@ export async function startReceiver(
       }
       if (verified.type === 'webhook.test') {
         tests.push({ event: verified, deliveryId: String(req.headers['scriptorium-delivery-id']) });
+        res.writeHead(200).end();
+        return;
+      }
+      if (verified.type === 'batch.completed') {
+        batches.push(verified);
         res.writeHead(200).end();
         return;
       }
@@ -98,6 +111,7 @@ export async function startReceiver(
     received,
     processed,
     tests,
+    batches,
     refused,
     close,
   };

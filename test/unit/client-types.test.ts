@@ -26,6 +26,12 @@ const METHODS: Record<string, string> = {
   getPreview: 'previews.get',
   createPreview: 'previews.create',
   render: 'renders.create',
+  createBatch: 'batches.create',
+  listBatches: 'batches.list',
+  getBatch: 'batches.get',
+  listBatchRows: 'batches.rows',
+  cancelBatch: 'batches.cancel',
+  downloadBatch: 'batches.download',
 };
 
 t.test('every operation of the document has a client method', async (t) => {

@@ -1,6 +1,7 @@
-import { TEST_EVENT } from '../../domain/webhooks.ts';
+import { BATCH_EVENT, TEST_EVENT } from '../../domain/webhooks.ts';
 import { codeSamples, QUICKSTART, TAGS } from './samples.ts';
 
+import { batchOperations, batchSchemas } from './batches.ts';
 import { headers, operations, responses } from './operations.ts';
 import { ref, type Schema, schemas } from './schemas.ts';
 
@@ -59,6 +60,11 @@ function webhooks(): Record<string, unknown> {
       'A preview completed: its images are at data.generation.previewUrl.',
     ),
     'preview.failed': event('preview.failed', 'A preview failed.'),
+    [BATCH_EVENT]: event(
+      BATCH_EVENT,
+      "Every row of a batch ended (extension): its counts, pages, sheets and the ZIP's downloadUrl are in data.batch. A cancelled batch sends none.",
+      'BatchEvent',
+    ),
     [TEST_EVENT]: event(
       TEST_EVENT,
       "Sent on demand from the dashboard's webhook page to one endpoint, to see deliveries arrive; it names the endpoint and no job.",
@@ -81,10 +87,16 @@ const TAG_OF: Record<string, (typeof TAGS)[number]['name']> = {
   createPreview: 'Previews',
   getPreview: 'Previews',
   render: 'Renders',
+  createBatch: 'Batches',
+  listBatches: 'Batches',
+  getBatch: 'Batches',
+  listBatchRows: 'Batches',
+  cancelBatch: 'Batches',
+  downloadBatch: 'Batches',
 };
 
 export function openApiDocument(): Schema {
-  const paths = operations();
+  const paths = { ...operations(), ...batchOperations() };
   for (const ops of Object.values(paths))
     for (const op of Object.values(ops)) {
       const id = op.operationId as string;
@@ -111,7 +123,7 @@ export function openApiDocument(): Schema {
           description: '`hw_live_…` or `hw_test_…`; 10 requests per minute per key.',
         },
       },
-      schemas: schemas(),
+      schemas: { ...schemas(), ...batchSchemas() },
       headers,
       responses,
       parameters: {

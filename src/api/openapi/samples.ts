@@ -14,6 +14,7 @@ export const EXAMPLE_IDS = {
   template: 'tpl_4fRkX9mQ2bLc8ZtW1nYpDs',
   generation: 'gen_7HqLm2XcV9bN4kTz0aWeRf',
   asset: 'asset_2mPq8ZrT5vXc1LkN7bWeYh',
+  batch: 'bat_3kTn8WqZ1xLm5VbR9cYdPe',
 } as const;
 
 export interface Sample {
@@ -117,6 +118,46 @@ const firstPage = Buffer.from(pages[0].data, 'base64'); // a PNG`,
     client: `const png = await client.renders.create({ templateId: '${EXAMPLE_IDS.template}', text: 'Hello there', format: 'png', fontSize: 28 });
 const svg = await client.renders.create({ templateId: '${EXAMPLE_IDS.template}', text: 'Hello there', format: 'svg' });`,
   },
+  {
+    operationId: 'createBatch',
+    curl: `curl -s -X POST ${at('/batches')} ${AUTH} ${JSON_HEADER} \\
+  -H 'Idempotency-Key: thanks-november' \\
+  -d '{"templateId":"${EXAMPLE_IDS.template}","csv":"text,metadata.name\\nDear Margaret: thank you for the tea.,margaret\\nDear Tom: thank you for the flowers.,tom\\n"}'`,
+    client: `import { readFile } from 'node:fs/promises';
+
+const batch = await client.batches.create(
+  { templateId: '${EXAMPLE_IDS.template}', csv: await readFile('rows.csv', 'utf8') },
+  { idempotencyKey: 'thanks-november' },
+);
+const done = await client.batches.wait(batch.id, { onProgress: (b) => console.log(b.rows.completed, '/', b.rows.total) });
+await client.batches.download(done.id, { to: 'letters.zip', name: 'name' });`,
+  },
+  {
+    operationId: 'listBatches',
+    curl: `curl -s ${at('/batches?limit=10')} ${AUTH}`,
+    client: `const page = await client.batches.list({ limit: 10 });`,
+  },
+  {
+    operationId: 'getBatch',
+    curl: `curl -s ${at(`/batches/${EXAMPLE_IDS.batch}`)} ${AUTH}`,
+    client: `const batch = await client.batches.get('${EXAMPLE_IDS.batch}');
+console.log(batch.status, batch.rows.completed, batch.rows.failed);`,
+  },
+  {
+    operationId: 'listBatchRows',
+    curl: `curl -s ${at(`/batches/${EXAMPLE_IDS.batch}/rows?status=failed`)} ${AUTH}`,
+    client: `for await (const row of client.batches.rows('${EXAMPLE_IDS.batch}', { status: 'failed' })) console.log(row.row, row.error);`,
+  },
+  {
+    operationId: 'cancelBatch',
+    curl: `curl -s -X POST ${at(`/batches/${EXAMPLE_IDS.batch}/cancel`)} ${AUTH}`,
+    client: `const batch = await client.batches.cancel('${EXAMPLE_IDS.batch}');`,
+  },
+  {
+    operationId: 'downloadBatch',
+    curl: `curl -s -o letters.zip ${at(`/batches/${EXAMPLE_IDS.batch}/download?name=name`)} ${AUTH}`,
+    client: `await client.batches.download('${EXAMPLE_IDS.batch}', { to: 'letters.zip', name: 'name' });`,
+  },
 ];
 
 /** The x-codeSamples of an operation (Redoc shows them beside it). */
@@ -133,6 +174,11 @@ export const TAGS = [
   {
     name: 'Generations',
     description: 'PDF jobs of up to 200 pages: submit, poll (or hear by webhook), download, cancel.',
+  },
+  {
+    name: 'Batches',
+    description:
+      'Extension: thousands of documents of one template in one request (JSON rows or CSV), each row its own job, seed and charge; one ZIP out.',
   },
   { name: 'Previews', description: 'Watermarked PNGs of the first four pages, free of charge.' },
   { name: 'Renders', description: 'One SVG or PNG image in the answer, for captions and messages.' },

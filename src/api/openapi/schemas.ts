@@ -3,7 +3,7 @@ import { errorCatalog, limitReasons } from '../../domain/errors.ts';
 import { IMAGE_TYPES } from '../../domain/images.ts';
 import { contentBlockJsonSchema } from '../../domain/document.ts';
 import { METADATA_LIMITS } from '../../domain/generation.ts';
-import { TEST_EVENT, WEBHOOK_EVENTS } from '../../domain/webhooks.ts';
+import { BATCH_EVENT, TEST_EVENT, WEBHOOK_EVENTS } from '../../domain/webhooks.ts';
 import { EXAMPLE_IDS } from './samples.ts';
 import { templateJsonSchemas } from '../../domain/template.ts';
 
@@ -194,6 +194,17 @@ export function schemas(): Record<string, unknown> {
           code: { type: 'string', enum: ['GENERATION_FAILED', 'INSUFFICIENT_BALANCE'] },
           message: { type: 'string' },
         }),
+        batchId: { ...id('bat'), description: 'Extension: the batch this job is a row of.' },
+        row: {
+          type: 'integer',
+          minimum: 0,
+          description: "Extension: a batch row's index in its batch, from 0.",
+        },
+        seed: {
+          type: 'integer',
+          minimum: 0,
+          description: "Extension: a batch row's seed of the hand (listed with the batch's rows).",
+        },
         metadata: ref('Metadata'),
       },
       ['id', 'kind', 'status', 'templateId', 'createdAt', 'metadata'],
@@ -226,7 +237,7 @@ export function schemas(): Record<string, unknown> {
     GenerationList: list('Generation'),
     WebhookEvent: obj({
       id: id('evt'),
-      type: { type: 'string', enum: [...WEBHOOK_EVENTS] },
+      type: { type: 'string', enum: WEBHOOK_EVENTS.filter((e) => e !== BATCH_EVENT) },
       createdAt: date,
       data: obj({ generation: ref('Generation') }),
     }),

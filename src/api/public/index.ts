@@ -4,6 +4,7 @@ import type { ApiDeps } from '../deps.ts';
 import { API_PREFIX } from '../surfaces.ts';
 import { type AnyRoute, under } from '../types.ts';
 import { assetRoutes } from './assets.ts';
+import { batchRoutes } from './batches.ts';
 import { fontRoutes } from './fonts.ts';
 import { generationRoutes } from './generations.ts';
 import { openRoutes } from './probes.ts';
@@ -18,6 +19,7 @@ export const publicRoutes = (d: ApiDeps, log: Logger): AnyRoute[] => [
     ...usageRoutes(d),
     ...assetRoutes(d),
     ...generationRoutes(d, log),
+    ...batchRoutes(d, log),
     ...renderRoutes(d),
   ]),
   ...under('', 'open', openRoutes(d)),

@@ -1,0 +1,87 @@
+// GET /batches/{id}/download (an extension, docs/batches.md): one ZIP of every completed row's
+// PDF, in row order, streamed: each PDF is read from the blob store only when its turn comes and
+// passes through as it is read (stored, not compressed: a PDF is compressed already), so the
+// archive is never held whole. Its length is known before the first byte (every entry's size
+// is), and the same batch gives the same bytes every time (each entry dated at the batch's end).
+import { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+import yazl from 'yazl';
+import type { BlobStore, BlobStream } from '../blobs/types.ts';
+import { ApiError } from '../domain/errors.ts';
+import type { Tenant } from '../domain/tenant.ts';
+import type { BatchOutput, Store } from '../store/index.ts';
+import { batchOf, entryName } from './batches.ts';
+import { openOutput } from './outputs.ts';
+
+const PAGE = 1000;
+
+export async function batchArchive(
+  d: { store: Store; blobs: BlobStore; now: () => Date; config: { retentionDays: number } },
+  log: Logger,
+  tenant: Tenant,
+  id: string,
+  /** A metadata key whose value follows the row's index in each entry's name. */
+  nameKey: string | undefined,
+): Promise<{ filename: string; body: BlobStream }> {
+  const { batch, counts } = await batchOf(d, tenant, id);
+  if (batch.status === 'queued')
+    throw new ApiError(
+      'GENERATION_NOT_READY',
+      `the batch is still running (${counts.queued + counts.processing} of ${batch.rowCount} rows left): poll it until it is completed`,
+    );
+  const now = d.now();
+  const outputs: BatchOutput[] = [];
+  for (let from = 0; ; ) {
+    const page = await d.store.batches.outputs(batch.id, now, from, PAGE);
+    outputs.push(...page);
+    if (page.length < PAGE) break;
+    from = page[page.length - 1]!.index + 1;
+  }
+  if (outputs.length === 0)
+    throw counts.completed > 0
+      ? new ApiError(
+          'GENERATION_EXPIRED',
+          `the rows' outputs expired; results are kept ${d.config.retentionDays} days`,
+        )
+      : new ApiError(
+          'GENERATION_NOT_READY',
+          `no row of the batch completed (${counts.failed} failed, ${counts.cancelled} cancelled)`,
+        );
+  const zip = new yazl.ZipFile();
+  const mtime = new Date(batch.completedAt ?? batch.updatedAt);
+  const width = String(batch.rowCount - 1).length;
+  const open = new Set<BlobStream>();
+  for (const out of outputs) {
+    const name = entryName(out.index, width, nameKey ? out.metadata[nameKey] : undefined);
+    zip.addReadStreamLazy(
+      name,
+      { size: out.blobDigest?.bytes ?? 0, compress: false, mtime },
+      (cb: (err: unknown, stream: NodeJS.ReadableStream) => void) => {
+        openOutput(d, log, out).then(
+          (body) => {
+            open.add(body);
+            const stream = Readable.from(body.chunks, { objectMode: false });
+            stream.on('close', () => open.delete(body));
+            cb(null, stream);
+          },
+          (err: unknown) => cb(err, Readable.from([])),
+        );
+      },
+    );
+  }
+  const size = await new Promise<number>((resolve) => {
+    zip.end(undefined, ((total: number) => resolve(total)) as unknown as () => void);
+  });
+  const stream = zip.outputStream as Readable;
+  return {
+    filename: `${batch.id}.zip`,
+    body: {
+      size,
+      chunks: stream,
+      close: () => {
+        for (const b of open) b.close();
+        stream.destroy();
+      },
+    },
+  };
+}

@@ -1,0 +1,99 @@
+// Batches (an extension of the service, docs/batches.md): many documents of one template in one
+// request, waited for with progress, and their PDFs downloaded as one ZIP.
+import type { Calls, CreateOptions, Page } from './calls.ts';
+import { ScriptoriumError } from './errors.ts';
+import { type PollOptions, pollUntil } from './poll.ts';
+import { type Destination, downloadOf, save } from './save.ts';
+import type { components, operations } from './schema.ts';
+
+type Schemas = components['schemas'];
+export type Batch = Schemas['Batch'];
+export type BatchRequest = Schemas['BatchRequest'];
+export type BatchRowJob = Schemas['BatchRowList']['data'][number];
+type Query<Op extends keyof operations> = operations[Op] extends { parameters: { query?: infer Q } }
+  ? NonNullable<Q>
+  : never;
+
+export interface BatchWaitOptions extends PollOptions {
+  /** Told of the batch at every poll until it ends: its rows by status. */
+  onProgress?: (batch: Batch) => void;
+}
+
+const ENDED: readonly Batch['status'][] = ['completed', 'cancelled'];
+const at = (id: string, rest = '') => `/batches/${encodeURIComponent(id)}${rest}`;
+
+export class BatchesApi {
+  constructor(private readonly calls: Calls) {}
+
+  /** Queues a batch of JSON rows or CSV text; safe to retry (an Idempotency-Key goes with every call). */
+  create(body: BatchRequest, opts: CreateOptions = {}): Promise<Batch> {
+    return this.calls.post<Batch>('/batches', body, opts);
+  }
+
+  get(id: string, signal?: AbortSignal): Promise<Batch> {
+    return this.calls.get<Batch>(at(id), undefined, signal);
+  }
+
+  list(q: Query<'listBatches'> = {}): Promise<Page<Batch>> {
+    return this.calls.get<Page<Batch>>('/batches', q);
+  }
+
+  /** Every row of a batch in row order (narrowed by status), page after page. */
+  rows(id: string, q: Omit<Query<'listBatchRows'>, 'cursor'> = {}): AsyncGenerator<BatchRowJob> {
+    return this.calls.all<BatchRowJob>(at(id, '/rows'), q);
+  }
+
+  /** Cancels the rows not yet started; running ones finish. */
+  cancel(id: string): Promise<Batch> {
+    return this.calls.act<Batch>(at(id, '/cancel'));
+  }
+
+  /** Polls a batch until every row ended (completed or cancelled), at the polite pace of waitForCompletion. */
+  wait(id: string, opts: BatchWaitOptions = {}): Promise<Batch> {
+    return pollUntil(
+      this.calls.http,
+      () => this.get(id, opts.signal),
+      (b) => ENDED.includes(b.status),
+      {
+        ...opts,
+        onPoll: (b) => opts.onProgress?.(b),
+      },
+      id,
+    );
+  }
+
+  /**
+   * The ZIP of every completed row's PDF: to a file (written whole or not at all), to a stream,
+   * or as bytes. `name`: a metadata key whose value follows each entry's row index.
+   */
+  async download(
+    id: string,
+    opts: {
+      to?: Destination;
+      name?: string;
+      signal?: AbortSignal;
+      onProgress?: (bytes: number, total: number) => void;
+    } = {},
+  ): Promise<{ bytes: number; zip?: Uint8Array }> {
+    const res = await this.calls.http.request('GET', at(id, '/download'), {
+      query: opts.name ? { name: opts.name } : undefined,
+      signal: opts.signal,
+      retry: 'safe',
+      stream: true,
+    });
+    const saved = await save(downloadOf(res, 'application/zip'), opts.to, {
+      signal: opts.signal,
+      onBytes: opts.onProgress,
+      what: `the ZIP of ${id}`,
+    });
+    return saved.kept ? { bytes: saved.bytes, zip: saved.kept } : { bytes: saved.bytes };
+  }
+}
+
+/** A batch that ended without a completed row, as the client's error (for tools that need one). */
+export function batchFailed(batch: Batch): ScriptoriumError {
+  return new ScriptoriumError(
+    'GENERATION_FAILED',
+    `${batch.id} ${batch.status} with no completed row (${batch.rows.failed} failed, ${batch.rows.cancelled} cancelled)`,
+  );
+}

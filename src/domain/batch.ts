@@ -1,0 +1,331 @@
+// Batches (an extension beyond the spec, docs/batches.md): many rows of one template in one
+// request. Each row becomes a generation of its own (its own record, seed and charge); the batch
+// counts as one unfinished job of its account. Pure: the request rules, the CSV column naming,
+// the seeds, and the batch as clients see it.
+import { createHash } from 'node:crypto';
+import { ApiError, invalid, show } from './errors.ts';
+import { namesA } from './ids.ts';
+import {
+  type Job,
+  type JobInput,
+  jobView,
+  type Metadata,
+  parseJobBody,
+  parseMetadata,
+} from './generation.ts';
+import type { Tenant } from './tenant.ts';
+
+export const BATCH_LIMITS = {
+  /** Rows in one batch. */
+  rows: 10_000,
+  /** Rows named in a refusal of bad rows. */
+  reported: 10,
+} as const;
+
+/** Where its rows stand: `completed` once every row ended, even where some failed. */
+export type BatchStatus = 'queued' | 'processing' | 'completed' | 'cancelled';
+export const BATCH_STATUSES: readonly BatchStatus[] = ['queued', 'processing', 'completed', 'cancelled'];
+
+/** One row as sent: what a single generation would take, its labels and its seed. */
+export interface BatchRow {
+  input: JobInput;
+  metadata: Metadata;
+  /** The hand's seed for this row; by default derived from the batch and the row (rowSeed). */
+  seed?: number;
+}
+
+export interface ParsedBatch {
+  templateId: string;
+  /** JSON rows as sent (checked against the template by the use-case), or CSV text. */
+  rows: { json: unknown[] } | { csv: string };
+  metadata: Metadata;
+  rowEvents: boolean;
+}
+
+const FIELDS = ['templateId', 'rows', 'csv', 'metadata', 'rowEvents'] as const;
+const ROW_FIELDS = ['text', 'data', 'content', 'metadata', 'seed'] as const;
+export const SEED_MAX = 2 ** 31 - 1;
+
+/** The body's shape, before the template is known. */
+export function parseBatchBody(body: unknown): ParsedBatch {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ApiError('INVALID_REQUEST', `the body must be a JSON object, got ${show(body)}`);
+  const b = body as Record<string, unknown>;
+  const unknown = Object.keys(b).find((k) => !(FIELDS as readonly string[]).includes(k));
+  if (unknown)
+    throw new ApiError('INVALID_REQUEST', `unknown field ${unknown}; a batch takes ${FIELDS.join(', ')}`, {
+      field: unknown,
+    });
+  if (!namesA('tpl', b.templateId)) throw invalid('templateId', 'a template id (tpl_…)', b.templateId);
+  if ((b.rows === undefined) === (b.csv === undefined))
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `send exactly one of rows or csv, got ${b.rows === undefined ? 'none' : 'rows and csv'}`,
+      { field: b.rows === undefined ? 'rows' : 'csv' },
+    );
+  const what = `1-${BATCH_LIMITS.rows.toLocaleString('en-US')} rows`;
+  let rows: ParsedBatch['rows'];
+  if (b.rows !== undefined) {
+    if (!Array.isArray(b.rows) || b.rows.length < 1 || b.rows.length > BATCH_LIMITS.rows)
+      throw invalid('rows', `an array of ${what}`, b.rows);
+    rows = { json: b.rows };
+  } else {
+    if (typeof b.csv !== 'string' || b.csv.trim() === '')
+      throw invalid('csv', `CSV text with a header row and ${what}`, b.csv);
+    rows = { csv: b.csv };
+  }
+  if (b.rowEvents !== undefined && typeof b.rowEvents !== 'boolean')
+    throw invalid('rowEvents', 'true or false', b.rowEvents);
+  return {
+    templateId: b.templateId,
+    rows,
+    metadata: b.metadata === undefined ? {} : parseMetadata(b.metadata),
+    rowEvents: b.rowEvents === true,
+  };
+}
+
+/** Says a refusal of one row's value with the row's place in front: `rows/3/text`. */
+export function atRow(index: number, err: unknown): ApiError {
+  if (!(err instanceof ApiError)) throw err;
+  const field = `rows/${index}${err.field ? `/${err.field}` : ''}`;
+  return new ApiError(err.code, `rows/${index}: ${err.message}`, { field });
+}
+
+/** One JSON row's own fields: the input a generation takes, its metadata and seed. */
+export function parseBatchRow(templateId: string, value: unknown, index: number): BatchRow {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalid(`rows/${index}`, 'an object with text, data or content', value);
+  const row = value as Record<string, unknown>;
+  const unknown = Object.keys(row).find((k) => !(ROW_FIELDS as readonly string[]).includes(k));
+  if (unknown)
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `rows/${index}: unknown field ${unknown}; a row takes ${ROW_FIELDS.join(', ')}`,
+      { field: `rows/${index}/${unknown}` },
+    );
+  const { seed, ...job } = row;
+  let parsed: ReturnType<typeof parseJobBody>;
+  try {
+    parsed = parseJobBody({ ...job, templateId }, 'pdf');
+  } catch (err) {
+    throw atRow(index, err);
+  }
+  if (
+    seed !== undefined &&
+    (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > SEED_MAX)
+  )
+    throw invalid(`rows/${index}/seed`, `a whole number 0-${SEED_MAX}`, seed);
+  return { input: parsed.input, metadata: parsed.metadata, ...(seed !== undefined ? { seed } : {}) };
+}
+
+/** The hand's seed of row `index` of batch `batchId`: the same batch and row always draw the same. */
+export function rowSeed(batchId: string, index: number): number {
+  return createHash('sha256').update(`${batchId}/${index}`).digest().readUInt32BE(0) & SEED_MAX;
+}
+
+/** A column of a CSV: one path into a row (docs/batches.md, "CSV columns"). */
+type Step = { key: string } | { index: number };
+type Column =
+  | { to: 'text' }
+  | { to: 'seed' }
+  | { to: 'metadata'; key: string }
+  | { to: 'data'; path: Step[] };
+
+const SEGMENT = /^([A-Za-z0-9_-]+)((?:\[\d{1,4}\])*)$/;
+
+/**
+ * A header cell's meaning: `text`; `seed`; `metadata.KEY`; otherwise a path into `data`, dots
+ * between object keys and `[n]` after a list or table (from 0): `name`, `address.city`,
+ * `items[0]`, `lines[2].price`, `logo.assetId`. Null when it is none of these.
+ */
+export function csvColumn(name: string): Column | null {
+  if (name === 'text') return { to: 'text' };
+  if (name === 'seed') return { to: 'seed' };
+  if (name.startsWith('metadata.') && name.length > 9) return { to: 'metadata', key: name.slice(9) };
+  const path: Step[] = [];
+  for (const segment of name.split('.')) {
+    const m = SEGMENT.exec(segment);
+    if (!m) return null;
+    path.push({ key: m[1]! });
+    for (const i of m[2]!.matchAll(/\[(\d+)\]/g)) path.push({ index: Number(i[1]) });
+  }
+  return { to: 'data', path };
+}
+
+/** Sets `value` at `path` in `root`, making the objects and lists on the way. */
+function place(root: Record<string, unknown>, path: Step[], value: string): void {
+  let at: Record<string, unknown> | unknown[] = root;
+  for (const [i, step] of path.entries()) {
+    const last = i === path.length - 1;
+    const next = path[i + 1];
+    const key = 'key' in step ? step.key : step.index;
+    const holder = at as Record<string | number, unknown>;
+    if (last) holder[key] = value;
+    else {
+      holder[key] ??= next && 'index' in next ? [] : {};
+      at = holder[key] as Record<string, unknown> | unknown[];
+    }
+  }
+}
+
+/** Lists without the places no cell filled (`items[0]` empty, `items[1]` set: one item). */
+function compact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.filter((v) => v !== undefined).map(compact);
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, compact(v)]));
+  return value;
+}
+
+/**
+ * Rows of a CSV's records (the header first) for a template taking `takes`: each record's
+ * non-empty cells placed by their column (csvColumn). An unknown column, or one the template's
+ * input cannot take, is refused naming it.
+ */
+export function rowsOfCsv(records: string[][], takes: 'text' | 'data' | 'content'): unknown[] {
+  const [header, ...body] = records;
+  if (!header?.length) throw invalid('csv', 'CSV text whose first line names the columns', 'no header');
+  if (takes === 'content')
+    throw new ApiError(
+      'INVALID_REQUEST',
+      'a legacy Document v1 template takes content blocks, which CSV cannot carry: send rows instead',
+      { field: 'csv' },
+    );
+  const columns = header.map((name, i) => {
+    const c = csvColumn(name.trim());
+    const wrong = !c || (c.to === 'text' && takes !== 'text') || (c.to === 'data' && takes !== 'data');
+    if (wrong)
+      throw new ApiError(
+        'INVALID_REQUEST',
+        `csv column ${i + 1} ${JSON.stringify(name)} is not one this template takes: ${takes === 'text' ? 'text' : 'data fields such as name, address.city, items[0] or lines[0].price'}, seed or metadata.KEY`,
+        { field: `csv/${name}` },
+      );
+    return c!;
+  });
+  if (body.length < 1 || body.length > BATCH_LIMITS.rows)
+    throw invalid(
+      'csv',
+      `a header and 1-${BATCH_LIMITS.rows.toLocaleString('en-US')} rows`,
+      `${body.length} rows`,
+    );
+  return body.map((record) => {
+    const row: Record<string, unknown> = {};
+    const data: Record<string, unknown> = {};
+    const metadata: Record<string, string> = {};
+    for (const [i, cell] of record.entries()) {
+      const c = columns[i];
+      if (!c || cell === '') continue;
+      if (c.to === 'text') row.text = cell;
+      else if (c.to === 'seed') row.seed = /^\d{1,10}$/.test(cell.trim()) ? Number(cell.trim()) : cell;
+      else if (c.to === 'metadata') metadata[c.key] = cell;
+      else place(data, c.path, cell);
+    }
+    if (takes === 'data') row.data = compact(data);
+    if (Object.keys(metadata).length) row.metadata = metadata;
+    return row;
+  });
+}
+
+/** A batch as the store keeps it. */
+export interface Batch {
+  id: string;
+  accountId: string;
+  mode: Tenant['mode'];
+  templateId: string;
+  templateRevision: number;
+  /** `queued` until its last row ends (the view tells `processing` from the counts); then `completed` or `cancelled`. */
+  status: 'queued' | 'completed' | 'cancelled';
+  rowCount: number;
+  rowEvents: boolean;
+  metadata: Metadata;
+  requestId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+  cancelledAt: string | null;
+}
+
+/** Its rows by status, with what the completed ones made. */
+export interface BatchCounts {
+  queued: number;
+  processing: number;
+  completed: number;
+  failed: number;
+  cancelled: number;
+  pages: number;
+  creditsMilli: number;
+  /** The first retention end among its completed rows' outputs; null when none completed. */
+  expiresAt: string | null;
+}
+
+/** What the use-case made of a batch's request, before admission (its rows aside). */
+export interface BatchHead {
+  id: string;
+  templateId: string;
+  templateRevision: number;
+  metadata: Metadata;
+  rowEvents: boolean;
+  requestId?: string;
+}
+
+/** The batch as admitted at `now`: queued, every row waiting. The store records exactly this. */
+export function admittedBatch(tenant: Tenant, b: BatchHead & { rows: number }, now: Date): Batch {
+  const at = now.toISOString();
+  return {
+    id: b.id,
+    accountId: tenant.accountId,
+    mode: tenant.mode,
+    templateId: b.templateId,
+    templateRevision: b.templateRevision,
+    status: 'queued',
+    rowCount: b.rows,
+    rowEvents: b.rowEvents,
+    metadata: b.metadata,
+    requestId: b.requestId ?? null,
+    createdAt: at,
+    updatedAt: at,
+    completedAt: null,
+    cancelledAt: null,
+  };
+}
+
+export const batchPath = (id: string) => `/api/v1/batches/${id}`;
+
+/** The status clients see: `processing` once some row started or ended while others wait. */
+export function batchStatus(b: Batch, c: BatchCounts): BatchStatus {
+  if (b.status !== 'queued') return b.status;
+  return c.queued === b.rowCount ? 'queued' : 'processing';
+}
+
+/** The batch object of the API: absent fields are left out, never null. */
+export function batchView(b: Batch, c: BatchCounts) {
+  const status = batchStatus(b, c);
+  const ended = status === 'completed' || status === 'cancelled';
+  return {
+    id: b.id,
+    status,
+    templateId: b.templateId,
+    createdAt: b.createdAt,
+    updatedAt: b.updatedAt,
+    ...(b.completedAt ? { completedAt: b.completedAt } : {}),
+    ...(b.cancelledAt ? { cancelledAt: b.cancelledAt } : {}),
+    ...(ended && c.expiresAt ? { expiresAt: c.expiresAt } : {}),
+    rows: {
+      total: b.rowCount,
+      queued: c.queued,
+      processing: c.processing,
+      completed: c.completed,
+      failed: c.failed,
+      cancelled: c.cancelled,
+    },
+    pages: c.pages,
+    creditsSpent: c.creditsMilli / 1000,
+    rowsUrl: `${batchPath(b.id)}/rows`,
+    ...(ended && c.completed > 0 ? { downloadUrl: `${batchPath(b.id)}/download` } : {}),
+    metadata: b.metadata,
+  };
+}
+
+/** One row of a batch as `GET /batches/{id}/rows` lists it: its job (with `row`, its index) and its seed. */
+export function batchRowView(job: Job) {
+  return { ...jobView(job), seed: job.seed ?? 0 };
+}
