@@ -496,11 +496,8 @@ export interface components {
             /** @description CSV text (RFC 4180): a header row, then 1-10,000 rows. Columns: `text` (simple templates); data fields by path (`name`, `address.city`, `items[0]`, `lines[2].price`, `logo.assetId`); `seed`; `metadata.KEY`. An empty cell leaves its field out. */
             csv?: string;
             metadata?: components["schemas"]["Metadata"];
-            /**
-             * @description true: every row's own end is a webhook event too (generation.completed, generation.failed); batch.completed comes either way.
-             * @default false
-             */
-            rowEvents: boolean;
+            /** @description true: every row's own end is a webhook event too (generation.completed, generation.failed); batch.completed comes either way. Default false. */
+            rowEvents?: boolean;
             /** @description 1-10,000 rows, each what one generation of the template takes. */
             rows?: components["schemas"]["BatchRow"][];
             templateId: string;

@@ -55,9 +55,8 @@ export function batchSchemas(): Record<string, Schema> {
         metadata: ref('Metadata'),
         rowEvents: {
           type: 'boolean',
-          default: false,
           description:
-            "true: every row's own end is a webhook event too (generation.completed, generation.failed); batch.completed comes either way.",
+            "true: every row's own end is a webhook event too (generation.completed, generation.failed); batch.completed comes either way. Default false.",
         },
       },
       ['templateId'],
