@@ -28,9 +28,9 @@ export const EXIT = {
 } as const;
 
 /** A usage error (arguments, a file, the key): said as the domain says a refusal of input. */
-const usage = (message: string) => new Refusal('invalid', message);
+export const usage = (message: string) => new Refusal('invalid', message);
 
-interface Common {
+export interface Common {
   url?: string;
   key?: string;
   template: string;
@@ -38,7 +38,7 @@ interface Common {
   timeout: number;
 }
 
-function readInput(file: string, what: string): string {
+export function readInput(file: string, what: string): string {
   try {
     return readFileSync(file === '-' ? 0 : file, 'utf8');
   } catch (err) {
@@ -48,7 +48,7 @@ function readInput(file: string, what: string): string {
   }
 }
 
-function readJson(file: string, what: string): unknown {
+export function readJson(file: string, what: string): unknown {
   const text = readInput(file, what);
   try {
     return JSON.parse(text);
@@ -57,19 +57,19 @@ function readJson(file: string, what: string): unknown {
   }
 }
 
-function metadataPair(value: string, previous: Record<string, string> = {}): Record<string, string> {
+export function metadataPair(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const at = value.indexOf('=');
   if (at < 1) throw new InvalidArgumentError(`must be key=value, got "${value}"`);
   return { ...previous, [value.slice(0, at)]: value.slice(at + 1) };
 }
 
-function seconds(value: string): number {
+export function seconds(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1)
     throw new InvalidArgumentError(`must be a whole number of seconds, got "${value}"`);
   return Number(value);
 }
 
-function clientOf(opts: Common): Scriptorium {
+export function clientOf(opts: Common): Scriptorium {
   const apiKey = opts.key ?? envValue('SCRIPTORIUM_API_KEY');
   if (!apiKey) throw usage('an API key is needed: --key KEY or SCRIPTORIUM_API_KEY');
   const baseUrl = opts.url ?? envValue('SCRIPTORIUM_URL') ?? 'http://127.0.0.1:8080';
@@ -91,11 +91,11 @@ function clientOf(opts: Common): Scriptorium {
 }
 
 /** A line on standard error that stays (the progress line, if any, is rewritten below it). */
-function notice(text: string): void {
+export function notice(text: string): void {
   process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[2K' : ''}scriptorium: ${text}\n`);
 }
 
-const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(n < 10_240 ? 1 : 0)} KB`);
+export const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(n < 10_240 ? 1 : 0)} KB`);
 
 /** One line on the terminal, rewritten in place; silent when stderr is not a terminal. */
 function progressLine(): { show: (p: Progress) => void; clear: () => void } {
@@ -127,7 +127,7 @@ function progressLine(): { show: (p: Progress) => void; clear: () => void } {
 }
 
 /** Prints how it ended and sets the exit code. */
-function finish(
+export function finish(
   json: boolean | undefined,
   result: { human: string; data: unknown } | ScriptoriumError | Error,
 ): void {
@@ -163,7 +163,7 @@ function finish(
   process.stderr.write(`scriptorium: ${err.message}${where ? ` (${where})` : ''}\n`);
 }
 
-const common = (cmd: Command) =>
+export const common = (cmd: Command) =>
   cmd
     .option('--url <url>', 'the server (default: SCRIPTORIUM_URL or http://127.0.0.1:8080)')
     .option('--key <key>', 'the API key (default: SCRIPTORIUM_API_KEY)')
@@ -172,7 +172,7 @@ const common = (cmd: Command) =>
     .option('--timeout <seconds>', 'give up waiting after this long', seconds, 600);
 
 /** A usage error exits 2 (commander's own exit is 1). */
-function usageExits(cmd: Command): Command {
+export function usageExits(cmd: Command): Command {
   return cmd.exitOverride((err) => {
     if (err.exitCode === 0) process.exit(0);
     process.exit(EXIT.usage);

@@ -11,6 +11,7 @@ import { id } from './args.ts';
 import { openConfigured, setVerbose, withContext } from './context.ts';
 import { parseAddress } from './edge.ts';
 import { formatAccount } from './format.ts';
+import { batchCommand } from './batch.ts';
 import { integratorCommands } from './integrator.ts';
 import { listCommands } from './lists.ts';
 import { webhookCommands } from './webhooks.ts';
@@ -309,6 +310,7 @@ export function buildProgram(): Command {
   listCommands(admin, account, withContext);
   webhookCommands(admin, withContext);
   integratorCommands(program);
+  batchCommand(program);
 
   program
     .command('edge')

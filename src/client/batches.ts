@@ -1,7 +1,6 @@
 // Batches (an extension of the service, docs/batches.md): many documents of one template in one
 // request, waited for with progress, and their PDFs downloaded as one ZIP.
 import type { Calls, CreateOptions, Page } from './calls.ts';
-import { ScriptoriumError } from './errors.ts';
 import { type PollOptions, pollUntil } from './poll.ts';
 import { type Destination, downloadOf, save } from './save.ts';
 import type { components, operations } from './schema.ts';
@@ -88,12 +87,4 @@ export class BatchesApi {
     });
     return saved.kept ? { bytes: saved.bytes, zip: saved.kept } : { bytes: saved.bytes };
   }
-}
-
-/** A batch that ended without a completed row, as the client's error (for tools that need one). */
-export function batchFailed(batch: Batch): ScriptoriumError {
-  return new ScriptoriumError(
-    'GENERATION_FAILED',
-    `${batch.id} ${batch.status} with no completed row (${batch.rows.failed} failed, ${batch.rows.cancelled} cancelled)`,
-  );
 }

@@ -210,3 +210,100 @@ t.test('generate says what it waits for while it waits out a 429', async (t) => 
     'off a terminal too, a line names the limit, the wait and the try',
   );
 });
+
+t.test(
+  'batch: CSV rows in, a progress bar on a terminal, the ZIP out; a partly failed batch exits 4',
+  async (t) => {
+    const b = await server.tenant();
+    const csv = file(
+      'rows.csv',
+      `text,metadata.name\n${['ada', 'tom', 'grace', 'alan', 'mary', 'john']
+        .map(
+          (n) =>
+            `"Dear ${n}, ${'thank you for the garden party and the long talk about roses. '.repeat(20)}",${n}`,
+        )
+        .join('\n')}\n`,
+    );
+    const out = join(dir, 'letters.zip');
+    const command = [
+      process.execPath,
+      join(ROOT, 'bin/scriptorium.js'),
+      'batch',
+      '--template',
+      b.templates.test.simple,
+      '--csv',
+      csv,
+      '-o',
+      out,
+      '--name',
+      'name',
+    ]
+      .map((s) => `'${s}'`)
+      .join(' ');
+    const typed = await new Promise<{ code: number; output: string }>((resolve) =>
+      execFile(
+        'script',
+        ['-qec', command, '/dev/null'],
+        {
+          cwd: ROOT,
+          env: { ...process.env, SCRIPTORIUM_API_KEY: b.test, SCRIPTORIUM_URL: server.base, CI: '' },
+        },
+        (err, stdout) =>
+          resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, output: stdout }),
+      ),
+    );
+    t.equal(typed.code, 0, typed.output.slice(-300));
+    const frames = typed.output
+      .split('\r')
+      .map((f) => f.replaceAll('\u001b[2K', '').trim())
+      .filter(Boolean);
+    t.ok(
+      frames.some((f) => /^bat_\w{22} {2}\[#*-+\] {2}[0-5]\/6 rows {2}\d+ s$/.test(f)),
+      `a bar part way (${frames.find((f) => /rows/.test(f))})`,
+    );
+    t.match(
+      frames.at(-1),
+      new RegExp(`^${out}: 6 PDFs, \\d+ pages, [\\d.]+ sheets, [\\d.]+ KB \\(bat_\\w{22}\\)`),
+    );
+    t.equal(readFileSync(out).subarray(0, 2).toString(), 'PK', 'the ZIP is written');
+
+    const json = await cli(
+      [
+        'batch',
+        '--template',
+        b.templates.test.simple,
+        '--rows',
+        file('rows.json', '[{"text":"Dear Ada."}]'),
+        '-o',
+        out,
+        '--json',
+      ],
+      { SCRIPTORIUM_API_KEY: b.test, SCRIPTORIUM_URL: server.base },
+    );
+    t.equal(json.code, 0, json.stderr);
+    t.match(JSON.parse(json.stdout), { batch: { status: 'completed', rows: { completed: 1 } }, output: out });
+
+    const bad = await cli(
+      [
+        'batch',
+        '--template',
+        b.templates.test.simple,
+        '--csv',
+        file('bad.csv', 'text,colour\nhi,blue\n'),
+        '-o',
+        out,
+      ],
+      {
+        SCRIPTORIUM_API_KEY: b.test,
+        SCRIPTORIUM_URL: server.base,
+      },
+    );
+    t.equal(bad.code, 3, 'a refused batch exits 3');
+    t.match(bad.stderr, /csv column 2 "colour".*field csv\/colour/);
+    const none = await cli(['batch', '--template', b.templates.test.simple, '-o', out], {
+      SCRIPTORIUM_API_KEY: b.test,
+      SCRIPTORIUM_URL: server.base,
+    });
+    t.equal(none.code, 2, 'neither --csv nor --rows: a usage error');
+  },
+);

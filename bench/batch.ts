@@ -1,0 +1,213 @@
+// Batches against single jobs on the same server: N one-page letters (1,000 by default) sent as
+// one batch (`POST /batches`, polled every 250 ms, then the ZIP downloaded) and as N single jobs
+// through the API (two in flight, the spec's unfinished limit, each polled every 20 ms and its
+// PDF downloaded), embedded and in a farm; next to the render pool's raw pages per second on the
+// same letters (PiscinaRenderer in this process, every letter at once), measured in the same run.
+//
+//   node --import tsx bench/batch.ts [--rows 1000] [--only embedded|farm] [--write]
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { RenderRequest } from '../src/app/ports/renderer.ts';
+import { toRenderSpec } from '../src/domain/render-spec.ts';
+import { parseTemplate } from '../src/domain/template.ts';
+import { PiscinaRenderer } from '../workers/piscina-renderer.ts';
+import { prose } from './prose.ts';
+import { record } from './record.ts';
+import { farmServices, machine, ROOT, type Served, seedAccount, serve } from './serve.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000' },
+    only: { type: 'string' },
+    write: { type: 'boolean', default: false },
+  },
+});
+const N = Number(args.rows);
+const THREADS = 2;
+
+const dir = mkdtempSync(join(tmpdir(), 'scriptorium-bench-batch-'));
+const TEMPLATE = {
+  version: 2,
+  name: 'Thank-you letter',
+  mode: 'simple',
+  style: { fontId: 'font_76FIvrxbMWVVj6WyJCWgxI', pageSize: 'A5', fontSize: 16 },
+} as const;
+const templateFile = join(dir, 'letter.template.json');
+writeFileSync(templateFile, JSON.stringify(TEMPLATE));
+/** Letter i: a greeting and about 450 characters of its own prose, one A5 page. */
+const letter = (i: number) => `Dear friend number ${i + 1}, ${prose(450, i + 1)}`;
+const unlimited = 1_000_000;
+const common = {
+  POOL_THREADS: String(THREADS),
+  RATE_LIMIT_PER_MINUTE: '10000000',
+  LOG_LEVEL: 'warn',
+  PLAN_CATALOG: JSON.stringify({
+    pro: { sheetsPerPeriod: { 7: unlimited, 30: unlimited }, pagesPerDay: unlimited },
+  }),
+};
+
+interface Figures {
+  documents: number;
+  pages: number;
+  /** POST to the last document completed. */
+  completedS: number;
+  /** POST to the last byte downloaded. */
+  totalS: number;
+}
+
+/** The render pool on its own: the same letters, every one at once. */
+async function rawPool(): Promise<Figures> {
+  const parsed = parseTemplate(TEMPLATE);
+  if (!parsed.ok) throw new Error(parsed.message);
+  const task = (i: number): RenderRequest => {
+    const { spec } = toRenderSpec(
+      parsed.template,
+      { input: { text: letter(i) } },
+      { subscribed: true, textLimit: 100_000 },
+    );
+    return {
+      output: 'pdf',
+      spec: { ...spec, style: { ...spec.style, modifiers: { ...spec.style.modifiers, seed: i + 1 } } },
+      fonts: {},
+      images: {},
+      createdAt: '2026-11-27T00:00:00Z',
+      limits: { maxPages: 200, maxBytes: 55_000_000 },
+    };
+  };
+  const pool = new PiscinaRenderer({ threads: THREADS, timeoutMs: 60_000, memoryMb: 512 });
+  await Promise.all(Array.from({ length: THREADS * 4 }, (_, i) => pool.run(task(N + i)))); // warm-up
+  const t0 = performance.now();
+  const done = await Promise.all(Array.from({ length: N }, (_, i) => pool.run(task(i))));
+  const s = (performance.now() - t0) / 1000;
+  await pool.close();
+  return { documents: N, pages: done.reduce((n, r) => n + r.pages, 0), completedS: s, totalS: s };
+}
+
+const api = (port: number, key: string) => {
+  const base = `http://127.0.0.1:${port}/api/v1`;
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  return {
+    async json(method: string, path: string, body?: unknown) {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+      // biome-ignore lint/suspicious/noExplicitAny: the benchmark reads the JSON it asked for
+      return JSON.parse(text) as any;
+    },
+    async bytes(path: string): Promise<number> {
+      const res = await fetch(`${base}${path}`, { headers });
+      if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
+      return (await res.arrayBuffer()).byteLength;
+    },
+  };
+};
+
+async function asBatch(port: number, user: { key: string; template: string }, n: number): Promise<Figures> {
+  const a = api(port, user.key);
+  const t0 = performance.now();
+  const made = await a.json('POST', '/batches', {
+    templateId: user.template,
+    rows: Array.from({ length: n }, (_, i) => ({ text: letter(i) })),
+  });
+  let b = made;
+  while (b.status !== 'completed' && b.status !== 'cancelled') {
+    await new Promise((r) => setTimeout(r, 250));
+    b = await a.json('GET', `/batches/${made.id}`);
+  }
+  if (b.rows.completed !== n) throw new Error(`batch ${made.id}: ${JSON.stringify(b.rows)}`);
+  const completedS = (performance.now() - t0) / 1000;
+  await a.bytes(`/batches/${made.id}/download`);
+  return { documents: n, pages: b.pages, completedS, totalS: (performance.now() - t0) / 1000 };
+}
+
+async function asSingles(port: number, user: { key: string; template: string }, n: number): Promise<Figures> {
+  const a = api(port, user.key);
+  let next = 0;
+  let pages = 0;
+  let lastCompleted = 0;
+  const t0 = performance.now();
+  // Two in flight: the account's unfinished jobs allowed by the spec.
+  await Promise.all(
+    [0, 1].map(async () => {
+      for (let i = next++; i < n; i = next++) {
+        const job = await a.json('POST', '/generations', { templateId: user.template, text: letter(i) });
+        let j = job;
+        while (j.status === 'queued' || j.status === 'processing') {
+          await new Promise((r) => setTimeout(r, 20));
+          j = await a.json('GET', `/generations/${job.id}`);
+        }
+        if (j.status !== 'completed') throw new Error(`job ${job.id}: ${j.status}`);
+        lastCompleted = performance.now();
+        pages += j.pages;
+        await a.bytes(`/generations/${job.id}/download`);
+      }
+    }),
+  );
+  return {
+    documents: n,
+    pages,
+    completedS: (lastCompleted - t0) / 1000,
+    totalS: (performance.now() - t0) / 1000,
+  };
+}
+
+const rows: { setup: string; way: string; f: Figures }[] = [];
+const raw = await rawPool();
+rows.push({ setup: `render pool alone, ${THREADS} threads`, way: `${N} letters at once`, f: raw });
+console.error(`pool: ${raw.pages} pages in ${raw.completedS.toFixed(1)} s`);
+
+if (args.only !== 'farm') {
+  const env = { ...common, DATA_DIR: join(dir, 'embedded') };
+  const users = [0, 1, 2].map((i) => seedAccount(env, `bench ${i}`, templateFile, { mode: 'live' }));
+  const server = await serve(env);
+  await asBatch(server.port, users[2]!, 20); // warm-up
+  rows.push({ setup: 'embedded, 1 process', way: 'one batch', f: await asBatch(server.port, users[0]!, N) });
+  console.error(`embedded batch: ${rows.at(-1)!.f.completedS.toFixed(1)} s`);
+  rows.push({
+    setup: 'embedded, 1 process',
+    way: 'single jobs',
+    f: await asSingles(server.port, users[1]!, N),
+  });
+  console.error(`embedded singles: ${rows.at(-1)!.f.completedS.toFixed(1)} s`);
+  await server.stop();
+}
+
+if (args.only !== 'embedded') {
+  const services = await farmServices(dir, common);
+  const users = await services.seed(3, templateFile);
+  const processes: Served[] = [];
+  for (const role of ['api', 'worker', 'worker'])
+    processes.push(await serve(services.env, [], ['--role', role]));
+  const port = processes[0]!.port;
+  await asBatch(port, users[2]!, 20); // warm-up
+  rows.push({ setup: 'farm, 1 API + 2 workers', way: 'one batch', f: await asBatch(port, users[0]!, N) });
+  console.error(`farm batch: ${rows.at(-1)!.f.completedS.toFixed(1)} s`);
+  rows.push({ setup: 'farm, 1 API + 2 workers', way: 'single jobs', f: await asSingles(port, users[1]!, N) });
+  console.error(`farm singles: ${rows.at(-1)!.f.completedS.toFixed(1)} s`);
+  for (const p of processes) await p.stop();
+  await services.close();
+}
+rmSync(dir, { recursive: true, force: true });
+
+const rawRate = raw.pages / raw.completedS;
+const table = [
+  `### Batches against single jobs, ${new Date().toISOString().slice(0, 10)} (bench/batch.ts)`,
+  '',
+  `${machine()}; ${N} one-page A5 thank-you letters (about 480 characters each, every letter effect at its default), live key on a plan with raised allowances, rate limit raised. A batch: one \`POST /batches\`, polled every 250 ms, then its ZIP downloaded. Single jobs: two in flight (the spec's unfinished limit), each polled every 20 ms and its PDF downloaded. The pool row renders the same letters in this process with every one queued at once. Farm: PostgreSQL, Redis and s3rver on this machine; ${THREADS} render threads a worker, BATCH_SHARE 4.`,
+  '',
+  "| setup | way | documents | pages | POST to last completed | to last byte | pages/s | of the pool's raw pages/s |",
+  '|---|---|---:|---:|---:|---:|---:|---:|',
+  ...rows.map(
+    ({ setup, way, f }) =>
+      `| ${setup} | ${way} | ${f.documents.toLocaleString('en-US')} | ${f.pages.toLocaleString('en-US')} | ${f.completedS.toFixed(1)} s | ${f.totalS.toFixed(1)} s | ${(f.pages / f.completedS).toFixed(1)} | ${Math.round((100 * (f.pages / f.completedS)) / rawRate)} % |`,
+  ),
+  '',
+].join('\n');
+console.log(table);
+if (args.write) record(ROOT, table);

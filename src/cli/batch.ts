@@ -1,0 +1,123 @@
+// `scriptorium batch` (an integrator command, built on the client): submits a batch of CSV or
+// JSON rows, waits for every row with a progress bar on a terminal, and downloads the ZIP of the
+// completed rows' PDFs. The exit code says how it ended (docs/client.md).
+import type { Command } from 'commander';
+import type { Batch, BatchRequest } from '../client/index.ts';
+import {
+  type Common,
+  clientOf,
+  common,
+  EXIT,
+  finish,
+  kb,
+  metadataPair,
+  notice,
+  readInput,
+  readJson,
+  usage,
+  usageExits,
+} from './integrator.ts';
+
+const BAR = 24;
+
+/** The bar of a batch: done rows filled, failed ones counted beside it. */
+export function batchBar(b: Batch, elapsedSeconds: number): string {
+  const ended = b.rows.completed + b.rows.failed + b.rows.cancelled;
+  const filled = b.rows.total ? Math.round((ended / b.rows.total) * BAR) : 0;
+  const failed = b.rows.failed ? `, ${b.rows.failed} failed` : '';
+  return `${b.id}  [${'#'.repeat(filled)}${'-'.repeat(BAR - filled)}]  ${ended}/${b.rows.total} rows${failed}  ${elapsedSeconds} s`;
+}
+
+export function batchCommand(program: Command): void {
+  usageExits(
+    common(
+      program
+        .command('batch')
+        .description(
+          'make one document per row of a CSV or JSON file: submit, wait, download the ZIP (an integrator command)',
+        ),
+    )
+      .option('--csv <file>', 'CSV rows with a header (- for stdin): text, data paths, seed, metadata.KEY')
+      .option('--rows <file>', 'or a JSON array of rows, each what one generation takes')
+      .requiredOption('-o, --output <file>', 'where to write the ZIP of the PDFs')
+      .option('--name <key>', "name each PDF in the ZIP after the row's index and this metadata value")
+      .option('--metadata <key=value>', 'a label for the batch (repeatable)', metadataPair)
+      .option('--row-events', "send each row's end to the account's webhooks too")
+      .option('--idempotency-key <key>', 'makes a repeated command safe (default: a fresh one per run)'),
+  ).action(
+    async (
+      opts: Common & {
+        csv?: string;
+        rows?: string;
+        output: string;
+        name?: string;
+        metadata?: Record<string, string>;
+        rowEvents?: boolean;
+        idempotencyKey?: string;
+      },
+    ) => {
+      const tty = process.stderr.isTTY === true;
+      const started = Date.now();
+      const elapsed = () => Math.round((Date.now() - started) / 1000);
+      let shown = false;
+      const show = (text: string) => {
+        if (!tty) return;
+        process.stderr.write(`\r\x1b[2K${text}`);
+        shown = true;
+      };
+      const clear = () => {
+        if (shown) process.stderr.write('\r\x1b[2K');
+        shown = false;
+      };
+      try {
+        if ((opts.csv === undefined) === (opts.rows === undefined)) throw usage('give exactly one of --csv, --rows');
+        const body: BatchRequest = { templateId: opts.template };
+        if (opts.csv !== undefined) body.csv = readInput(opts.csv, 'csv');
+        else body.rows = readJson(opts.rows!, 'rows') as BatchRequest['rows'];
+        if (opts.metadata) body.metadata = opts.metadata;
+        if (opts.rowEvents) body.rowEvents = true;
+        const client = clientOf(opts);
+        const created = await client.batches.create(
+          body,
+          opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : {},
+        );
+        show(batchBar(created, elapsed()));
+        const done = await client.batches.wait(created.id, {
+          timeoutMs: opts.timeout * 1000,
+          onProgress: (b) => show(batchBar(b, elapsed())),
+        });
+        show(batchBar(done, elapsed()));
+        clear();
+        if (done.rows.completed === 0) {
+          process.exitCode = EXIT.failed;
+          finish(opts.json, {
+            data: { batch: done },
+            human: `${done.id} ${done.status} with no completed row (${done.rows.failed} failed, ${done.rows.cancelled} cancelled): no ZIP`,
+          });
+          return;
+        }
+        const saved = await client.batches.download(done.id, {
+          to: opts.output,
+          ...(opts.name ? { name: opts.name } : {}),
+          onProgress: (bytes, total) =>
+            show(`${done.id}  downloading  ${kb(bytes)}${Number.isFinite(total) ? ` of ${kb(total)}` : ''}`),
+        });
+        clear();
+        const short = done.rows.completed < done.rows.total;
+        if (short) {
+          process.exitCode = EXIT.failed;
+          notice(
+            `${done.rows.total - done.rows.completed} of ${done.rows.total} rows did not complete (${done.rows.failed} failed, ${done.rows.cancelled} cancelled): see GET /api/v1/batches/${done.id}/rows?status=failed`,
+          );
+        }
+        finish(opts.json, {
+          data: { batch: done, output: opts.output, bytes: saved.bytes },
+          human: `${opts.output}: ${done.rows.completed} PDFs, ${done.pages} pages, ${done.creditsSpent} sheets, ${kb(saved.bytes)} (${done.id})`,
+        });
+      } catch (err) {
+        clear();
+        finish(opts.json, err as Error);
+      }
+    },
+  );
+}
