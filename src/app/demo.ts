@@ -8,11 +8,12 @@ import { uploadAsset } from './assets.ts';
 
 /**
  * The example templates (src/app/demo): a handwritten letter (simple text), lecture notes with a
- * list and a table (structured), a greeting card with a picture in a column (structured), and a
+ * list and a table (structured), a greeting card with a picture in a column (structured), an
+ * envelope with its address block (structured, DL), a
  * legacy Document v1 template, and a caption sized for POST /renders (a strip of 1200 x 240 px, not
  * a sheet). Each has a request input beside it (`<name>.example.json`).
  */
-export const EXAMPLES = ['letter', 'notes', 'card', 'document', 'caption'] as const;
+export const EXAMPLES = ['letter', 'notes', 'card', 'envelope', 'document', 'caption'] as const;
 export type ExampleName = (typeof EXAMPLES)[number];
 /** Images the examples place, by file name in src/app/demo; the JSON says `"asset:<file>"`. */
 export const EXAMPLE_IMAGES = ['meadow.png'] as const;

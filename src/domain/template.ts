@@ -4,7 +4,7 @@
 // Parsing fills every default, so a stored model is complete and a job snapshot self-contained.
 import { z } from 'zod';
 import { MODIFIER_LIMITS } from '../render/index.ts';
-import { isAllowedSize, STANDARD_SIZES } from './page-size.ts';
+import { isAllowedSize, STANDARD_SIZES, type StandardSize } from './page-size.ts';
 import { show } from './errors.ts';
 import {
   array,
@@ -37,7 +37,7 @@ const customSize = object({
   },
 });
 
-const pageSize = z.union([oneOf(Object.keys(STANDARD_SIZES) as ['A5', 'A4', 'A3', 'Letter']), customSize], {
+const pageSize = z.union([oneOf(Object.keys(STANDARD_SIZES) as [StandardSize, ...StandardSize[]]), customSize], {
   error: (iss) =>
     `must be A5, A4, A3, Letter or { name, width, height, unit: mm|px }, got ${JSON.stringify(iss.input)?.slice(0, 60)}`,
 });

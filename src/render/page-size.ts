@@ -8,6 +8,11 @@ export const STANDARD_SIZES: Record<StandardSize, { width: number; height: numbe
   A4: { width: 210, height: 297 },
   A3: { width: 297, height: 420 },
   Letter: { width: 215.9, height: 279.4 },
+  // Envelopes (ISO 269 and the US #10, 4 1/8 x 9 1/2 in): written on in landscape.
+  DL: { width: 110, height: 220 },
+  C5: { width: 162, height: 229 },
+  C6: { width: 114, height: 162 },
+  US10: { width: 104.775, height: 241.3 },
 };
 
 /** CSS px: 96 per inch. */

@@ -3,7 +3,8 @@
 // thread, is stored with a job as JSON, and is all the engine ever reads. Lengths are mm unless
 // said, font sizes pt.
 
-export type StandardSize = 'A5' | 'A4' | 'A3' | 'Letter';
+/** Sheets, and envelopes: DL, C5, C6 and US #10 (`US10`). */
+export type StandardSize = 'A5' | 'A4' | 'A3' | 'Letter' | 'DL' | 'C5' | 'C6' | 'US10';
 export type CustomSize = { name: string; width: number; height: number; unit: 'mm' | 'px' };
 export type PageSize = StandardSize | CustomSize;
 export type Align = 'left' | 'right' | 'center' | 'justify';

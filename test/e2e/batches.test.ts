@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { topUp } from '../../src/app/admin.ts';
+import { importTemplate, topUp } from '../../src/app/admin.ts';
+import { readExample } from '../../src/app/demo.ts';
 import { rowSeed } from '../../src/domain/batch.ts';
 import { startReceiver, until } from '../helpers/receiver.ts';
 import { type Answer, call, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -402,5 +403,39 @@ t.test('batch.completed: sent once with the counts; row events only when asked f
     rowEvents.map((e) => e.data.generation.batchId),
     [loud.body.id, loud.body.id, loud.body.id],
     'row events for the batch that asked, none for the other',
+  );
+});
+
+t.test('envelopes: a CSV of addresses written on DL envelopes in landscape, billed as A4', async (t) => {
+  const a = await server.tenant();
+  const json = readExample('envelope', {}).template;
+  const tpl = await importTemplate(server.ctx, {
+    account: a.accountId,
+    mode: 'test',
+    json,
+    source: 'envelope',
+  });
+  const csv =
+    'name,street,city,country\nMrs Margaret Hale,14 Rosemary Lane,Helstone SO41 8QT,England\nMr John Thornton,Marlborough Mills,Milton,\n';
+  const post = await call(t, server, 'POST', '/batches', { key: a.test, body: { templateId: tpl.id, csv } });
+  t.equal(post.status, 202, JSON.stringify(post.body));
+  const done = await batchEnded(t, server, a.test, post.body.id);
+  t.match(
+    done,
+    { status: 'completed', pages: 2, creditsSpent: 3 },
+    'two envelopes at 1.5 sheets (DL fits A4, not A5)',
+  );
+  const [row] = await allRows(t, server, a.test, post.body.id);
+  const pdf = await call(t, server, 'GET', `/generations/${row.id}/download`, { key: a.test });
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-envelope-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'envelope.pdf'), pdf.bytes);
+  const info = execFileSync('pdfinfo', [join(dir, 'envelope.pdf')], { encoding: 'utf8' });
+  t.match(info, /Page size:\s+623\.6\d* x 311\.8\d* pts/, 'a DL envelope, 220 x 110 mm, landscape');
+  const text = execFileSync('pdftotext', [join(dir, 'envelope.pdf'), '-'], { encoding: 'utf8' });
+  t.match(
+    text,
+    /Mrs Margaret Hale[\s\S]*14 Rosemary Lane[\s\S]*Helstone SO41 8QT[\s\S]*England/,
+    'the address block, line by line',
   );
 });

@@ -129,7 +129,8 @@ t.test('--version; account and job lists; a job cancelled from the command line'
   t.match(version.stdout, /^scriptorium \d+\.\d+\.\d+\n$/);
   const fresh = { DATA_DIR: join(dir, 'lists') };
   const run = cliJson(fresh);
-  const serve = await startServe({ ...fresh, RATE_LIMIT_PER_MINUTE: '100000' });
+  // Room for several unfinished jobs: the one to cancel waits behind the others.
+  const serve = await startServe({ ...fresh, RATE_LIMIT_PER_MINUTE: '100000', MAX_UNFINISHED_JOBS: '8' });
   t.teardown(() => serve.stop('SIGKILL'));
   const account = /account\s+(acc_\S+)/.exec(serve.stdout())![1]!;
   const key = /API key\s+(hw_test_\S+)/.exec(serve.stdout())![1]!;
@@ -140,8 +141,8 @@ t.test('--version; account and job lists; a job cancelled from the command line'
   ]);
   const human = await cli(['admin', 'account', 'list'], fresh);
   t.match(human.stdout, new RegExp(`^${account}  pro .* test \\d+ sheets  Demo`));
-  // Two long jobs of one account: the second waits behind the first (one job of an account runs
-  // at a time). On a fast machine both may be drawn before the command starts: then a new pair.
+  // Long jobs of one account: the last waits behind the others (one job of an account runs at a
+  // time). On a fast machine all may be drawn before the command starts: then a new set.
   const post = async () => {
     const r = await fetch(`http://127.0.0.1:${serve.port}/api/v1/generations`, {
       method: 'POST',
@@ -153,7 +154,7 @@ t.test('--version; account and job lists; a job cancelled from the command line'
   let job = '';
   let cancel: Awaited<ReturnType<typeof cli>> | undefined;
   for (let pair = 1; pair <= 5 && !cancel; pair++) {
-    const first = await post();
+    const ahead = [await post(), await post(), await post()];
     job = await post();
     const tried = await cli(['admin', 'job', 'cancel', job, '--json'], fresh);
     if (tried.code === 0) cancel = tried;
@@ -163,7 +164,7 @@ t.test('--version; account and job lists; a job cancelled from the command line'
         /is completed and can no longer be cancelled/,
         `pair ${pair}: drawn before the command`,
       );
-      await run(['admin', 'job', 'cancel', first]).catch(() => {});
+      for (const id of ahead) await run(['admin', 'job', 'cancel', id]).catch(() => {});
     }
   }
   const cancelled = JSON.parse(cancel!.stdout.trim());

@@ -29,6 +29,11 @@ t.test('sheets per page for every standard size and custom sizes on each side of
     ['A4', 1500],
     ['A3', 2000],
     ['Letter', 2000], // 215.9 mm is wider than A4 either way round: the smallest that holds it is A3
+    // Envelopes bill by the same rule: the smallest of A5, A4, A3 that holds them.
+    ['DL', 1500], // 110 x 220 mm: 220 is longer than A5's 210
+    ['C5', 1500], // 162 x 229 mm
+    ['C6', 1000], // 114 x 162 mm fits A5
+    ['US10', 1500], // 104.8 x 241.3 mm
     [{ name: 'A5 landscape', width: 210, height: 148, unit: 'mm' }, 1000],
     [{ name: 'A6', width: 105, height: 148, unit: 'mm' }, 1000],
     [{ name: 'just over A5', width: 148.001, height: 210, unit: 'mm' }, 1500],
