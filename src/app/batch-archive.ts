@@ -52,7 +52,7 @@ export async function batchArchive(
   const width = String(batch.rowCount - 1).length;
   const open = new Set<BlobStream>();
   for (const out of outputs) {
-    const name = entryName(out.index, width, nameKey ? out.metadata[nameKey] : undefined);
+    const name = entryName(out.index, width, nameKey ? out.metadata[nameKey] : undefined, out.part);
     zip.addReadStreamLazy(
       name,
       { size: out.blobDigest?.bytes ?? 0, compress: false, mtime },

@@ -10,6 +10,7 @@ import {
   type Batch,
   BATCH_LIMITS,
   type BatchCounts,
+  type BatchPart,
   type BatchRow,
   parseBatchBody,
   parseBatchRow,
@@ -17,14 +18,14 @@ import {
   rowsOfCsv,
 } from '../domain/batch.ts';
 import { ApiError, invalid } from '../domain/errors.ts';
-import type { Job, JobStatus, NewJob } from '../domain/generation.ts';
+import type { Job, JobInput, JobStatus, NewJob } from '../domain/generation.ts';
 import { isId, shownId } from '../domain/ids.ts';
 import { milliSheetsPerPage } from '../domain/page-size.ts';
 import type { TemplateModel } from '../domain/template.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
 import type { JobQueue } from '../queue/types.ts';
-import type { Page, Store } from '../store/index.ts';
+import type { Page, Store, TemplateRecord } from '../store/index.ts';
 import type { Caller } from './auth.ts';
 import { type JobDeps, ownTemplate, specChecker } from './generations.ts';
 import { keptFor, type Remembered } from './idempotency.ts';
@@ -32,6 +33,18 @@ import { keptFor, type Remembered } from './idempotency.ts';
 export interface SubmittedBatch {
   batch: Batch;
   counts: BatchCounts;
+}
+
+type Checked = Awaited<ReturnType<ReturnType<typeof specChecker>>>;
+
+/** The envelope template a batch names: the tenant's own, else TEMPLATE_NOT_FOUND at envelope/templateId. */
+async function envelopeTemplate(d: JobDeps, tenant: Tenant, id: string): Promise<TemplateRecord> {
+  try {
+    return await ownTemplate(d, tenant, id);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    throw new ApiError(err.code, `envelope: ${err.message}`, { field: 'envelope/templateId' });
+  }
 }
 
 /** What a template takes as input: simple text, structured data, or v1 content. */
@@ -67,66 +80,84 @@ export async function submitBatch(
   const parsed = parseBatchBody(body);
   const tenant = caller.tenant;
   const template = await ownTemplate(d, tenant, parsed.templateId);
+  const envelope = parsed.envelope ? await envelopeTemplate(d, tenant, parsed.envelope.templateId) : null;
   const raw =
     'json' in parsed.rows
       ? parsed.rows.json
-      : rowsOfCsv(csvRecords(parsed.rows.csv), takesOf(template.model));
+      : rowsOfCsv(
+          csvRecords(parsed.rows.csv),
+          takesOf(template.model),
+          envelope ? takesOf(envelope.model) : null,
+        );
   const check = specChecker(d, caller, template.model);
+  const checkEnvelope = envelope ? specChecker(d, caller, envelope.model) : null;
   const id = newId('bat');
-  const rows: NewJob[] = [];
+  const jobs: NewJob[] = [];
   const faults: ApiError[] = [];
+  let milli = 0;
   for (const [index, value] of raw.entries()) {
     let row: BatchRow;
-    let checked: Awaited<ReturnType<typeof check>>;
+    const made: { part: BatchPart; template: TemplateRecord; input: JobInput; checked: Checked }[] = [];
     try {
-      row = parseBatchRow(template.id, value, index);
-      checked = await check({ input: row.input });
+      row = parseBatchRow(template.id, value, index, envelope?.id ?? null);
+      made.push({ part: 'letter', template, input: row.input, checked: await check({ input: row.input }) });
+      if (envelope && checkEnvelope && row.envelope) {
+        const input = row.envelope;
+        const checked = await checkEnvelope({ input }).catch((err: unknown) => {
+          if (!(err instanceof ApiError)) throw err;
+          throw new ApiError(err.code, `envelope: ${err.message}`, {
+            field: `envelope${err.field ? `/${err.field}` : ''}`,
+          });
+        });
+        made.push({ part: 'envelope', template: envelope, input, checked });
+      }
     } catch (err) {
       faults.push(err instanceof ApiError && err.field?.startsWith('rows/') ? err : atRow(index, err));
       if (faults.length >= BATCH_LIMITS.reported) break;
       continue;
     }
     if (faults.length) continue;
-    const seed = row.seed ?? rowSeed(id, index);
-    const spec = {
-      ...checked.spec,
-      style: { ...checked.spec.style, modifiers: { ...checked.spec.style.modifiers, seed } },
-    };
-    rows.push({
-      id: newId('gen'),
-      kind: 'pdf',
-      templateId: template.id,
-      templateRevision: template.revision,
-      template: checked.model,
-      input: row.input,
-      inputHash: sha256Hex(JSON.stringify(row.input)),
-      spec,
-      metadata: row.metadata,
-      ...(requestId ? { requestId } : {}),
-      row: { batchId: id, index, seed },
-    });
+    for (const m of made) {
+      // A row's seed is its letter's; its envelope's is derived beside it.
+      const seed = m.part === 'letter' && row.seed !== undefined ? row.seed : rowSeed(id, index, m.part);
+      const spec = {
+        ...m.checked.spec,
+        style: { ...m.checked.spec.style, modifiers: { ...m.checked.spec.style.modifiers, seed } },
+      };
+      milli += milliSheetsPerPage(spec.style.pageSize);
+      jobs.push({
+        id: newId('gen'),
+        kind: 'pdf',
+        templateId: m.template.id,
+        templateRevision: m.template.revision,
+        template: m.checked.model,
+        input: m.input,
+        inputHash: sha256Hex(JSON.stringify(m.input)),
+        spec,
+        metadata: row.metadata,
+        ...(requestId ? { requestId } : {}),
+        row: { batchId: id, index, seed, part: m.part },
+      });
+    }
   }
   if (faults.length) throw badRows(faults, raw.length);
   const now = d.now();
-  const counts = freshCounts(rows.length);
-  const made = {
+  const counts = freshCounts(raw.length, envelope !== null);
+  const head = {
     id,
     templateId: template.id,
     templateRevision: template.revision,
     metadata: parsed.metadata,
     rowEvents: parsed.rowEvents,
+    envelopeTemplateId: envelope?.id ?? null,
     ...(requestId ? { requestId } : {}),
   };
   const batch = await d.store.batches.submit(
     tenant,
-    {
-      ...made,
-      rows,
-      estimate: { pages: rows.length, milliPerPage: milliSheetsPerPage(rows[0]!.spec.style.pageSize) },
-    },
+    { ...head, rowCount: raw.length, rows: jobs, estimate: { pages: jobs.length, milli } },
     { unfinished: d.config.maxUnfinishedJobs, queued: d.config.queueMax, instance: d.instance },
     now,
-    keptFor(remember, { batch: admittedBatch(tenant, { ...made, rows: rows.length }, now), counts }),
+    keptFor(remember, { batch: admittedBatch(tenant, { ...head, rows: raw.length }, now), counts }),
   );
   await feedBatch(d, batch.id);
   return { batch, counts };
@@ -144,8 +175,9 @@ function badRows(faults: ApiError[], total: number): ApiError {
   );
 }
 
-const freshCounts = (rows: number): BatchCounts => ({
+const freshCounts = (rows: number, envelopes: boolean): BatchCounts => ({
   queued: rows,
+  envelopes: envelopes ? { queued: rows, processing: 0, completed: 0, failed: 0, cancelled: 0 } : null,
   processing: 0,
   completed: 0,
   failed: 0,
@@ -202,7 +234,7 @@ export async function batchRows(
   tenant: Tenant,
   id: string,
   opts: { limit: number; cursor?: string | undefined; status?: JobStatus | undefined },
-): Promise<Page<Job>> {
+): Promise<Page<{ letter: Job; envelope: Job | undefined }>> {
   const { batch } = await batchOf(d, tenant, id);
   return d.store.batches.rows(batch.id, opts);
 }
@@ -218,15 +250,23 @@ export async function cancelBatch(
   return { batch: done.batch, counts: await d.store.batches.counts(done.batch.id) };
 }
 
-/** The index a ZIP entry's name takes a metadata field from: letters, digits, `.`, `-` and `_` only. */
-export function entryName(index: number, width: number, label: string | undefined): string {
+/**
+ * A ZIP entry's name: the row's index padded to `width`, then the metadata value given (letters,
+ * digits, `.`, `-` and `_` only), then `-envelope` for a row's envelope.
+ */
+export function entryName(
+  index: number,
+  width: number,
+  label: string | undefined,
+  part: BatchPart = 'letter',
+): string {
   const n = String(index).padStart(width, '0');
   const safe = label
     ?.normalize('NFKD')
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 80);
-  return safe ? `${n}-${safe}.pdf` : `${n}.pdf`;
+  return `${safe ? `${n}-${safe}` : n}${part === 'envelope' ? '-envelope' : ''}.pdf`;
 }
 
 /** `name`: a metadata key to name ZIP entries by; refused when it cannot be one. */

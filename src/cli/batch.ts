@@ -70,7 +70,8 @@ export function batchCommand(program: Command): void {
         shown = false;
       };
       try {
-        if ((opts.csv === undefined) === (opts.rows === undefined)) throw usage('give exactly one of --csv, --rows');
+        if ((opts.csv === undefined) === (opts.rows === undefined))
+          throw usage('give exactly one of --csv, --rows');
         const body: BatchRequest = { templateId: opts.template };
         if (opts.csv !== undefined) body.csv = readInput(opts.csv, 'csv');
         else body.rows = readJson(opts.rows!, 'rows') as BatchRequest['rows'];

@@ -450,6 +450,16 @@ export interface components {
             creditsSpent: number;
             /** @description Once the batch ended with some row completed: the ZIP of their PDFs. */
             downloadUrl?: string;
+            /** @description With an envelope template: each row's envelope by status. */
+            envelopes?: {
+                cancelled: number;
+                completed: number;
+                failed: number;
+                processing: number;
+                queued: number;
+                total: number;
+            };
+            envelopeTemplateId?: string;
             /**
              * Format: date-time
              * @description When the first completed row's PDF expires (7 days after it completed).
@@ -457,8 +467,9 @@ export interface components {
             expiresAt?: string;
             id: string;
             metadata: components["schemas"]["Metadata"];
-            /** @description Pages of the completed rows so far. */
+            /** @description Pages of the completed documents so far, envelopes included. */
             pages: number;
+            /** @description Its rows (each row's letter) by status. */
             rows: {
                 cancelled: number;
                 completed: number;
@@ -476,6 +487,48 @@ export interface components {
             templateId: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        BatchEnvelope: {
+            /** @description Extension: the batch this job is a row of. */
+            batchId?: string;
+            /** Format: date-time */
+            cancelledAt?: string;
+            /** Format: date-time */
+            completedAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description API sheets; fractional values are possible (an A4 page is 1.5). */
+            creditsSpent?: number;
+            /** @description Relative (/api/v1/generations/{id}/download) or an absolute http(s) URL. */
+            downloadUrl?: string;
+            error?: {
+                /** @enum {string} */
+                code: "GENERATION_FAILED" | "INSUFFICIENT_BALANCE";
+                message: string;
+            };
+            /** Format: date-time */
+            expiresAt?: string;
+            id: string;
+            /** @enum {string} */
+            kind: "pdf" | "preview";
+            metadata: components["schemas"]["Metadata"];
+            pages?: number;
+            /**
+             * @description Extension: which of its row's documents a batch's job is.
+             * @enum {string}
+             */
+            part?: "letter" | "envelope";
+            /** @description A completed preview: where its images are (/api/v1/generations/{id}/preview). Extension. */
+            previewUrl?: string;
+            /** @description Extension: a batch row's index in its batch, from 0. */
+            row?: number;
+            /** @description The hand's seed it is written with. */
+            seed: number;
+            /** Format: date-time */
+            startedAt?: string;
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            templateId: string;
         };
         BatchEvent: {
             /** Format: date-time */
@@ -495,28 +548,84 @@ export interface components {
         BatchRequest: {
             /** @description CSV text (RFC 4180): a header row, then 1-10,000 rows. Columns: `text` (simple templates); data fields by path (`name`, `address.city`, `items[0]`, `lines[2].price`, `logo.assetId`); `seed`; `metadata.KEY`. An empty cell leaves its field out. */
             csv?: string;
+            /** @description An envelope for every row, written in this template (an envelope size such as DL, in landscape); each row then carries `envelope` (CSV: columns `envelope.<field>`). Each envelope is a document of its own, billed by its size. */
+            envelope?: {
+                templateId: string;
+            };
             metadata?: components["schemas"]["Metadata"];
             /** @description true: every row's own end is a webhook event too (generation.completed, generation.failed); batch.completed comes either way. Default false. */
             rowEvents?: boolean;
             /** @description 1-10,000 rows, each what one generation of the template takes. */
-            rows?: components["schemas"]["BatchRow"][];
+            rows?: components["schemas"]["BatchRowRequest"][];
             templateId: string;
         } & (unknown | unknown);
+        /** @description A row: its letter's job (with batchId, row and part), its seed, and its envelope's job when it has one. */
         BatchRow: {
+            /** @description Extension: the batch this job is a row of. */
+            batchId?: string;
+            /** Format: date-time */
+            cancelledAt?: string;
+            /** Format: date-time */
+            completedAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description API sheets; fractional values are possible (an A4 page is 1.5). */
+            creditsSpent?: number;
+            /** @description Relative (/api/v1/generations/{id}/download) or an absolute http(s) URL. */
+            downloadUrl?: string;
+            envelope?: components["schemas"]["BatchEnvelope"];
+            error?: {
+                /** @enum {string} */
+                code: "GENERATION_FAILED" | "INSUFFICIENT_BALANCE";
+                message: string;
+            };
+            /** Format: date-time */
+            expiresAt?: string;
+            id: string;
+            /** @enum {string} */
+            kind: "pdf" | "preview";
+            metadata: components["schemas"]["Metadata"];
+            pages?: number;
+            /**
+             * @description Extension: which of its row's documents a batch's job is.
+             * @enum {string}
+             */
+            part?: "letter" | "envelope";
+            /** @description A completed preview: where its images are (/api/v1/generations/{id}/preview). Extension. */
+            previewUrl?: string;
+            /** @description Extension: a batch row's index in its batch, from 0. */
+            row?: number;
+            /** @description The hand's seed it is written with. */
+            seed: number;
+            /** Format: date-time */
+            startedAt?: string;
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            templateId: string;
+        };
+        BatchRowList: {
+            data: components["schemas"]["BatchRow"][];
+            hasMore: boolean;
+            nextCursor: string | null;
+        };
+        BatchRowRequest: {
             content?: components["schemas"]["ContentBlock"][];
             data?: {
                 [key: string]: unknown;
+            };
+            /** @description With a batch's envelope template: the envelope's input (what that template takes). */
+            envelope?: {
+                content?: components["schemas"]["ContentBlock"][];
+                data?: {
+                    [key: string]: unknown;
+                };
+                text?: string;
             };
             metadata?: components["schemas"]["Metadata"];
             /** @description The hand's seed for this row; by default one derived from the batch and the row, so the same row always draws the same. */
             seed?: number;
             text?: string;
         } & (unknown | unknown | unknown);
-        BatchRowList: {
-            data: components["schemas"]["Generation"][];
-            hasMore: boolean;
-            nextCursor: string | null;
-        };
         Block: {
             key?: string;
             /** @default false */
@@ -871,12 +980,15 @@ export interface components {
             kind: "pdf" | "preview";
             metadata: components["schemas"]["Metadata"];
             pages?: number;
+            /**
+             * @description Extension: which of its row's documents a batch's job is.
+             * @enum {string}
+             */
+            part?: "letter" | "envelope";
             /** @description A completed preview: where its images are (/api/v1/generations/{id}/preview). Extension. */
             previewUrl?: string;
             /** @description Extension: a batch row's index in its batch, from 0. */
             row?: number;
-            /** @description Extension: a batch row's seed of the hand (listed with the batch's rows). */
-            seed?: number;
             /** Format: date-time */
             startedAt?: string;
             /** @enum {string} */
@@ -1021,7 +1133,7 @@ export interface components {
              */
             orientation: "portrait" | "landscape";
             /** @default A4 */
-            pageSize: ("A5" | "A4" | "A3" | "Letter") | {
+            pageSize: ("A5" | "A4" | "A3" | "Letter" | "DL" | "C5" | "C6" | "US10") | {
                 height: number;
                 name: string;
                 /** @enum {string} */
@@ -1204,7 +1316,7 @@ export interface components {
              */
             orientation: "portrait" | "landscape";
             /** @default A4 */
-            pageSize: ("A5" | "A4" | "A3" | "Letter") | {
+            pageSize: ("A5" | "A4" | "A3" | "Letter" | "DL" | "C5" | "C6" | "US10") | {
                 height: number;
                 name: string;
                 /** @enum {string} */

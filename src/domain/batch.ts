@@ -32,7 +32,12 @@ export interface BatchRow {
   metadata: Metadata;
   /** The hand's seed for this row; by default derived from the batch and the row (rowSeed). */
   seed?: number;
+  /** Its envelope's input, when the batch names an envelope template. */
+  envelope?: JobInput;
 }
+
+/** A batch row's documents: its letter, and its envelope when the batch has one. */
+export type BatchPart = 'letter' | 'envelope';
 
 export interface ParsedBatch {
   templateId: string;
@@ -40,10 +45,12 @@ export interface ParsedBatch {
   rows: { json: unknown[] } | { csv: string };
   metadata: Metadata;
   rowEvents: boolean;
+  /** The template every row's envelope is written in; each row then carries `envelope`. */
+  envelope: { templateId: string } | null;
 }
 
-const FIELDS = ['templateId', 'rows', 'csv', 'metadata', 'rowEvents'] as const;
-const ROW_FIELDS = ['text', 'data', 'content', 'metadata', 'seed'] as const;
+const FIELDS = ['templateId', 'rows', 'csv', 'metadata', 'rowEvents', 'envelope'] as const;
+const ROW_FIELDS = ['text', 'data', 'content', 'metadata', 'seed', 'envelope'] as const;
 export const SEED_MAX = 2 ** 31 - 1;
 
 /** The body's shape, before the template is known. */
@@ -76,7 +83,22 @@ export function parseBatchBody(body: unknown): ParsedBatch {
   }
   if (b.rowEvents !== undefined && typeof b.rowEvents !== 'boolean')
     throw invalid('rowEvents', 'true or false', b.rowEvents);
+  let envelope: ParsedBatch['envelope'] = null;
+  if (b.envelope !== undefined) {
+    const e = b.envelope as Record<string, unknown> | null;
+    const what = "an object { templateId } naming the template of every row's envelope";
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) throw invalid('envelope', what, b.envelope);
+    const extra = Object.keys(e).find((k) => k !== 'templateId');
+    if (extra)
+      throw new ApiError('INVALID_REQUEST', `unknown field envelope/${extra}; envelope takes templateId`, {
+        field: `envelope/${extra}`,
+      });
+    if (!namesA('tpl', e.templateId))
+      throw invalid('envelope/templateId', 'a template id (tpl_…)', e.templateId);
+    envelope = { templateId: e.templateId };
+  }
   return {
+    envelope,
     templateId: b.templateId,
     rows,
     metadata: b.metadata === undefined ? {} : parseMetadata(b.metadata),
@@ -91,8 +113,16 @@ export function atRow(index: number, err: unknown): ApiError {
   return new ApiError(err.code, `rows/${index}: ${err.message}`, { field });
 }
 
-/** One JSON row's own fields: the input a generation takes, its metadata and seed. */
-export function parseBatchRow(templateId: string, value: unknown, index: number): BatchRow {
+/**
+ * One JSON row's own fields: the input a generation takes, its metadata and seed, and with an
+ * envelope template (`envelopeTemplateId`) its envelope's input, which it must then carry.
+ */
+export function parseBatchRow(
+  templateId: string,
+  value: unknown,
+  index: number,
+  envelopeTemplateId: string | null = null,
+): BatchRow {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw invalid(`rows/${index}`, 'an object with text, data or content', value);
   const row = value as Record<string, unknown>;
@@ -103,10 +133,31 @@ export function parseBatchRow(templateId: string, value: unknown, index: number)
       `rows/${index}: unknown field ${unknown}; a row takes ${ROW_FIELDS.join(', ')}`,
       { field: `rows/${index}/${unknown}` },
     );
-  const { seed, ...job } = row;
+  const { seed, envelope, ...job } = row;
   let parsed: ReturnType<typeof parseJobBody>;
+  let envelopeInput: JobInput | undefined;
   try {
     parsed = parseJobBody({ ...job, templateId }, 'pdf');
+    if (envelopeTemplateId === null && envelope !== undefined)
+      throw new ApiError(
+        'INVALID_REQUEST',
+        'envelope is for a batch that names an envelope template (envelope.templateId)',
+        {
+          field: 'envelope',
+        },
+      );
+    if (envelopeTemplateId !== null) {
+      if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope))
+        throw invalid('envelope', "an object with the envelope's text or data", envelope);
+      try {
+        envelopeInput = parseJobBody({ ...envelope, templateId: envelopeTemplateId }, 'pdf').input;
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        throw new ApiError(err.code, `envelope: ${err.message}`, {
+          field: `envelope${err.field ? `/${err.field}` : ''}`,
+        });
+      }
+    }
   } catch (err) {
     throw atRow(index, err);
   }
@@ -115,21 +166,27 @@ export function parseBatchRow(templateId: string, value: unknown, index: number)
     (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > SEED_MAX)
   )
     throw invalid(`rows/${index}/seed`, `a whole number 0-${SEED_MAX}`, seed);
-  return { input: parsed.input, metadata: parsed.metadata, ...(seed !== undefined ? { seed } : {}) };
+  return {
+    input: parsed.input,
+    metadata: parsed.metadata,
+    ...(seed !== undefined ? { seed } : {}),
+    ...(envelopeInput ? { envelope: envelopeInput } : {}),
+  };
 }
 
-/** The hand's seed of row `index` of batch `batchId`: the same batch and row always draw the same. */
-export function rowSeed(batchId: string, index: number): number {
-  return createHash('sha256').update(`${batchId}/${index}`).digest().readUInt32BE(0) & SEED_MAX;
+/** The hand's seed of row `index` of batch `batchId` (its envelope's another): the same batch and row always draw the same. */
+export function rowSeed(batchId: string, index: number, part: BatchPart = 'letter'): number {
+  const at = part === 'letter' ? `${batchId}/${index}` : `${batchId}/${index}/${part}`;
+  return createHash('sha256').update(at).digest().readUInt32BE(0) & SEED_MAX;
 }
 
 /** A column of a CSV: one path into a row (docs/batches.md, "CSV columns"). */
 type Step = { key: string } | { index: number };
 type Column =
-  | { to: 'text' }
+  | { to: 'text'; envelope?: true }
   | { to: 'seed' }
   | { to: 'metadata'; key: string }
-  | { to: 'data'; path: Step[] };
+  | { to: 'data'; path: Step[]; envelope?: true };
 
 const SEGMENT = /^([A-Za-z0-9_-]+)((?:\[\d{1,4}\])*)$/;
 
@@ -139,6 +196,10 @@ const SEGMENT = /^([A-Za-z0-9_-]+)((?:\[\d{1,4}\])*)$/;
  * `items[0]`, `lines[2].price`, `logo.assetId`. Null when it is none of these.
  */
 export function csvColumn(name: string): Column | null {
+  if (name.startsWith('envelope.')) {
+    const inner = csvColumn(name.slice(9));
+    return inner && (inner.to === 'text' || inner.to === 'data') ? { ...inner, envelope: true } : null;
+  }
   if (name === 'text') return { to: 'text' };
   if (name === 'seed') return { to: 'seed' };
   if (name.startsWith('metadata.') && name.length > 9) return { to: 'metadata', key: name.slice(9) };
@@ -181,7 +242,12 @@ function compact(value: unknown): unknown {
  * non-empty cells placed by their column (csvColumn). An unknown column, or one the template's
  * input cannot take, is refused naming it.
  */
-export function rowsOfCsv(records: string[][], takes: 'text' | 'data' | 'content'): unknown[] {
+export function rowsOfCsv(
+  records: string[][],
+  takes: 'text' | 'data' | 'content',
+  /** What the envelope template takes, when the batch has one: its columns are `envelope.…`. */
+  envelopeTakes: 'text' | 'data' | 'content' | null = null,
+): unknown[] {
   const [header, ...body] = records;
   if (!header?.length) throw invalid('csv', 'CSV text whose first line names the columns', 'no header');
   if (takes === 'content')
@@ -190,9 +256,16 @@ export function rowsOfCsv(records: string[][], takes: 'text' | 'data' | 'content
       'a legacy Document v1 template takes content blocks, which CSV cannot carry: send rows instead',
       { field: 'csv' },
     );
+  if (envelopeTakes === 'content')
+    throw new ApiError(
+      'INVALID_REQUEST',
+      'the envelope template is a legacy Document v1 template, which takes content blocks CSV cannot carry: send rows instead',
+      { field: 'csv' },
+    );
   const columns = header.map((name, i) => {
     const c = csvColumn(name.trim());
-    const wrong = !c || (c.to === 'text' && takes !== 'text') || (c.to === 'data' && takes !== 'data');
+    const taking = c && 'envelope' in c ? envelopeTakes : takes;
+    const wrong = !c || (c.to === 'text' && taking !== 'text') || (c.to === 'data' && taking !== 'data');
     if (wrong)
       throw new ApiError(
         'INVALID_REQUEST',
@@ -210,16 +283,20 @@ export function rowsOfCsv(records: string[][], takes: 'text' | 'data' | 'content
   return body.map((record) => {
     const row: Record<string, unknown> = {};
     const data: Record<string, unknown> = {};
+    const envelope: Record<string, unknown> = {};
+    const envelopeData: Record<string, unknown> = {};
     const metadata: Record<string, string> = {};
     for (const [i, cell] of record.entries()) {
       const c = columns[i];
       if (!c || cell === '') continue;
-      if (c.to === 'text') row.text = cell;
+      if (c.to === 'text') (c.envelope ? envelope : row).text = cell;
       else if (c.to === 'seed') row.seed = /^\d{1,10}$/.test(cell.trim()) ? Number(cell.trim()) : cell;
       else if (c.to === 'metadata') metadata[c.key] = cell;
-      else place(data, c.path, cell);
+      else place(c.envelope ? envelopeData : data, c.path, cell);
     }
     if (takes === 'data') row.data = compact(data);
+    if (envelopeTakes === 'data') envelope.data = compact(envelopeData);
+    if (envelopeTakes !== null) row.envelope = envelope;
     if (Object.keys(metadata).length) row.metadata = metadata;
     return row;
   });
@@ -236,6 +313,8 @@ export interface Batch {
   status: 'queued' | 'completed' | 'cancelled';
   rowCount: number;
   rowEvents: boolean;
+  /** The template of every row's envelope, or null when the rows have none. */
+  envelopeTemplateId: string | null;
   metadata: Metadata;
   requestId: string | null;
   createdAt: string;
@@ -244,16 +323,22 @@ export interface Batch {
   cancelledAt: string | null;
 }
 
-/** Its rows by status, with what the completed ones made. */
-export interface BatchCounts {
+/** Documents of one part by status. */
+export interface PartCounts {
   queued: number;
   processing: number;
   completed: number;
   failed: number;
   cancelled: number;
+}
+
+/** Its rows (their letters) by status, its envelopes too, with what the completed ones made. */
+export interface BatchCounts extends PartCounts {
+  envelopes: PartCounts | null;
+  /** Pages and sheets of every completed document, letters and envelopes. */
   pages: number;
   creditsMilli: number;
-  /** The first retention end among its completed rows' outputs; null when none completed. */
+  /** The first retention end among its completed documents' outputs; null when none completed. */
   expiresAt: string | null;
 }
 
@@ -264,6 +349,7 @@ export interface BatchHead {
   templateRevision: number;
   metadata: Metadata;
   rowEvents: boolean;
+  envelopeTemplateId: string | null;
   requestId?: string;
 }
 
@@ -279,6 +365,7 @@ export function admittedBatch(tenant: Tenant, b: BatchHead & { rows: number }, n
     status: 'queued',
     rowCount: b.rows,
     rowEvents: b.rowEvents,
+    envelopeTemplateId: b.envelopeTemplateId,
     metadata: b.metadata,
     requestId: b.requestId ?? null,
     createdAt: at,
@@ -317,6 +404,9 @@ export function batchView(b: Batch, c: BatchCounts) {
       failed: c.failed,
       cancelled: c.cancelled,
     },
+    ...(b.envelopeTemplateId && c.envelopes
+      ? { envelopeTemplateId: b.envelopeTemplateId, envelopes: { total: b.rowCount, ...c.envelopes } }
+      : {}),
     pages: c.pages,
     creditsSpent: c.creditsMilli / 1000,
     rowsUrl: `${batchPath(b.id)}/rows`,
@@ -325,7 +415,11 @@ export function batchView(b: Batch, c: BatchCounts) {
   };
 }
 
-/** One row of a batch as `GET /batches/{id}/rows` lists it: its job (with `row`, its index) and its seed. */
-export function batchRowView(job: Job) {
-  return { ...jobView(job), seed: job.seed ?? 0 };
+/** One row of a batch as `GET /batches/{id}/rows` lists it: its letter's job (with `row`, its index) and seed, and its envelope's. */
+export function batchRowView(job: Job, envelope?: Job) {
+  return {
+    ...jobView(job),
+    seed: job.seed ?? 0,
+    ...(envelope ? { envelope: { ...jobView(envelope), seed: envelope.seed ?? 0 } } : {}),
+  };
 }

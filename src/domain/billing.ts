@@ -70,6 +70,11 @@ export function decideCharge(
 ): ChargeSplit | ChargeRefusal {
   if (!Number.isInteger(pages) || pages < 0)
     throw new RangeError(`pages must be a whole number ≥ 0, got ${pages}`);
+  return decideAmount(s, pages, pages * milliPerPage);
+}
+
+/** The same check for work of `pages` pages costing `total` milli-sheets in all (pages of several sizes). */
+export function decideAmount(s: AllowanceState, pages: number, total: number): ChargeSplit | ChargeRefusal {
   if (s.pagesToday + pages > s.plan.pagesPerDay) {
     return {
       ok: false,
@@ -77,7 +82,6 @@ export function decideCharge(
       message: `${pages} pages exceed the daily allowance: ${s.plan.pagesPerDay - s.pagesToday} of ${s.plan.pagesPerDay} left today`,
     };
   }
-  const total = pages * milliPerPage;
   const fromPlan = Math.min(total, planLeftMilli(s));
   const fromExtra = total - fromPlan;
   if (fromExtra > s.extraMilli) {

@@ -233,6 +233,8 @@ export interface Job {
   rowIndex: number | null;
   /** A batch row's seed of the hand; null for other jobs (their template's seed). */
   seed: number | null;
+  /** Which of its row's documents a batch job is; null for other jobs. */
+  part: 'letter' | 'envelope' | null;
   createdAt: string;
   updatedAt: string;
   startedAt: string | null;
@@ -256,7 +258,7 @@ export interface NewJob {
   /** The request that created it (`req_…`), for the logs. */
   requestId?: string;
   /** A batch's row: the batch, the row's index and the seed it is written with. */
-  row?: { batchId: string; index: number; seed: number };
+  row?: { batchId: string; index: number; seed: number; part: 'letter' | 'envelope' };
 }
 
 /**
@@ -288,6 +290,7 @@ export function admittedJob(tenant: Tenant, job: NewJob, now: Date): Job {
     batchId: job.row?.batchId ?? null,
     rowIndex: job.row?.index ?? null,
     seed: job.row?.seed ?? null,
+    part: job.row?.part ?? null,
     createdAt: at,
     updatedAt: at,
     startedAt: null,
@@ -322,7 +325,7 @@ export function jobView(j: Job) {
         : { previewUrl: previewPath(j.id) }
       : {}),
     ...(j.status === 'failed' && j.error ? { error: j.error } : {}),
-    ...(j.batchId !== null ? { batchId: j.batchId, row: j.rowIndex ?? 0 } : {}),
+    ...(j.batchId !== null ? { batchId: j.batchId, row: j.rowIndex ?? 0, part: j.part ?? 'letter' } : {}),
     metadata: j.metadata,
   };
 }

@@ -37,10 +37,13 @@ const customSize = object({
   },
 });
 
-const pageSize = z.union([oneOf(Object.keys(STANDARD_SIZES) as [StandardSize, ...StandardSize[]]), customSize], {
-  error: (iss) =>
-    `must be A5, A4, A3, Letter or { name, width, height, unit: mm|px }, got ${JSON.stringify(iss.input)?.slice(0, 60)}`,
-});
+const pageSize = z.union(
+  [oneOf(Object.keys(STANDARD_SIZES) as [StandardSize, ...StandardSize[]]), customSize],
+  {
+    error: (iss) =>
+      `must be A5, A4, A3, Letter or { name, width, height, unit: mm|px }, got ${JSON.stringify(iss.input)?.slice(0, 60)}`,
+  },
+);
 
 const effect = <T extends z.ZodRawShape>(shape: T) => object({ enabled: boolean().default(true), ...shape });
 

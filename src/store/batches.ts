@@ -2,8 +2,16 @@
 // generation of its own; the batch keeps how many rows are left, counted off in the very
 // transaction that ends each row (rowEnded), so the batch ends exactly once, with its event.
 import type { Selectable } from 'kysely';
-import { admittedBatch, type Batch, type BatchCounts, type BatchHead, batchView } from '../domain/batch.ts';
-import { balanceRefusal, checkBeforeWork, decideCharge } from '../domain/billing.ts';
+import {
+  admittedBatch,
+  type Batch,
+  type BatchCounts,
+  type BatchHead,
+  type BatchPart,
+  batchView,
+  type PartCounts,
+} from '../domain/batch.ts';
+import { balanceRefusal, checkBeforeWork, decideAmount } from '../domain/billing.ts';
 import { Refusal } from '../domain/errors.ts';
 import {
   admittedJob,
@@ -34,6 +42,7 @@ const toBatch = (r: Selectable<BatchesTable>): Batch => ({
   status: r.status as Batch['status'],
   rowCount: num(r.row_count),
   rowEvents: num(r.row_events) === 1,
+  envelopeTemplateId: r.envelope_template_id,
   metadata: r.metadata ? (JSON.parse(r.metadata) as Metadata) : {},
   requestId: r.request_id,
   createdAt: r.created_at,
@@ -46,6 +55,7 @@ const toBatch = (r: Selectable<BatchesTable>): Batch => ({
 export interface BatchOutput {
   id: string;
   index: number;
+  part: BatchPart;
   blobKey: string | null;
   blobDigest: { sha256: string; bytes: number } | null;
   metadata: Metadata;
@@ -53,10 +63,12 @@ export interface BatchOutput {
 
 /** A batch as submitted: what the use-case made of the request, its rows made as jobs. */
 export interface NewBatch extends BatchHead {
-  /** Each row's job (with `row` set), in row order. */
+  /** Rows sent. */
+  rowCount: number;
+  /** Each row's jobs (with `row` set: its letter, then its envelope), in row order. */
   rows: NewJob[];
-  /** The least the batch can cost: pages (one a row) at this many milli-sheets each. */
-  estimate: { pages: number; milliPerPage: number };
+  /** The least the batch can cost: one page a document, and those pages' milli-sheets. */
+  estimate: { pages: number; milli: number };
 }
 
 /** Rows inserted per statement (well under both dialects' limits on bound values). */
@@ -81,17 +93,17 @@ export class BatchRepo {
       const before = checkBeforeWork(state);
       if (!before.ok)
         throw new Refusal('balance', balanceRefusal('cannot start a batch', before, tenant.mode));
-      const whole = decideCharge(state, b.estimate.pages, b.estimate.milliPerPage);
+      const whole = decideAmount(state, b.estimate.pages, b.estimate.milli);
       if (!whole.ok)
         throw new Refusal(
           'balance',
           balanceRefusal(
-            `cannot start a batch of ${b.rows.length} rows (at least ${b.estimate.pages} pages)`,
+            `cannot start a batch of ${b.rowCount} rows (at least ${b.estimate.pages} pages)`,
             whole,
             tenant.mode,
           ),
         );
-      const batch = admittedBatch(tenant, { ...b, rows: b.rows.length }, now);
+      const batch = admittedBatch(tenant, { ...b, rows: b.rowCount }, now);
       await tx
         .insertInto('batches')
         .values({
@@ -102,8 +114,9 @@ export class BatchRepo {
           template_revision: batch.templateRevision,
           status: batch.status,
           row_count: batch.rowCount,
-          rows_left: batch.rowCount,
+          rows_left: b.rows.length,
           row_events: batch.rowEvents ? 1 : 0,
+          envelope_template_id: batch.envelopeTemplateId,
           metadata: Object.keys(batch.metadata).length ? JSON.stringify(batch.metadata) : null,
           admitted_by: limits.instance ?? null,
           request_id: batch.requestId,
@@ -154,25 +167,36 @@ export class BatchRepo {
       .selectFrom('generations')
       .select((eb) => [
         'status',
+        'part',
         eb.fn.countAll<number>().as('n'),
         eb.fn.sum<number>('pages').as('pages'),
         eb.fn.sum<number>('credits_milli').as('credits'),
         eb.fn.min<string>('expires_at').as('expires'),
       ])
       .where('batch_id', '=', id)
-      .groupBy('status')
+      .groupBy(['status', 'part'])
       .execute();
-    const of = (s: JobStatus) => rows.find((r) => r.status === s);
-    const done = of('completed');
+    const partCounts = (part: BatchPart): PartCounts => {
+      const of = (s: JobStatus) => num(rows.find((r) => r.status === s && (r.part ?? 'letter') === part)?.n);
+      return {
+        queued: of('queued'),
+        processing: of('processing'),
+        completed: of('completed'),
+        failed: of('failed'),
+        cancelled: of('cancelled'),
+      };
+    };
+    const done = rows.filter((r) => r.status === 'completed');
+    const expires = done
+      .map((r) => r.expires)
+      .filter((e): e is string => !!e)
+      .sort();
     return {
-      queued: num(of('queued')?.n),
-      processing: num(of('processing')?.n),
-      completed: num(done?.n),
-      failed: num(of('failed')?.n),
-      cancelled: num(of('cancelled')?.n),
-      pages: num(done?.pages),
-      creditsMilli: num(done?.credits),
-      expiresAt: done?.expires ?? null,
+      ...partCounts('letter'),
+      envelopes: rows.some((r) => r.part === 'envelope') ? partCounts('envelope') : null,
+      pages: done.reduce((n, r) => n + num(r.pages), 0),
+      creditsMilli: done.reduce((n, r) => n + num(r.credits), 0),
+      expiresAt: expires[0] ?? null,
     };
   }
 
@@ -180,7 +204,7 @@ export class BatchRepo {
   async rows(
     id: string,
     opts: { limit: number; cursor?: string | undefined; status?: JobStatus | undefined },
-  ): Promise<Page<Job>> {
+  ): Promise<Page<{ letter: Job; envelope: Job | undefined }>> {
     const from = opts.cursor === undefined ? 0 : Number(opts.cursor);
     if (!Number.isInteger(from) || from < 0 || !/^\d+$/.test(opts.cursor ?? '0'))
       throw new Refusal('invalid', 'cursor must be a nextCursor from an earlier page, got an unknown value', {
@@ -190,13 +214,30 @@ export class BatchRepo {
       .selectFrom('generations')
       .selectAll()
       .where('batch_id', '=', id)
+      .where('part', '=', 'letter')
       .where('row_index', '>=', from);
     if (opts.status) q = q.where('status', '=', opts.status);
     const found = await q
       .orderBy('row_index')
       .limit(opts.limit + 1)
       .execute();
-    const data = found.slice(0, opts.limit).map(toJob);
+    const letters = found.slice(0, opts.limit).map(toJob);
+    const indexes = letters.map((l) => l.rowIndex!);
+    const envelopes = indexes.length
+      ? (
+          await this.db.kysely
+            .selectFrom('generations')
+            .selectAll()
+            .where('batch_id', '=', id)
+            .where('part', '=', 'envelope')
+            .where('row_index', 'in', indexes)
+            .execute()
+        ).map(toJob)
+      : [];
+    const data = letters.map((letter) => ({
+      letter,
+      envelope: envelopes.find((e) => e.rowIndex === letter.rowIndex),
+    }));
     const next = found[opts.limit];
     return { data, hasMore: next !== undefined, nextCursor: next ? String(next.row_index) : null };
   }
@@ -205,18 +246,20 @@ export class BatchRepo {
   async outputs(id: string, now: Date, from: number, limit: number): Promise<BatchOutput[]> {
     const found = await this.db.kysely
       .selectFrom('generations')
-      .select(['id', 'row_index', 'blob_key', 'blob_sha256', 'blob_bytes', 'metadata'])
+      .select(['id', 'row_index', 'part', 'blob_key', 'blob_sha256', 'blob_bytes', 'metadata'])
       .where('batch_id', '=', id)
       .where('status', '=', 'completed')
       .where('row_index', '>=', from)
       .where('blob_key', 'is not', null)
       .where('expires_at', '>', now.toISOString())
       .orderBy('row_index')
+      .orderBy('part', 'desc')
       .limit(limit)
       .execute();
     return found.map((r) => ({
       id: r.id,
       index: num(r.row_index),
+      part: (r.part ?? 'letter') as BatchPart,
       blobKey: r.blob_key,
       blobDigest:
         r.blob_sha256 && r.blob_bytes !== null ? { sha256: r.blob_sha256, bytes: num(r.blob_bytes) } : null,
@@ -232,6 +275,7 @@ export class BatchRepo {
       .where('batch_id', '=', id)
       .where('status', 'in', UNFINISHED)
       .orderBy('row_index')
+      .orderBy('part', 'desc')
       .limit(share)
       .execute();
     return found.map((r) => ({ id: r.id, accountId: r.account_id }));

@@ -54,6 +54,7 @@ export function toJob(r: Row): Job {
     batchId: r.batch_id,
     rowIndex: r.row_index === null ? null : num(r.row_index),
     seed: r.seed === null ? null : num(r.seed),
+    part: r.part as Job['part'],
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     startedAt: r.started_at,
@@ -97,6 +98,7 @@ export function rowOf(j: Job, spec: RenderSpec, instance: string | undefined): R
     batch_id: j.batchId,
     row_index: j.rowIndex,
     seed: j.seed,
+    part: j.part,
   };
 }
 
@@ -434,6 +436,7 @@ export class GenerationRepo {
       .where('status', 'in', UNFINISHED)
       .orderBy('created_at')
       .orderBy('row_index')
+      .orderBy('part', 'desc')
       .orderBy('id')
       .execute();
     return rows.map((r) => ({

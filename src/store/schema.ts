@@ -106,6 +106,8 @@ export interface GenerationsTable {
   row_index: number | null;
   /** The hand's seed a batch row was written with (its template's own for other jobs: null). */
   seed: number | null;
+  /** Which of its row's documents a batch job is: `letter` or `envelope`; null for other jobs. */
+  part: string | null;
 }
 
 export interface BatchesTable {
@@ -121,6 +123,8 @@ export interface BatchesTable {
   rows_left: number;
   /** 1: every row's own end is an event too (generation.completed, generation.failed). */
   row_events: number;
+  /** The template of every row's envelope; null when the rows have none. */
+  envelope_template_id: string | null;
   metadata: string | null;
   admitted_by: string | null;
   request_id: string | null;

@@ -439,3 +439,99 @@ t.test('envelopes: a CSV of addresses written on DL envelopes in landscape, bill
     'the address block, line by line',
   );
 });
+
+t.test('a letter and its envelope for every row: two documents a row, each billed by its size', async (t) => {
+  const a = await server.tenant();
+  const json = readExample('envelope', {}).template;
+  const envelope = await importTemplate(server.ctx, {
+    account: a.accountId,
+    mode: 'test',
+    json,
+    source: 'envelope',
+  });
+  const csv = [
+    'text,envelope.name,envelope.street,envelope.city,metadata.name',
+    '"Dear Margaret, thank you for the roses.",Mrs Margaret Hale,14 Rosemary Lane,Helstone SO41 8QT,margaret',
+    '"Dear John, thank you for the tour of the mill.",Mr John Thornton,Marlborough Mills,Milton,john',
+  ].join('\n');
+  const post = await call(t, server, 'POST', '/batches', {
+    key: a.test,
+    body: { templateId: a.templates.test.simple, csv, envelope: { templateId: envelope.id } },
+  });
+  t.equal(post.status, 202, JSON.stringify(post.body));
+  t.match(post.body, {
+    rows: { total: 2, queued: 2 },
+    envelopeTemplateId: envelope.id,
+    envelopes: { total: 2, queued: 2 },
+  });
+  const done = await batchEnded(t, server, a.test, post.body.id);
+  t.match(
+    done,
+    {
+      status: 'completed',
+      rows: { completed: 2 },
+      envelopes: { completed: 2 },
+      pages: 4,
+      creditsSpent: 6,
+    },
+    'an A4 letter and a DL envelope a row, 1.5 sheets each',
+  );
+  const rows = await allRows(t, server, a.test, post.body.id);
+  t.equal(rows.length, 2, 'listed by row');
+  t.match(rows[1], {
+    row: 1,
+    part: 'letter',
+    envelope: { row: 1, part: 'envelope', status: 'completed', creditsSpent: 1.5 },
+  });
+  t.not(rows[1].seed, rows[1].envelope.seed, 'the envelope has a seed of its own');
+  const zip = await call(t, server, 'GET', `/batches/${post.body.id}/download?name=name`, { key: a.test });
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-letters-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'letters.zip'), zip.bytes);
+  t.same(
+    execFileSync('unzip', ['-Z1', join(dir, 'letters.zip')], { encoding: 'utf8' })
+      .trim()
+      .split('\n'),
+    ['0-margaret.pdf', '0-margaret-envelope.pdf', '1-john.pdf', '1-john-envelope.pdf'],
+  );
+  const env = execFileSync('unzip', ['-p', join(dir, 'letters.zip'), '1-john-envelope.pdf']);
+  writeFileSync(join(dir, 'envelope.pdf'), env);
+  t.match(
+    execFileSync('pdftotext', [join(dir, 'envelope.pdf'), '-'], { encoding: 'utf8' }),
+    /Mr John Thornton[\s\S]*Marlborough Mills/,
+  );
+
+  const bad = await call(t, server, 'POST', '/batches', {
+    key: a.test,
+    body: {
+      templateId: a.templates.test.simple,
+      rows: [{ text: 'Dear Ada.', envelope: { data: { name: 'Ada', street: 42 } } }],
+      envelope: { templateId: envelope.id },
+    },
+  });
+  t.equal(bad.status, 400);
+  t.equal(bad.body.error.field, 'rows/0/envelope/street', 'a bad envelope value is named at its row');
+  const missing = await call(t, server, 'POST', '/batches', {
+    key: a.test,
+    body: {
+      templateId: a.templates.test.simple,
+      rows: [{ text: 'Dear Ada.' }],
+      envelope: { templateId: envelope.id },
+    },
+  });
+  t.equal(missing.body.error?.field, 'rows/0/envelope', 'a row without its envelope is refused');
+  const stray = await call(t, server, 'POST', '/batches', {
+    key: a.test,
+    body: { templateId: a.templates.test.simple, rows: [{ text: 'Dear Ada.', envelope: { text: 'Ada' } }] },
+  });
+  t.equal(stray.body.error?.field, 'rows/0/envelope', 'an envelope without an envelope template is refused');
+  const foreign = await call(t, server, 'POST', '/batches', {
+    key: a.test,
+    body: {
+      templateId: a.templates.test.simple,
+      rows: [{ text: 'x' }],
+      envelope: { templateId: a.templates.live.simple },
+    },
+  });
+  t.equal(foreign.body.error?.field, 'envelope/templateId');
+});

@@ -152,6 +152,7 @@ t.test('status: processing once a row started or ended while others wait', async
     completed: 0,
     failed: 0,
     cancelled: 0,
+    envelopes: null,
     pages: 0,
     creditsMilli: 0,
     expiresAt: null,

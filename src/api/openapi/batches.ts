@@ -16,7 +16,7 @@ import {
   replayed,
 } from './operations.ts';
 import { EXAMPLE_IDS } from './samples.ts';
-import { count, date, id, list, obj, ref, type Schema, sheets } from './schemas.ts';
+import { count, date, id, list, obj, ref, type Schema, schemas, sheets } from './schemas.ts';
 
 const STATUSES = ['queued', 'processing', 'completed', 'cancelled'];
 const ROWS = BATCH_LIMITS.rows.toLocaleString('en-US');
@@ -36,6 +36,21 @@ const queuedBatch = {
 };
 
 export function batchSchemas(): Record<string, Schema> {
+  const job = schemas().Generation as { properties: Record<string, unknown>; required: string[] };
+  const seed = {
+    type: 'integer',
+    minimum: 0,
+    maximum: SEED_MAX,
+    description: "The hand's seed it is written with.",
+  };
+  const partCounts = obj({
+    total: count,
+    queued: count,
+    processing: count,
+    completed: count,
+    failed: count,
+    cancelled: count,
+  });
   return {
     BatchRequest: obj(
       {
@@ -44,7 +59,7 @@ export function batchSchemas(): Record<string, Schema> {
           type: 'array',
           minItems: 1,
           maxItems: BATCH_LIMITS.rows,
-          items: ref('BatchRow'),
+          items: ref('BatchRowRequest'),
           description: `1-${ROWS} rows, each what one generation of the template takes.`,
         },
         csv: {
@@ -53,6 +68,10 @@ export function batchSchemas(): Record<string, Schema> {
           description: `CSV text (RFC 4180): a header row, then 1-${ROWS} rows. Columns: \`text\` (simple templates); data fields by path (\`name\`, \`address.city\`, \`items[0]\`, \`lines[2].price\`, \`logo.assetId\`); \`seed\`; \`metadata.KEY\`. An empty cell leaves its field out.`,
         },
         metadata: ref('Metadata'),
+        envelope: obj({ templateId: id('tpl') }, ['templateId'], {
+          description:
+            'An envelope for every row, written in this template (an envelope size such as DL, in landscape); each row then carries `envelope` (CSV: columns `envelope.<field>`). Each envelope is a document of its own, billed by its size.',
+        }),
         rowEvents: {
           type: 'boolean',
           description:
@@ -62,7 +81,7 @@ export function batchSchemas(): Record<string, Schema> {
       ['templateId'],
       { oneOf: [{ required: ['rows'] }, { required: ['csv'] }] },
     ),
-    BatchRow: obj(
+    BatchRowRequest: obj(
       {
         text: { type: 'string', minLength: 1 },
         data: { type: 'object', additionalProperties: true },
@@ -74,6 +93,16 @@ export function batchSchemas(): Record<string, Schema> {
           maximum: SEED_MAX,
           description:
             "The hand's seed for this row; by default one derived from the batch and the row, so the same row always draws the same.",
+        },
+        envelope: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            text: { type: 'string', minLength: 1 },
+            data: { type: 'object', additionalProperties: true },
+            content: { type: 'array', items: ref('ContentBlock') },
+          },
+          description: "With a batch's envelope template: the envelope's input (what that template takes).",
         },
       },
       [],
@@ -97,15 +126,13 @@ export function batchSchemas(): Record<string, Schema> {
           ...date,
           description: "When the first completed row's PDF expires (7 days after it completed).",
         },
-        rows: obj({
-          total: count,
-          queued: count,
-          processing: count,
-          completed: count,
-          failed: count,
-          cancelled: count,
-        }),
-        pages: { ...count, description: 'Pages of the completed rows so far.' },
+        rows: { ...partCounts, description: "Its rows (each row's letter) by status." },
+        envelopeTemplateId: id('tpl'),
+        envelopes: {
+          ...partCounts,
+          description: "With an envelope template: each row's envelope by status.",
+        },
+        pages: { ...count, description: 'Pages of the completed documents so far, envelopes included.' },
         creditsSpent: sheets,
         rowsUrl: { type: 'string' },
         downloadUrl: {
@@ -128,7 +155,12 @@ export function batchSchemas(): Record<string, Schema> {
       ],
     ),
     BatchList: list('Batch'),
-    BatchRowList: list('Generation'),
+    BatchRowList: list('BatchRow'),
+    BatchRow: obj({ ...job.properties, seed, envelope: ref('BatchEnvelope') }, [...job.required, 'seed'], {
+      description:
+        "A row: its letter's job (with batchId, row and part), its seed, and its envelope's job when it has one.",
+    }),
+    BatchEnvelope: obj({ ...job.properties, seed }, [...job.required, 'seed']),
     BatchEvent: obj({
       id: id('evt'),
       type: { type: 'string', const: BATCH_EVENT },

@@ -200,10 +200,10 @@ export function schemas(): Record<string, unknown> {
           minimum: 0,
           description: "Extension: a batch row's index in its batch, from 0.",
         },
-        seed: {
-          type: 'integer',
-          minimum: 0,
-          description: "Extension: a batch row's seed of the hand (listed with the batch's rows).",
+        part: {
+          type: 'string',
+          enum: ['letter', 'envelope'],
+          description: "Extension: which of its row's documents a batch's job is.",
         },
         metadata: ref('Metadata'),
       },

@@ -78,7 +78,7 @@ export function batchRoutes(d: ApiDeps, log: Logger): Routes<'key'> {
         if (status !== undefined && !STATUSES.includes(status))
           throw invalid('status', `one of ${STATUSES.join(', ')}`, status);
         const page = await batchRows(d, req.caller.tenant, req.params.id!, { limit, cursor, status });
-        return ok({ ...page, data: page.data.map(batchRowView) });
+        return ok({ ...page, data: page.data.map((r) => batchRowView(r.letter, r.envelope)) });
       },
     },
     {

@@ -15,6 +15,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('row_count', 'integer', (c) => c.notNull())
     .addColumn('rows_left', 'integer', (c) => c.notNull())
     .addColumn('row_events', 'integer', (c) => c.notNull())
+    .addColumn('envelope_template_id', 'text')
     .addColumn('metadata', 'text')
     .addColumn('admitted_by', 'text')
     .addColumn('request_id', 'text')
@@ -32,6 +33,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('generations').addColumn('batch_id', 'text').execute();
   await db.schema.alterTable('generations').addColumn('row_index', 'integer').execute();
   await db.schema.alterTable('generations').addColumn('seed', 'integer').execute();
+  await db.schema.alterTable('generations').addColumn('part', 'text').execute();
   await db.schema
     .createIndex('generations_batch')
     .on('generations')
