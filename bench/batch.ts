@@ -57,8 +57,11 @@ interface Figures {
   totalS: number;
 }
 
-/** The render pool on its own: the same letters, every one at once. */
-async function rawPool(): Promise<Figures> {
+/**
+ * The render pool on its own, on the same letters: each with a seed of its own (as a batch's rows
+ * are drawn), or all with the template's one seed (as single jobs of one template are).
+ */
+async function rawPool(seedPerLetter: boolean): Promise<Figures> {
   const parsed = parseTemplate(TEMPLATE);
   if (!parsed.ok) throw new Error(parsed.message);
   const task = (i: number): RenderRequest => {
@@ -69,14 +72,22 @@ async function rawPool(): Promise<Figures> {
     );
     return {
       output: 'pdf',
-      spec: { ...spec, style: { ...spec.style, modifiers: { ...spec.style.modifiers, seed: i + 1 } } },
+      spec: seedPerLetter
+        ? { ...spec, style: { ...spec.style, modifiers: { ...spec.style.modifiers, seed: i + 1 } } }
+        : spec,
       fonts: {},
       images: {},
       createdAt: '2026-11-27T00:00:00Z',
       limits: { maxPages: 200, maxBytes: 55_000_000 },
     };
   };
-  const pool = new PiscinaRenderer({ threads: THREADS, timeoutMs: 60_000, memoryMb: 512 });
+  // As the server's pool: its defaults of RENDER_MEMORY_MB and FONT_CACHE_MB.
+  const pool = new PiscinaRenderer({
+    threads: THREADS,
+    timeoutMs: 60_000,
+    memoryMb: 512,
+    fontCacheBytes: 64 * 2 ** 20,
+  });
   await Promise.all(Array.from({ length: THREADS * 4 }, (_, i) => pool.run(task(N + i)))); // warm-up
   // Every thread kept busy, a few tasks waiting each (a task's time limit counts from its submission).
   let next = 0;
@@ -167,22 +178,43 @@ async function asSingles(port: number, user: { key: string; template: string }, 
   };
 }
 
-const rows: { setup: string; way: string; f: Figures }[] = [];
-const raw = await rawPool();
-rows.push({ setup: `render pool alone, ${THREADS} threads`, way: `${N} letters, threads kept busy`, f: raw });
-console.error(`pool: ${raw.pages} pages in ${raw.completedS.toFixed(1)} s`);
+/** `raw`: the pool row the figure is a share of. */
+const rows: { setup: string; way: string; f: Figures; raw: 'own' | 'one' }[] = [];
+const ownSeeds = await rawPool(true);
+const oneSeed = await rawPool(false);
+rows.push({
+  setup: `render pool alone, ${THREADS} threads`,
+  way: 'a seed per letter',
+  f: ownSeeds,
+  raw: 'own',
+});
+rows.push({
+  setup: `render pool alone, ${THREADS} threads`,
+  way: 'one seed for all',
+  f: oneSeed,
+  raw: 'one',
+});
+console.error(
+  `pool: ${ownSeeds.completedS.toFixed(1)} s with a seed each, ${oneSeed.completedS.toFixed(1)} s with one`,
+);
 
 if (args.only !== 'farm') {
   const env = { ...common, DATA_DIR: join(dir, 'embedded') };
   const users = [0, 1, 2].map((i) => seedAccount(env, `bench ${i}`, templateFile, { mode: 'live' }));
   const server = await serve(env);
   await asBatch(server.port, users[2]!, 20); // warm-up
-  rows.push({ setup: 'embedded, 1 process', way: 'one batch', f: await asBatch(server.port, users[0]!, N) });
+  rows.push({
+    setup: 'embedded, 1 process',
+    way: 'one batch',
+    f: await asBatch(server.port, users[0]!, N),
+    raw: 'own',
+  });
   console.error(`embedded batch: ${rows.at(-1)!.f.completedS.toFixed(1)} s`);
   rows.push({
     setup: 'embedded, 1 process',
     way: 'single jobs',
     f: await asSingles(server.port, users[1]!, N),
+    raw: 'one',
   });
   console.error(`embedded singles: ${rows.at(-1)!.f.completedS.toFixed(1)} s`);
   await server.stop();
@@ -196,26 +228,37 @@ if (args.only !== 'embedded') {
     processes.push(await serve(services.env, [], ['--role', role]));
   const port = processes[0]!.port;
   await asBatch(port, users[2]!, 20); // warm-up
-  rows.push({ setup: 'farm, 1 API + 2 workers', way: 'one batch', f: await asBatch(port, users[0]!, N) });
+  rows.push({
+    setup: 'farm, 1 API + 2 workers',
+    way: 'one batch',
+    f: await asBatch(port, users[0]!, N),
+    raw: 'own',
+  });
   console.error(`farm batch: ${rows.at(-1)!.f.completedS.toFixed(1)} s`);
-  rows.push({ setup: 'farm, 1 API + 2 workers', way: 'single jobs', f: await asSingles(port, users[1]!, N) });
+  rows.push({
+    setup: 'farm, 1 API + 2 workers',
+    way: 'single jobs',
+    f: await asSingles(port, users[1]!, N),
+    raw: 'one',
+  });
   console.error(`farm singles: ${rows.at(-1)!.f.completedS.toFixed(1)} s`);
   for (const p of processes) await p.stop();
   await services.close();
 }
 rmSync(dir, { recursive: true, force: true });
 
-const rawRate = raw.pages / raw.completedS;
+const rate = (f: Figures) => f.pages / f.completedS;
+const rawRate = { own: rate(ownSeeds), one: rate(oneSeed) };
 const table = [
   `### Batches against single jobs, ${new Date().toISOString().slice(0, 10)} (bench/batch.ts)`,
   '',
-  `${machine()}; ${N} one-page A5 thank-you letters (about 480 characters each, every letter effect at its default), live key on a plan with raised allowances, rate limit raised. A batch: one \`POST /batches\`, polled every 250 ms, then its ZIP downloaded. Single jobs: two in flight (the spec's unfinished limit), each polled every 20 ms and its PDF downloaded. The pool row renders the same letters in this process, every thread kept busy. Farm: PostgreSQL, Redis and s3rver on this machine; ${THREADS} render threads a worker, BATCH_SHARE 4.`,
+  `${machine()}; ${N} one-page A5 thank-you letters (about 480 characters each, every letter effect at its default), live key on a plan with raised allowances, rate limit raised. A batch: one \`POST /batches\`, polled every 250 ms, then its ZIP downloaded. Single jobs: two in flight (the spec's unfinished limit), each polled every 20 ms and its PDF downloaded. The pool rows render the same letters in this process, every thread kept busy, each letter with a seed of its own (as a batch draws its rows) or all with the template's one seed (as single jobs of one template are drawn: their words share drawings, which the threads' caches reuse); each API row is compared with the pool row of its seeds. Farm: PostgreSQL, Redis and s3rver on this machine; ${THREADS} render threads a worker, BATCH_SHARE 4.`,
   '',
-  "| setup | way | documents | pages | POST to last completed | to last byte | pages/s | of the pool's raw pages/s |",
+  "| setup | way | documents | pages | POST to last completed | to last byte | pages/s | of the pool's raw pages/s (same seeds) |",
   '|---|---|---:|---:|---:|---:|---:|---:|',
   ...rows.map(
-    ({ setup, way, f }) =>
-      `| ${setup} | ${way} | ${f.documents.toLocaleString('en-US')} | ${f.pages.toLocaleString('en-US')} | ${f.completedS.toFixed(1)} s | ${f.totalS.toFixed(1)} s | ${(f.pages / f.completedS).toFixed(1)} | ${Math.round((100 * (f.pages / f.completedS)) / rawRate)} % |`,
+    ({ setup, way, f, raw }) =>
+      `| ${setup} | ${way} | ${f.documents.toLocaleString('en-US')} | ${f.pages.toLocaleString('en-US')} | ${f.completedS.toFixed(1)} s | ${f.totalS.toFixed(1)} s | ${rate(f).toFixed(1)} | ${Math.round((100 * rate(f)) / rawRate[raw])} % |`,
   ),
   '',
 ].join('\n');

@@ -24,7 +24,7 @@ import { milliSheetsPerPage } from '../domain/page-size.ts';
 import type { TemplateModel } from '../domain/template.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
-import type { JobQueue } from '../queue/types.ts';
+import type { JobQueue, QueuedJob } from '../queue/types.ts';
 import type { Page, Store, TemplateRecord } from '../store/index.ts';
 import type { Caller } from './auth.ts';
 import { type JobDeps, ownTemplate, specChecker } from './generations.ts';
@@ -195,10 +195,17 @@ const freshCounts = (rows: number, envelopes: boolean): BatchCounts => ({
 export async function feedBatch(
   d: { store: Store; queue: JobQueue; config: { batchShare: number } },
   batchId: string,
-): Promise<string[]> {
+): Promise<void> {
+  for (const row of await dueRows(d, batchId)) d.queue.enqueue(row);
+}
+
+/** The rows of a batch that should be in the queue now (its first BATCH_SHARE unfinished ones), as the queue takes them. */
+export async function dueRows(
+  d: { store: Store; config: { batchShare: number } },
+  batchId: string,
+): Promise<QueuedJob[]> {
   const next = await d.store.batches.nextRows(batchId, d.config.batchShare);
-  for (const row of next) d.queue.enqueue({ ...row, batch: { id: batchId, share: d.config.batchShare } });
-  return next.map((r) => r.id);
+  return next.map((row) => ({ ...row, batch: { id: batchId, share: d.config.batchShare } }));
 }
 
 /** One batch of the tenant, with its counts; a refusal as the API says it when there is none. */

@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { JobQueue } from '../queue/types.ts';
 import type { Store } from '../store/index.ts';
-import { feedBatch } from './batches.ts';
+import { dueRows } from './batches.ts';
 
 /**
  * Queues every unfinished job the queue does not hold, and each unfinished batch's next rows
@@ -25,7 +25,18 @@ export async function reconcile(
       requeued++;
     }
   }
-  for (const id of batches) requeued += (await feedBatch(d, id)).filter((row) => !held.has(row)).length;
+  if (batches.size) {
+    // A batch's rows move on all the time (each row's end hands the queue the next): what the
+    // queue did not hold a moment ago it may hold now, so it is asked again before counting.
+    const due = [];
+    for (const id of batches) due.push(...(await dueRows(d, id)));
+    const now = await d.queue.held();
+    for (const row of due) {
+      if (held.has(row.id) || now.has(row.id)) continue;
+      d.queue.enqueue(row);
+      requeued++;
+    }
+  }
   // At start every unfinished job is expected to be missing; later, only a lost queue loses them.
   if (requeued && !opts.atStart) d.log.warn({ requeued }, 'reconciler queued jobs the queue did not hold');
   return requeued;
