@@ -66,6 +66,38 @@ export function queueContract(t: Test, name: string, make: QueueFactory): void {
     t.ok(most <= 2, `never more than the concurrency (${most})`);
   });
 
+  t.test(
+    `${name}: an account's batch rows run up to their share at once, beside its single job`,
+    async (t) => {
+      const running = new Map<string, number>();
+      const most = new Map<string, number>();
+      const runs: string[] = [];
+      const q = await make(async (job) => {
+        const lane = job.batch ? 'batch' : 'single';
+        running.set(lane, (running.get(lane) ?? 0) + 1);
+        most.set(lane, Math.max(most.get(lane) ?? 0, running.get(lane)!));
+        await sleep(150);
+        running.set(lane, running.get(lane)! - 1);
+        runs.push(job.id);
+      }, 4);
+      t.teardown(() => q.stop(1000));
+      const rows = Array.from({ length: 6 }, (_, i) => ({
+        id: `gen_${name}_row_${i}`,
+        accountId: 'acc_lanes',
+        batch: { id: 'bat_lanes', share: 2 },
+      }));
+      const singles = [0, 1].map((i) => ({ id: `gen_${name}_single_${i}`, accountId: 'acc_lanes' }));
+      for (const j of [...rows, ...singles]) q.enqueue(j);
+      t.ok(await until(() => runs.length === 8), `all ran (${runs.length})`);
+      t.equal(most.get('batch'), 2, 'two rows of the batch at once: its share, never more');
+      t.equal(most.get('single'), 1, 'the single jobs one at a time, beside the rows');
+      t.ok(
+        runs.indexOf(singles[0]!.id) < runs.indexOf(rows[5]!.id),
+        'the single job did not wait for every row before it',
+      );
+    },
+  );
+
   t.test(`${name}: abort takes a waiting job out and stops a running one`, async (t) => {
     const started: string[] = [];
     const aborted: string[] = [];

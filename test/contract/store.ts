@@ -953,6 +953,158 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.pass('a claimed job no longer counts as queued on its instance');
   });
 
+  /** A batch of `rows` rows (with envelopes: two documents a row). */
+  const batch = (rows: number, envelopes = false) => {
+    const id = newId('bat');
+    const jobs = Array.from({ length: rows }, (_, index) =>
+      (envelopes ? (['letter', 'envelope'] as const) : (['letter'] as const)).map((part) => ({
+        ...job(),
+        row: { batchId: id, index, seed: index + 1, part },
+      })),
+    ).flat();
+    return {
+      id,
+      templateId: newId('tpl'),
+      templateRevision: 1,
+      metadata: {},
+      rowEvents: false,
+      envelopeTemplateId: envelopes ? newId('tpl') : null,
+      rowCount: rows,
+      rows: jobs,
+      estimate: { pages: jobs.length, milli: jobs.length * A4 },
+    };
+  };
+  const finishRow = async (id: string) => {
+    const claimed = (await store.generations.claim(id, NOW))!;
+    const out = {
+      pages: 1,
+      blobKey: `outputs/${id}/1.pdf`,
+      sha256: 'cd'.repeat(32),
+      bytes: 10,
+      milliPerPage: A4,
+      expiresAt: '2026-03-17T12:00:00.000Z',
+    };
+    return store.generations.complete(id, claimed.attempt, out, NOW);
+  };
+
+  t.test(
+    'batches: one unfinished job however many rows; the last row ends it once, with its event',
+    async (t) => {
+      const a = await account('pro', 30);
+      await store.webhooks.addEndpoint(
+        tenant(a.id),
+        { url: 'https://example.com/h', events: ['batch.completed'], description: '', secret: 's' },
+        NOW,
+      );
+      const b = batch(3, true);
+      const made = await store.batches.submit(tenant(a.id), b, LIMITS, NOW);
+      t.match(made, { id: b.id, status: 'queued', rowCount: 3 });
+      await store.generations.submit(tenant(a.id), job(), LIMITS, NOW);
+      await rejects(
+        t,
+        store.batches.submit(tenant(a.id), batch(1), LIMITS, NOW),
+        /2 unfinished jobs, the most allowed is 2/,
+        'the batch and one job fill the two unfinished jobs',
+      );
+      t.same(
+        (await store.batches.nextRows(b.id, 3)).map((r) => r.id),
+        b.rows.slice(0, 3).map((r) => r.id),
+        'the first unfinished documents in row order, a letter before its envelope',
+      );
+      for (const r of b.rows.slice(0, 5)) await finishRow(r.id);
+      t.equal(
+        (await store.batches.get(tenant(a.id), b.id))!.status,
+        'queued',
+        'unfinished while a document is left',
+      );
+      await finishRow(b.rows[5]!.id);
+      const ended = (await store.batches.get(tenant(a.id), b.id))!;
+      t.equal(ended.status, 'completed');
+      t.ok(ended.completedAt, 'dated');
+      t.match(await store.batches.counts(b.id), {
+        completed: 3,
+        envelopes: { completed: 3 },
+        pages: 6,
+        creditsMilli: 6 * A4,
+      });
+      const events = await store.db.kysely
+        .selectFrom('webhook_deliveries')
+        .select(['event_type', 'job_id', 'body'])
+        .where('account_id', '=', a.id)
+        .execute();
+      t.same(
+        events.map((e) => [e.event_type, e.job_id]),
+        [['batch.completed', b.id]],
+        'batch.completed once, and no row events',
+      );
+      t.match(JSON.parse(events[0]!.body), {
+        data: { batch: { id: b.id, rows: { total: 3, completed: 3 } } },
+      });
+      const page = await store.batches.rows(b.id, { limit: 2 });
+      t.same(
+        page.data.map((r) => [r.letter.rowIndex, r.envelope?.part]),
+        [
+          [0, 'envelope'],
+          [1, 'envelope'],
+        ],
+      );
+      t.equal(page.nextCursor, '2');
+    },
+  );
+
+  t.test(
+    'batches: cancel takes the rows not started, uncharged; the batch ends when its last running row does',
+    async (t) => {
+      const a = await account('pro', 30);
+      const b = batch(4);
+      await store.batches.submit(tenant(a.id), b, LIMITS, NOW);
+      const running = (await store.generations.claim(b.rows[0]!.id, NOW))!;
+      const cancelled = (await store.batches.cancel(tenant(a.id), b.id, NOW))!;
+      t.equal(cancelled.cancelled, 3, 'three queued rows cancelled');
+      t.equal(cancelled.batch.status, 'queued', 'still running one row');
+      t.ok(cancelled.batch.cancelledAt);
+      t.same((await store.batches.cancel(tenant(a.id), b.id, NOW))?.cancelled, 0, 'again: nothing more');
+      const out = {
+        pages: 2,
+        blobKey: 'outputs/c/1.pdf',
+        sha256: 'ef'.repeat(32),
+        bytes: 10,
+        milliPerPage: A4,
+        expiresAt: '2026-03-17T12:00:00.000Z',
+      };
+      t.equal(
+        (await store.generations.complete(running.id, running.attempt, out, NOW)).outcome,
+        'completed',
+        'the running row finishes',
+      );
+      t.equal(
+        (await store.batches.get(tenant(a.id), b.id))!.status,
+        'cancelled',
+        'then the batch ends cancelled',
+      );
+      const charges = await store.db.kysely
+        .selectFrom('ledger')
+        .select('job_id')
+        .where(
+          'job_id',
+          'in',
+          b.rows.map((r) => r.id),
+        )
+        .execute();
+      t.same(
+        charges.map((c) => c.job_id),
+        [running.id],
+        'only the row that ran is charged',
+      );
+      t.equal(await store.batches.cancel(tenant(a.id), newId('bat'), NOW), null, 'an unknown batch is none');
+      t.equal(
+        await store.batches.get(tenant(a.id, 'test'), b.id),
+        null,
+        'the other key mode does not see it',
+      );
+    },
+  );
+
   t.test('jobs: the render specification is stored with the job, as submitted', async (t) => {
     const a = await account('pro', 30);
     const submitted = job();
