@@ -1,7 +1,10 @@
 // The renderer of the service: piscina worker threads (POOL_THREADS, default 2) running
 // workers/render.mjs. Each task has a time limit (RENDER_TIMEOUT_MS, default 60 s) and the
 // workers a heap limit; a task past either is ended with its worker, reported as a failure, and
-// the pool carries on with a fresh worker.
+// the pool carries on with a fresh worker. Tasks wait for a free thread here, in arrival order,
+// and their time limit starts when a thread takes them: a caller may hand over more tasks than
+// there are threads (the next job ready while the last one is being stored) without a waiting
+// task spending its time.
 import { Piscina } from 'piscina';
 import {
   type FontCheck,
@@ -40,6 +43,9 @@ export class PiscinaRenderer implements Renderer {
   private readonly watchdog: NodeJS.Timeout;
   private starved = false;
   private running = 0;
+  /** Tasks holding a thread now, and those waiting for one, first come first served. */
+  private onThreads = 0;
+  private readonly waiting: (() => void)[] = [];
   private forgotten: Forgotten = [];
   private forgetSeq = 0;
 
@@ -85,9 +91,9 @@ export class PiscinaRenderer implements Renderer {
     void old.destroy();
   }
 
-  /** Tasks running or waiting for a thread in this process. */
+  /** Threads running a task now (tasks waiting for one are not counted). */
   get busy(): number {
-    return this.running;
+    return this.onThreads;
   }
 
   get threads(): number {
@@ -151,12 +157,41 @@ export class PiscinaRenderer implements Renderer {
     }
   }
 
+  /** Waits for a free thread, in arrival order; a task cancelled while it waits never takes one. */
+  private async thread(cancel?: AbortSignal): Promise<void> {
+    if (this.onThreads < this.opts.threads) {
+      this.onThreads++;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const take = () => {
+        cancel?.removeEventListener('abort', drop);
+        this.onThreads++;
+        resolve();
+      };
+      const drop = () => {
+        const at = this.waiting.indexOf(take);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(new RenderTaskError('cancelled', 'the task was cancelled'));
+      };
+      if (cancel?.aborted) return drop();
+      cancel?.addEventListener('abort', drop, { once: true });
+      this.waiting.push(take);
+    });
+  }
+
+  private leaveThread(): void {
+    this.onThreads--;
+    this.waiting.shift()?.();
+  }
+
   private async attempt<R>(
     task: PoolTask,
     limit: number,
     cancel?: AbortSignal,
     transferList?: ArrayBuffer[],
   ): Promise<R> {
+    await this.thread(cancel);
     const timeout = AbortSignal.timeout(limit);
     try {
       const sent = this.forgotten.length ? { ...task, forgotten: this.forgotten } : task;
@@ -177,6 +212,8 @@ export class PiscinaRenderer implements Renderer {
         );
       }
       throw new RenderTaskError('crash', `the render worker failed: ${e.message}`);
+    } finally {
+      this.leaveThread();
     }
   }
 

@@ -105,3 +105,37 @@ t.test('a replacement worker that dies while starting does not leave tasks waiti
   t.match(errors.join('\n'), /worker 2 fails while starting/, 'the failed start is reported');
   t.match(errors.join('\n'), /replaced/, 'and the replacement of the pool');
 });
+
+t.test(
+  'tasks wait for a thread in arrival order; the time limit starts when a thread takes them',
+  async (t) => {
+    const pool = new RenderPool({
+      threads: 1,
+      timeoutMs: 2500,
+      memoryMb: 256,
+      filename: new URL('../fixtures/sleepy-worker.mjs', import.meta.url).href,
+    });
+    t.teardown(() => pool.close());
+    const nap = (sleepMs: number) => ({ sleepMs }) as unknown as RenderRequest;
+    await pool.run(nap(0)); // the thread is up
+    const order: number[] = [];
+    const cancel = new AbortController();
+    const runs = [0, 1, 2, 3, 4].map((i) =>
+      pool.run(nap(900), i === 2 ? { signal: cancel.signal } : {}).then(
+        () => order.push(i),
+        (e: unknown) => e,
+      ),
+    );
+    cancel.abort(); // the third is still waiting: it never takes the thread
+    const results = await Promise.all(runs);
+    const dropped = results[2];
+    t.ok(
+      dropped instanceof RenderTaskError && dropped.reason === 'cancelled',
+      'a task cancelled while waiting',
+    );
+    t.same(order, [0, 1, 3, 4], 'the others ran, in arrival order');
+    t.pass(
+      'the last waited 2.7 s behind the others, past its 2.5 s limit, and still had its whole limit to run',
+    );
+  },
+);
