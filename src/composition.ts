@@ -161,26 +161,19 @@ export async function openAdapters(
   }));
   const board = new SampleBoard(metrics, redis, config.redisPrefix);
   const backoff = { baseMs: config.jobRetryBaseMs, maxMs: config.jobRetryMaxMs };
-  /**
-   * Jobs a process runs at once: two more than its render threads. The extra ones are claimed and
-   * wait for a thread (their time limit not yet running) while others' outputs are being stored,
-   * so no thread idles between jobs (bench/batch.ts: a batch at 79 % of the pool's raw pages per
-   * second with none extra, 90 % with one, 95 % with two); at most POOL_THREADS render at once.
-   */
-  const jobsInFlight = (threads: number) => threads + 2;
   const bull = config.redisUrl ? await import('./queue/bullmq.ts') : null;
   const queue = (runner: JobRunner, onError: (err: unknown, job: { id: string } | null) => void): JobQueue =>
     config.redisUrl && bull
       ? new bull.BullQueue(runner, {
           url: config.redisUrl,
           prefix: config.redisPrefix,
-          concurrency: role === 'api' ? 0 : jobsInFlight(config.poolThreads),
+          concurrency: role === 'api' ? 0 : config.poolThreads,
           lockMs: config.queueLockMs,
           leaseMs: config.queueLockMs,
           onError,
           backoff,
         })
-      : new EmbeddedQueue(runner, { concurrency: jobsInFlight(config.poolThreads), onError, backoff });
+      : new EmbeddedQueue(runner, { concurrency: config.poolThreads, onError, backoff });
   const close = async () => {
     await renderer.close();
     await board.stop();

@@ -12,8 +12,10 @@ import {
   type Backoff,
   DEFAULT_BACKOFF,
   type JobQueue,
+  BATCH_EXTRA_JOBS,
   type JobRunner,
   laneOf,
+  roomFor,
   type QueuedJob,
   type QueueStats,
   retryDelay,
@@ -70,6 +72,8 @@ export class BullQueue implements JobQueue {
   private readonly redis: Redis;
   private readonly subscriber: Redis | null;
   private readonly running = new Map<string, AbortController>();
+  /** What each running job is (a batch's row or a single job), for roomFor. */
+  private readonly jobs = new Map<string, QueuedJob>();
   /**
    * Jobs aborted lately. An abort that comes while a failed run is still being moved to its
    * back-off finds the job neither removable (it is locked) nor running: it is remembered, so the
@@ -124,7 +128,9 @@ export class BullQueue implements JobQueue {
     const worker = new Worker(QUEUE, (job, token) => this.process(job, token), {
       connection: this.connect(),
       prefix: this.bullPrefix,
-      concurrency: this.opts.concurrency,
+      // Batch rows may take a few slots beyond the threads (BATCH_EXTRA_JOBS); process() keeps
+      // single jobs within the threads.
+      concurrency: this.opts.concurrency + BATCH_EXTRA_JOBS,
       lockDuration: this.opts.lockMs ?? 30_000,
       stalledInterval: this.opts.lockMs ?? 30_000,
       // A job whose worker died goes back to waiting when its lock lapses; runs again, not failed.
@@ -193,8 +199,17 @@ export class BullQueue implements JobQueue {
     if (this.aborted.has(id)) return;
     const mine = randomBytes(12).toString('hex');
     const leaseMs = this.opts.leaseMs ?? 30_000;
-    const lease = await this.takeLease(queued, mine, leaseMs);
+    // The slot is taken at once, before any await: two jobs starting together see each other.
+    const room = roomFor(queued, [...this.jobs.values()], this.opts.concurrency);
+    if (room) this.jobs.set(id, queued);
+    const lease = room
+      ? await this.takeLease(queued, mine, leaseMs).catch((err: unknown) => {
+          this.jobs.delete(id);
+          throw err;
+        })
+      : null;
     if (!lease) {
+      if (room) this.jobs.delete(id);
       await job.moveToDelayed(Date.now() + (this.opts.retryMs ?? 500), token);
       throw new DelayedError();
     }
@@ -213,6 +228,7 @@ export class BullQueue implements JobQueue {
     } finally {
       clearInterval(renew);
       this.running.delete(id);
+      this.jobs.delete(id);
       await this.redis.eval(RELEASE, 1, lease, mine).catch(() => {});
     }
     if (!failed || this.aborted.has(id)) return;

@@ -8,6 +8,7 @@ import {
   type JobQueue,
   type JobRunner,
   laneOf,
+  roomFor,
   type QueuedJob,
   type QueueStats,
   retryDelay,
@@ -126,9 +127,12 @@ export class EmbeddedQueue implements JobQueue {
 
   /** Starts the oldest waiting jobs whose lanes have room (DESIGN §3: one single job per account), while threads are free. */
   private pump(): void {
-    while (!this.stopped && this.active.size < this.opts.concurrency) {
+    while (!this.stopped) {
       const busy = this.busyLanes();
-      const at = this.waiting.findIndex((w) => EmbeddedQueue.free(busy, w));
+      const running = [...this.active.values()].map((a) => a.job);
+      const at = this.waiting.findIndex(
+        (w) => EmbeddedQueue.free(busy, w) && roomFor(w, running, this.opts.concurrency),
+      );
       if (at < 0) return;
       const [job] = this.waiting.splice(at, 1) as [QueuedJob];
       const controller = new AbortController();

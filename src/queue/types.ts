@@ -12,6 +12,20 @@ export interface QueuedJob {
   batch?: { id: string; share: number };
 }
 
+/**
+ * Jobs beyond a process's render threads that only batch rows may take: claimed, they wait for a
+ * thread in the renderer (their time limit not yet running) while other rows' outputs are being
+ * stored, so no thread idles between rows. Single jobs never exceed the threads: a single job is
+ * `processing` only while it renders (spec §8: two at once by default).
+ */
+export const BATCH_EXTRA_JOBS = 2;
+
+/** Whether one more job may start beside `running`, `concurrency` being the render threads. */
+export function roomFor(job: QueuedJob, running: QueuedJob[], concurrency: number): boolean {
+  if (running.length >= concurrency + BATCH_EXTRA_JOBS) return false;
+  return job.batch !== undefined || running.filter((r) => r.batch === undefined).length < concurrency;
+}
+
 /** The lane a job runs in: its account's single lane, or its account's batch lane, and how many run there at once. */
 export function laneOf(job: QueuedJob): { key: string; slots: number } {
   return job.batch === undefined

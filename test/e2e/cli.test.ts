@@ -237,7 +237,7 @@ t.test('the start command creates the demo once on an empty embedded store and s
     headers: { authorization: `Bearer ${key}` },
   });
   t.equal(res.status, 200, 'the demo key works against the running server');
-  t.equal(((await res.json()) as { data: unknown[] }).data.length, 5, 'five test-mode templates');
+  t.equal(((await res.json()) as { data: unknown[] }).data.length, 6, 'six test-mode templates');
   // Each example template renders its example input on the running server.
   const meadow = /image\s+(asset_\S+)\s+meadow\.png/.exec(out)?.[1];
   t.ok(meadow, 'the example image was uploaded');
