@@ -14,6 +14,7 @@ import {
   notice,
   readInput,
   readJson,
+  terminalLine,
   usage,
   usageExits,
 } from './integrator.ts';
@@ -56,19 +57,8 @@ export function batchCommand(program: Command): void {
         idempotencyKey?: string;
       },
     ) => {
-      const tty = process.stderr.isTTY === true;
-      const started = Date.now();
-      const elapsed = () => Math.round((Date.now() - started) / 1000);
-      let shown = false;
-      const show = (text: string) => {
-        if (!tty) return;
-        process.stderr.write(`\r\x1b[2K${text}`);
-        shown = true;
-      };
-      const clear = () => {
-        if (shown) process.stderr.write('\r\x1b[2K');
-        shown = false;
-      };
+      const line = terminalLine();
+      const { write: show, clear, seconds: elapsed } = line;
       try {
         if ((opts.csv === undefined) === (opts.rows === undefined))
           throw usage('give exactly one of --csv, --rows');

@@ -97,17 +97,32 @@ export function notice(text: string): void {
 
 export const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(n < 10_240 ? 1 : 0)} KB`);
 
-/** One line on the terminal, rewritten in place; silent when stderr is not a terminal. */
-function progressLine(): { show: (p: Progress) => void; clear: () => void } {
+/** One line on standard error, rewritten in place; nothing is written when it is not a terminal. */
+export function terminalLine() {
   const tty = process.stderr.isTTY === true;
   const started = Date.now();
   let shown = false;
-  const write = (text: string) => {
-    if (!tty) return;
-    process.stderr.write(`\r\x1b[2K${text}`);
-    shown = true;
+  return {
+    tty,
+    write(text: string) {
+      if (!tty) return;
+      process.stderr.write(`\r\x1b[2K${text}`);
+      shown = true;
+    },
+    /** Seconds since the line was made. */
+    seconds: () => Math.round((Date.now() - started) / 1000),
+    clear() {
+      if (shown) process.stderr.write('\r\x1b[2K');
+      shown = false;
+    },
   };
-  const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
+}
+
+/** A job's progress on the terminal line. */
+function progressLine(): { show: (p: Progress) => void; clear: () => void } {
+  const line = terminalLine();
+  const { tty, write } = line;
+  const elapsed = () => `${line.seconds()} s`;
   return {
     show(p) {
       if (p.phase === 'queued' || p.phase === 'processing') write(`${p.job.id}  ${p.phase}  ${elapsed()}`);
@@ -120,9 +135,7 @@ function progressLine(): { show: (p: Progress) => void; clear: () => void } {
           `${p.job.id}  downloading  ${kb(p.bytes)}${Number.isFinite(p.total) ? ` of ${kb(p.total)}` : ''}`,
         );
     },
-    clear() {
-      if (shown) process.stderr.write('\r\x1b[2K');
-    },
+    clear: line.clear,
   };
 }
 
