@@ -62,7 +62,14 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
   const [filter, setFilter] = useState<JobFilter>('all');
   const [query, setQuery] = useState('');
   const [detailOf, setDetailOf] = useState<string | null>(null);
-  const [pending, setPending] = useState<Pending | null>(null);
+  const [pending, showPending] = useState<Pending | null>(null);
+  // Keys typed or pasted fast arrive before the next render: each reads and writes the question as
+  // the key before left it, not as it was last drawn.
+  const pendingNow = useRef<Pending | null>(null);
+  const setPending = useCallback((next: Pending | null) => {
+    pendingNow.current = next;
+    showPending(next);
+  }, []);
   const [message, setMessage] = useState<{ text: string; error: boolean } | undefined>();
   const names = useRef<Record<string, string>>({});
 
@@ -119,6 +126,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
 
   useInput(
     (input, key) => {
+      const pending = pendingNow.current;
       if (help) {
         setHelp(false);
         return;
