@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { type CallError, call, type SessionView, setCsrf } from './api.ts';
 import { Invite, SignIn, SignUp } from './doors.tsx';
 import { AssetsPage } from './assets.tsx';
+import { BatchesPage } from './batches.tsx';
 import { FontsPage } from './fonts.tsx';
 import { Jobs } from './jobs.tsx';
 import { Keys } from './keys.tsx';
@@ -19,6 +20,7 @@ const PAGES = [
   { path: '/dashboard/images', title: 'Images' },
   { path: '/dashboard/fonts', title: 'Fonts' },
   { path: '/dashboard/jobs', title: 'Jobs' },
+  { path: '/dashboard/batches', title: 'Batches' },
   { path: '/dashboard/usage', title: 'Usage' },
   { path: '/dashboard/webhooks', title: 'Webhooks' },
   { path: '/dashboard/members', title: 'Members' },
@@ -189,6 +191,8 @@ export function App() {
           <FontsPage accountId={account.accountId} mode={mode} />
         ) : page.path === '/dashboard/jobs' ? (
           <Jobs accountId={account.accountId} mode={mode} />
+        ) : page.path === '/dashboard/batches' ? (
+          <BatchesPage accountId={account.accountId} mode={mode} />
         ) : page.path === '/dashboard/webhooks' ? (
           <WebhooksPage accountId={account.accountId} mode={mode} owner={account.role === 'owner'} />
         ) : page.path === '/dashboard/usage' ? (

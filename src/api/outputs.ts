@@ -9,7 +9,7 @@ import type { Job } from '../domain/generation.ts';
 import { isId, shownId } from '../domain/ids.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { ApiDeps } from './deps.ts';
-import type { Reply } from './types.ts';
+import { attachment, type Reply } from './types.ts';
 
 export function jobOutputs(d: ApiDeps, log: Logger) {
   const find = async (tenant: Tenant, id: string): Promise<Job> => {
@@ -37,11 +37,7 @@ export function jobOutputs(d: ApiDeps, log: Logger) {
       );
     }
     const body = await openOutput(d, log, job);
-    return {
-      status: 200,
-      headers: { 'Content-Disposition': `attachment; filename="${filename}"` },
-      stream: { contentType, ...body },
-    };
+    return attachment(filename, contentType, body);
   };
 
   return {

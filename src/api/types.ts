@@ -57,8 +57,11 @@ export interface Reply {
   /** A JSON body; or `raw` bytes with their `contentType`. */
   json?: unknown;
   raw?: { contentType: string; bytes: Uint8Array | string };
-  /** A body sent as it is read (a download): never held whole, paced by the client. */
-  stream?: { contentType: string; size: number; chunks: AsyncIterable<Uint8Array>; close(): void };
+  /**
+   * A body sent as it is read (a download): never held whole, paced by the client. Without a
+   * `size` (a body made as it is sent) it goes out chunked, its length unknown until its end.
+   */
+  stream?: { contentType: string; size?: number; chunks: AsyncIterable<Uint8Array>; close(): void };
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -103,3 +106,14 @@ export function header(req: ApiRequest, name: string): string | undefined {
 }
 
 export const ok = (json: unknown, status = 200): Reply => ({ status, json });
+
+/** A download: `body` streamed as a file named `filename`. */
+export const attachment = (
+  filename: string,
+  contentType: string,
+  body: Omit<NonNullable<Reply['stream']>, 'contentType'>,
+): Reply => ({
+  status: 200,
+  headers: { 'Content-Disposition': `attachment; filename="${filename}"` },
+  stream: { contentType, ...body },
+});

@@ -1,4 +1,4 @@
-// GET /batches/{id}/download (an extension, docs/batches.md): one ZIP of every completed row's
+// GET /batches/{id}/download and /merged (extensions, docs/batches.md): one ZIP of every completed row's
 // PDF, in row order, streamed: each PDF is read from the blob store only when its turn comes and
 // passes through as it is read (stored, not compressed: a PDF is compressed already), so the
 // archive is never held whole. Its length is known before the first byte (every entry's size
@@ -9,20 +9,20 @@ import yazl from 'yazl';
 import type { BlobStore, BlobStream } from '../blobs/types.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { Tenant } from '../domain/tenant.ts';
+import { type BatchPart, batchPath } from '../domain/batch.ts';
+import { mergePdfs } from '../render/index.ts';
 import type { BatchOutput, Store } from '../store/index.ts';
 import { batchOf, entryName } from './batches.ts';
 import { openOutput } from './outputs.ts';
 
 const PAGE = 1000;
 
-export async function batchArchive(
-  d: { store: Store; blobs: BlobStore; now: () => Date; config: { retentionDays: number } },
-  log: Logger,
+/** The batch's completed rows' outputs in row order; refused while it runs and once they expired. */
+async function completedOutputs(
+  d: { store: Store; now: () => Date; config: { retentionDays: number } },
   tenant: Tenant,
   id: string,
-  /** A metadata key whose value follows the row's index in each entry's name. */
-  nameKey: string | undefined,
-): Promise<{ filename: string; body: BlobStream }> {
+) {
   const { batch, counts } = await batchOf(d, tenant, id);
   if (batch.status === 'queued')
     throw new ApiError(
@@ -47,6 +47,18 @@ export async function batchArchive(
           'GENERATION_NOT_READY',
           `no row of the batch completed (${counts.failed} failed, ${counts.cancelled} cancelled)`,
         );
+  return { batch, outputs };
+}
+
+export async function batchArchive(
+  d: { store: Store; blobs: BlobStore; now: () => Date; config: { retentionDays: number } },
+  log: Logger,
+  tenant: Tenant,
+  id: string,
+  /** A metadata key whose value follows the row's index in each entry's name. */
+  nameKey: string | undefined,
+): Promise<{ filename: string; body: BlobStream }> {
+  const { batch, outputs } = await completedOutputs(d, tenant, id);
   const zip = new yazl.ZipFile();
   const mtime = new Date(batch.completedAt ?? batch.updatedAt);
   const width = String(batch.rowCount - 1).length;
@@ -81,6 +93,60 @@ export async function batchArchive(
       close: () => {
         for (const b of open) b.close();
         stream.destroy();
+      },
+    },
+  };
+}
+
+/**
+ * GET /batches/{id}/merged (an extension, docs/batches.md): the completed rows' PDFs (their letters,
+ * or their envelopes) as one PDF in row order, merged as it is sent: each row's PDF is read when
+ * its turn comes, so neither the merged document nor the rows are ever held whole. Its length is
+ * known only at its end: it goes out chunked. The same batch gives the same bytes every time.
+ */
+export async function batchMerged(
+  d: { store: Store; blobs: BlobStore; now: () => Date; config: { retentionDays: number } },
+  log: Logger,
+  tenant: Tenant,
+  id: string,
+  part: BatchPart,
+): Promise<{ filename: string; body: { chunks: AsyncIterable<Uint8Array>; close(): void } }> {
+  const { batch } = await batchOf(d, tenant, id);
+  if (!batch.merge)
+    throw new ApiError(
+      'GENERATION_NOT_READY',
+      `the batch was sent without merge: true, so it has no merged PDF; its rows' PDFs are in ${batchPath(batch.id)}/download`,
+    );
+  if (part === 'envelope' && !batch.envelopeTemplateId)
+    throw new ApiError(
+      'INVALID_REQUEST',
+      'part=envelope: the batch was sent without envelope, got envelope',
+      {
+        field: 'part',
+      },
+    );
+  const outputs = (await completedOutputs(d, tenant, id)).outputs.filter((o) => o.part === part);
+  let open: BlobStream | null = null;
+  const sources = async function* () {
+    for (const out of outputs) {
+      open = await openOutput(d, log, out);
+      const parts: Uint8Array[] = [];
+      for await (const chunk of open.chunks) parts.push(chunk);
+      open = null;
+      yield Buffer.concat(parts);
+    }
+  };
+  const chunks = mergePdfs(sources(), {
+    title: `${part === 'envelope' ? 'Envelopes' : 'Letters'} of batch ${batch.id}`,
+    createdAt: batch.completedAt ?? batch.updatedAt,
+  });
+  return {
+    filename: `${batch.id}${part === 'envelope' ? '-envelopes' : ''}.pdf`,
+    body: {
+      chunks,
+      close: () => {
+        (open as BlobStream | null)?.close();
+        void chunks.return(undefined);
       },
     },
   };

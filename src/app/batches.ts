@@ -149,6 +149,7 @@ export async function submitBatch(
     templateRevision: template.revision,
     metadata: parsed.metadata,
     rowEvents: parsed.rowEvents,
+    merge: parsed.merge,
     envelopeTemplateId: envelope?.id ?? null,
     ...(requestId ? { requestId } : {}),
   };
@@ -255,6 +256,72 @@ export async function cancelBatch(
   const done = isId('bat', id) ? await d.store.batches.cancel(tenant, id, d.now()) : null;
   if (!done) throw notFound(id);
   return { batch: done.batch, counts: await d.store.batches.counts(done.batch.id) };
+}
+
+/**
+ * A CSV as the dashboard maps it before a batch: its columns, how many rows, what the template can
+ * take (`text`, or the data paths of its sample: `name`, `address.city`, `items[0]`) and, for each
+ * column, the target its name already says (`null`: none, it is left out until mapped).
+ */
+export async function inspectCsv(
+  d: JobDeps,
+  tenant: Tenant,
+  templateId: string,
+  csv: string,
+  sample: JobInput,
+): Promise<{ columns: string[]; rows: number; targets: string[]; suggested: (string | null)[] }> {
+  const template = await ownTemplate(d, tenant, templateId);
+  const [header = [], ...body] = csvRecords(csv);
+  const targets = 'text' in sample ? ['text'] : 'data' in sample ? dataPaths(sample.data) : [];
+  if (takesOf(template.model) === 'content')
+    throw new ApiError(
+      'INVALID_REQUEST',
+      'a legacy Document v1 template takes content blocks, which CSV cannot carry',
+      {
+        field: 'templateId',
+      },
+    );
+  const suggested = header.map((raw) => {
+    const name = raw.trim();
+    if (targets.includes(name) || name === 'seed' || (name.startsWith('metadata.') && name.length > 9))
+      return name;
+    const loose = targets.find((t) => t.toLowerCase() === name.toLowerCase());
+    return loose ?? null;
+  });
+  return { columns: header, rows: body.length, targets, suggested };
+}
+
+/** Every leaf path of a sample's data, as CSV columns name them. */
+function dataPaths(value: unknown, at = ''): string[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => dataPaths(v, `${at}[${i}]`));
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([k, v]) => dataPaths(v, at ? `${at}.${k}` : k));
+  return [at];
+}
+
+/**
+ * The rows of a CSV whose columns are mapped (`columns[i]`: the target of column i, as a CSV column
+ * names it, or null to leave it out), as a batch's JSON `rows` take them.
+ */
+export async function mappedCsvRows(
+  d: JobDeps,
+  tenant: Tenant,
+  templateId: string,
+  csv: string,
+  columns: (string | null)[],
+): Promise<{ rows: unknown[]; model: TemplateModel }> {
+  const template = await ownTemplate(d, tenant, templateId);
+  const [header = [], ...body] = csvRecords(csv);
+  if (columns.length !== header.length)
+    throw invalid(
+      'columns',
+      `one target (or null) for each of the CSV's ${header.length} columns`,
+      columns.length,
+    );
+  const kept = columns.flatMap((c, i) => (c === null ? [] : [i]));
+  if (kept.length === 0) throw invalid('columns', 'at least one column mapped to a field', 'none');
+  const records = [kept.map((i) => columns[i]!), ...body.map((r) => kept.map((i) => r[i] ?? ''))];
+  return { rows: rowsOfCsv(records, takesOf(template.model)), model: template.model };
 }
 
 /**

@@ -1,5 +1,5 @@
 // Batches (an extension of the service, docs/batches.md): many documents of one template in one
-// request, waited for with progress, and their PDFs downloaded as one ZIP.
+// request, waited for with progress, and their PDFs downloaded as one ZIP or merged as one PDF.
 import type { Calls, CreateOptions, Page } from './calls.ts';
 import { type PollOptions, pollUntil } from './poll.ts';
 import { type Destination, downloadOf, save } from './save.ts';
@@ -67,24 +67,55 @@ export class BatchesApi {
    */
   async download(
     id: string,
-    opts: {
-      to?: Destination;
-      name?: string;
-      signal?: AbortSignal;
-      onProgress?: (bytes: number, total: number) => void;
-    } = {},
+    opts: FileOptions & { name?: string } = {},
   ): Promise<{ bytes: number; zip?: Uint8Array }> {
-    const res = await this.calls.http.request('GET', at(id, '/download'), {
-      query: opts.name ? { name: opts.name } : undefined,
-      signal: opts.signal,
-      retry: 'safe',
-      stream: true,
-    });
-    const saved = await save(downloadOf(res, 'application/zip'), opts.to, {
-      signal: opts.signal,
-      onBytes: opts.onProgress,
+    const saved = await this.file(id, '/download', opts.name ? { name: opts.name } : undefined, opts, {
+      type: 'application/zip',
       what: `the ZIP of ${id}`,
     });
     return saved.kept ? { bytes: saved.bytes, zip: saved.kept } : { bytes: saved.bytes };
   }
+
+  /**
+   * For a batch sent with `merge: true`: every completed row's PDF (or, with `part: 'envelope'`,
+   * its envelope) as one PDF in row order, to a file, a stream or as bytes. It is merged as it is
+   * sent, so `onProgress` has no total (NaN).
+   */
+  async merged(
+    id: string,
+    opts: FileOptions & { part?: 'letter' | 'envelope' } = {},
+  ): Promise<{ bytes: number; pdf?: Uint8Array }> {
+    const saved = await this.file(id, '/merged', opts.part ? { part: opts.part } : undefined, opts, {
+      type: 'application/pdf',
+      what: `the merged PDF of ${id}`,
+    });
+    return saved.kept ? { bytes: saved.bytes, pdf: saved.kept } : { bytes: saved.bytes };
+  }
+
+  private async file(
+    id: string,
+    path: string,
+    query: Record<string, string> | undefined,
+    opts: FileOptions,
+    of: { type: string; what: string },
+  ) {
+    const res = await this.calls.http.request('GET', at(id, path), {
+      query,
+      signal: opts.signal,
+      retry: 'safe',
+      stream: true,
+    });
+    return save(downloadOf(res, of.type), opts.to, {
+      signal: opts.signal,
+      onBytes: opts.onProgress,
+      what: of.what,
+    });
+  }
+}
+
+/** Where a batch's file goes and who hears of its progress. */
+export interface FileOptions {
+  to?: Destination;
+  signal?: AbortSignal;
+  onProgress?: (bytes: number, total: number) => void;
 }

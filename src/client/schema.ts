@@ -87,6 +87,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/batches/{id}/merged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Extension: for a batch sent with `merge: true`, every completed row's PDF (or envelope, with `?part=envelope`) as one PDF in row order, merged as it is sent (chunked: no Content-Length). */
+        get: operations["mergeBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/batches/{id}/rows": {
         parameters: {
             query?: never;
@@ -466,6 +483,10 @@ export interface components {
              */
             expiresAt?: string;
             id: string;
+            /** @description Present (true) when the batch was sent with `merge: true`. */
+            merge?: boolean;
+            /** @description With `merge: true`, once the batch ended with some row completed: their PDFs as one. */
+            mergedUrl?: string;
             metadata: components["schemas"]["Metadata"];
             /** @description Pages of the completed documents so far, envelopes included. */
             pages: number;
@@ -552,6 +573,8 @@ export interface components {
             envelope?: {
                 templateId: string;
             };
+            /** @description true: once the batch ended, `GET /batches/{id}/merged` gives every completed row as one PDF in row order. Default false. */
+            merge?: boolean;
             metadata?: components["schemas"]["Metadata"];
             /** @description true: every row's own end is a webhook event too (generation.completed, generation.failed); batch.completed comes either way. Default false. */
             rowEvents?: boolean;
@@ -1897,6 +1920,55 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             /** @description GENERATION_NOT_READY: the batch is still running, or no row completed. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            410: components["responses"]["Gone"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    mergeBatch: {
+        parameters: {
+            query?: {
+                /** @description `envelope`: the rows' envelopes instead of their letters. */
+                part?: "letter" | "envelope";
+            };
+            header?: never;
+            path: {
+                /** @description a `bat_…` id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description GENERATION_NOT_READY: the batch is still running, no row completed, or it was sent without `merge: true`. */
             409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];

@@ -45,11 +45,13 @@ export interface ParsedBatch {
   rows: { json: unknown[] } | { csv: string };
   metadata: Metadata;
   rowEvents: boolean;
+  /** Whether `GET /batches/{id}/merged` gives the completed rows as one PDF. */
+  merge: boolean;
   /** The template every row's envelope is written in; each row then carries `envelope`. */
   envelope: { templateId: string } | null;
 }
 
-const FIELDS = ['templateId', 'rows', 'csv', 'metadata', 'rowEvents', 'envelope'] as const;
+const FIELDS = ['templateId', 'rows', 'csv', 'metadata', 'rowEvents', 'merge', 'envelope'] as const;
 const ROW_FIELDS = ['text', 'data', 'content', 'metadata', 'seed', 'envelope'] as const;
 export const SEED_MAX = 2 ** 31 - 1;
 
@@ -83,6 +85,7 @@ export function parseBatchBody(body: unknown): ParsedBatch {
   }
   if (b.rowEvents !== undefined && typeof b.rowEvents !== 'boolean')
     throw invalid('rowEvents', 'true or false', b.rowEvents);
+  if (b.merge !== undefined && typeof b.merge !== 'boolean') throw invalid('merge', 'true or false', b.merge);
   let envelope: ParsedBatch['envelope'] = null;
   if (b.envelope !== undefined) {
     const e = b.envelope as Record<string, unknown> | null;
@@ -103,6 +106,7 @@ export function parseBatchBody(body: unknown): ParsedBatch {
     rows,
     metadata: b.metadata === undefined ? {} : parseMetadata(b.metadata),
     rowEvents: b.rowEvents === true,
+    merge: b.merge === true,
   };
 }
 
@@ -313,6 +317,7 @@ export interface Batch {
   status: 'queued' | 'completed' | 'cancelled';
   rowCount: number;
   rowEvents: boolean;
+  merge: boolean;
   /** The template of every row's envelope, or null when the rows have none. */
   envelopeTemplateId: string | null;
   metadata: Metadata;
@@ -349,6 +354,7 @@ export interface BatchHead {
   templateRevision: number;
   metadata: Metadata;
   rowEvents: boolean;
+  merge: boolean;
   envelopeTemplateId: string | null;
   requestId?: string;
 }
@@ -365,6 +371,7 @@ export function admittedBatch(tenant: Tenant, b: BatchHead & { rows: number }, n
     status: 'queued',
     rowCount: b.rows,
     rowEvents: b.rowEvents,
+    merge: b.merge,
     envelopeTemplateId: b.envelopeTemplateId,
     metadata: b.metadata,
     requestId: b.requestId ?? null,
@@ -411,6 +418,8 @@ export function batchView(b: Batch, c: BatchCounts) {
     creditsSpent: c.creditsMilli / 1000,
     rowsUrl: `${batchPath(b.id)}/rows`,
     ...(ended && c.completed > 0 ? { downloadUrl: `${batchPath(b.id)}/download` } : {}),
+    ...(b.merge ? { merge: true } : {}),
+    ...(b.merge && ended && c.completed > 0 ? { mergedUrl: `${batchPath(b.id)}/merged` } : {}),
     metadata: b.metadata,
   };
 }

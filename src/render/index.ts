@@ -21,6 +21,7 @@ export { pageToSvg as writeSvg } from './svg.ts';
 export { pageToStrokes as writeStrokes } from './plotter.ts';
 export { type PngOptions, pageToPng as writePng, type Rasterizer } from './png.ts';
 export { displayListToPdf as writePdf, type PdfOptions } from './pdf.ts';
+export { type MergeOptions, MergeError, mergePdfs } from './pdf-merge.ts';
 export { RenderError, type RenderErrorCode, uncoveredCharacters } from './text-layout.ts';
 export {
   type FontInfo,

@@ -208,7 +208,7 @@ class Content {
   }
 }
 
-function pdfString(s: string): string {
+export function pdfString(s: string): string {
   // A text string (§7.9.2.2) as UTF-16BE hex with a byte order mark: safe for any character.
   let hex = 'FEFF';
   for (let i = 0; i < s.length; i++) hex += s.charCodeAt(i).toString(16).padStart(4, '0');

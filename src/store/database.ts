@@ -19,6 +19,7 @@ import * as m0010 from './migrations/0010-webhooks.ts';
 import * as m0011 from './migrations/0011-job-request.ts';
 import * as m0012 from './migrations/0012-dashboard-users.ts';
 import * as m0013 from './migrations/0013-batches.ts';
+import * as m0014 from './migrations/0014-batch-merge.ts';
 import { unavailable } from '../domain/errors.ts';
 import type { Database } from './schema.ts';
 
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-job-request': m0011,
   '0012-dashboard-users': m0012,
   '0013-batches': m0013,
+  '0014-batch-merge': m0014,
 };
 
 /**

@@ -123,6 +123,7 @@ export interface BatchesTable {
   rows_left: number;
   /** 1: every row's own end is an event too (generation.completed, generation.failed). */
   row_events: number;
+  merge: number;
   /** The template of every row's envelope; null when the rows have none. */
   envelope_template_id: string | null;
   metadata: string | null;

@@ -968,6 +968,7 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
       templateRevision: 1,
       metadata: {},
       rowEvents: false,
+      merge: false,
       envelopeTemplateId: envelopes ? newId('tpl') : null,
       rowCount: rows,
       rows: jobs,

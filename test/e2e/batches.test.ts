@@ -153,6 +153,10 @@ t.test(
     t.ok(Buffer.from(await again.arrayBuffer()).equals(zip), 'the same batch gives the same ZIP');
     const plain = await call(t, server, 'GET', `/batches/${post.body.id}/download`, { key: a.test });
     t.equal(plain.status, 200, 'without name the entries are the indexes alone');
+    t.notOk('mergedUrl' in done, 'no merged PDF without merge: true');
+    const unmerged = await call(t, server, 'GET', `/batches/${post.body.id}/merged`, { key: a.test });
+    t.equal(unmerged.status, 409);
+    t.match(unmerged.body.error, { code: 'GENERATION_NOT_READY', message: /without merge: true/ });
 
     const listed = await call(t, server, 'GET', '/batches', { key: a.test });
     t.equal(listed.body.data[0].id, post.body.id, 'GET /batches lists it');
@@ -263,7 +267,7 @@ t.test('bad rows are refused naming the first rows and fields, and nothing is cr
     [{ templateId: a.templates.test.simple, rows: [] }, 'rows'],
     [{ templateId: a.templates.test.simple, rows: Array(10_001).fill({ text: 'x' }) }, 'rows'],
     [{ templateId: a.templates.test.simple, rows: [{ text: 'x', seed: -1 }] }, 'rows/0/seed'],
-    [{ templateId: a.templates.test.simple, rows: [{ text: 'x' }], merge: true }, 'merge'],
+    [{ templateId: a.templates.test.simple, rows: [{ text: 'x' }], merge: 'yes' }, 'merge'],
     [{ templateId: 'tpl_nope', rows: [{ text: 'x' }] }, 'templateId'],
   ] as const) {
     const r = await call(t, server, 'POST', '/batches', { key: a.test, body });
@@ -456,9 +460,13 @@ t.test('a letter and its envelope for every row: two documents a row, each bille
   ].join('\n');
   const post = await call(t, server, 'POST', '/batches', {
     key: a.test,
-    body: { templateId: a.templates.test.simple, csv, envelope: { templateId: envelope.id } },
+    body: { templateId: a.templates.test.simple, csv, envelope: { templateId: envelope.id }, merge: true },
   });
   t.equal(post.status, 202, JSON.stringify(post.body));
+  t.equal(post.body.merge, true);
+  t.notOk('mergedUrl' in post.body, 'nothing to merge yet');
+  const early = await call(t, server, 'GET', `/batches/${post.body.id}/merged`, { key: a.test });
+  t.equal(early.status, 409, 'not while it runs');
   t.match(post.body, {
     rows: { total: 2, queued: 2 },
     envelopeTemplateId: envelope.id,
@@ -500,6 +508,57 @@ t.test('a letter and its envelope for every row: two documents a row, each bille
     execFileSync('pdftotext', [join(dir, 'envelope.pdf'), '-'], { encoding: 'utf8' }),
     /Mr John Thornton[\s\S]*Marlborough Mills/,
   );
+
+  // merge: true — the letters as one PDF in row order, the envelopes as another.
+  t.equal(done.mergedUrl, `/api/v1/batches/${post.body.id}/merged`);
+  const merged = await fetch(`${server.base}${done.mergedUrl}`, {
+    headers: { authorization: `Bearer ${a.test}` },
+  });
+  t.equal(merged.status, 200);
+  t.equal(merged.headers.get('content-type'), 'application/pdf');
+  t.equal(merged.headers.get('transfer-encoding'), 'chunked', 'merged as it is sent: no length up front');
+  t.match(merged.headers.get('content-disposition'), `filename="${post.body.id}.pdf"`);
+  const letters = Buffer.from(await merged.arrayBuffer());
+  writeFileSync(join(dir, 'letters.pdf'), letters);
+  execFileSync('qpdf', ['--check', join(dir, 'letters.pdf')]);
+  const info = execFileSync('pdfinfo', [join(dir, 'letters.pdf')], { encoding: 'utf8' });
+  t.match(info, /Pages:\s+2\n/, 'one page a letter');
+  t.match(info, new RegExp(`Title:\\s+Letters of batch ${post.body.id}`));
+  t.match(info, /Page size:\s+595\.\d* x 841\.\d* pts \(A4\)/);
+  const text = execFileSync('pdftotext', [join(dir, 'letters.pdf'), '-'], { encoding: 'utf8' });
+  t.match(text, /Dear Margaret[\s\S]*roses[\s\S]*\f[\s\S]*Dear John[\s\S]*mill/, 'row 0, then row 1');
+  for (const [i, name] of ['0-margaret.pdf', '1-john.pdf'].entries()) {
+    writeFileSync(join(dir, name), execFileSync('unzip', ['-p', join(dir, 'letters.zip'), name]));
+    const one = execFileSync('pdftoppm', ['-r', '40', '-gray', join(dir, name)]);
+    const page = execFileSync('pdftoppm', [
+      '-r',
+      '40',
+      '-gray',
+      '-f',
+      `${i + 1}`,
+      '-l',
+      `${i + 1}`,
+      join(dir, 'letters.pdf'),
+    ]);
+    t.ok(page.equals(one), `page ${i + 1} draws as row ${i}'s own PDF, pixel for pixel`);
+  }
+  const twice = await call(t, server, 'GET', `/batches/${post.body.id}/merged`, { key: a.test });
+  t.ok(twice.bytes.equals(letters), 'the same batch merges to the same bytes');
+  const envelopes = await call(t, server, 'GET', `/batches/${post.body.id}/merged?part=envelope`, {
+    key: a.test,
+  });
+  t.equal(envelopes.status, 200);
+  writeFileSync(join(dir, 'envelopes.pdf'), envelopes.bytes);
+  const envInfo = execFileSync('pdfinfo', [join(dir, 'envelopes.pdf')], { encoding: 'utf8' });
+  t.match(envInfo, /Pages:\s+2\n/);
+  t.match(envInfo, /Page size:\s+623\.\d* x 311\.\d* pts/, 'DL, landscape');
+  t.match(
+    execFileSync('pdftotext', [join(dir, 'envelopes.pdf'), '-'], { encoding: 'utf8' }),
+    /Mrs Margaret Hale[\s\S]*\f[\s\S]*Mr John Thornton/,
+  );
+  const badPart = await call(t, server, 'GET', `/batches/${post.body.id}/merged?part=both`, { key: a.test });
+  t.equal(badPart.status, 400);
+  t.match(badPart.body.error, { field: 'part', message: /letter or envelope.*both/ });
 
   const bad = await call(t, server, 'POST', '/batches', {
     key: a.test,

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type Progress, Scriptorium, ScriptoriumError } from 'scriptorium/client';
+import { execFileSync } from 'node:child_process';
 import t from 'tap';
 import { png } from '../helpers/images.ts';
 import { startTestServer } from '../helpers/server.ts';
@@ -255,13 +256,13 @@ t.test('generate(): a cancelled job, an abort and a timeout are errors that say 
 });
 
 t.test(
-  'batches: create from CSV, wait with progress, list the rows, download the ZIP to a file',
+  'batches: create from CSV, wait with progress, list the rows, download the ZIP and the merged PDF to files',
   async (t) => {
     const a = await server.tenant();
     const client = new Scriptorium({ apiKey: a.test, baseUrl: server.base });
     const csv =
       'text,metadata.name\nDear Ada: thank you.,ada\nDear Tom: thank you.,tom\nDear Grace: thank you.,grace\n';
-    const batch = await client.batches.create({ templateId: a.templates.test.simple, csv });
+    const batch = await client.batches.create({ templateId: a.templates.test.simple, csv, merge: true });
     t.match(batch, { id: /^bat_/, status: 'queued', rows: { total: 3 } });
     const seen: number[] = [];
     const done = await client.batches.wait(batch.id, {
@@ -289,6 +290,17 @@ t.test(
     t.notOk(existsSync(`${file}.part`), 'no part file left');
     const bytes = await client.batches.download(batch.id, { name: 'name' });
     t.ok(Buffer.from(bytes.zip!).equals(readFileSync(file)), 'or as bytes, the same');
+    const pdf = join(dir, 'letters.pdf');
+    const totals: number[] = [];
+    const merged = await client.batches.merged(batch.id, {
+      to: pdf,
+      onProgress: (_, total) => totals.push(total),
+    });
+    t.equal(merged.bytes, readFileSync(pdf).length, 'the merged PDF written whole');
+    t.match(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' }), /Pages:\s+3\n/, 'one page a row');
+    t.ok(totals.length > 0 && totals.every((n) => Number.isNaN(n)), 'its size unknown until its end');
+    const envelopes = await caught(client.batches.merged(batch.id, { part: 'envelope' }));
+    t.match(envelopes, { code: 'INVALID_REQUEST', status: 400, field: 'part' }, 'the batch has no envelopes');
     const err = await caught(client.batches.cancel(batch.id));
     t.equal(err.code, 'INVALID_REQUEST', 'a completed batch cannot be cancelled');
   },

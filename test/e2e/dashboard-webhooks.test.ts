@@ -6,7 +6,14 @@
 import { createServer } from 'node:net';
 import t from 'tap';
 import { readExample } from '../../src/app/demo.ts';
-import { accessible, accountOf, dashboardTest, newKeyOf, signUp } from '../helpers/dashboard.ts';
+import {
+  accessible,
+  accountOf,
+  addTestTemplate,
+  dashboardTest,
+  newKeyOf,
+  signUp,
+} from '../helpers/dashboard.ts';
 import { startReceiver, until } from '../helpers/receiver.ts';
 import { call, jobFinished } from '../helpers/server.ts';
 
@@ -76,20 +83,7 @@ t.test('an owner adds an endpoint, sends a test event, sees deliveries, deletes 
   t.match(await delivered.textContent(), /webhook\.test.*Delivered1HTTP 200/, 'delivered, one try, HTTP 200');
 
   // A job made with a test key: its event is listed with the job.
-  const templateId = await page.evaluate(
-    async ({ accountId, template }) => {
-      const { csrfToken } = (await (await fetch('/dashboard/v1/session')).json()) as { csrfToken: string };
-      const post = (path: string, body: unknown) =>
-        fetch(`/dashboard/v1/accounts/${accountId}${path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
-          body: JSON.stringify(body),
-        }).then((r) => r.json());
-      await post('/topups', { sheets: 50 });
-      return ((await post('/templates', { mode: 'test', template })) as { id: string }).id;
-    },
-    { accountId, template: JSON.parse(readExample('letter', {}).template) as unknown },
-  );
+  const templateId = await addTestTemplate(page, accountId, JSON.parse(readExample('letter', {}).template));
   const submitted = await call(t, server, 'POST', '/generations', {
     key,
     body: { templateId, text: 'Dear Charles, the engine works.' },

@@ -127,7 +127,11 @@ t.test('every curl sample of the document runs against the server as documented'
   await jobFinished(t, server, a.test, preview.body.id);
   const batch = await call(t, server, 'POST', '/batches', {
     key: a.test,
-    body: { templateId: a.templates.test.simple, rows: [{ text: 'Dear Tom.', metadata: { name: 'tom' } }] },
+    body: {
+      templateId: a.templates.test.simple,
+      rows: [{ text: 'Dear Tom.', metadata: { name: 'tom' } }],
+      merge: true,
+    },
   });
   for (let i = 0; i < 600; i++) {
     const b = await call(t, server, 'GET', `/batches/${batch.body.id}`, { key: a.test });

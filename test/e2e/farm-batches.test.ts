@@ -2,6 +2,10 @@
 // several rendering at once but never more than the account's share; another account's single
 // job is not kept waiting behind it; a worker killed with -9 mid-batch loses no row and charges
 // none twice.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
 import { farmProcesses, farmServices, farmTenant } from '../helpers/farm.ts';
 import { unavailable } from '../helpers/services.ts';
@@ -60,6 +64,7 @@ t.test(
     const post = await api(apiProcess.port, bulk.key, 'POST', '/batches', {
       templateId: bulk.template,
       rows: Array.from({ length: 24 }, (_, i) => ({ text: text(i) })),
+      merge: true,
     });
     t.equal(post.status, 202, JSON.stringify(post.body));
     const batchId: string = post.body.id;
@@ -149,5 +154,26 @@ t.test(
     );
     t.ok(most >= 2, `several rows rendered at once (at most ${most})`);
     t.ok(most <= SHARE, `never more than the share of ${SHARE} (at most ${most})`);
+
+    // The merged PDF, every row read back from S3 in row order.
+    const merged = await fetch(`http://127.0.0.1:${apiProcess.port}/api/v1/batches/${batchId}/merged`, {
+      headers: { authorization: `Bearer ${bulk.key}` },
+    });
+    t.equal(merged.status, 200);
+    const dir = mkdtempSync(join(tmpdir(), 'scriptorium-farm-merged-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'merged.pdf');
+    writeFileSync(file, Buffer.from(await merged.arrayBuffer()));
+    execFileSync('qpdf', ['--check', file]);
+    t.match(
+      execFileSync('pdfinfo', [file], { encoding: 'utf8' }),
+      new RegExp(`Pages:\\s+${done.pages}\\n`),
+      `the merged PDF has every row's pages (${done.pages})`,
+    );
+    t.match(
+      execFileSync('pdftotext', ['-l', '1', file, '-'], { encoding: 'utf8' }),
+      /Dear friend number 0,/,
+      'row 0 first',
+    );
   },
 );

@@ -109,3 +109,21 @@ export async function accountOf(page: Page): Promise<string> {
   };
   return accounts[0]!.accountId;
 }
+
+/** Test sheets topped up and a test template saved through the dashboard's API, as the page would; its id. */
+export async function addTestTemplate(page: Page, accountId: string, template: unknown): Promise<string> {
+  return page.evaluate(
+    async ({ accountId, template }) => {
+      const { csrfToken } = (await (await fetch('/dashboard/v1/session')).json()) as { csrfToken: string };
+      const post = (path: string, body: unknown) =>
+        fetch(`/dashboard/v1/accounts/${accountId}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
+          body: JSON.stringify(body),
+        }).then((r) => r.json());
+      await post('/topups', { sheets: 50 });
+      return ((await post('/templates', { mode: 'test', template })) as { id: string }).id;
+    },
+    { accountId, template },
+  );
+}

@@ -32,6 +32,7 @@ const METHODS: Record<string, string> = {
   listBatchRows: 'batches.rows',
   cancelBatch: 'batches.cancel',
   downloadBatch: 'batches.download',
+  mergeBatch: 'batches.merged',
 };
 
 t.test('every operation of the document has a client method', async (t) => {

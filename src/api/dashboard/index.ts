@@ -7,6 +7,7 @@ import type { ApiDeps } from '../deps.ts';
 import { DASHBOARD_API } from '../surfaces.ts';
 import { type AnyRoute, under } from '../types.ts';
 import { assetRoutes } from './assets.ts';
+import { batchDashboardRoutes } from './batches.ts';
 import { fontRoutes } from './fonts.ts';
 import { jobRoutes } from './jobs.ts';
 import { keyRoutes } from './keys.ts';
@@ -23,6 +24,7 @@ export const dashboardRoutes = (d: ApiDeps, log: Logger): AnyRoute[] => [
     ...sessionRoutes(d),
     ...keyRoutes(d),
     ...jobRoutes(d, log),
+    ...batchDashboardRoutes(d, log),
     ...templateRoutes(d),
     ...fontRoutes(d),
     ...assetRoutes(d),

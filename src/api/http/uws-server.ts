@@ -129,8 +129,8 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
    * connection then stays open even when `close` asks otherwise: the server is stopping, and
    * closes it soon.)
    */
-  function headOnly(x: Exchange, length: number, close: boolean): void {
-    x.res.writeHeader('Content-Length', String(length));
+  function headOnly(x: Exchange, length: number | undefined, close: boolean): void {
+    if (length !== undefined) x.res.writeHeader('Content-Length', String(length));
     if (close) x.res.writeHeader('Connection', 'close');
     x.res.endWithoutBody();
   }
@@ -168,6 +168,9 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
         });
         return;
       }
+      // Without a size (a body made as it is sent) it goes out chunked: each chunk written whole
+      // (the transport keeps what the socket did not take), the next read once the socket drained.
+      const { size } = body;
       for await (const chunk of body.chunks) {
         if (x.aborted) return;
         let start = 0;
@@ -176,7 +179,7 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
           if (!headed) head(x, reply, body.contentType);
           headed = true;
           start = res.getWriteOffset();
-          written = res.tryEnd(chunk, body.size);
+          written = size === undefined ? [res.write(chunk), false] : res.tryEnd(chunk, size);
         });
         const [ok, finished] = written;
         if (finished) return;
@@ -184,7 +187,8 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
         // The socket is full: wait until it drains, sending the rest of this chunk as it does.
         const drained = new Promise<'drained'>((resolve) => {
           res.onWritable((offset) => {
-            const [again, end] = res.tryEnd(chunk.subarray(offset - start), body.size);
+            const [again, end] =
+              size === undefined ? [true, false] : res.tryEnd(chunk.subarray(offset - start), size);
             // The transport runs no microtask checkpoint after this callback: a promise resolved
             // here would wait for some other event to run its continuation (a download stalled
             // for good when none came). A macrotask runs them.
@@ -194,6 +198,11 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
         });
         if ((await Promise.race([drained, aborted])) === 'aborted') return;
       }
+      if (size === undefined && !x.aborted)
+        res.cork(() => {
+          if (!headed) head(x, reply, body.contentType);
+          res.end(undefined, closing);
+        });
     } catch (err) {
       // The file could not be read to its end: the client must not take the cut body for a whole one.
       if (!x.aborted) res.cork(() => res.close());

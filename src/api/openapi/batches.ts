@@ -10,7 +10,7 @@ import {
   jsonBody,
   jsonOk,
   keyInUse,
-  limitedHeaders,
+  fileResponse,
   listQuery,
   location,
   replayed,
@@ -77,6 +77,11 @@ export function batchSchemas(): Record<string, Schema> {
           description:
             "true: every row's own end is a webhook event too (generation.completed, generation.failed); batch.completed comes either way. Default false.",
         },
+        merge: {
+          type: 'boolean',
+          description:
+            'true: once the batch ended, `GET /batches/{id}/merged` gives every completed row as one PDF in row order. Default false.',
+        },
       },
       ['templateId'],
       { oneOf: [{ required: ['rows'] }, { required: ['csv'] }] },
@@ -138,6 +143,11 @@ export function batchSchemas(): Record<string, Schema> {
         downloadUrl: {
           type: 'string',
           description: 'Once the batch ended with some row completed: the ZIP of their PDFs.',
+        },
+        merge: { type: 'boolean', description: 'Present (true) when the batch was sent with `merge: true`.' },
+        mergedUrl: {
+          type: 'string',
+          description: 'With `merge: true`, once the batch ended with some row completed: their PDFs as one.',
         },
         metadata: ref('Metadata'),
       },
@@ -254,14 +264,32 @@ export function batchOperations(): Record<string, Record<string, Schema>> {
           },
         ],
         responses: {
-          '200': {
-            description: 'The ZIP.',
-            headers: limitedHeaders,
-            content: {
-              'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } },
-            },
-          },
+          '200': fileResponse('The ZIP.', 'application/zip'),
           '409': errorResponse('GENERATION_NOT_READY: the batch is still running, or no row completed.'),
+          '410': { $ref: '#/components/responses/Gone' },
+          ...common,
+        },
+      },
+    },
+    '/batches/{id}/merged': {
+      get: {
+        operationId: 'mergeBatch',
+        summary:
+          "Extension: for a batch sent with `merge: true`, every completed row's PDF (or envelope, with `?part=envelope`) as one PDF in row order, merged as it is sent (chunked: no Content-Length).",
+        parameters: [
+          batchId,
+          {
+            name: 'part',
+            in: 'query',
+            schema: { type: 'string', enum: ['letter', 'envelope'], default: 'letter' },
+            description: "`envelope`: the rows' envelopes instead of their letters.",
+          },
+        ],
+        responses: {
+          '200': fileResponse('The PDF.', 'application/pdf'),
+          '409': errorResponse(
+            'GENERATION_NOT_READY: the batch is still running, no row completed, or it was sent without `merge: true`.',
+          ),
           '410': { $ref: '#/components/responses/Gone' },
           ...common,
         },

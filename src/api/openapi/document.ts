@@ -93,6 +93,7 @@ const TAG_OF: Record<string, (typeof TAGS)[number]['name']> = {
   listBatchRows: 'Batches',
   cancelBatch: 'Batches',
   downloadBatch: 'Batches',
+  mergeBatch: 'Batches',
 };
 
 export function openApiDocument(): Schema {
@@ -100,7 +101,9 @@ export function openApiDocument(): Schema {
   for (const ops of Object.values(paths))
     for (const op of Object.values(ops)) {
       const id = op.operationId as string;
-      op.tags = [TAG_OF[id]];
+      const tag = TAG_OF[id];
+      if (!tag) throw new Error(`no tag for ${id}`);
+      op.tags = [tag];
       op['x-codeSamples'] = codeSamples(id);
     }
   return {

@@ -30,6 +30,13 @@ export const standardHeaders = {
 };
 export const limitedHeaders = { ...standardHeaders, RateLimit: { $ref: '#/components/headers/RateLimit' } };
 
+/** A 200 whose body is a file of one type (a PDF, a ZIP). */
+export const fileResponse = (description: string, type: string) => ({
+  description,
+  headers: limitedHeaders,
+  content: { [type]: { schema: { type: 'string', contentMediaType: type } } },
+});
+
 export const errorResponse = (description: string, extraHeaders: Record<string, unknown> = {}) => ({
   description,
   headers: { ...limitedHeaders, ...extraHeaders },
@@ -258,13 +265,7 @@ export function operations(): Record<string, Record<string, Schema>> {
         summary: 'The PDF of a completed job (owner key only).',
         parameters: [idParam('id', 'gen')],
         responses: {
-          '200': {
-            description: 'The PDF.',
-            headers: limitedHeaders,
-            content: {
-              'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } },
-            },
-          },
+          '200': fileResponse('The PDF.', 'application/pdf'),
           '409': { $ref: '#/components/responses/Conflict' },
           '410': { $ref: '#/components/responses/Gone' },
           ...common,

@@ -122,11 +122,11 @@ const svg = await client.renders.create({ templateId: '${EXAMPLE_IDS.template}',
     operationId: 'createBatch',
     curl: `curl -s -X POST ${at('/batches')} ${AUTH} ${JSON_HEADER} \\
   -H 'Idempotency-Key: thanks-november' \\
-  -d '{"templateId":"${EXAMPLE_IDS.template}","csv":"text,metadata.name\\nDear Margaret: thank you for the tea.,margaret\\nDear Tom: thank you for the flowers.,tom\\n"}'`,
+  -d '{"templateId":"${EXAMPLE_IDS.template}","csv":"text,metadata.name\\nDear Margaret: thank you for the tea.,margaret\\nDear Tom: thank you for the flowers.,tom\\n","merge":true}'`,
     client: `import { readFile } from 'node:fs/promises';
 
 const batch = await client.batches.create(
-  { templateId: '${EXAMPLE_IDS.template}', csv: await readFile('rows.csv', 'utf8') },
+  { templateId: '${EXAMPLE_IDS.template}', csv: await readFile('rows.csv', 'utf8'), merge: true },
   { idempotencyKey: 'thanks-november' },
 );
 const done = await client.batches.wait(batch.id, { onProgress: (b) => console.log(b.rows.completed, '/', b.rows.total) });
@@ -158,6 +158,11 @@ console.log(batch.status, batch.rows.completed, batch.rows.failed);`,
     curl: `curl -s -o letters.zip ${at(`/batches/${EXAMPLE_IDS.batch}/download?name=name`)} ${AUTH}`,
     client: `await client.batches.download('${EXAMPLE_IDS.batch}', { to: 'letters.zip', name: 'name' });`,
   },
+  {
+    operationId: 'mergeBatch',
+    curl: `curl -s -o letters.pdf ${at(`/batches/${EXAMPLE_IDS.batch}/merged`)} ${AUTH}`,
+    client: `await client.batches.merged('${EXAMPLE_IDS.batch}', { to: 'letters.pdf' });`,
+  },
 ];
 
 /** The x-codeSamples of an operation (Redoc shows them beside it). */
@@ -178,7 +183,7 @@ export const TAGS = [
   {
     name: 'Batches',
     description:
-      'Extension: thousands of documents of one template in one request (JSON rows or CSV), each row its own job, seed and charge; one ZIP out.',
+      'Extension: thousands of documents of one template in one request (JSON rows or CSV), each row its own job, seed and charge; one ZIP or one merged PDF out.',
   },
   { name: 'Previews', description: 'Watermarked PNGs of the first four pages, free of charge.' },
   { name: 'Renders', description: 'One SVG or PNG image in the answer, for captions and messages.' },

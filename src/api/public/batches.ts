@@ -1,7 +1,7 @@
 // Batches (an extension beyond the spec, docs/batches.md): many rows of one template in one
-// request; its life, its rows, one ZIP of its PDFs, its cancel.
+// request; its life, its rows, one ZIP of its PDFs, one merged PDF, its cancel.
 import type { Logger } from 'pino';
-import { batchArchive } from '../../app/batch-archive.ts';
+import { batchArchive, batchMerged } from '../../app/batch-archive.ts';
 import {
   batchesPage,
   batchOf,
@@ -18,7 +18,7 @@ import type { ApiDeps } from '../deps.ts';
 import { remember } from '../idempotency.ts';
 import { STATUSES } from '../input.ts';
 import { listParams, queryParams } from '../query.ts';
-import { ok, type Reply, type Routes } from '../types.ts';
+import { attachment, ok, type Reply, type Routes } from '../types.ts';
 
 export function batchRoutes(d: ApiDeps, log: Logger): Routes<'key'> {
   /** 202 with the batch and where to poll it. */
@@ -98,11 +98,18 @@ export function batchRoutes(d: ApiDeps, log: Logger): Routes<'key'> {
       handler: async (req) => {
         const name = checkNameField(queryParams(req, ['name']).name);
         const { filename, body } = await batchArchive(d, log, req.caller.tenant, req.params.id!, name);
-        return {
-          status: 200,
-          headers: { 'Content-Disposition': `attachment; filename="${filename}"` },
-          stream: { contentType: 'application/zip', ...body },
-        };
+        return attachment(filename, 'application/zip', body);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/batches/{id}/merged',
+      body: 'none',
+      handler: async (req) => {
+        const { part = 'letter' } = queryParams(req, ['part']);
+        if (part !== 'letter' && part !== 'envelope') throw invalid('part', 'letter or envelope', part);
+        const { filename, body } = await batchMerged(d, log, req.caller.tenant, req.params.id!, part);
+        return attachment(filename, 'application/pdf', body);
       },
     },
   ];
