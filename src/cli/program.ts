@@ -1,11 +1,12 @@
 // The `scriptorium` command line (DESIGN §8, a fixed contract). Arguments are checked before
 // the store is opened, so a malformed command writes nothing; every refusal is one line.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { envValue, forgetCiForConsole } from '../config/index.ts';
 import { KEY_MODES } from '../domain/api-keys.ts';
 import { Refusal } from '../domain/errors.ts';
 import { PERIODS, PLAN_IDS } from '../domain/plans.ts';
+import type { SheetPaper, SheetSet } from '../render/index.ts';
 import type { Role, Service } from '../service.ts';
 import { id } from './args.ts';
 import { openConfigured, setVerbose, withContext } from './context.ts';
@@ -255,6 +256,39 @@ export function buildProgram(): Command {
             `added font ${f.id} (${f.family}; ${f.scripts.join(', ')})${f.accountId ? ` for ${f.accountId}` : ''}`,
         ),
     );
+  font
+    .command('sheet')
+    .description(
+      'write a handwriting sample sheet to fill in by hand (a PDF to print) and its layout (JSON, beside it)',
+    )
+    .requiredOption('-o, --output <file>', 'the PDF to write; the layout goes to the same name with .json')
+    .addOption(new Option('--paper <paper>', 'paper size').choices(['a4', 'letter']).default('a4'))
+    .addOption(
+      new Option(
+        '--set <set>',
+        'characters: basic (Latin letters, digits, punctuation, currency) or latin1 (and accented letters)',
+      )
+        .choices(['basic', 'latin1'])
+        .default('basic'),
+    )
+    .addOption(jsonOption())
+    .action(async (opts: { output: string; paper: SheetPaper; set: SheetSet; json?: boolean }) => {
+      const { sampleSheet } = await import('../app/sample-sheet.ts');
+      const { layout, pdf } = await sampleSheet(opts.set, opts.paper, new Date());
+      const json = opts.output.replace(/(\.pdf)?$/i, '.json');
+      writeFileSync(opts.output, pdf);
+      writeFileSync(json, `${JSON.stringify(layout, null, 2)}\n`);
+      const result = {
+        pdf: opts.output,
+        layout: json,
+        code: layout.code,
+        pages: layout.pages,
+        boxes: layout.boxes.length,
+      };
+      process.stdout.write(
+        `${opts.json ? JSON.stringify(result) : `wrote ${result.pdf} (${layout.code}, ${result.pages} pages, ${result.boxes} boxes) and ${json}`}\n`,
+      );
+    });
   font
     .command('list')
     .description('the shared fonts, and the personal ones of an account')

@@ -22,6 +22,20 @@ export { pageToStrokes as writeStrokes } from './plotter.ts';
 export { type PngOptions, pageToPng as writePng, type Rasterizer } from './png.ts';
 export { displayListToPdf as writePdf, type PdfOptions } from './pdf.ts';
 export { type MergeOptions, MergeError, mergePdfs } from './pdf-merge.ts';
+export {
+  readSheetCode,
+  SHEET_PAPERS,
+  SHEET_SETS,
+  type SheetBox,
+  type SheetCode,
+  type SheetLayout,
+  type SheetPaper,
+  type SheetSet,
+  sheetCodeBits,
+  sheetLayout,
+  variantsOf,
+  writeSheet,
+} from './sheet.ts';
 export { RenderError, type RenderErrorCode, uncoveredCharacters } from './text-layout.ts';
 export {
   type FontInfo,

@@ -5,8 +5,11 @@
 import { build } from 'esbuild';
 import t from 'tap';
 
-/** Packages the engine may import: WebAssembly shaping and Unicode algorithms, no I/O of their own. */
-const ALLOWED_PACKAGES = ['harfbuzzjs', 'bidi-js', 'linebreak'];
+/**
+ * Packages the engine may import: WebAssembly shaping, Unicode algorithms and a pure JavaScript
+ * PDF library (the sample sheet's printed labels), no I/O of their own.
+ */
+const ALLOWED_PACKAGES = ['harfbuzzjs', 'bidi-js', 'linebreak', '@cantoo/pdf-lib'];
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
