@@ -36,6 +36,14 @@ export {
   variantsOf,
   writeSheet,
 } from './sheet.ts';
+export {
+  type GrayImage,
+  readSheetScan,
+  SCAN_PX_PER_MM,
+  type ScannedBox,
+  SheetScanError,
+  type SheetScan,
+} from './sheet-scan.ts';
 export { RenderError, type RenderErrorCode, uncoveredCharacters } from './text-layout.ts';
 export {
   type FontInfo,

@@ -6,10 +6,11 @@ import { build } from 'esbuild';
 import t from 'tap';
 
 /**
- * Packages the engine may import: WebAssembly shaping, Unicode algorithms and a pure JavaScript
- * PDF library (the sample sheet's printed labels), no I/O of their own.
+ * Packages the engine may import: WebAssembly shaping, Unicode algorithms, a pure JavaScript PDF
+ * library (the sample sheet's printed labels) and OpenCV's WebAssembly build (reading a filled
+ * sheet), no I/O of their own.
  */
-const ALLOWED_PACKAGES = ['harfbuzzjs', 'bidi-js', 'linebreak', '@cantoo/pdf-lib'];
+const ALLOWED_PACKAGES = ['harfbuzzjs', 'bidi-js', 'linebreak', '@cantoo/pdf-lib', '@techstark/opencv-js'];
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
