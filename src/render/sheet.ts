@@ -5,7 +5,6 @@
 // and the page. The layout is numbers in mm from the page's top-left corner; the writer draws it
 // with pdf-lib (everything a scan must drop, box, guides and label, light; the marks and the code
 // cells solid black) and the scan reader finds it again from the same numbers.
-import { PDFDocument, rgb, StandardFonts } from '@cantoo/pdf-lib';
 
 export const SHEET_VERSION = 1;
 
@@ -172,12 +171,14 @@ export function readSheetCode(bits: boolean[]): SheetCode | null {
 }
 
 const PT_PER_MM = 72 / 25.4;
-const GUIDE = rgb(0.62, 0.78, 0.93);
-const FRAME = rgb(0.78, 0.78, 0.78);
-const LABEL = rgb(0.58, 0.58, 0.58);
-const INK = rgb(0, 0, 0);
 
 export async function writeSheet(layout: SheetLayout, opts: { createdAt: Date }): Promise<Uint8Array> {
+  // Loaded when a sheet is drawn, not with the engine: a render thread's heap stays as it was.
+  const { PDFDocument, rgb, StandardFonts } = await import('@cantoo/pdf-lib');
+  const GUIDE = rgb(0.62, 0.78, 0.93);
+  const FRAME = rgb(0.78, 0.78, 0.78);
+  const LABEL = rgb(0.58, 0.58, 0.58);
+  const INK = rgb(0, 0, 0);
   const doc = await PDFDocument.create();
   doc.setTitle(`Handwriting sample sheet ${layout.code}`);
   doc.setProducer('Scriptorium');
