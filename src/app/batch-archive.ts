@@ -20,10 +20,8 @@ const PAGE = 1000;
 /** The batch's completed rows' outputs in row order; refused while it runs and once they expired. */
 async function completedOutputs(
   d: { store: Store; now: () => Date; config: { retentionDays: number } },
-  tenant: Tenant,
-  id: string,
+  { batch, counts }: Awaited<ReturnType<typeof batchOf>>,
 ) {
-  const { batch, counts } = await batchOf(d, tenant, id);
   if (batch.status === 'queued')
     throw new ApiError(
       'GENERATION_NOT_READY',
@@ -58,7 +56,7 @@ export async function batchArchive(
   /** A metadata key whose value follows the row's index in each entry's name. */
   nameKey: string | undefined,
 ): Promise<{ filename: string; body: BlobStream }> {
-  const { batch, outputs } = await completedOutputs(d, tenant, id);
+  const { batch, outputs } = await completedOutputs(d, await batchOf(d, tenant, id));
   const zip = new yazl.ZipFile();
   const mtime = new Date(batch.completedAt ?? batch.updatedAt);
   const width = String(batch.rowCount - 1).length;
@@ -111,7 +109,8 @@ export async function batchMerged(
   id: string,
   part: BatchPart,
 ): Promise<{ filename: string; body: { chunks: AsyncIterable<Uint8Array>; close(): void } }> {
-  const { batch } = await batchOf(d, tenant, id);
+  const found = await batchOf(d, tenant, id);
+  const { batch } = found;
   if (!batch.merge)
     throw new ApiError(
       'GENERATION_NOT_READY',
@@ -125,7 +124,7 @@ export async function batchMerged(
         field: 'part',
       },
     );
-  const outputs = (await completedOutputs(d, tenant, id)).outputs.filter((o) => o.part === part);
+  const outputs = (await completedOutputs(d, found)).outputs.filter((o) => o.part === part);
   let open: BlobStream | null = null;
   const sources = async function* () {
     for (const out of outputs) {
