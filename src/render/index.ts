@@ -12,7 +12,19 @@ import type { AssetBytes } from './svg.ts';
 import { addWatermark } from './watermark.ts';
 
 export type { DisplayList, DisplayPage, GlyphDef, Item, Matrix } from './display-list.ts';
-export type { FontSource } from './fonts.ts';
+export type { FontSource, PathCommand } from './fonts.ts';
+export {
+  buildHand,
+  HAND_SIDE,
+  HAND_UNITS_PER_EM,
+  HAND_X_HEIGHT,
+  type HandBuild,
+  HandBuildError,
+  type HandCharacter,
+  type HandEdits,
+  type HandWarning,
+  type Tracer,
+} from './hand-build.ts';
 export { FONT_CACHE_DEFAULT_BYTES, fontCacheState, forgetFont, setFontCacheBytes } from './fonts.ts';
 export type { AssetBytes } from './svg.ts';
 export type * from './spec.ts';

@@ -5,3 +5,31 @@ declare module 'linebreak' {
     nextBreak(): { position: number; required: boolean } | null;
   }
 }
+
+// Types of the font writer's parts the personal-font builder uses (opentype.js ships none).
+declare module 'opentype.js' {
+  export class Path {
+    moveTo(x: number, y: number): void;
+    lineTo(x: number, y: number): void;
+    quadraticCurveTo(x1: number, y1: number, x: number, y: number): void;
+    curveTo(x1: number, y1: number, x2: number, y2: number, x: number, y: number): void;
+    close(): void;
+  }
+  export class Glyph {
+    constructor(options: { name: string; unicode?: number; advanceWidth: number; path: Path });
+    getBoundingBox(): { x1: number; y1: number; x2: number; y2: number };
+  }
+  export class Font {
+    constructor(options: {
+      familyName: string;
+      styleName: string;
+      unitsPerEm: number;
+      ascender: number;
+      descender: number;
+      glyphs: Glyph[];
+      createdTimestamp?: number;
+    });
+    substitution: { add(feature: string, sub: { sub: number; by: number | number[] }): void };
+    toArrayBuffer(): ArrayBuffer;
+  }
+}

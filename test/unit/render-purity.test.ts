@@ -7,10 +7,17 @@ import t from 'tap';
 
 /**
  * Packages the engine may import: WebAssembly shaping, Unicode algorithms, a pure JavaScript PDF
- * library (the sample sheet's printed labels) and OpenCV's WebAssembly build (reading a filled
- * sheet), no I/O of their own.
+ * library (the sample sheet's printed labels), OpenCV's WebAssembly build (reading a filled
+ * sheet) and a pure JavaScript font writer (a personal font built from it), no I/O of their own.
  */
-const ALLOWED_PACKAGES = ['harfbuzzjs', 'bidi-js', 'linebreak', '@cantoo/pdf-lib', '@techstark/opencv-js'];
+const ALLOWED_PACKAGES = [
+  'harfbuzzjs',
+  'bidi-js',
+  'linebreak',
+  '@cantoo/pdf-lib',
+  '@techstark/opencv-js',
+  'opentype.js',
+];
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 

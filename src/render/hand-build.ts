@@ -1,0 +1,326 @@
+// A personal font built from filled sample sheets (docs/personal-hands.md): every box's ink, as the
+// sheet reader cut it out, is judged (empty, smudged), traced to curves, set on the baseline the
+// person wrote to and scaled so that their x-height is the font's, then spaced; the drawings of
+// one character become its glyph and its stylistic alternates (ss01, ss02 and salt), which the
+// engine deals out like any hand's drawings. The pen model reads its strokes from these outlines,
+// so they are the strokes of the scanned ink. The file is written with opentype.js (CFF outlines)
+// and is the same bytes for the same sheets, edits and date. The tracer (Potrace) comes in as an
+// argument, like the PNG writer's rasteriser.
+import type { PathCommand } from './fonts.ts';
+import type { GrayImage, ScannedBox, SheetScan } from './sheet-scan.ts';
+import { SCAN_PX_PER_MM } from './sheet-scan.ts';
+import { SHEET_GEOMETRY, SHEET_SETS, type SheetSet } from './sheet.ts';
+
+/** Outlines of a bitmap's ink (0) as closed paths, in its pixels, y down. */
+export type Tracer = (ink: GrayImage) => Promise<PathCommand[]>;
+
+export const HAND_UNITS_PER_EM = 1000;
+/** The person's x-height becomes this many font units. */
+export const HAND_X_HEIGHT = 450;
+/** Room on each side of a letter's ink, in font units (a tenth of the x-height, as hands are spaced). */
+export const HAND_SIDE = 30;
+/** The space's advance: 0.6 x-height. */
+const SPACE = 270;
+/** A box with less ink than this (mm²) is empty. */
+const EMPTY_MM2 = 0.6;
+/** A box more than this share ink is smudged (a letter written in a box covers a tenth at most). */
+const SMUDGED_SHARE = 0.3;
+/** A sitting letter whose bottom is farther than this (mm) from the baseline written to is set on that baseline. */
+const SIT_TOLERANCE = 1.2;
+/** Letters set on their own bottom: those that sit on the baseline (no descender). */
+const DESCENDERS = new Set([...'gjpqyçþÿQ']);
+/** Letters whose top is the x-height. */
+const X_LETTERS = [...'acemnorsuvwxz'];
+
+/** What a person may change before building: a drawing raised or lowered, or left out; a character spaced. */
+export interface HandEdits {
+  /** By drawing (`a/2`: the second box of a): font units to raise it (negative lowers), or left out. */
+  drawings?: Record<string, { raise?: number; removed?: boolean }>;
+  /** By character: font units added on each side of its drawings (negative tightens). */
+  spacing?: Record<string, number>;
+}
+
+/** Why some characters are not in the font as written, or not at all. */
+export interface HandWarning {
+  reason: 'empty' | 'smudged' | 'missing-page' | 'duplicate-page';
+  /** The drawings affected, as `a/2`. */
+  drawings: string[];
+  message: string;
+}
+
+/** A character of the font: which of its boxes became drawings, in order (the first is the glyph, the rest alternates). */
+export interface HandCharacter {
+  char: string;
+  drawings: number[];
+  advance: number;
+}
+
+export interface HandBuild {
+  /** The OpenType file (CFF outlines). */
+  bytes: Uint8Array;
+  set: SheetSet;
+  characters: HandCharacter[];
+  warnings: HandWarning[];
+  /** What was measured of the writing: x-height in mm, and how far the person wrote above (+) or below the printed baseline, in mm. */
+  measured: { xHeight: number; baselineOffset: number };
+}
+
+/** Why sheets do not make a font: nothing half-built is written. */
+export class HandBuildError extends Error {
+  override name = 'HandBuildError';
+  constructor(
+    readonly reason: 'no-pages' | 'mixed-sheets' | 'missing-letters',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Judged {
+  box: ScannedBox;
+  key: string;
+  /** Ink bounds in the box's pixels: left, top, right, bottom (exclusive). */
+  ink: [number, number, number, number];
+  state: 'ink' | 'empty' | 'smudged';
+}
+
+const keyOf = (char: string, variant: number) => `${char}/${variant}`;
+const median = (values: number[]): number | null => {
+  if (!values.length) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+function judge(box: ScannedBox): Judged {
+  const { width, height, data } = box.ink;
+  let [x0, y0, x1, y1] = [width, height, 0, 0];
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      if (data[y * width + x] === 0) {
+        if (x < x0) x0 = x;
+        if (x >= x1) x1 = x + 1;
+        if (y < y0) y0 = y;
+        if (y >= y1) y1 = y + 1;
+      }
+  const px2 = SCAN_PX_PER_MM * SCAN_PX_PER_MM;
+  const state =
+    box.inkPixels < EMPTY_MM2 * px2
+      ? 'empty'
+      : box.inkPixels > SMUDGED_SHARE * width * height
+        ? 'smudged'
+        : 'ink';
+  return { box, key: keyOf(box.char, box.variant), ink: [x0, y0, x1, y1], state };
+}
+
+/** The pages given, one per page of one sheet: the boxes to build from, and what is missing. */
+function gather(pages: SheetScan[]): { set: SheetSet; boxes: ScannedBox[]; warnings: HandWarning[] } {
+  const first = pages[0];
+  if (!first) throw new HandBuildError('no-pages', 'no page of a sample sheet was given');
+  const other = pages.find((p) => p.layout.code !== first.layout.code);
+  if (other)
+    throw new HandBuildError(
+      'mixed-sheets',
+      `the pages are of different sheets (${first.layout.code} and ${other.layout.code}): build from the pages of one sheet`,
+    );
+  const warnings: HandWarning[] = [];
+  const byPage = new Map<number, SheetScan>();
+  for (const p of pages) {
+    if (byPage.has(p.code.page))
+      warnings.push({
+        reason: 'duplicate-page',
+        drawings: [],
+        message: `page ${p.code.page} was given more than once: the last one given is used`,
+      });
+    byPage.set(p.code.page, p);
+  }
+  for (let page = 1; page <= first.layout.pages; page++)
+    if (!byPage.has(page)) {
+      const missing = first.layout.boxes.filter((b) => b.page === page).map((b) => keyOf(b.char, b.variant));
+      warnings.push({
+        reason: 'missing-page',
+        drawings: missing,
+        message: `page ${page} of ${first.layout.pages} was not given: its ${missing.length} boxes are not in the font`,
+      });
+    }
+  return { set: first.layout.set, boxes: [...byPage.values()].flatMap((p) => p.boxes), warnings };
+}
+
+/** The box's printed baseline and x-height guide, in its pixels (from the top of its writing room). */
+function guides(): { baseline: number; xHeight: number } {
+  const g = SHEET_GEOMETRY.box;
+  return {
+    baseline: (g.baseline - g.label) * SCAN_PX_PER_MM,
+    xHeight: (g.xHeight - g.label) * SCAN_PX_PER_MM,
+  };
+}
+
+const sits = (char: string) => char.toLowerCase() !== char.toUpperCase() || /\d/.test(char);
+
+/**
+ * Builds a font from the pages of one filled sheet. Throws a HandBuildError when they do not
+ * make one (pages of different sheets, a lowercase letter with no drawing); what is only missing
+ * or left out comes back as warnings.
+ */
+export async function buildHand(input: {
+  name: string;
+  pages: SheetScan[];
+  edits?: HandEdits;
+  createdAt: Date;
+  trace: Tracer;
+}): Promise<HandBuild> {
+  const { set, boxes, warnings } = gather(input.pages);
+  const edits = input.edits ?? {};
+  const judged = boxes.map(judge);
+  for (const state of ['empty', 'smudged'] as const) {
+    const drawings = judged.filter((j) => j.state === state).map((j) => j.key);
+    if (drawings.length)
+      warnings.push({
+        reason: state,
+        drawings,
+        message: `${drawings.length} ${drawings.length === 1 ? 'box is' : 'boxes are'} ${state === 'empty' ? 'empty' : 'smudged (more ink than a letter)'} and left out: ${drawings.join(' ')}`,
+      });
+  }
+  const used = judged.filter((j) => j.state === 'ink' && !edits.drawings?.[j.key]?.removed);
+  const missing = [...'abcdefghijklmnopqrstuvwxyz'].filter((c) => !used.some((j) => j.box.char === c));
+  if (missing.length)
+    throw new HandBuildError(
+      'missing-letters',
+      `a font needs a drawing of every lowercase letter; none of ${missing.join(' ')}`,
+    );
+
+  // Where the person wrote: their baseline against the printed one, and their x-height.
+  const guide = guides();
+  const sitting = used.filter((j) => sits(j.box.char) && !DESCENDERS.has(j.box.char));
+  const offset = median(sitting.map((j) => j.ink[3] - guide.baseline)) ?? 0;
+  const written = guide.baseline + offset;
+  const baselineOf = (j: Judged) =>
+    sits(j.box.char) &&
+    !DESCENDERS.has(j.box.char) &&
+    Math.abs(j.ink[3] - written) <= SIT_TOLERANCE * SCAN_PX_PER_MM
+      ? j.ink[3]
+      : written;
+  const xHeightPx =
+    median(used.filter((j) => X_LETTERS.includes(j.box.char)).map((j) => baselineOf(j) - j.ink[1])) ??
+    guide.baseline - guide.xHeight;
+  const k = HAND_X_HEIGHT / xHeightPx;
+
+  // Loaded when a font is built, not with the engine. Node.js loads its CommonJS build: the
+  // module's default export.
+  const mod = (await import('opentype.js')) as typeof import('opentype.js') & {
+    default?: typeof import('opentype.js');
+  };
+  const { Font, Glyph, Path } = mod.default ?? mod;
+  const glyphs = [
+    new Glyph({ name: '.notdef', advanceWidth: SPACE, path: new Path() }),
+    new Glyph({ name: 'space', unicode: 0x20, advanceWidth: SPACE, path: new Path() }),
+    new Glyph({ name: 'uni00A0', unicode: 0xa0, advanceWidth: SPACE, path: new Path() }),
+  ];
+  const characters: HandCharacter[] = [];
+  const alternates: { first: number; others: number[] }[] = [];
+  for (const char of SHEET_SETS[set].chars) {
+    const drawings = used.filter((j) => j.box.char === char).sort((a, b) => a.box.variant - b.box.variant);
+    if (!drawings.length) continue;
+    const side = HAND_SIDE + (edits.spacing?.[char] ?? 0);
+    const advance = Math.max(
+      1,
+      Math.round(drawings.reduce((s, j) => s + (j.ink[2] - j.ink[0]) * k, 0) / drawings.length + 2 * side),
+    );
+    const cp = char.codePointAt(0)!;
+    const hex = cp.toString(16).toUpperCase().padStart(4, '0');
+    const gids: number[] = [];
+    for (const [i, j] of drawings.entries()) {
+      const outline = await input.trace(j.box.ink);
+      const left = (advance - (j.ink[2] - j.ink[0]) * k) / 2;
+      const base = baselineOf(j);
+      const raise = edits.drawings?.[j.key]?.raise ?? 0;
+      const path = new Path();
+      const X = (x: number) => Math.round((x - j.ink[0]) * k + left);
+      const Y = (y: number) => Math.round((base - y) * k + raise);
+      for (const c of outline) {
+        const v = c.values;
+        if (c.type === 'M') path.moveTo(X(v[0]!), Y(v[1]!));
+        else if (c.type === 'L') path.lineTo(X(v[0]!), Y(v[1]!));
+        else if (c.type === 'Q') path.quadraticCurveTo(X(v[0]!), Y(v[1]!), X(v[2]!), Y(v[3]!));
+        else if (c.type === 'C') path.curveTo(X(v[0]!), Y(v[1]!), X(v[2]!), Y(v[3]!), X(v[4]!), Y(v[5]!));
+        else if (c.type === 'Z') path.close();
+      }
+      gids.push(glyphs.length);
+      glyphs.push(
+        new Glyph({
+          name: i === 0 ? `uni${hex}` : `uni${hex}.ss${String(i).padStart(2, '0')}`,
+          ...(i === 0 ? { unicode: cp } : {}),
+          advanceWidth: advance,
+          path,
+        }),
+      );
+    }
+    characters.push({ char, drawings: drawings.map((j) => j.box.variant), advance });
+    if (gids.length > 1) alternates.push({ first: gids[0]!, others: gids.slice(1) });
+  }
+  let [ascender, descender] = [HAND_X_HEIGHT * 1.6, -HAND_X_HEIGHT * 0.6];
+  for (const g of glyphs.slice(3)) {
+    const b = g.getBoundingBox();
+    ascender = Math.max(ascender, Math.ceil(b.y2));
+    descender = Math.min(descender, Math.floor(b.y1));
+  }
+  const seconds = Math.floor(input.createdAt.getTime() / 1000);
+  const font = new Font({
+    familyName: input.name,
+    styleName: 'Regular',
+    unitsPerEm: HAND_UNITS_PER_EM,
+    ascender: Math.round(ascender),
+    descender: Math.round(descender),
+    glyphs,
+    createdTimestamp: seconds,
+  });
+  // opentype.js takes features in alphabetical order: salt, then ss01, ss02.
+  for (const { first, others } of alternates) font.substitution.add('salt', { sub: first, by: others });
+  for (let i = 0; i < 2; i++)
+    for (const { first, others } of alternates)
+      if (others[i] !== undefined)
+        font.substitution.add(`ss${String(i + 1).padStart(2, '0')}`, { sub: first, by: others[i]! });
+  const bytes = datedHead(new Uint8Array(font.toArrayBuffer()), seconds);
+  return {
+    bytes,
+    set,
+    characters,
+    warnings,
+    measured: {
+      xHeight: Math.round((xHeightPx / SCAN_PX_PER_MM) * 100) / 100,
+      baselineOffset: Math.round((-offset / SCAN_PX_PER_MM) * 100) / 100,
+    },
+  };
+}
+
+/**
+ * The font with its `head` table's modified date set to `seconds` (opentype.js writes the clock's
+ * time there) and its checksums made good again: the same input, the same bytes.
+ */
+function datedHead(bytes: Uint8Array, seconds: number): Uint8Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tables = view.getUint16(4);
+  const sum = (from: number, length: number) => {
+    let s = 0;
+    for (let i = 0; i < length; i += 4) {
+      let word = 0;
+      for (let b = 0; b < 4; b++) word = (word << 8) | (i + b < length ? bytes[from + i + b]! : 0);
+      s = (s + (word >>> 0)) >>> 0;
+    }
+    return s;
+  };
+  for (let t = 0; t < tables; t++) {
+    const record = 12 + 16 * t;
+    if (String.fromCharCode(...bytes.subarray(record, record + 4)) !== 'head') continue;
+    const offset = view.getUint32(record + 8);
+    const length = view.getUint32(record + 12);
+    // LONGDATETIME: seconds since 1904.
+    const since1904 = BigInt(seconds) + 2082844800n;
+    view.setBigUint64(offset + 20, since1904);
+    view.setBigUint64(offset + 28, since1904);
+    view.setUint32(offset + 8, 0);
+    view.setUint32(record + 4, sum(offset, length));
+    view.setUint32(offset + 8, (0xb1b0afba - sum(0, bytes.byteLength)) >>> 0);
+  }
+  return bytes;
+}
