@@ -10,12 +10,15 @@ import type { ImageCheck, ImageCheckResult } from '../src/app/ports/renderer.ts'
 /** jpeg-js's own cap on what one decode may allocate, MiB (an 8 MP image needs about 100). */
 const JPEG_DECODE_MB = 256;
 
-export function checkImage(image: ImageCheck): ImageCheckResult {
+/** The image decoded in full (RGBA), or why it does not decode to what its header says. */
+export function decodeImage(
+  image: ImageCheck,
+): { ok: true; width: number; height: number; rgba: Uint8Array } | { ok: false; message: string } {
   const bytes = Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength);
   const kind = image.type === 'image/png' ? 'PNG' : 'JPEG';
-  let size: { width: number; height: number };
+  let decoded: { width: number; height: number; data: Uint8Array };
   try {
-    size =
+    decoded =
       image.type === 'image/png'
         ? PNG.sync.read(bytes, { checkCRC: true })
         : jpeg.decode(bytes, {
@@ -27,10 +30,15 @@ export function checkImage(image: ImageCheck): ImageCheckResult {
   } catch (err) {
     return { ok: false, message: `the ${kind} does not decode: ${(err as Error).message}` };
   }
-  if (size.width !== image.width || size.height !== image.height)
+  if (decoded.width !== image.width || decoded.height !== image.height)
     return {
       ok: false,
-      message: `the ${kind} decodes to ${size.width} x ${size.height} px, its header says ${image.width} x ${image.height}`,
+      message: `the ${kind} decodes to ${decoded.width} x ${decoded.height} px, its header says ${image.width} x ${image.height}`,
     };
-  return { ok: true };
+  return { ok: true, width: decoded.width, height: decoded.height, rgba: decoded.data };
+}
+
+export function checkImage(image: ImageCheck): ImageCheckResult {
+  const decoded = decodeImage(image);
+  return decoded.ok ? { ok: true } : decoded;
 }

@@ -4,6 +4,8 @@
 import {
   type FontCheck,
   type FontCheckResult,
+  type HandBuildResult,
+  type HandBuildTask,
   type ImageCheck,
   type ImageCheckResult,
   type Rendered,
@@ -13,6 +15,7 @@ import {
 } from '../src/app/ports/renderer.ts';
 import { forgetFont } from '../src/render/index.ts';
 import { checkFont } from './font-check.ts';
+import { buildHandTask } from './hand-task.ts';
 import { checkImage } from './image-check.ts';
 import { renderRequest } from './render-task.ts';
 
@@ -49,25 +52,16 @@ export class InProcessRenderer implements Renderer {
     }
   }
 
-  async checkImage(image: ImageCheck, opts: { timeoutMs?: number } = {}): Promise<ImageCheckResult> {
-    const started = performance.now();
-    await new Promise((resolve) => setImmediate(resolve));
-    const result = checkImage(image);
-    if (opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs)
-      throw new RenderTaskError('timeout', `decoding took longer than ${opts.timeoutMs} ms and was stopped`);
-    return result;
+  checkImage(image: ImageCheck, opts: { timeoutMs?: number } = {}): Promise<ImageCheckResult> {
+    return timed('decoding', opts.timeoutMs, async () => checkImage(image));
   }
 
-  async checkFont(font: FontCheck, opts: { timeoutMs?: number } = {}): Promise<FontCheckResult> {
-    const started = performance.now();
-    await new Promise((resolve) => setImmediate(resolve));
-    const result = await checkFont(font);
-    if (opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs)
-      throw new RenderTaskError(
-        'timeout',
-        `the font check took longer than ${opts.timeoutMs} ms and was stopped`,
-      );
-    return result;
+  checkFont(font: FontCheck, opts: { timeoutMs?: number } = {}): Promise<FontCheckResult> {
+    return timed('the font check', opts.timeoutMs, () => checkFont(font));
+  }
+
+  buildHand(task: HandBuildTask, opts: { timeoutMs?: number } = {}): Promise<HandBuildResult> {
+    return timed('the font build', opts.timeoutMs, () => buildHandTask(task));
   }
 
   forgetFont(id: string): void {
@@ -75,4 +69,17 @@ export class InProcessRenderer implements Renderer {
   }
 
   async close(): Promise<void> {}
+}
+
+/**
+ * `work` after one turn of the event loop (as a thread would take); past `timeoutMs` once it
+ * ends, a timeout (it cannot be stopped midway).
+ */
+async function timed<T>(what: string, timeoutMs: number | undefined, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  await new Promise((resolve) => setImmediate(resolve));
+  const result = await work();
+  if (timeoutMs !== undefined && performance.now() - started > timeoutMs)
+    throw new RenderTaskError('timeout', `${what} took longer than ${timeoutMs} ms and was stopped`);
+  return result;
 }

@@ -9,6 +9,8 @@ import { Piscina } from 'piscina';
 import {
   type FontCheck,
   type FontCheckResult,
+  type HandBuildResult,
+  type HandBuildTask,
   type ImageCheck,
   type ImageCheckResult,
   type Rendered,
@@ -125,6 +127,11 @@ export class PiscinaRenderer implements Renderer {
       undefined,
       [own.buffer as ArrayBuffer],
     );
+  }
+
+  /** Reads filled sample-sheet pages and builds a font from them on a thread of the pool, under its limits. */
+  buildHand(task: HandBuildTask, opts: { timeoutMs?: number } = {}): Promise<HandBuildResult> {
+    return this.submit<HandBuildResult>({ buildHand: task }, opts.timeoutMs ?? this.opts.timeoutMs);
   }
 
   /** Decodes an uploaded image on a thread of the pool, under its time and heap limits. */

@@ -4,6 +4,8 @@ import { Piscina } from 'piscina';
 import type {
   FontCheck,
   FontCheckResult,
+  HandBuildResult,
+  HandBuildTask,
   ImageCheck,
   ImageCheckResult,
   RenderRequest,
@@ -12,6 +14,7 @@ import type {
 import { forgetFont, setFontCacheBytes } from '../src/render/index.ts';
 import { releaseFontMemory } from './native-memory.ts';
 import { checkFont } from './font-check.ts';
+import { buildHandTask } from './hand-task.ts';
 import { checkImage } from './image-check.ts';
 import { renderRequest } from './render-task.ts';
 
@@ -24,7 +27,12 @@ export interface PoolWorkerData {
 export type Forgotten = readonly { seq: number; id: string }[];
 
 /** What a thread is handed: a render, an uploaded image or font to check; and the fonts dropped lately. */
-export type PoolTask = (RenderRequest | { check: ImageCheck } | { checkFont: FontCheck }) & {
+export type PoolTask = (
+  | RenderRequest
+  | { check: ImageCheck }
+  | { checkFont: FontCheck }
+  | { buildHand: HandBuildTask }
+) & {
   forgotten?: Forgotten;
 };
 
@@ -35,7 +43,10 @@ let forgottenUpTo = 0;
 
 export default function run(
   task: PoolTask,
-): RenderResult | ImageCheckResult | Promise<RenderResult | ImageCheckResult | FontCheckResult> {
+):
+  | RenderResult
+  | ImageCheckResult
+  | Promise<RenderResult | ImageCheckResult | FontCheckResult | HandBuildResult> {
   let dropped = false;
   for (const f of task.forgotten ?? [])
     if (f.seq > forgottenUpTo) {
@@ -44,6 +55,10 @@ export default function run(
     }
   if (dropped) releaseFontMemory();
   if ('check' in task) return checkImage(task.check);
+  if ('buildHand' in task)
+    return buildHandTask(task.buildHand).then((result) =>
+      afterTurn(result.ok ? moving(result, result.bytes) : result),
+    );
   // The font checked is dropped and collected: its finalizers run as the loop turns.
   if ('checkFont' in task)
     return checkFont(task.checkFont).then((result) =>

@@ -61,6 +61,24 @@ function inflateExactly(pixels: NonNullable<CheckedImage['pixels']>): Promise<vo
   });
 }
 
+/**
+ * An uploaded image checked against the asset limits by its header and structure, its PNG pixels
+ * inflated to their exact size (decoding nothing): ApiError naming what is wrong.
+ */
+export async function checkedUpload(
+  c: Pick<Config, 'assetMaxBytes' | 'assetMaxSide' | 'assetMaxPixels'>,
+  bytes: Uint8Array,
+  contentType: string | undefined,
+): Promise<CheckedImage> {
+  const image = checkImage(bytes, contentType, {
+    maxBytes: c.assetMaxBytes,
+    maxSide: c.assetMaxSide,
+    maxPixels: c.assetMaxPixels,
+  });
+  if (image.pixels) await inflateExactly(image.pixels);
+  return image;
+}
+
 /** The last gate: the image decodes, in full, to exactly what its header says. */
 async function decodes(
   renderer: Renderer,
@@ -94,12 +112,7 @@ export async function uploadAsset(
   remember?: Remembered<AssetRecord>,
 ): Promise<AssetRecord> {
   const c = d.config;
-  const image = checkImage(bytes, contentType, {
-    maxBytes: c.assetMaxBytes,
-    maxSide: c.assetMaxSide,
-    maxPixels: c.assetMaxPixels,
-  });
-  if (image.pixels) await inflateExactly(image.pixels);
+  const image = await checkedUpload(c, bytes, contentType);
   if (d.renderer) await decodes(d.renderer, image, bytes, c.assetDecodeTimeoutMs);
   const id = newId('asset');
   const blobKey = `assets/${tenant.accountId}/${id}`;

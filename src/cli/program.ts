@@ -290,6 +290,42 @@ export function buildProgram(): Command {
       );
     });
   font
+    .command('build')
+    .description(
+      "build a personal font of an account from a filled handwriting sample sheet's pages, scanned or photographed (PNG or JPEG)",
+    )
+    .requiredOption('--account <account>', 'the account the font is for', id('acc', 'an account'))
+    .requiredOption('--name <name>', 'font name')
+    .requiredOption(
+      '--scan <file>',
+      'a picture of a filled page (repeat for each page)',
+      (file: string, files: string[] = []) => [...files, readableFile(file)],
+    )
+    .addOption(jsonOption())
+    .action((opts: { account: string; name: string; scan: string[]; json?: boolean }) =>
+      withContext(
+        opts,
+        async (ctx, use) => {
+          const { InProcessRenderer } = await import('../../workers/in-process-renderer.ts');
+          const { buildAccountFont } = await import('../app/hand-fonts.ts');
+          return buildAccountFont(
+            { ...ctx, renderer: new InProcessRenderer() },
+            {
+              account: opts.account,
+              name: opts.name,
+              scans: opts.scan.map((file) => ({ bytes: new Uint8Array(readFileSync(file)) })),
+            },
+          );
+        },
+        ({ font, build }) =>
+          [
+            font.id,
+            `built ${font.name} for ${font.accountId}: ${build.characters.length} characters, ${build.characters.reduce((n, c) => n + c.drawings.length, 0)} drawings from ${build.pages.length} ${build.pages.length === 1 ? 'page' : 'pages'}`,
+            ...build.warnings.map((w) => `warning: ${w.message}`),
+          ].join('\n'),
+      ),
+    );
+  font
     .command('list')
     .description('the shared fonts, and the personal ones of an account')
     .option('--account <account>', 'include the personal fonts of this account', id('acc', 'an account'))

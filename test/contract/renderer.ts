@@ -6,7 +6,9 @@ import { type Renderer, type RenderRequest, RenderTaskError } from '../../src/ap
 import { jpeg, palettePng, png } from '../helpers/images.ts';
 import { fontSampleSpec } from '../../src/domain/render-spec.ts';
 import { newId } from '../../src/lib/ids.ts';
+import { sheetLayout } from '../../src/render/index.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
+import { sheetPhotos } from '../helpers/sheet-photo.ts';
 import { textSpec } from '../helpers/specs.ts';
 
 export type RendererFactory = () => Promise<Renderer>;
@@ -83,6 +85,36 @@ export function rendererContract(t: Test, name: string, make: RendererFactory): 
     const err = await running.catch((e: unknown) => e);
     t.ok(err instanceof RenderTaskError && err.reason === 'cancelled', String(err));
   });
+
+  t.test(
+    `${name}: photos of a filled sheet become a font; a picture of no sheet is refused saying why`,
+    async (t) => {
+      const r = await make();
+      t.teardown(() => r.close());
+      const scans = await sheetPhotos(sheetLayout('basic', 'a4'), bundledFontSource('kalam'));
+      const task = { name: 'Contract hand', scans, createdAt: '2026-11-27T00:00:00Z' };
+      const built = await r.buildHand(task);
+      if (!built.ok) return t.fail(`refused: ${built.message}`);
+      t.equal(ascii(built.bytes, 4), 'OTTO', 'an OpenType file with CFF outlines');
+      t.equal(built.characters.length, 86, 'every character of the basic set');
+      t.same(
+        built.pages.map((p) => p.page),
+        [1, 2],
+        'both pages read',
+      );
+      const again = await r.buildHand(task);
+      t.ok(
+        again.ok && Buffer.from(again.bytes).equals(Buffer.from(built.bytes)),
+        'the same pages: the same bytes',
+      );
+      const gray = png(400, 300);
+      const refused = await r.buildHand({
+        ...task,
+        scans: [scans[0]!, { type: 'image/png', bytes: gray, width: 400, height: 300 }],
+      });
+      t.match(refused, { ok: false, reason: 'no-marks', message: /^scan 2: .*corner squares/ });
+    },
+  );
 
   t.test(`${name}: an uploaded image is decoded in full: well-defined or why not`, async (t) => {
     const r = await make();

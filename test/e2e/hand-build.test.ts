@@ -44,7 +44,7 @@ const OCR_MARGIN = 0.03;
 const dir = mkdtempSync(join(tmpdir(), 'scriptorium-hand-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 const layout = sheetLayout('basic', 'a4');
-const blanks = await blankSheet(layout, dir);
+const blanks = await blankSheet(layout);
 const kalam = bundledFontSource('kalam');
 const createdAt = new Date('2026-11-27T00:00:00Z');
 

@@ -4,7 +4,8 @@
 // perspective, a page on a table, light from one side, noise, JPEG). And how a recovered drawing
 // is compared with its source: both cut to their ink and scaled to 32 x 32, then overlapped.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import cvModule from '@techstark/opencv-js';
@@ -45,11 +46,42 @@ export function rasterPage(pdf: string, page: number): GrayImage {
   return pgm(out);
 }
 
-/** The blank sheet's pages as grey pixels, the PDF written into `dir`. */
-export async function blankSheet(layout: SheetLayout, dir: string): Promise<GrayImage[]> {
-  const pdf = join(dir, `${layout.code}.pdf`);
-  writeFileSync(pdf, await writeSheet(layout, { createdAt: new Date('2026-11-27T00:00:00Z') }));
-  return Array.from({ length: layout.pages }, (_, i) => rasterPage(pdf, i + 1));
+/** The blank sheet's pages as grey pixels. */
+export async function blankSheet(layout: SheetLayout): Promise<GrayImage[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-sheet-'));
+  try {
+    const pdf = join(dir, `${layout.code}.pdf`);
+    writeFileSync(pdf, await writeSheet(layout, { createdAt: new Date('2026-11-27T00:00:00Z') }));
+    return Array.from({ length: layout.pages }, (_, i) => rasterPage(pdf, i + 1));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Every page of the sheet written in `hand` and photographed as a phone would, as the JPEG files
+ * an upload sends (type, bytes and size); made once per process and layout.
+ */
+const photos = new Map<
+  string,
+  Promise<{ type: 'image/jpeg'; bytes: Uint8Array; width: number; height: number }[]>
+>();
+export function sheetPhotos(layout: SheetLayout, hand: FontSource) {
+  const key = `${layout.code}/${hand.id}`;
+  let made = photos.get(key);
+  if (!made) {
+    made = (async () => {
+      const blanks = await blankSheet(layout);
+      const out = [];
+      for (const [i, blank] of blanks.entries()) {
+        const { jpeg, image } = await photographed(filledPage(blank, layout, i + 1, hand));
+        out.push({ type: 'image/jpeg' as const, bytes: jpeg, width: image.width, height: image.height });
+      }
+      return out;
+    })();
+    photos.set(key, made);
+  }
+  return made;
 }
 
 /** The spec laid out with `hand` (its bytes given) and the bundled fonts it falls back to. */

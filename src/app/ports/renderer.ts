@@ -1,7 +1,16 @@
 // The render port: run one render specification to bytes, with a signal and a time limit. The
 // piscina pool of worker threads is the service's adapter (workers/piscina-renderer.ts); an
 // in-process adapter (workers/in-process-renderer.ts) serves fast tests.
-import type { FontInfo, ImageResource, RenderErrorCode, RenderSpec } from '../../render/index.ts';
+import type {
+  FontInfo,
+  HandCharacter,
+  HandEdits,
+  HandWarning,
+  ImageResource,
+  RenderErrorCode,
+  RenderSpec,
+  SheetCode,
+} from '../../render/index.ts';
 
 export type RenderOutput = 'pdf' | 'preview' | 'svg' | 'png' | 'strokes' | 'draft';
 
@@ -88,6 +97,26 @@ export type FontCheckResult =
   | { ok: true; info: FontInfo; line: string; sample: Uint8Array; bytes: Uint8Array }
   | { ok: false; message: string };
 
+/** Filled sample-sheet pages to build a personal font from (docs/personal-hands.md): images checked by their headers already. */
+export interface HandBuildTask {
+  name: string;
+  scans: ImageCheck[];
+  edits?: HandEdits;
+  createdAt: string;
+}
+
+/** What a font build answers: the font and what was made of each box, or why the pages make none. */
+export type HandBuildResult =
+  | {
+      ok: true;
+      bytes: Uint8Array;
+      pages: SheetCode[];
+      characters: HandCharacter[];
+      warnings: HandWarning[];
+      measured: { xHeight: number; baselineOffset: number };
+    }
+  | { ok: false; reason: string; message: string; scan?: number };
+
 export interface Renderer {
   /**
    * Runs a request; `signal` stops it early (a cancelled job); `timeoutMs` replaces the default
@@ -107,6 +136,11 @@ export interface Renderer {
    * with RenderTaskError.
    */
   checkFont(font: FontCheck, opts?: { timeoutMs?: number }): Promise<FontCheckResult>;
+  /**
+   * Reads filled sample-sheet pages and builds a font from them, under the renderer's time and
+   * memory limits; pages that make no font resolve with why (ok: false).
+   */
+  buildHand(task: HandBuildTask, opts?: { timeoutMs?: number }): Promise<HandBuildResult>;
   /**
    * Drops a font from every render thread's font cache (a deleted personal font): a thread
    * drops it before its next task. Threads of other processes drop it as their caches fill.
