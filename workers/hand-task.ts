@@ -6,6 +6,7 @@ import type { HandBuildResult, HandBuildTask } from '../src/app/ports/renderer.t
 import {
   buildHand,
   HandBuildError,
+  type RedonePage,
   readSheetScan,
   type SheetScan,
   SheetScanError,
@@ -15,6 +16,7 @@ import { traceInk } from './trace.ts';
 
 export async function buildHandTask(task: HandBuildTask): Promise<HandBuildResult> {
   const pages: SheetScan[] = [];
+  const redone: RedonePage[] = [];
   for (const [i, scan] of task.scans.entries()) {
     const decoded = decodeImage(scan);
     if (!decoded.ok)
@@ -25,7 +27,9 @@ export async function buildHandTask(task: HandBuildTask): Promise<HandBuildResul
       // Rec. 601 luma; a pen's blue or black reads dark either way.
       gray[p] = (rgba[p * 4]! * 299 + rgba[p * 4 + 1]! * 587 + rgba[p * 4 + 2]! * 114) / 1000;
     try {
-      pages.push(await readSheetScan({ width, height, data: gray }));
+      const page = await readSheetScan({ width, height, data: gray });
+      if (scan.redo) redone.push({ page, drawings: scan.redo });
+      else pages.push(page);
     } catch (err) {
       if (err instanceof SheetScanError)
         return { ok: false, reason: err.reason, message: `scan ${i + 1}: ${err.message}`, scan: i };
@@ -36,6 +40,7 @@ export async function buildHandTask(task: HandBuildTask): Promise<HandBuildResul
     const built = await buildHand({
       name: task.name,
       pages,
+      redone,
       ...(task.edits ? { edits: task.edits } : {}),
       createdAt: new Date(task.createdAt),
       trace: traceInk,
@@ -45,6 +50,7 @@ export async function buildHandTask(task: HandBuildTask): Promise<HandBuildResul
       bytes: built.bytes,
       pages: pages.map((p) => p.code),
       characters: built.characters,
+      paths: built.paths,
       warnings: built.warnings,
       measured: built.measured,
     };

@@ -11,6 +11,21 @@ import type { PenStroke } from './centrelines.ts';
  */
 export const KEPT_DRAWINGS = 6_000;
 
+/** The thread's caches of drawings keyed by font id (and glyph): all emptied when an id's file changes. */
+const byFontId: Map<string, unknown>[] = [];
+
+/** A cache of drawings keyed by font id, emptied by forgetDrawings(). */
+export function drawingCache<V>(): Map<string, V> {
+  const cache = new Map<string, V>();
+  byFontId.push(cache);
+  return cache;
+}
+
+/** Empties every drawing cache keyed by font id: a font id now names another file (a rebuilt personal font). */
+export function forgetDrawings(): void {
+  for (const cache of byFontId) cache.clear();
+}
+
 /** [a, b, c, d, e, f]: x' = a·x + c·y + e, y' = b·x + d·y + f. */
 export type Matrix = [number, number, number, number, number, number];
 

@@ -5,6 +5,7 @@
 // and outlines are cached per glyph. Font bytes come in as arguments: no I/O here.
 import * as hb from 'harfbuzzjs';
 import { centrelines, joinsLetters, type PenStroke, strokeFit } from './centrelines.ts';
+import { forgetDrawings } from './display-list.ts';
 
 /** The least share of a glyph's ink its strokes must give back for the pen to write it along them. */
 export const STROKES_CARRY = 0.75;
@@ -90,6 +91,9 @@ interface Cached {
 
 /** Loaded fonts by id, least recently used first. */
 const loaded = new Map<string, Cached>();
+/** The file each font id was last loaded from (fingerprint()), kept past the cache. */
+const filesSeen = new Map<string, string>();
+const FILES_SEEN_MAX = 10_000;
 let loadedBytes = 0;
 /** Default bound of the cache: the bundled hands and a few large personal fonts. */
 export const FONT_CACHE_DEFAULT_BYTES = 64 * 1024 * 1024;
@@ -131,6 +135,21 @@ function evict(keep: string | null): void {
 /** The font with this id, loaded from `bytes` when this thread's cache does not hold it. */
 export function loadFont(source: FontSource): LoadedFont {
   let entry = loaded.get(source.id);
+  const file = fingerprint(source.bytes);
+  // A personal font rebuilt keeps its id: another file under the same id is loaded afresh, and
+  // what was drawn from the one before is forgotten (even once the font left the cache).
+  const seen = filesSeen.get(source.id);
+  if (seen !== undefined && seen !== file) {
+    forgetFont(source.id);
+    forgetDrawings();
+    entry = undefined;
+  }
+  if (filesSeen.size >= FILES_SEEN_MAX) {
+    // Forgetting which file an id was, the drawings made from them go too.
+    filesSeen.clear();
+    forgetDrawings();
+  }
+  filesSeen.set(source.id, file);
   if (entry) {
     // Most recently used: to the end of the order.
     loaded.delete(source.id);
@@ -151,6 +170,23 @@ export function loadFont(source: FontSource): LoadedFont {
     entry.variants.set(key, variant);
   }
   return variant;
+}
+
+/**
+ * Which file a font's bytes are, cheaply: their length and the whole-file checksum every sfnt
+ * keeps in its `head` table (checkSumAdjustment), which any change of the file changes.
+ */
+function fingerprint(bytes: Uint8Array): string {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.byteLength < 12) return `${bytes.byteLength}`;
+  const tables = view.getUint16(4);
+  for (let t = 0; t < tables && 12 + 16 * t + 16 <= bytes.byteLength; t++) {
+    const at = 12 + 16 * t;
+    if (view.getUint32(at) !== 0x68656164) continue; // 'head'
+    const offset = view.getUint32(at + 8);
+    if (offset + 12 <= bytes.byteLength) return `${bytes.byteLength}:${view.getUint32(offset + 8)}`;
+  }
+  return `${bytes.byteLength}`;
 }
 
 function openFont(source: FontSource): LoadedFont {

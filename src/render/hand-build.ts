@@ -60,6 +60,8 @@ export interface HandBuild {
   bytes: Uint8Array;
   set: SheetSet;
   characters: HandCharacter[];
+  /** Each drawing's outline as SVG path data, by drawing (`a/2`): font units, y up, on the baseline, in its advance. */
+  paths: Record<string, string>;
   warnings: HandWarning[];
   /** What was measured of the writing: x-height in mm, and how far the person wrote above (+) or below the printed baseline, in mm. */
   measured: { xHeight: number; baselineOffset: number };
@@ -113,11 +115,20 @@ function judge(box: ScannedBox): Judged {
   return { box, key: keyOf(box.char, box.variant), ink: [x0, y0, x1, y1], state };
 }
 
+/** A page written again for some of its drawings (`a/2`): those boxes are taken from it. */
+export interface RedonePage {
+  page: SheetScan;
+  drawings: string[];
+}
+
 /** The pages given, one per page of one sheet: the boxes to build from, and what is missing. */
-function gather(pages: SheetScan[]): { set: SheetSet; boxes: ScannedBox[]; warnings: HandWarning[] } {
+function gather(
+  pages: SheetScan[],
+  redone: RedonePage[],
+): { set: SheetSet; boxes: ScannedBox[]; warnings: HandWarning[] } {
   const first = pages[0];
   if (!first) throw new HandBuildError('no-pages', 'no page of a sample sheet was given');
-  const other = pages.find((p) => p.layout.code !== first.layout.code);
+  const other = [...pages, ...redone.map((r) => r.page)].find((p) => p.layout.code !== first.layout.code);
   if (other)
     throw new HandBuildError(
       'mixed-sheets',
@@ -143,7 +154,20 @@ function gather(pages: SheetScan[]): { set: SheetSet; boxes: ScannedBox[]; warni
         message: `page ${page} of ${first.layout.pages} was not given: its ${missing.length} boxes are not in the font`,
       });
     }
-  return { set: first.layout.set, boxes: [...byPage.values()].flatMap((p) => p.boxes), warnings };
+  const boxes = new Map(
+    [...byPage.values()].flatMap((p) => p.boxes).map((b) => [keyOf(b.char, b.variant), b] as const),
+  );
+  for (const r of redone) {
+    const on = new Map(r.page.boxes.map((b) => [keyOf(b.char, b.variant), b] as const));
+    const absent = r.drawings.filter((key) => !on.has(key));
+    if (absent.length)
+      throw new HandBuildError(
+        'mixed-sheets',
+        `page ${r.page.code.page} has no box ${absent.join(' ')}: a drawing is redone on the page that has its box`,
+      );
+    for (const key of r.drawings) boxes.set(key, on.get(key)!);
+  }
+  return { set: first.layout.set, boxes: [...boxes.values()], warnings };
 }
 
 /** The box's printed baseline and x-height guide, in its pixels (from the top of its writing room). */
@@ -165,11 +189,13 @@ const sits = (char: string) => char.toLowerCase() !== char.toUpperCase() || /\d/
 export async function buildHand(input: {
   name: string;
   pages: SheetScan[];
+  /** Pages written again for some drawings, applied in order (a later one wins). */
+  redone?: RedonePage[];
   edits?: HandEdits;
   createdAt: Date;
   trace: Tracer;
 }): Promise<HandBuild> {
-  const { set, boxes, warnings } = gather(input.pages);
+  const { set, boxes, warnings } = gather(input.pages, input.redone ?? []);
   const edits = input.edits ?? {};
   const judged = boxes.map(judge);
   for (const state of ['empty', 'smudged'] as const) {
@@ -217,6 +243,7 @@ export async function buildHand(input: {
     new Glyph({ name: 'uni00A0', unicode: 0xa0, advanceWidth: SPACE, path: new Path() }),
   ];
   const characters: HandCharacter[] = [];
+  const paths: Record<string, string> = {};
   const alternates: { first: number; others: number[] }[] = [];
   for (const char of SHEET_SETS[set].chars) {
     const drawings = used.filter((j) => j.box.char === char).sort((a, b) => a.box.variant - b.box.variant);
@@ -237,14 +264,21 @@ export async function buildHand(input: {
       const path = new Path();
       const X = (x: number) => Math.round((x - j.ink[0]) * k + left);
       const Y = (y: number) => Math.round((base - y) * k + raise);
+      const data: string[] = [];
       for (const c of outline) {
         const v = c.values;
-        if (c.type === 'M') path.moveTo(X(v[0]!), Y(v[1]!));
-        else if (c.type === 'L') path.lineTo(X(v[0]!), Y(v[1]!));
-        else if (c.type === 'Q') path.quadraticCurveTo(X(v[0]!), Y(v[1]!), X(v[2]!), Y(v[3]!));
-        else if (c.type === 'C') path.curveTo(X(v[0]!), Y(v[1]!), X(v[2]!), Y(v[3]!), X(v[4]!), Y(v[5]!));
+        const at: number[] = [];
+        for (let p = 0; p + 1 < v.length; p += 2) at.push(X(v[p]!), Y(v[p + 1]!));
+        const [a, b, c2, d, e, f] = at as [number, number, number, number, number, number];
+        if (c.type === 'M') path.moveTo(a, b);
+        else if (c.type === 'L') path.lineTo(a, b);
+        else if (c.type === 'Q') path.quadraticCurveTo(a, b, c2, d);
+        else if (c.type === 'C') path.curveTo(a, b, c2, d, e, f);
         else if (c.type === 'Z') path.close();
+        else continue;
+        data.push(`${c.type}${at.join(' ')}`);
       }
+      paths[j.key] = data.join('');
       gids.push(glyphs.length);
       glyphs.push(
         new Glyph({
@@ -285,6 +319,7 @@ export async function buildHand(input: {
     bytes,
     set,
     characters,
+    paths,
     warnings,
     measured: {
       xHeight: Math.round((xHeightPx / SCAN_PX_PER_MM) * 100) / 100,

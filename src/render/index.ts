@@ -23,6 +23,7 @@ export {
   type HandCharacter,
   type HandEdits,
   type HandWarning,
+  type RedonePage,
   type Tracer,
 } from './hand-build.ts';
 export { FONT_CACHE_DEFAULT_BYTES, fontCacheState, forgetFont, setFontCacheBytes } from './fonts.ts';

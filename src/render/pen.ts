@@ -2,7 +2,7 @@
 // the document's glyph outlines (each distinct outline or variant once). Shared by simple text
 // (document.ts) and structured documents (flow.ts).
 import type { Style } from './spec.ts';
-import type { DisplayList, DisplayPage, Item, Matrix } from './display-list.ts';
+import { type DisplayList, type DisplayPage, drawingCache, type Item, type Matrix } from './display-list.ts';
 import { type Alternate, type LoadedFont, perFont } from './fonts.ts';
 import type { GlyphHand, Handwriting, LineHand } from './handwriting.ts';
 import type { Line } from './text-layout.ts';
@@ -568,7 +568,7 @@ const CALMING = [1, 0.8, 0.6, 0.45, 0.3, 0.15];
 const clamp = (v: number, most: number) => Math.max(-most, Math.min(most, v));
 
 /** Every letter's drawings, per thread (immutable; each document deals its own copy). */
-const CARDS = new Map<string, readonly Card[]>();
+const CARDS = drawingCache<readonly Card[]>();
 
 /**
  * A letter's drawings: the usual outline and the font's alternates, each in

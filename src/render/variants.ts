@@ -5,7 +5,7 @@
 // of an i, a detached bar) shifted a little against each other, as a pen lifted and set down
 // again. A counter (the hole of an o) moves with the stroke around it. Each glyph has DRAWINGS
 // of them per document seed; the pen deals them out so that none repeats within a line.
-import { KEPT_DRAWINGS } from './display-list.ts';
+import { drawingCache, KEPT_DRAWINGS } from './display-list.ts';
 import type { PathCommand } from './fonts.ts';
 import { Random } from './prng.ts';
 
@@ -14,7 +14,7 @@ export const DRAWINGS = 16;
 
 const round = (v: number) => Math.round(v); // font units: 1/1000 em or finer is invisible
 
-const made = new Map<string, string>();
+const made = drawingCache<string>();
 
 /** How a drawing is made: which one, how far it departs from the outline, and the pen's ink on it. */
 export interface Drawing {

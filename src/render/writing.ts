@@ -8,12 +8,12 @@
 // outline of each stroke (both sides of it and round ends) is what the PDF, SVG and PNG writers
 // fill; strokes overlap where they meet and are filled as one (nonzero winding). Pure.
 import type { PenStroke } from './centrelines.ts';
-import { KEPT_DRAWINGS } from './display-list.ts';
+import { drawingCache, KEPT_DRAWINGS } from './display-list.ts';
 import type { LoadedFont } from './fonts.ts';
 import { Random } from './prng.ts';
 import { type Drawing, drawingPath, signedArea, slowWaves } from './variants.ts';
 
-const written = new Map<string, string>();
+const written = drawingCache<string>();
 
 /**
  * Path data (font units, y up) of a letter as drawing `how` writes it: along its strokes where

@@ -1,10 +1,13 @@
 // The render threads' font cache: bounded by the bytes of the font files it holds, least recently
 // used first out; a dropped font is loaded anew when it is needed again; the fonts of the
-// document being written stay whatever the bound.
+// document being written stay whatever the bound. Another file under a font's id (a personal
+// font rebuilt) is loaded afresh, and nothing drawn from the old file is reused.
 import t from 'tap';
 import { fontCacheState, forgetFont, loadFont, setFontCacheBytes } from '../../src/render/fonts.ts';
-import { FONT_CACHE_DEFAULT_BYTES } from '../../src/render/index.ts';
+import { FONT_CACHE_DEFAULT_BYTES, layout, resourcesOf } from '../../src/render/index.ts';
+import { fontBytes } from '../../workers/fonts.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
+import { textSpec } from '../helpers/specs.ts';
 
 const caveat = bundledFontSource('caveat');
 const kalam = bundledFontSource('kalam');
@@ -57,4 +60,36 @@ t.test('a dropped font takes its script-limited variants with it', async (t) => 
   t.ok(forgetFont(caveat.id), 'dropped');
   t.notOk(forgetFont(caveat.id), 'once');
   t.not(loadFont({ ...caveat, typeset: ['Cyrillic'] }), variant, 'the variant is made anew');
+});
+
+t.test('another file under an id (a rebuilt personal font) is loaded afresh, its drawings too', async (t) => {
+  const id = `font_${'R'.repeat(22)}`;
+  const spec = textSpec({ fontId: id }, 'hand');
+  const written = (bytes: Uint8Array) => {
+    const list = layout(spec, {
+      fonts: { ...fontBytes(resourcesOf(spec).fonts.filter((f) => f !== id)), [id]: bytes },
+      images: {},
+    });
+    return Object.values(list.glyphs)
+      .filter((g) => g.font === id)
+      .map((g) => g.path);
+  };
+  const first = loadFont({ id, bytes: kalam.bytes });
+  t.equal(loadFont({ id, bytes: kalam.bytes }), first, 'the same file: the same font');
+  const asKalam = written(kalam.bytes);
+  const second = loadFont({ id, bytes: caveat.bytes });
+  t.not(second, first, 'another file: loaded anew');
+  t.equal(second.ascender, loadFont(caveat).ascender, "with the new file's metrics");
+  const asCaveat = written(caveat.bytes);
+  t.ok(
+    asCaveat.length > 0 && asCaveat.every((p) => !asKalam.includes(p)),
+    'no drawing of the old file is reused',
+  );
+  forgetFont(id);
+  loadFont({ id, bytes: kalam.bytes });
+  t.same(
+    written(kalam.bytes),
+    asKalam,
+    'back to the first file, even after the cache let it go: its drawings again',
+  );
 });

@@ -100,7 +100,8 @@ export type FontCheckResult =
 /** Filled sample-sheet pages to build a personal font from (docs/personal-hands.md): images checked by their headers already. */
 export interface HandBuildTask {
   name: string;
-  scans: ImageCheck[];
+  /** Pictures of pages; one with `redo` was written again for those drawings (`a/2`) only, and wins for them. */
+  scans: (ImageCheck & { redo?: string[] })[];
   edits?: HandEdits;
   createdAt: string;
 }
@@ -112,6 +113,8 @@ export type HandBuildResult =
       bytes: Uint8Array;
       pages: SheetCode[];
       characters: HandCharacter[];
+      /** Each drawing's outline as SVG path data (font units, y up), by drawing (`a/2`). */
+      paths: Record<string, string>;
       warnings: HandWarning[];
       measured: { xHeight: number; baselineOffset: number };
     }
