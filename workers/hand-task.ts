@@ -8,6 +8,7 @@ import {
   HandBuildError,
   type RedonePage,
   readSheetScan,
+  type SheetCode,
   type SheetScan,
   SheetScanError,
 } from '../src/render/index.ts';
@@ -17,6 +18,8 @@ import { traceInk } from './trace.ts';
 export async function buildHandTask(task: HandBuildTask): Promise<HandBuildResult> {
   const pages: SheetScan[] = [];
   const redone: RedonePage[] = [];
+  /** Each picture's page, in the order given. */
+  const codes: SheetCode[] = [];
   for (const [i, scan] of task.scans.entries()) {
     const decoded = decodeImage(scan);
     if (!decoded.ok)
@@ -28,6 +31,7 @@ export async function buildHandTask(task: HandBuildTask): Promise<HandBuildResul
       gray[p] = (rgba[p * 4]! * 299 + rgba[p * 4 + 1]! * 587 + rgba[p * 4 + 2]! * 114) / 1000;
     try {
       const page = await readSheetScan({ width, height, data: gray });
+      codes.push(page.code);
       if (scan.redo) redone.push({ page, drawings: scan.redo });
       else pages.push(page);
     } catch (err) {
@@ -48,14 +52,20 @@ export async function buildHandTask(task: HandBuildTask): Promise<HandBuildResul
     return {
       ok: true,
       bytes: built.bytes,
-      pages: pages.map((p) => p.code),
+      pages: codes,
       characters: built.characters,
       paths: built.paths,
       warnings: built.warnings,
       measured: built.measured,
     };
   } catch (err) {
-    if (err instanceof HandBuildError) return { ok: false, reason: err.reason, message: err.message };
+    if (err instanceof HandBuildError)
+      return {
+        ok: false,
+        reason: err.reason,
+        message: err.message,
+        pages: [...pages, ...redone.map((r) => r.page)].map((p) => p.code),
+      };
     throw err;
   }
 }

@@ -6,6 +6,7 @@ import { Invite, SignIn, SignUp } from './doors.tsx';
 import { AssetsPage } from './assets.tsx';
 import { BatchesPage } from './batches.tsx';
 import { FontsPage } from './fonts.tsx';
+import { HandsPage } from './hands.tsx';
 import { Jobs } from './jobs.tsx';
 import { Keys } from './keys.tsx';
 import { Members } from './members.tsx';
@@ -19,6 +20,7 @@ const PAGES = [
   { path: '/dashboard/templates', title: 'Templates' },
   { path: '/dashboard/images', title: 'Images' },
   { path: '/dashboard/fonts', title: 'Fonts' },
+  { path: '/dashboard/handwriting', title: 'Your handwriting' },
   { path: '/dashboard/jobs', title: 'Jobs' },
   { path: '/dashboard/batches', title: 'Batches' },
   { path: '/dashboard/usage', title: 'Usage' },
@@ -189,6 +191,8 @@ export function App() {
           <AssetsPage accountId={account.accountId} mode={mode} />
         ) : page.path === '/dashboard/fonts' ? (
           <FontsPage accountId={account.accountId} mode={mode} />
+        ) : page.path === '/dashboard/handwriting' ? (
+          <HandsPage accountId={account.accountId} />
         ) : page.path === '/dashboard/jobs' ? (
           <Jobs accountId={account.accountId} mode={mode} />
         ) : page.path === '/dashboard/batches' ? (

@@ -2,7 +2,14 @@
 // public shape is the domain's jobView; the operator's adds what only the operator sees), an
 // account and a key as the operator sees them.
 import type { AccountSummary } from '../app/admin.ts';
-import type { Account, ApiKeyRecord, AssetRecord, FontRecord, TemplateRecord } from '../app/reads.ts';
+import type {
+  Account,
+  ApiKeyRecord,
+  AssetRecord,
+  FontRecord,
+  HandRecord,
+  TemplateRecord,
+} from '../app/reads.ts';
 import { type Job, jobView } from '../domain/generation.ts';
 
 export { jobView } from '../domain/generation.ts';
@@ -59,6 +66,26 @@ export function fontSummary(f: FontRecord, premiumAllowed: boolean) {
     createdAt: f.createdAt,
   };
 }
+
+/** A hand of one's own handwriting (docs/personal-hands.md): its pictures' pages, never where they are kept. */
+export const handView = (h: HandRecord) => ({
+  id: h.id,
+  name: h.name,
+  sheet: h.sheet,
+  pictures: h.scans.map((s) => ({
+    page: s.page,
+    ...(s.redo ? { redo: s.redo } : {}),
+    type: s.type,
+    width: s.width,
+    height: s.height,
+    bytes: s.bytes,
+  })),
+  edits: h.edits,
+  fontId: h.fontId,
+  builtAt: h.builtAt,
+  createdAt: h.createdAt,
+  updatedAt: h.updatedAt,
+});
 
 /** An image (spec §4 Assets): never where its bytes are kept. */
 export const assetView = (a: AssetRecord) => ({

@@ -9,13 +9,11 @@ import { sniff } from '../domain/images.ts';
 import type { HandEdits } from '../render/index.ts';
 import type { FontRecord } from '../store/index.ts';
 import { type AdminDeps, addFont } from './admin.ts';
+import { HAND_MAX_SCANS } from './hands.ts';
 import { checkedUpload } from './assets.ts';
 import type { Caller } from './auth.ts';
 import { addPersonalFont, type FontDeps } from './personal-fonts.ts';
 import { type HandBuildResult, type Renderer, RenderTaskError } from './ports/renderer.ts';
-
-/** The most pictures one build takes: the longest sheet (latin1 on Letter) is 5 pages. */
-export const HAND_MAX_SCANS = 8;
 
 export interface HandInput {
   name: string;

@@ -94,6 +94,18 @@ export async function addPersonalFont(
   return { font, sample: checked!.sample, line: checked!.line };
 }
 
+/** A personal font's name as given: 1-120 characters once trimmed, or a refusal naming `name`. */
+export function fontName(name: unknown): string {
+  const shown = typeof name === 'string' ? name.trim() : '';
+  if (shown.length < 1 || shown.length > 120)
+    throw new Refusal(
+      'invalid',
+      `name must be 1-120 characters, got ${typeof name === 'string' ? shown.length : show(name)}`,
+      { field: 'name' },
+    );
+  return shown;
+}
+
 const notMine = (id: string) =>
   new Refusal('missing', `font ${shownId(id)} is not a personal font of this account`);
 
@@ -109,14 +121,7 @@ export async function renamePersonalFont(
       'FONT_ACCESS_DENIED',
       'editing a personal font needs a plan that includes premium fonts',
     );
-  const shown = typeof name === 'string' ? name.trim() : '';
-  if (shown.length < 1 || shown.length > 120)
-    throw new Refusal(
-      'invalid',
-      `name must be 1-120 characters, got ${typeof name === 'string' ? shown.length : show(name)}`,
-      { field: 'name' },
-    );
-  const font = await d.store.fonts.renamePersonal(caller.account.id, id, shown);
+  const font = await d.store.fonts.renamePersonal(caller.account.id, id, fontName(name));
   if (!font) throw notMine(id);
   return font;
 }

@@ -21,6 +21,7 @@ export type {
   AssetRecord,
   DeliveryStatus,
   FontRecord,
+  HandRecord,
   TemplateRecord,
   WebhookEndpoint,
 } from '../store/index.ts';

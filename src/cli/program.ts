@@ -305,7 +305,7 @@ export function buildProgram(): Command {
     .action((opts: { account: string; name: string; scan: string[]; json?: boolean }) =>
       withContext(
         opts,
-        async (ctx, use) => {
+        async (ctx) => {
           const { InProcessRenderer } = await import('../../workers/in-process-renderer.ts');
           const { buildAccountFont } = await import('../app/hand-fonts.ts');
           return buildAccountFont(

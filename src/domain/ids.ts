@@ -16,6 +16,7 @@ export const ID_PREFIXES = [
   'usr',
   'inv',
   'bat',
+  'hand',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

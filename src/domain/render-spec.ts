@@ -87,9 +87,14 @@ function fontPlan(model: TemplateModel, headings: boolean): FontPlan {
 /**
  * A font's sample line, as the dashboard checks a personal font before accepting it: one line on
  * a strip of paper in the template defaults' hand, written by that font alone (no fallbacks, so
- * a character it cannot write is refused rather than borrowed).
+ * a character it cannot write is refused rather than borrowed). `fallback`: the template's
+ * fallback hands write what it has not (a hand's sample paragraph); `height` of the strip, mm.
  */
-export function fontSampleSpec(fontId: string, text: string): RenderSpec {
+export function fontSampleSpec(
+  fontId: string,
+  text: string,
+  opts: { height?: number; fallback?: boolean } = {},
+): RenderSpec {
   const parsed = parseTemplate({
     version: 2,
     name: 'Font sample',
@@ -97,10 +102,11 @@ export function fontSampleSpec(fontId: string, text: string): RenderSpec {
     style: {
       fontId,
       fontSize: 16,
-      pageSize: { name: 'Font sample', width: 180, height: 45, unit: 'mm' },
+      pageSize: { name: 'Font sample', width: 180, height: opts.height ?? 45, unit: 'mm' },
       margins: { top: 6, right: 6, bottom: 2, left: 6 },
     },
   });
   if (!parsed.ok) throw new Error(`the font sample's template: ${parsed.message}`);
-  return { ...specOf(parsed.template, { text }), fonts: { body: [fontId] } };
+  const spec = specOf(parsed.template, { text });
+  return opts.fallback ? spec : { ...spec, fonts: { body: [fontId] } };
 }

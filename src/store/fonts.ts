@@ -160,6 +160,49 @@ export class FontRepo {
     });
   }
 
+  /**
+   * Gives one of the account's own fonts another file (a hand built again): the record before and
+   * after, or null when it has none of that id. The quota counts the new file in place of the old.
+   */
+  async replaceFile(
+    accountId: string,
+    id: string,
+    file: {
+      info: Pick<FontInfo, 'family' | 'scripts' | 'glyphCount' | 'codepoints'>;
+      location: string;
+      sha256: string;
+      bytes: number;
+      quota: FontQuota;
+    },
+  ): Promise<{ before: FontRecord; after: FontRecord } | null> {
+    return this.db.write(async (tx) => {
+      await this.db
+        .forUpdate(tx.selectFrom('accounts').select('id').where('id', '=', accountId))
+        .executeTakeFirstOrThrow();
+      const row = await personal(tx, accountId, id);
+      if (!row) return null;
+      const used = await personalUsage(tx, accountId);
+      // The font is there already: the quota's count is met; its bytes are the new file's.
+      const over = overFontQuota(
+        { count: used.count - 1, bytes: used.bytes - num(row.bytes) },
+        file.bytes,
+        file.quota,
+      );
+      if (over) throw over;
+      const change = {
+        family: file.info.family,
+        scripts: JSON.stringify(file.info.scripts),
+        glyph_count: file.info.glyphCount,
+        codepoints: file.info.codepoints,
+        location: file.location,
+        sha256: file.sha256,
+        bytes: file.bytes,
+      };
+      await tx.updateTable('fonts').set(change).where('id', '=', id).execute();
+      return { before: toFont(row), after: toFont({ ...row, ...change }) };
+    });
+  }
+
   /** Removes one of the account's own fonts (never a shared one): the record it had, or null. */
   async removePersonal(accountId: string, id: string): Promise<FontRecord | null> {
     return this.db.write(async (tx) => {

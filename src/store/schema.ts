@@ -54,6 +54,22 @@ export interface FontsTable {
   created_at: string;
 }
 
+export interface HandsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** The sample sheet's layout code (SCR1-BASIC-A4). */
+  sheet: string;
+  /** JSON: HandScan[]. */
+  scans: string;
+  /** JSON: HandEdits. */
+  edits: string;
+  font_id: string | null;
+  built_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface AssetsTable {
   id: string;
   account_id: string;
@@ -288,6 +304,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   templates: TemplatesTable;
   fonts: FontsTable;
+  hands: HandsTable;
   assets: AssetsTable;
   generations: GenerationsTable;
   batches: BatchesTable;

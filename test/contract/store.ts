@@ -844,6 +844,94 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.equal((await store.fonts.listVisible(null)).length, BUNDLED_FONTS.length, 'the shared fonts all stay');
   });
 
+  t.test('hands: kept per account, changed, the font rebuilt in place within the quota', async (t) => {
+    const a = await account();
+    const b = await account();
+    const scan = {
+      key: 'hands/x/1',
+      type: 'image/jpeg' as const,
+      width: 10,
+      height: 20,
+      bytes: 300,
+      page: 1,
+    };
+    const hand = await store.hands.create({
+      id: newId('hand'),
+      accountId: a.id,
+      name: 'My hand',
+      sheet: 'SCR1-BASIC-A4',
+      scans: [scan],
+      now: NOW,
+    });
+    t.match(hand, { name: 'My hand', scans: [scan], edits: {}, fontId: null, builtAt: null });
+    t.same(await store.hands.get(a.id, hand.id), hand, 'read back as made');
+    t.equal(await store.hands.get(b.id, hand.id), null, 'invisible to another account');
+    t.equal(await store.hands.update(b.id, hand.id, { name: 'x', now: NOW }), null, 'not changed by another');
+    const later = new Date(NOW.getTime() + 1000);
+    const changed = await store.hands.update(a.id, hand.id, {
+      scans: [scan, { ...scan, key: 'hands/x/2', redo: ['a/2'] }],
+      edits: { drawings: { 'b/1': { raise: 20 } }, spacing: { c: -5 } },
+      fontId: 'font_x',
+      builtAt: later,
+      now: later,
+    });
+    t.match(changed, {
+      name: 'My hand',
+      scans: [{ key: 'hands/x/1' }, { key: 'hands/x/2', redo: ['a/2'] }],
+      edits: { drawings: { 'b/1': { raise: 20 } }, spacing: { c: -5 } },
+      fontId: 'font_x',
+      builtAt: later.toISOString(),
+      updatedAt: later.toISOString(),
+      createdAt: NOW.toISOString(),
+    });
+    t.same(
+      (await store.hands.list(a.id)).map((h) => h.id),
+      [hand.id],
+    );
+    t.same(await store.hands.list(b.id), []);
+    t.equal(await store.hands.remove(b.id, hand.id), null, 'not removed by another');
+    t.equal((await store.hands.remove(a.id, hand.id))?.id, hand.id, 'removed, the record it was');
+    t.equal(await store.hands.get(a.id, hand.id), null);
+
+    const quota = { maxCount: 2, maxTotalBytes: 1000 };
+    const font = await store.fonts.add({
+      accountId: a.id,
+      name: 'Built',
+      premium: false,
+      license: 'personal',
+      info: { family: 'Built', glyphCount: 10, codepoints: 10, scripts: ['Latin'] },
+      location: 'fonts/v1.ttf',
+      sha256: '1'.repeat(64),
+      bytes: 400,
+      now: NOW,
+      quota,
+    });
+    const file = (bytes: number) => ({
+      info: { family: 'Built', glyphCount: 12, codepoints: 12, scripts: ['Latin'] },
+      location: `fonts/v${bytes}.ttf`,
+      sha256: '2'.repeat(64),
+      bytes,
+      quota,
+    });
+    t.equal(await store.fonts.replaceFile(b.id, font.id, file(500)), null, 'not by another account');
+    const replaced = await store.fonts.replaceFile(a.id, font.id, file(900));
+    t.match(replaced, {
+      before: { location: 'fonts/v1.ttf', bytes: 400 },
+      after: { id: font.id, name: 'Built', location: 'fonts/v900.ttf', bytes: 900, glyphCount: 12 },
+    });
+    t.match(await store.fonts.getVisible(a.id, font.id), {
+      location: 'fonts/v900.ttf',
+      sha256: '2'.repeat(64),
+    });
+    await rejects(
+      t,
+      store.fonts.replaceFile(a.id, font.id, file(1001)),
+      /at most 1000 bytes/,
+      'past the bytes quota',
+    );
+    t.equal((await store.fonts.getVisible(a.id, font.id))?.bytes, 900, 'unchanged by the refusal');
+  });
+
   t.test(
     'personal fonts: the quota of count and bytes holds for racing adds over two connections',
     async (t) => {

@@ -9,6 +9,7 @@ import { type AnyRoute, under } from '../types.ts';
 import { assetRoutes } from './assets.ts';
 import { batchDashboardRoutes } from './batches.ts';
 import { fontRoutes } from './fonts.ts';
+import { handRoutes } from './hands.ts';
 import { jobRoutes } from './jobs.ts';
 import { keyRoutes } from './keys.ts';
 import { memberRoutes } from './members.ts';
@@ -27,6 +28,7 @@ export const dashboardRoutes = (d: ApiDeps, log: Logger): AnyRoute[] => [
     ...batchDashboardRoutes(d, log),
     ...templateRoutes(d),
     ...fontRoutes(d),
+    ...handRoutes(d),
     ...assetRoutes(d),
     ...memberRoutes(d),
     ...webhookRoutes(d),

@@ -111,6 +111,7 @@ export type HandBuildResult =
   | {
       ok: true;
       bytes: Uint8Array;
+      /** Each picture's page, in the order given. */
       pages: SheetCode[];
       characters: HandCharacter[];
       /** Each drawing's outline as SVG path data (font units, y up), by drawing (`a/2`). */
@@ -118,7 +119,15 @@ export type HandBuildResult =
       warnings: HandWarning[];
       measured: { xHeight: number; baselineOffset: number };
     }
-  | { ok: false; reason: string; message: string; scan?: number };
+  | {
+      ok: false;
+      reason: string;
+      message: string;
+      /** The picture that was refused (not a readable page). */
+      scan?: number;
+      /** The pages read, where every picture was read and the pages made no font. */
+      pages?: SheetCode[];
+    };
 
 export interface Renderer {
   /**

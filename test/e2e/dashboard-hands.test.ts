@@ -1,0 +1,154 @@
+// Your own hand in the dashboard, in real Chromium against the real server: the sample sheet
+// downloaded; a photo of its first page (filled in Kalam through the engine, photographed as a
+// phone would) uploaded, then the second; every drawing shown; one drawing removed, one raised;
+// the hand built into a personal font; a template written with it and a job submitted through the
+// public API; a page written again for one drawing, built again: the template writes with the new
+// file under the same font id. A picture of no sheet is refused saying why.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { createKey } from '../../src/app/admin.ts';
+import { sheetLayout } from '../../src/render/index.ts';
+import { accessible, accountOf, addTestTemplate, dashboardTest, signUp } from '../helpers/dashboard.ts';
+import { bundledFontSource } from '../helpers/fonts.ts';
+import { png } from '../helpers/images.ts';
+import { sheetPhotos } from '../helpers/sheet-photo.ts';
+
+const { server, base, newPage } = await dashboardTest(t, 'the dashboard hands test');
+const dir = mkdtempSync(join(tmpdir(), 'scriptorium-dashboard-hands-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+const photos = await sheetPhotos(sheetLayout('basic', 'a4'), bundledFontSource('kalam'));
+const [page1, page2] = photos.map((p, i) => {
+  const file = join(dir, `page${i + 1}.jpg`);
+  writeFileSync(file, p.bytes);
+  return file;
+});
+const grey = join(dir, 'grey.png');
+writeFileSync(grey, png(600, 800));
+
+t.test('a sheet downloaded, filled pages uploaded, a drawing fixed, built, written with', async (t) => {
+  const { page } = await newPage({ width: 1280, height: 900 });
+  await signUp(page, base, { name: 'Ann Lee', company: 'Lee Letters', email: 'ann@example.com' });
+  const accountId = await accountOf(page);
+  await server.ctx.store.accounts.setPlan(accountId, 'pro', 30, new Date());
+  await page.getByRole('link', { name: 'Your handwriting' }).click();
+  await page.getByRole('heading', { name: 'Your handwriting' }).waitFor();
+
+  // The sheet to print.
+  const download = page.waitForEvent('download');
+  await page.getByTestId('sheet-pdf').click();
+  const sheet = join(dir, 'sheet.pdf');
+  await (await download).saveAs(sheet);
+  t.match(
+    execFileSync('pdfinfo', [sheet], { encoding: 'utf8' }),
+    /Pages:\s+2\n[\s\S]*Page size:\s+595\.\d+ x 841\.\d+/,
+    'the A4 sheet, 2 pages',
+  );
+
+  // A picture that is not a page of a sheet.
+  await page.getByLabel('Font name').fill('Ann');
+  await page.getByLabel('Filled page', { exact: true }).setInputFiles(grey);
+  await page.getByRole('button', { name: 'Start the hand' }).click();
+  await page.getByText(/the four black corner squares of a sample sheet were not found/).waitFor();
+  t.pass('a picture of no sheet is refused saying why');
+
+  // Page 1, then page 2 from the open hand.
+  await page.getByLabel('Filled page', { exact: true }).setInputFiles(page1!);
+  await page.getByRole('button', { name: 'Start the hand' }).click();
+  await page.getByText('Read page 1 of SCR1-BASIC-A4.').waitFor({ timeout: 60_000 });
+  await page.getByTestId('hand-sample').waitFor({ timeout: 60_000 });
+  t.match(
+    await page.getByTestId('hand-warnings').textContent(),
+    /page 2 of 2 was not given/,
+    'the missing page said',
+  );
+  await page.getByLabel('Another page (or a page again)').setInputFiles(page2!);
+  await page.getByRole('button', { name: 'Add the page' }).click();
+  await page.getByText('Added the page.').waitFor({ timeout: 60_000 });
+  t.equal(await page.getByTestId('hand-warnings').count(), 0, 'no warning once both pages are in');
+  const drawings = page.getByTestId('hand-glyphs').locator('[data-drawing]');
+  t.equal(await drawings.count(), 174, 'every drawing of the sheet shown');
+  t.equal(await page.locator('fieldset[data-char="a"] [data-drawing]').count(), 3, 'three drawings of a');
+  await accessible(t, page, 'hands-read');
+
+  // Fixed: one drawing of b removed, one of g raised.
+  await page.getByRole('button', { name: 'Remove b/2', exact: true }).click();
+  await page.getByText('Removed b/2.').waitFor({ timeout: 60_000 });
+  t.same(
+    await page
+      .locator('fieldset[data-char="b"] [data-drawing]')
+      .evaluateAll((els) =>
+        els.map((e) => (e as unknown as { getAttribute(n: string): string }).getAttribute('data-drawing')),
+      ),
+    ['b/1', 'b/3'],
+    'b without its second drawing',
+  );
+  const before = await page.locator('[data-drawing="g/1"] path').getAttribute('d');
+  await page.getByRole('button', { name: 'Raise g/1', exact: true }).click();
+  await page.getByText('Raised g/1.').waitFor({ timeout: 60_000 });
+  t.not(await page.locator('[data-drawing="g/1"] path').getAttribute('d'), before, 'g/1 drawn higher');
+
+  // Built, then written with through the public API.
+  await page.getByRole('button', { name: 'Build the font' }).click();
+  await page
+    .getByText(/^Built: templates that write with this font now use these drawings\.$/)
+    .waitFor({ timeout: 60_000 });
+  const hands = await server.ctx.store.hands.list(accountId);
+  const fontId = hands[0]!.fontId!;
+  t.match(fontId, /^font_\w{22}$/, 'the hand has its font');
+  const font = (await server.ctx.store.fonts.getVisible(accountId, fontId))!;
+  t.match(font, { name: 'Ann', accountId, license: 'personal' });
+  const templateId = await addTestTemplate(page, accountId, {
+    version: 2,
+    name: 'In my hand',
+    mode: 'simple',
+    style: { fontId },
+  });
+  const { key } = await createKey(
+    { store: server.ctx.store, blobs: server.ctx.blobs, config: server.ctx.config, now: () => new Date() },
+    { account: accountId, mode: 'test', name: 'hands' },
+  );
+  const api = (path: string, body: unknown) =>
+    fetch(`${base}/api/v1${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const job = await api('/generations', {
+    templateId,
+    text: 'Dear Sam, thank you for the lovely afternoon.',
+  });
+  t.equal(job.status, 202, 'a job with the template is admitted');
+  const { id: jobId } = (await job.json()) as { id: string };
+  let status = '';
+  for (let i = 0; i < 120 && status !== 'completed' && status !== 'failed'; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    const r = await fetch(`${base}/api/v1/generations/${jobId}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    status = ((await r.json()) as { status: string }).status;
+  }
+  t.equal(status, 'completed', 'the job is written in the hand');
+  const svg = async () => (await api('/renders', { templateId, text: 'bbbb', format: 'svg' })).text();
+  const first = await svg();
+  t.match(first, /^<svg/, 'a render in the hand');
+
+  // A drawing written again on a fresh copy of page 1, the hand built again: the same font id, a new file.
+  await page.locator('[data-drawing="a/1"] input[type="checkbox"]').check();
+  await page.getByLabel(/Page written again for the drawings ticked/).setInputFiles(page1!);
+  await page.getByRole('button', { name: 'Redo 1 drawings' }).click();
+  await page.getByText('Redone a/1.').waitFor({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Restore b/2', exact: true }).click();
+  await page.getByText('Restored b/2.').waitFor({ timeout: 60_000 });
+  t.equal(await page.locator('fieldset[data-char="b"] [data-drawing]').count(), 3, 'b/2 restored');
+  t.equal(await svg(), first, 'until built again, templates write as before');
+  await page.getByRole('button', { name: 'Build the font' }).click();
+  await page.getByText(/^Built: templates/).waitFor({ timeout: 60_000 });
+  const rebuilt = (await server.ctx.store.fonts.getVisible(accountId, fontId))!;
+  t.not(rebuilt.sha256, font.sha256, 'the font has a new file');
+  t.notOk(await server.ctx.blobs.get(font.location), 'the old file is deleted');
+  t.not(await svg(), first, 'the template writes with the new file under the same id');
+  await accessible(t, page, 'hands-built');
+});
