@@ -7,6 +7,19 @@ import * as hb from 'harfbuzzjs';
 import { centrelines, joinsLetters, type PenStroke, strokeFit } from './centrelines.ts';
 import { forgetDrawings } from './display-list.ts';
 
+/**
+ * A private table of a personal font built from a sample sheet (hand-build.ts): each drawing's
+ * pen strokes, read from the scanned ink when the font was built, as JSON by glyph id. A thread
+ * loading the font takes them from there rather than reading them again.
+ */
+export const PEN_TABLE = 'PENS';
+
+/** One glyph's strokes in PEN_TABLE: whether they carry its shape, and each stroke's points, widths and closure. */
+export interface StoredStrokes {
+  c: boolean;
+  s: { p: number[]; w: number[]; z?: true }[];
+}
+
 /** The least share of a glyph's ink its strokes must give back for the pen to write it along them. */
 export const STROKES_CARRY = 0.75;
 /** Pairs of letters without dots or bars that a connected hand joins. */
@@ -201,16 +214,39 @@ function openFont(source: FontSource): LoadedFont {
   let reach: LoadedFont['reach'] | undefined;
   let joined: boolean | undefined;
   const strokes = new Map<number, { read: readonly PenStroke[]; carries: boolean }>();
+  let pens: Record<string, StoredStrokes> | null | undefined;
+  const stored = (gid: number) => {
+    if (pens === undefined) {
+      const table = face.referenceTable(PEN_TABLE);
+      pens = table?.length
+        ? (JSON.parse(new TextDecoder().decode(table)) as Record<string, StoredStrokes>)
+        : null;
+    }
+    const kept = pens?.[gid];
+    if (!kept) return undefined;
+    const read = kept.s.map((k) => ({
+      points: k.p,
+      widths: k.w,
+      closed: k.z === true,
+      entry: false,
+      exit: false,
+    }));
+    return { read, carries: kept.c };
+  };
   const strokesOf = (gid: number) => {
     let s = strokes.get(gid);
     if (s === undefined) {
-      const outline = f.outline(gid);
-      const read = centrelines(
-        outline,
-        face.upem,
-        f.joined ? { advance: font.glyphHAdvance(gid) } : undefined,
-      );
-      s = { read, carries: read.length > 0 && strokeFit(outline, face.upem, read).iou >= STROKES_CARRY };
+      // Strokes the font keeps were read for letters that stand alone: a connected hand reads its own.
+      s = f.joined ? undefined : stored(gid);
+      if (!s) {
+        const outline = f.outline(gid);
+        const read = centrelines(
+          outline,
+          face.upem,
+          f.joined ? { advance: font.glyphHAdvance(gid) } : undefined,
+        );
+        s = { read, carries: read.length > 0 && strokeFit(outline, face.upem, read).iou >= STROKES_CARRY };
+      }
       strokes.set(gid, s);
     }
     return s;

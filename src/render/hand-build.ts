@@ -6,7 +6,8 @@
 // so they are the strokes of the scanned ink. The file is written with opentype.js (CFF outlines)
 // and is the same bytes for the same sheets, edits and date. The tracer (Potrace) comes in as an
 // argument, like the PNG writer's rasteriser.
-import type { PathCommand } from './fonts.ts';
+import { centrelines, strokeFit } from './centrelines.ts';
+import { PEN_TABLE, type PathCommand, STROKES_CARRY, type StoredStrokes } from './fonts.ts';
 import type { GrayImage, ScannedBox, SheetScan } from './sheet-scan.ts';
 import { SCAN_PX_PER_MM } from './sheet-scan.ts';
 import { SHEET_GEOMETRY, SHEET_SETS, type SheetSet } from './sheet.ts';
@@ -244,6 +245,7 @@ export async function buildHand(input: {
   ];
   const characters: HandCharacter[] = [];
   const paths: Record<string, string> = {};
+  const pens: Record<number, StoredStrokes> = {};
   const alternates: { first: number; others: number[] }[] = [];
   for (const char of SHEET_SETS[set].chars) {
     const drawings = used.filter((j) => j.box.char === char).sort((a, b) => a.box.variant - b.box.variant);
@@ -265,6 +267,7 @@ export async function buildHand(input: {
       const X = (x: number) => Math.round((x - j.ink[0]) * k + left);
       const Y = (y: number) => Math.round((base - y) * k + raise);
       const data: string[] = [];
+      const cmds: PathCommand[] = [];
       for (const c of outline) {
         const v = c.values;
         const at: number[] = [];
@@ -277,8 +280,10 @@ export async function buildHand(input: {
         else if (c.type === 'Z') path.close();
         else continue;
         data.push(`${c.type}${at.join(' ')}`);
+        cmds.push({ type: c.type, values: at });
       }
       paths[j.key] = data.join('');
+      pens[glyphs.length] = penStrokes(cmds);
       gids.push(glyphs.length);
       glyphs.push(
         new Glyph({
@@ -314,7 +319,12 @@ export async function buildHand(input: {
     for (const { first, others } of alternates)
       if (others[i] !== undefined)
         font.substitution.add(`ss${String(i + 1).padStart(2, '0')}`, { sub: first, by: others[i]! });
-  const bytes = datedHead(new Uint8Array(font.toArrayBuffer()), seconds);
+  const file = withTable(
+    new Uint8Array(font.toArrayBuffer()),
+    PEN_TABLE,
+    new TextEncoder().encode(JSON.stringify(pens)),
+  );
+  const bytes = datedHead(file, seconds);
   return {
     bytes,
     set,
@@ -328,6 +338,71 @@ export async function buildHand(input: {
   };
 }
 
+/** A drawing's pen strokes as the font keeps them (PEN_TABLE), and whether they carry its shape. */
+function penStrokes(outline: PathCommand[]): StoredStrokes {
+  const read = centrelines(outline, HAND_UNITS_PER_EM);
+  const carries = read.length > 0 && strokeFit(outline, HAND_UNITS_PER_EM, read).iou >= STROKES_CARRY;
+  return {
+    c: carries,
+    s: read.map((k) => ({
+      p: k.points.map(Math.round),
+      w: k.widths.map((w) => Math.round(w * 10) / 10),
+      ...(k.closed ? { z: true } : {}),
+    })),
+  };
+}
+
+/** The font with a table added (the directory rebuilt, sorted by tag; checksums but the whole file's made good). */
+function withTable(font: Uint8Array, tag: string, data: Uint8Array): Uint8Array {
+  const view = new DataView(font.buffer, font.byteOffset, font.byteLength);
+  const count = view.getUint16(4);
+  const tables = Array.from({ length: count }, (_, t) => {
+    const at = 12 + 16 * t;
+    const offset = view.getUint32(at + 8);
+    const length = view.getUint32(at + 12);
+    return {
+      tag: String.fromCharCode(...font.subarray(at, at + 4)),
+      checksum: view.getUint32(at + 4),
+      data: font.subarray(offset, offset + length),
+    };
+  });
+  tables.push({ tag, checksum: checksumOf(data), data });
+  tables.sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  const pad = (n: number) => (n + 3) & ~3;
+  const head = 12 + 16 * tables.length;
+  const out = new Uint8Array(head + tables.reduce((n, t) => n + pad(t.data.byteLength), 0));
+  const o = new DataView(out.buffer);
+  out.set(font.subarray(0, 4));
+  const n = tables.length;
+  const power = 2 ** Math.floor(Math.log2(n));
+  o.setUint16(4, n);
+  o.setUint16(6, power * 16);
+  o.setUint16(8, Math.log2(power));
+  o.setUint16(10, n * 16 - power * 16);
+  let offset = head;
+  for (const [i, t] of tables.entries()) {
+    const at = 12 + 16 * i;
+    for (let c = 0; c < 4; c++) out[at + c] = t.tag.charCodeAt(c);
+    o.setUint32(at + 4, t.checksum);
+    o.setUint32(at + 8, offset);
+    o.setUint32(at + 12, t.data.byteLength);
+    out.set(t.data, offset);
+    offset += pad(t.data.byteLength);
+  }
+  return out;
+}
+
+/** The sum of a table's 32-bit words (its last padded with zeros). */
+function checksumOf(bytes: Uint8Array, from = 0, length = bytes.byteLength): number {
+  let s = 0;
+  for (let i = 0; i < length; i += 4) {
+    let word = 0;
+    for (let b = 0; b < 4; b++) word = (word << 8) | (i + b < length ? bytes[from + i + b]! : 0);
+    s = (s + (word >>> 0)) >>> 0;
+  }
+  return s;
+}
+
 /**
  * The font with its `head` table's modified date set to `seconds` (opentype.js writes the clock's
  * time there) and its checksums made good again: the same input, the same bytes.
@@ -335,15 +410,7 @@ export async function buildHand(input: {
 function datedHead(bytes: Uint8Array, seconds: number): Uint8Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tables = view.getUint16(4);
-  const sum = (from: number, length: number) => {
-    let s = 0;
-    for (let i = 0; i < length; i += 4) {
-      let word = 0;
-      for (let b = 0; b < 4; b++) word = (word << 8) | (i + b < length ? bytes[from + i + b]! : 0);
-      s = (s + (word >>> 0)) >>> 0;
-    }
-    return s;
-  };
+  const sum = (from: number, length: number) => checksumOf(bytes, from, length);
   for (let t = 0; t < tables; t++) {
     const record = 12 + 16 * t;
     if (String.fromCharCode(...bytes.subarray(record, record + 4)) !== 'head') continue;

@@ -3,10 +3,12 @@
 // phone would (3°, perspective, side light, noise, JPEG), read, and built with Potrace and
 // opentype.js. Every glyph of the font is compared with the box it came from (overlap after
 // normalisation, at least HAND_OVERLAP_FLOOR); the font is what the engine expects of a hand
-// (alternates it deals out, strokes its pen writes along, the same bytes twice); a letter written
-// with it reads back by OCR about as well as one in Kalam itself. Empty, smudged and missing boxes,
-// a missing page and pages of two sheets are answered as docs/personal-hands.md says.
-import { mkdtempSync, rmSync } from 'node:fs';
+// (alternates it deals out, strokes its pen writes along kept in the file, the same bytes twice;
+// fontconfig reads it); a letter written with it reads back by OCR about as well as one in Kalam
+// itself. Empty, smudged and missing boxes, a missing page and pages of two sheets are answered as
+// docs/personal-hands.md says.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -149,6 +151,26 @@ t.test('the engine writes with it as with any hand: alternates dealt, strokes fo
     }
   }
   t.ok(strokes / glyphs >= 0.95, `the pen writes along the strokes of ${strokes} of ${glyphs} drawings`);
+  // The strokes were read from the scanned ink as the font was built, and travel in the file.
+  const table = new hb.Face(new hb.Blob(built.bytes), 0).referenceTable('PENS');
+  const pens = JSON.parse(new TextDecoder().decode(table)) as Record<
+    string,
+    { c: boolean; s: { p: number[] }[] }
+  >;
+  t.equal(Object.keys(pens).length, 174, 'the file keeps the strokes of every drawing');
+  const a = shape(f, 'a', false)[0]!.gid;
+  t.same(
+    f.strokes(a)?.map((k) => k.points),
+    pens[a]!.s.map((k) => k.p),
+    'the engine writes along the strokes the file keeps',
+  );
+  const file = join(dir, 'hand.otf');
+  writeFileSync(file, built.bytes);
+  t.match(
+    execFileSync('fc-scan', [file], { encoding: 'utf8' }),
+    /family: "Kalam from a sheet"[\s\S]*fontformat: "CFF"/,
+    'fontconfig reads the file',
+  );
   const again = await buildHand({ name: 'Kalam from a sheet', pages: scans, createdAt, trace: traceInk });
   t.ok(Buffer.from(again.bytes).equals(Buffer.from(built.bytes)), 'the same sheets and date: the same bytes');
 });
