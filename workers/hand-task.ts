@@ -2,7 +2,8 @@
 // in full (the upload's decoders), made grey, read as a sheet page (the engine's reader), then
 // the font built from the pages with Potrace as the tracer. A picture that is not a readable
 // page, or pages that make no font, come back as a refusal naming which and why.
-import type { HandBuildResult, HandBuildTask } from '../src/app/ports/renderer.ts';
+import { createHash } from 'node:crypto';
+import type { HandBuildResult, HandBuildTask, ImageCheck } from '../src/app/ports/renderer.ts';
 import {
   buildHand,
   HandBuildError,
@@ -15,30 +16,52 @@ import {
 import { decodeImage } from './image-check.ts';
 import { traceInk } from './trace.ts';
 
+/**
+ * Pages read lately on this thread, by their picture's digest: a hand's preview after each edit
+ * builds from the same pictures, and reading a page (decoding its JPEG, finding the sheet) costs
+ * more than building from it. A page read keeps its boxes' ink, about 1.6 MB.
+ */
+const readPages = new Map<string, SheetScan>();
+const READ_PAGES_KEPT = 6;
+
+/** A picture read as a sheet page: the page, why it is not one, or why it does not decode. */
+async function readPicture(scan: ImageCheck): Promise<SheetScan | SheetScanError | string> {
+  const digest = createHash('sha256').update(scan.bytes).digest('hex');
+  const kept = readPages.get(digest);
+  if (kept) return kept;
+  const decoded = decodeImage(scan);
+  if (!decoded.ok) return decoded.message;
+  const { width, height, rgba } = decoded;
+  const gray = new Uint8Array(width * height);
+  for (let p = 0; p < gray.length; p++)
+    // Rec. 601 luma; a pen's blue or black reads dark either way.
+    gray[p] = (rgba[p * 4]! * 299 + rgba[p * 4 + 1]! * 587 + rgba[p * 4 + 2]! * 114) / 1000;
+  let page: SheetScan;
+  try {
+    page = await readSheetScan({ width, height, data: gray });
+  } catch (err) {
+    if (err instanceof SheetScanError) return err;
+    throw err;
+  }
+  if (readPages.size >= READ_PAGES_KEPT) readPages.delete(readPages.keys().next().value!);
+  readPages.set(digest, page);
+  return page;
+}
+
 export async function buildHandTask(task: HandBuildTask): Promise<HandBuildResult> {
   const pages: SheetScan[] = [];
   const redone: RedonePage[] = [];
   /** Each picture's page, in the order given. */
   const codes: SheetCode[] = [];
   for (const [i, scan] of task.scans.entries()) {
-    const decoded = decodeImage(scan);
-    if (!decoded.ok)
-      return { ok: false, reason: 'not-an-image', message: `scan ${i + 1}: ${decoded.message}`, scan: i };
-    const { width, height, rgba } = decoded;
-    const gray = new Uint8Array(width * height);
-    for (let p = 0; p < gray.length; p++)
-      // Rec. 601 luma; a pen's blue or black reads dark either way.
-      gray[p] = (rgba[p * 4]! * 299 + rgba[p * 4 + 1]! * 587 + rgba[p * 4 + 2]! * 114) / 1000;
-    try {
-      const page = await readSheetScan({ width, height, data: gray });
-      codes.push(page.code);
-      if (scan.redo) redone.push({ page, drawings: scan.redo });
-      else pages.push(page);
-    } catch (err) {
-      if (err instanceof SheetScanError)
-        return { ok: false, reason: err.reason, message: `scan ${i + 1}: ${err.message}`, scan: i };
-      throw err;
-    }
+    const read = await readPicture(scan);
+    if (read instanceof SheetScanError || typeof read === 'string')
+      return typeof read === 'string'
+        ? { ok: false, reason: 'not-an-image', message: `scan ${i + 1}: ${read}`, scan: i }
+        : { ok: false, reason: read.reason, message: `scan ${i + 1}: ${read.message}`, scan: i };
+    codes.push(read.code);
+    if (scan.redo) redone.push({ page: read, drawings: scan.redo });
+    else pages.push(read);
   }
   try {
     const built = await buildHand({
@@ -48,6 +71,7 @@ export async function buildHandTask(task: HandBuildTask): Promise<HandBuildResul
       ...(task.edits ? { edits: task.edits } : {}),
       createdAt: new Date(task.createdAt),
       trace: traceInk,
+      strokes: !task.preview,
     });
     return {
       ok: true,

@@ -18,6 +18,12 @@ interface HandView {
   updatedAt: string;
 }
 
+interface HandList {
+  data: HandView[];
+  personalFonts: boolean;
+  limits: { maxBytes: number; maxSide: number; maxPixels: number };
+}
+
 interface Edits {
   drawings?: Record<string, { raise?: number; removed?: boolean }>;
   spacing?: Record<string, number>;
@@ -45,7 +51,7 @@ const STEP = 20;
 
 export function HandsPage(props: { accountId: string }) {
   const base = `/accounts/${props.accountId}/hands`;
-  const [hands, setHands] = useState<{ data: HandView[]; personalFonts: boolean } | null>(null);
+  const [hands, setHands] = useState<HandList | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const [problem, setProblem] = useState('');
   const [done, setDone] = useState('');
@@ -53,10 +59,7 @@ export function HandsPage(props: { accountId: string }) {
   const [paper, setPaper] = useState('a4');
   const [set, setSet] = useState('basic');
   const load = useCallback(
-    () =>
-      call<{ data: HandView[]; personalFonts: boolean }>('GET', base).then(setHands, (e: CallError) =>
-        setProblem(e.message),
-      ),
+    () => call<HandList>('GET', base).then(setHands, (e: CallError) => setProblem(e.message)),
     [base],
   );
   useEffect(() => {
@@ -132,6 +135,9 @@ export function HandsPage(props: { accountId: string }) {
         <p className="hint">
           A PNG or JPEG of the whole page, its four black corner squares in the picture. Taken at an angle or
           in uneven light is fine. Upload the other pages from the hand once it is open.
+          {hands
+            ? ` At most ${Math.round(hands.limits.maxBytes / 1024 / 1024)} MiB, ${hands.limits.maxSide} px a side and ${hands.limits.maxPixels / 1e6} megapixels: save a phone's photo smaller if it is over.`
+            : ''}
         </p>
         <form onSubmit={start} className="inline" noValidate>
           <div className="field">

@@ -96,6 +96,7 @@ async function readPicture(
   const image = await checkedUpload(d.config, picture.bytes, picture.type);
   const scan = { type: image.type, bytes: picture.bytes, width: image.width, height: image.height };
   const result = await run(d, {
+    preview: true,
     name: 'check',
     scans: [...others, { ...scan, ...(redo ? { redo } : {}) }],
     createdAt: d.now().toISOString(),
@@ -281,6 +282,7 @@ export async function previewHand(
       rate.resetSeconds,
     );
   const result = await run(d, {
+    preview: true,
     name: hand.name,
     scans: await pictures(d, hand),
     edits: hand.edits,

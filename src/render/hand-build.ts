@@ -195,6 +195,8 @@ export async function buildHand(input: {
   edits?: HandEdits;
   createdAt: Date;
   trace: Tracer;
+  /** Read and keep the pen's strokes in the file (PEN_TABLE); a preview that is only looked at needs none. */
+  strokes?: boolean;
 }): Promise<HandBuild> {
   const { set, boxes, warnings } = gather(input.pages, input.redone ?? []);
   const edits = input.edits ?? {};
@@ -283,7 +285,7 @@ export async function buildHand(input: {
         cmds.push({ type: c.type, values: at });
       }
       paths[j.key] = data.join('');
-      pens[glyphs.length] = penStrokes(cmds);
+      if (input.strokes !== false) pens[glyphs.length] = penStrokes(cmds);
       gids.push(glyphs.length);
       glyphs.push(
         new Glyph({
@@ -319,11 +321,9 @@ export async function buildHand(input: {
     for (const { first, others } of alternates)
       if (others[i] !== undefined)
         font.substitution.add(`ss${String(i + 1).padStart(2, '0')}`, { sub: first, by: others[i]! });
-  const file = withTable(
-    new Uint8Array(font.toArrayBuffer()),
-    PEN_TABLE,
-    new TextEncoder().encode(JSON.stringify(pens)),
-  );
+  const otf = new Uint8Array(font.toArrayBuffer());
+  const file =
+    input.strokes === false ? otf : withTable(otf, PEN_TABLE, new TextEncoder().encode(JSON.stringify(pens)));
   const bytes = datedHead(file, seconds);
   return {
     bytes,

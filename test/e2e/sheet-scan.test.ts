@@ -30,7 +30,7 @@ const OVERLAP_FLOOR = 0.7;
 const dir = mkdtempSync(join(tmpdir(), 'scriptorium-scan-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 const layout = sheetLayout('basic', 'a4');
-const [blank] = await blankSheet(layout);
+const [blank] = await blankSheet(layout, 1);
 
 /** Page 1 of the sheet with every box written in Kalam, as grey pixels at the reader's scale. */
 async function filledPage(opts: { blankCode?: boolean } = {}): Promise<GrayImage> {

@@ -46,36 +46,34 @@ export function rasterPage(pdf: string, page: number): GrayImage {
   return pgm(out);
 }
 
-/** The blank sheet's pages as grey pixels. */
-export async function blankSheet(layout: SheetLayout): Promise<GrayImage[]> {
+/** The blank sheet's first `count` pages (all unless told) as grey pixels. */
+export async function blankSheet(layout: SheetLayout, count = layout.pages): Promise<GrayImage[]> {
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-sheet-'));
   try {
     const pdf = join(dir, `${layout.code}.pdf`);
     writeFileSync(pdf, await writeSheet(layout, { createdAt: new Date('2026-11-27T00:00:00Z') }));
-    return Array.from({ length: layout.pages }, (_, i) => rasterPage(pdf, i + 1));
+    return Array.from({ length: count }, (_, i) => rasterPage(pdf, i + 1));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 /**
- * Every page of the sheet written in `hand` and photographed as a phone would, as the JPEG files
- * an upload sends (type, bytes and size); made once per process and layout.
+ * The first `count` pages of the sheet (all unless told) written in `hand` and photographed as a
+ * phone would, as the JPEG files an upload sends (type, bytes and size); made once per process.
  */
-const photos = new Map<
-  string,
-  Promise<{ type: 'image/jpeg'; bytes: Uint8Array; width: number; height: number }[]>
->();
-export function sheetPhotos(layout: SheetLayout, hand: FontSource) {
-  const key = `${layout.code}/${hand.id}`;
+type Photo = { type: 'image/jpeg'; bytes: Uint8Array; width: number; height: number };
+const photos = new Map<string, Promise<Photo[]>>();
+export function sheetPhotos(layout: SheetLayout, hand: FontSource, count = layout.pages): Promise<Photo[]> {
+  const key = `${layout.code}/${hand.id}/${count}`;
   let made = photos.get(key);
   if (!made) {
     made = (async () => {
-      const blanks = await blankSheet(layout);
-      const out = [];
+      const blanks = await blankSheet(layout, count);
+      const out: Photo[] = [];
       for (const [i, blank] of blanks.entries()) {
         const { jpeg, image } = await photographed(filledPage(blank, layout, i + 1, hand));
-        out.push({ type: 'image/jpeg' as const, bytes: jpeg, width: image.width, height: image.height });
+        out.push({ type: 'image/jpeg', bytes: jpeg, width: image.width, height: image.height });
       }
       return out;
     })();

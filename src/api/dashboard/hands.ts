@@ -60,9 +60,11 @@ export const handRoutes = (d: ApiDeps): Routes<'session'> => {
       body: 'none',
       handler: async (req) => {
         const caller = await callerOf(d, req, 'live');
+        const c = d.config;
         return ok({
           data: (await listHands(d, caller)).map(handView),
           personalFonts: personalFontsAllowed(d, caller),
+          limits: { maxBytes: c.assetMaxBytes, maxSide: c.assetMaxSide, maxPixels: c.assetMaxPixels },
         });
       },
     },

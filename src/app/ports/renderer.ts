@@ -104,6 +104,8 @@ export interface HandBuildTask {
   scans: (ImageCheck & { redo?: string[] })[];
   edits?: HandEdits;
   createdAt: string;
+  /** Only to be looked at (a preview): the file need not keep the pen's strokes. */
+  preview?: boolean;
 }
 
 /** What a font build answers: the font and what was made of each box, or why the pages make none. */
