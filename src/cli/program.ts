@@ -306,16 +306,28 @@ export function buildProgram(): Command {
       withContext(
         opts,
         async (ctx) => {
-          const { InProcessRenderer } = await import('../../workers/in-process-renderer.ts');
+          // Built on a render thread of its own, under the service's time and memory limits.
+          const { PiscinaRenderer } = await import('../../workers/piscina-renderer.ts');
           const { buildAccountFont } = await import('../app/hand-fonts.ts');
-          return buildAccountFont(
-            { ...ctx, renderer: new InProcessRenderer() },
-            {
-              account: opts.account,
-              name: opts.name,
-              scans: opts.scan.map((file) => ({ bytes: new Uint8Array(readFileSync(file)) })),
-            },
-          );
+          const c = ctx.config;
+          const renderer = new PiscinaRenderer({
+            threads: 1,
+            timeoutMs: c.renderTimeoutMs,
+            memoryMb: c.renderMemoryMb,
+            fontCacheBytes: c.fontCacheMb * 1024 * 1024,
+          });
+          try {
+            return await buildAccountFont(
+              { ...ctx, renderer },
+              {
+                account: opts.account,
+                name: opts.name,
+                scans: opts.scan.map((file) => ({ bytes: new Uint8Array(readFileSync(file)) })),
+              },
+            );
+          } finally {
+            await renderer.close();
+          }
         },
         ({ font, build }) =>
           [
