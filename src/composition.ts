@@ -76,6 +76,17 @@ export async function openContext(config: Config, opts: { quiet?: boolean } = {}
 }
 
 /** The adapters a serving process runs on, beyond its context. */
+/** One render thread under the configured limits, for a command that renders (the caller closes it). */
+export async function renderThread(config: Config): Promise<Renderer> {
+  const { PiscinaRenderer } = await import('../workers/piscina-renderer.ts');
+  return new PiscinaRenderer({
+    threads: 1,
+    timeoutMs: config.renderTimeoutMs,
+    memoryMb: config.renderMemoryMb,
+    fontCacheBytes: config.fontCacheMb * 1024 * 1024,
+  });
+}
+
 export interface Adapters {
   /** This process's name in a farm; none when it runs alone. */
   instance?: string;

@@ -307,15 +307,9 @@ export function buildProgram(): Command {
         opts,
         async (ctx) => {
           // Built on a render thread of its own, under the service's time and memory limits.
-          const { PiscinaRenderer } = await import('../../workers/piscina-renderer.ts');
+          const { renderThread } = await import('../composition.ts');
           const { buildAccountFont } = await import('../app/hand-fonts.ts');
-          const c = ctx.config;
-          const renderer = new PiscinaRenderer({
-            threads: 1,
-            timeoutMs: c.renderTimeoutMs,
-            memoryMb: c.renderMemoryMb,
-            fontCacheBytes: c.fontCacheMb * 1024 * 1024,
-          });
+          const renderer = await renderThread(ctx.config);
           try {
             return await buildAccountFont(
               { ...ctx, renderer },
