@@ -108,16 +108,18 @@ export function WebhooksPage(props: { accountId: string; mode: 'live' | 'test'; 
 
   const urlOf = (id: string) => list?.data.find((e) => e.id === id)?.url ?? 'a deleted endpoint';
   const full = list !== null && list.data.length >= list.max;
+  /** A change, then the list again; the outcome is said once the list shows it. */
   const act = async (what: () => Promise<unknown>, success: string) => {
     setProblem('');
     setDone('');
     try {
       await what();
+      await load();
       setDone(success);
     } catch (e) {
       setProblem((e as CallError).message);
+      void load();
     }
-    void load();
   };
 
   return (

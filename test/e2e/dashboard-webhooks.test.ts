@@ -138,6 +138,8 @@ t.test('an owner adds an endpoint, sends a test event, sees deliveries, deletes 
   const dialog = page.getByRole('dialog', { name: `Delete the endpoint ${receiver.url}?` });
   await dialog.getByRole('button', { name: 'Delete endpoint' }).click();
   await page.getByText(`Deleted the endpoint ${receiver.url}.`).waitFor();
+  // The list is loaded again after the answer: its row leaves once it is.
+  await page.getByRole('row', { name: /order system/ }).waitFor({ state: 'detached' });
   t.equal(await page.getByRole('row', { name: /order system/ }).count(), 0, 'not listed any more');
   t.same(
     (await server.ctx.store.webhooks.listEndpoints(accountId)).map((e) => e.url).sort(),

@@ -185,6 +185,8 @@ t.test('sign up, keys, live and test, revoke, the limit, a member, sign out ever
   await guest.page.getByText('Byron Letters').first().waitFor();
   await guest.page.getByRole('link', { name: 'Members' }).click();
   await guest.page.getByText('Only an owner of the account can invite people.').waitFor();
+  // The members are listed once their call answers, which may be after the page's text shows.
+  await guest.page.getByRole('row', { name: /Ada Byron/ }).waitFor();
   t.equal(await guest.page.getByRole('row', { name: /Ada Byron/ }).count(), 1, 'the member sees the owner');
   const again = await newPage();
   await again.page.goto(link);
