@@ -22,8 +22,8 @@ export const HAND_X_HEIGHT = 450;
 export const HAND_SIDE = 30;
 /** The space's advance: 0.6 x-height. */
 const SPACE = 270;
-/** A box with less ink than this (mm²) is empty. */
-const EMPTY_MM2 = 0.6;
+/** A box with less ink than this (mm²) is empty: a fine pen's full stop is about 0.25 mm². */
+const EMPTY_MM2 = 0.15;
 /** A box more than this share ink is smudged (a letter written in a box covers a tenth at most). */
 const SMUDGED_SHARE = 0.3;
 /** A sitting letter whose bottom is farther than this (mm) from the baseline written to is set on that baseline. */

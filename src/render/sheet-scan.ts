@@ -55,8 +55,8 @@ export class SheetScanError extends Error {
 export const SCAN_PX_PER_MM = 8;
 /** Darker than this (of 255, once the light is evened out) is ink; the guides and frames are lighter. */
 const INK_LEVEL = 140;
-/** Ink smaller than this (mm²) is a speck. */
-const SPECK_MM2 = 0.12;
+/** Ink smaller than this (mm²) is a speck: a pen's smallest dot (the dot of a j in a small hand) is larger. */
+const SPECK_MM2 = 0.05;
 /** A box's writing room: inside its frame by this much (mm). */
 const FRAME_INSET = 0.8;
 

@@ -248,6 +248,22 @@ t.test(
   },
 );
 
+t.test("a fine pen's full stop is a drawing, not an empty box", async (t) => {
+  // 0.25 mm² of ink (4 x 4 px at 8 px a mm) on the baseline, where a small hand puts its full stop.
+  const pages = scans.map((p) => ({
+    ...p,
+    boxes: p.boxes.map((b) => {
+      if (b.char !== '.') return b;
+      const data = new Uint8Array(b.ink.width * b.ink.height).fill(255);
+      for (let y = 88; y < 92; y++) data.fill(0, y * b.ink.width + 60, y * b.ink.width + 64);
+      return { ...b, ink: { ...b.ink, data }, inkPixels: 16 };
+    }),
+  }));
+  const font = await buildHand({ name: 'x', pages, createdAt, trace: traceInk });
+  t.same(font.warnings, [], 'no box is empty');
+  t.same(font.characters.find((c) => c.char === '.')?.drawings, [1], 'the full stop is in the font');
+});
+
 t.test('a missing page is named; pages of two sheets refuse the build', async (t) => {
   // Page 1 of the basic sheet ends within the capitals: every lowercase letter is on it.
   const one = await buildHand({ name: 'x', pages: [scans[0]!], createdAt, trace: traceInk });
