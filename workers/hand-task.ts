@@ -28,7 +28,12 @@ const READ_PAGES_KEPT = 6;
 async function readPicture(scan: ImageCheck): Promise<SheetScan | SheetScanError | string> {
   const digest = createHash('sha256').update(scan.bytes).digest('hex');
   const kept = readPages.get(digest);
-  if (kept) return kept;
+  if (kept) {
+    // Most recently used: to the end of the order.
+    readPages.delete(digest);
+    readPages.set(digest, kept);
+    return kept;
+  }
   const decoded = decodeImage(scan);
   if (!decoded.ok) return decoded.message;
   const { width, height, rgba } = decoded;
@@ -55,10 +60,10 @@ export async function buildHandTask(task: HandBuildTask): Promise<HandBuildResul
   const codes: SheetCode[] = [];
   for (const [i, scan] of task.scans.entries()) {
     const read = await readPicture(scan);
-    if (read instanceof SheetScanError || typeof read === 'string')
-      return typeof read === 'string'
-        ? { ok: false, reason: 'not-an-image', message: `scan ${i + 1}: ${read}`, scan: i }
-        : { ok: false, reason: read.reason, message: `scan ${i + 1}: ${read.message}`, scan: i };
+    if (typeof read === 'string')
+      return { ok: false, reason: 'not-an-image', message: `scan ${i + 1}: ${read}`, scan: i };
+    if (read instanceof SheetScanError)
+      return { ok: false, reason: read.reason, message: `scan ${i + 1}: ${read.message}`, scan: i };
     codes.push(read.code);
     if (scan.redo) redone.push({ page: read, drawings: scan.redo });
     else pages.push(read);

@@ -224,6 +224,21 @@ function HandEditor(props: { base: string; onChange: () => void }) {
     change(edits);
     return act(() => call('POST', `${props.base}/edits`, { edits }), said);
   };
+  /** A character spaced `by` units more on each side. */
+  const space = (char: string, by: number, said: string) =>
+    edit((e) => {
+      e.spacing[char] = (e.spacing[char] ?? 0) + by;
+    }, said);
+  /** A drawing raised `by` units (lowered when negative). */
+  const raise = (key: string, by: number, said: string) =>
+    edit((e) => {
+      e.drawings[key] = { ...e.drawings[key], raise: (e.drawings[key]?.raise ?? 0) + by };
+    }, said);
+  /** A drawing left out of the font, or put back. */
+  const remove = (key: string, removed: boolean, said: string) =>
+    edit((e) => {
+      e.drawings[key] = { ...e.drawings[key], removed };
+    }, said);
   const addPicture = (e: FormEvent<HTMLFormElement>, redoing: string[]) => {
     e.preventDefault();
     const form = e.currentTarget;
@@ -313,22 +328,14 @@ function HandEditor(props: { base: string; onChange: () => void }) {
                     <button
                       type="button"
                       aria-label={`Tighten ${c.char}`}
-                      onClick={() =>
-                        edit((e) => {
-                          e.spacing[c.char] = (e.spacing[c.char] ?? 0) - STEP / 2;
-                        }, `Tightened ${c.char}.`)
-                      }
+                      onClick={() => space(c.char, -STEP / 2, `Tightened ${c.char}.`)}
                     >
                       −
                     </button>
                     <button
                       type="button"
                       aria-label={`Widen ${c.char}`}
-                      onClick={() =>
-                        edit((e) => {
-                          e.spacing[c.char] = (e.spacing[c.char] ?? 0) + STEP / 2;
-                        }, `Widened ${c.char}.`)
-                      }
+                      onClick={() => space(c.char, STEP / 2, `Widened ${c.char}.`)}
                     >
                       +
                     </button>
@@ -350,39 +357,21 @@ function HandEditor(props: { base: string; onChange: () => void }) {
                         <button
                           type="button"
                           aria-label={`Raise ${key}`}
-                          onClick={() =>
-                            edit((e) => {
-                              e.drawings[key] = {
-                                ...e.drawings[key],
-                                raise: (e.drawings[key]?.raise ?? 0) + STEP,
-                              };
-                            }, `Raised ${key}.`)
-                          }
+                          onClick={() => raise(key, STEP, `Raised ${key}.`)}
                         >
                           ↑
                         </button>
                         <button
                           type="button"
                           aria-label={`Lower ${key}`}
-                          onClick={() =>
-                            edit((e) => {
-                              e.drawings[key] = {
-                                ...e.drawings[key],
-                                raise: (e.drawings[key]?.raise ?? 0) - STEP,
-                              };
-                            }, `Lowered ${key}.`)
-                          }
+                          onClick={() => raise(key, -STEP, `Lowered ${key}.`)}
                         >
                           ↓
                         </button>
                         <button
                           type="button"
                           aria-label={`Remove ${key}`}
-                          onClick={() =>
-                            edit((e) => {
-                              e.drawings[key] = { ...e.drawings[key], removed: true };
-                            }, `Removed ${key}.`)
-                          }
+                          onClick={() => remove(key, true, `Removed ${key}.`)}
                         >
                           ✕
                         </button>
@@ -411,15 +400,7 @@ function HandEditor(props: { base: string; onChange: () => void }) {
               {Object.keys(hand.edits.drawings ?? {})
                 .filter(removed)
                 .map((k) => (
-                  <button
-                    key={k}
-                    type="button"
-                    onClick={() =>
-                      edit((e) => {
-                        e.drawings[k] = { ...e.drawings[k], removed: false };
-                      }, `Restored ${k}.`)
-                    }
-                  >
+                  <button key={k} type="button" onClick={() => remove(k, false, `Restored ${k}.`)}>
                     Restore {k}
                   </button>
                 ))}

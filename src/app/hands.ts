@@ -5,18 +5,32 @@
 // sample paragraph written with it, the warnings) is built afresh from those on the pool and
 // changes nothing; only a build makes a font or gives the hand's font its new file, and until
 // then templates write with what was built before.
+import type { Config } from '../config/index.ts';
 import { ApiError, limitReached, Refusal, show } from '../domain/errors.ts';
 import { shownId } from '../domain/ids.ts';
+import { sniff } from '../domain/images.ts';
 import { fontSampleSpec } from '../domain/render-spec.ts';
-import { newId, sha256Hex } from '../lib/ids.ts';
+import { newId } from '../lib/ids.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import { type HandEdits, type SheetCode, sheetLayout } from '../render/index.ts';
 import type { FontRecord, HandRecord, HandScan } from '../store/index.ts';
+import { type AdminDeps, addFont } from './admin.ts';
 import { checkedUpload } from './assets.ts';
 import type { Caller } from './auth.ts';
 import { DRAFT_DPI } from './drafts.ts';
-import { addPersonalFont, type FontDeps, fontName, personalFontsAllowed } from './personal-fonts.ts';
-import { type HandBuildResult, type HandBuildTask, RenderTaskError } from './ports/renderer.ts';
+import {
+  addPersonalFont,
+  type FontDeps,
+  fontName,
+  replacePersonalFontFile,
+  requirePersonalFonts,
+} from './personal-fonts.ts';
+import {
+  type HandBuildResult,
+  type HandBuildTask,
+  type Renderer,
+  RenderTaskError,
+} from './ports/renderer.ts';
 
 export type HandDeps = FontDeps & { draftLimiter: RateLimiter };
 
@@ -44,14 +58,6 @@ export type HandPreview =
     }
   | { ok: false; pages: number[]; message: string };
 
-function allowed(d: HandDeps, caller: Caller): void {
-  if (!personalFontsAllowed(d, caller))
-    throw new ApiError(
-      'FONT_ACCESS_DENIED',
-      `personal fonts need a plan that includes premium fonts; the account's plan is ${d.store.plans[caller.account.plan]?.name ?? caller.account.plan}`,
-    );
-}
-
 const layoutCode = (code: SheetCode) => sheetLayout(code.set, code.paper).code;
 
 async function mine(d: HandDeps, caller: Caller, id: string): Promise<HandRecord> {
@@ -61,7 +67,7 @@ async function mine(d: HandDeps, caller: Caller, id: string): Promise<HandRecord
 }
 
 /** Runs a build on the pool; a run out of time or memory is a refusal of the pictures. */
-async function run(d: HandDeps, task: HandBuildTask): Promise<HandBuildResult> {
+async function run(d: { renderer: Renderer; config: Config }, task: HandBuildTask): Promise<HandBuildResult> {
   try {
     return await d.renderer.buildHand(task, { timeoutMs: d.config.renderTimeoutMs });
   } catch (err) {
@@ -84,28 +90,25 @@ async function pictures(d: HandDeps, hand: HandRecord): Promise<HandBuildTask['s
 }
 
 /**
- * A picture read as a page of a sheet: refused unless it is one (and of `sheet`, when given), or,
- * with `redo`, unless the page has those boxes. Reads it on the pool with the hand's other pages.
+ * A picture read as a page of a sheet on the pool (PNG or JPEG within the asset limits): which
+ * page of which sheet it is, or a refusal saying why it is none.
  */
 async function readPicture(
   d: HandDeps,
   picture: { bytes: Uint8Array; type?: string },
-  others: HandBuildTask['scans'],
-  redo?: string[],
 ): Promise<{ scan: HandBuildTask['scans'][number]; code: SheetCode }> {
   const image = await checkedUpload(d.config, picture.bytes, picture.type);
   const scan = { type: image.type, bytes: picture.bytes, width: image.width, height: image.height };
   const result = await run(d, {
     preview: true,
     name: 'check',
-    scans: [...others, { ...scan, ...(redo ? { redo } : {}) }],
+    scans: [scan],
     createdAt: d.now().toISOString(),
   });
+  // A page read that makes no font alone (a lowercase letter on another page) is still a page.
   if (!result.ok && !result.pages)
-    throw new Refusal('invalid', result.message.replace(/^scan \d+: /, ''), { field: 'body' });
-  if (!result.ok && result.reason === 'mixed-sheets')
-    throw new Refusal('invalid', result.message, { field: 'body' });
-  const code = result.pages!.at(-1)!;
+    throw new Refusal('invalid', result.message.replace(/^scan 1: /, ''), { field: 'body' });
+  const code = result.pages![0]!;
   return { scan, code };
 }
 
@@ -136,9 +139,9 @@ export async function createHand(
   caller: Caller,
   input: { name: unknown; picture: { bytes: Uint8Array; type?: string } },
 ): Promise<HandRecord> {
-  allowed(d, caller);
+  requirePersonalFonts(d, caller);
   const name = fontName(input.name);
-  const { scan, code } = await readPicture(d, input.picture, []);
+  const { scan, code } = await readPicture(d, input.picture);
   const id = newId('hand');
   const kept = await keep(d, caller.account.id, id, scan, code.page);
   return d.store.hands.create({
@@ -161,7 +164,7 @@ export async function addHandPicture(
   id: string,
   input: { picture: { bytes: Uint8Array; type?: string }; redo?: unknown },
 ): Promise<HandRecord> {
-  allowed(d, caller);
+  requirePersonalFonts(d, caller);
   const hand = await mine(d, caller, id);
   const redo = input.redo === undefined ? undefined : drawingKeys(input.redo, 'redo');
   if (hand.scans.length >= HAND_MAX_SCANS)
@@ -170,12 +173,22 @@ export async function addHandPicture(
       `a hand keeps at most ${HAND_MAX_SCANS} pictures, it has ${hand.scans.length}`,
       { field: 'body' },
     );
-  const { scan, code } = await readPicture(d, input.picture, await pictures(d, hand), redo);
-  if (layoutCode(code) !== hand.sheet)
+  const { scan, code } = await readPicture(d, input.picture);
+  const layout = sheetLayout(code.set, code.paper);
+  if (layout.code !== hand.sheet)
     throw new Refusal(
       'invalid',
-      `the picture is a page of sheet ${layoutCode(code)}; this hand is written on ${hand.sheet}`,
+      `the picture is a page of sheet ${layout.code}; this hand is written on ${hand.sheet}`,
       { field: 'body' },
+    );
+  const absent = (redo ?? []).filter(
+    (key) => !layout.boxes.some((b) => b.page === code.page && `${b.char}/${b.variant}` === key),
+  );
+  if (absent.length)
+    throw new Refusal(
+      'invalid',
+      `page ${code.page} has no box ${absent.join(' ')}: a drawing is redone on the page that has its box`,
+      { field: 'redo' },
     );
   const kept = await keep(d, caller.account.id, hand.id, scan, code.page, redo);
   const replaced = redo ? [] : hand.scans.filter((s) => !s.redo && s.page === code.page);
@@ -202,7 +215,7 @@ function drawingKeys(value: unknown, field: string): string[] {
 
 /** Sets a hand's edits (docs/personal-hands.md, Edits): nothing changes for templates until it is built. */
 export async function editHand(d: HandDeps, caller: Caller, id: string, edits: unknown): Promise<HandRecord> {
-  allowed(d, caller);
+  requirePersonalFonts(d, caller);
   const hand = await mine(d, caller, id);
   const checked = checkedEdits(edits);
   return (await d.store.hands.update(caller.account.id, hand.id, { edits: checked, now: d.now() }))!;
@@ -317,7 +330,7 @@ export async function buildHandFont(
   caller: Caller,
   id: string,
 ): Promise<{ hand: HandRecord; font: FontRecord }> {
-  allowed(d, caller);
+  requirePersonalFonts(d, caller);
   const hand = await mine(d, caller, id);
   const result = await run(d, {
     name: hand.name,
@@ -328,37 +341,10 @@ export async function buildHandFont(
   if (!result.ok)
     throw new Refusal('invalid', `the hand makes no font yet: ${result.message}`, { field: 'scans' });
   const existing = hand.fontId ? await d.store.fonts.getVisible(caller.account.id, hand.fontId) : null;
-  let font: FontRecord;
-  if (!existing || existing.accountId !== caller.account.id) {
-    font = (await addPersonalFont(d, caller, { bytes: result.bytes, name: hand.name })).font;
-  } else {
-    const c = d.config;
-    const checked = await d.renderer.checkFont(
-      {
-        bytes: result.bytes,
-        page: fontSampleSpec(newId('font'), ''),
-        dpi: DRAFT_DPI,
-        maxBytes: c.renderOutputMaxBytes,
-        createdAt: d.now().toISOString(),
-      },
-      { timeoutMs: c.renderSyncTimeoutMs },
-    );
-    if (!checked.ok) throw new Refusal('invalid', checked.message, { field: 'scans' });
-    const sha256 = sha256Hex(checked.bytes);
-    const location = `fonts/${existing.id}.${sha256.slice(0, 12)}.otf`;
-    await d.blobs.put(location, checked.bytes, 'font/otf');
-    const replaced = await d.store.fonts.replaceFile(caller.account.id, existing.id, {
-      info: checked.info,
-      location,
-      sha256,
-      bytes: checked.bytes.byteLength,
-      quota: { maxCount: c.personalFontsMaxCount, maxTotalBytes: c.personalFontsMaxTotalBytes },
-    });
-    if (!replaced) throw new Refusal('missing', `font ${existing.id} is not a personal font of this account`);
-    if (replaced.before.location !== location) await d.blobs.delete(replaced.before.location);
-    d.renderer.forgetFont(existing.id);
-    font = replaced.after;
-  }
+  const font =
+    existing?.accountId === caller.account.id
+      ? await replacePersonalFontFile(d, caller, existing.id, result.bytes)
+      : (await addPersonalFont(d, caller, { bytes: result.bytes, name: hand.name })).font;
   const built = await d.store.hands.update(caller.account.id, hand.id, {
     fontId: font.id,
     builtAt: d.now(),
@@ -371,14 +357,47 @@ export function listHands(d: HandDeps, caller: Caller): Promise<HandRecord[]> {
   return d.store.hands.list(caller.account.id);
 }
 
-export function getHand(d: HandDeps, caller: Caller, id: string): Promise<HandRecord> {
-  return mine(d, caller, id);
-}
-
 /** Deletes a hand and its pictures; the font it built stays (delete it among the fonts). */
 export async function deleteHand(d: HandDeps, caller: Caller, id: string): Promise<HandRecord> {
   const removed = await d.store.hands.remove(caller.account.id, id);
   if (!removed) throw new Refusal('missing', `hand ${shownId(id)} is not a hand of this account`);
   for (const s of removed.scans) await d.blobs.delete(s.key);
   return removed;
+}
+
+/**
+ * The operator's build (scriptorium admin font build): a personal font of `account` from
+ * pictures of a filled sheet's pages, each checked as an upload, stored as an added font is.
+ */
+export async function buildAccountFont(
+  d: AdminDeps & { renderer: Renderer },
+  input: { account: string; name: string; scans: { bytes: Uint8Array; type?: string }[] },
+): Promise<{ font: FontRecord; build: Omit<Extract<HandBuildResult, { ok: true }>, 'bytes' | 'ok'> }> {
+  if (input.scans.length < 1 || input.scans.length > HAND_MAX_SCANS)
+    throw new Refusal(
+      'invalid',
+      `scans must be 1-${HAND_MAX_SCANS} pictures of a filled sample sheet's pages, got ${input.scans.length}`,
+      { field: 'scans' },
+    );
+  const scans = [];
+  for (const [i, scan] of input.scans.entries()) {
+    try {
+      const image = await checkedUpload(d.config, scan.bytes, scan.type ?? sniff(scan.bytes));
+      scans.push({ type: image.type, bytes: scan.bytes, width: image.width, height: image.height });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      throw new ApiError(err.code, `scan ${i + 1}: ${err.message}`, { status: err.status, field: 'scans' });
+    }
+  }
+  const result = await run(d, { name: input.name, scans, createdAt: d.now().toISOString() });
+  if (!result.ok) throw new Refusal('invalid', result.message, { field: 'scans' });
+  const { bytes, ok: _, ...build } = result;
+  const font = await addFont(d, {
+    bytes,
+    name: input.name,
+    account: input.account,
+    premium: false,
+    license: 'personal',
+  });
+  return { font, build };
 }

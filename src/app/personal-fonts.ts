@@ -8,7 +8,7 @@ import { overFontQuota } from '../domain/fonts.ts';
 import { shownId } from '../domain/ids.ts';
 import { fontSampleSpec } from '../domain/render-spec.ts';
 import { templateFontIds } from '../domain/template.ts';
-import { newId } from '../lib/ids.ts';
+import { newId, sha256Hex } from '../lib/ids.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
 import type { FontRecord } from '../store/index.ts';
 import { addFont } from './admin.ts';
@@ -27,23 +27,17 @@ export function personalFontsAllowed(d: Pick<FontDeps, 'store'>, caller: Caller)
   return d.store.plans[caller.account.plan]?.premiumFonts ?? false;
 }
 
-export async function addPersonalFont(
-  d: FontDeps,
-  caller: Caller,
-  input: { bytes: Uint8Array; name: string },
-): Promise<{ font: FontRecord; sample: Uint8Array; line: string }> {
-  const plan = d.store.plans[caller.account.plan];
+/** Refuses a caller whose plan may not create or change personal fonts (403 FONT_ACCESS_DENIED). */
+export function requirePersonalFonts(d: Pick<FontDeps, 'store'>, caller: Caller): void {
   if (!personalFontsAllowed(d, caller))
     throw new ApiError(
       'FONT_ACCESS_DENIED',
-      `personal fonts need a plan that includes premium fonts; the account's plan is ${plan?.name ?? caller.account.plan}`,
+      `personal fonts need a plan that includes premium fonts; the account's plan is ${d.store.plans[caller.account.plan]?.name ?? caller.account.plan}`,
     );
-  const c = d.config;
-  const quota = { maxCount: c.personalFontsMaxCount, maxTotalBytes: c.personalFontsMaxTotalBytes };
-  // Refused before any work: an account at its quota, or past its uploads of the hour. The
-  // quota is decided again, under the account's lock, as the font is recorded.
-  const over = overFontQuota(await d.store.fonts.personalUsage(caller.account.id), input.bytes.length, quota);
-  if (over) throw over;
+}
+
+/** Counts one personal font file against the account's hourly uploads, or refuses it (429). */
+async function consumeUpload(d: FontDeps, caller: Caller): Promise<void> {
   const rate = await d.fontUploadLimiter.consume(caller.account.id);
   if (!rate.allowed)
     throw limitReached(
@@ -56,6 +50,50 @@ export async function addPersonalFont(
       },
       rate.resetSeconds,
     );
+}
+
+/** A font file parsed and its sample line written on a render thread, or a refusal saying why. */
+async function checkedFile(d: FontDeps, bytes: Uint8Array): Promise<Extract<FontCheckResult, { ok: true }>> {
+  const c = d.config;
+  let result: FontCheckResult;
+  try {
+    result = await d.renderer.checkFont(
+      {
+        bytes,
+        // Written under an id of its own, which the thread drops after the check.
+        page: fontSampleSpec(newId('font'), ''),
+        dpi: DRAFT_DPI,
+        maxBytes: c.renderOutputMaxBytes,
+        createdAt: d.now().toISOString(),
+      },
+      { timeoutMs: c.renderSyncTimeoutMs },
+    );
+  } catch (err) {
+    if (!(err instanceof RenderTaskError)) throw err;
+    const why = err.reason === 'timeout' ? 'it took too long' : err.message;
+    throw new Refusal('invalid', `the font could not be checked: ${why}`, { field: 'body', cause: err });
+  }
+  if (!result.ok) throw new Refusal('invalid', result.message, { field: 'body' });
+  return result;
+}
+
+const quotaOf = (c: FontDeps['config']) => ({
+  maxCount: c.personalFontsMaxCount,
+  maxTotalBytes: c.personalFontsMaxTotalBytes,
+});
+
+export async function addPersonalFont(
+  d: FontDeps,
+  caller: Caller,
+  input: { bytes: Uint8Array; name: string },
+): Promise<{ font: FontRecord; sample: Uint8Array; line: string }> {
+  requirePersonalFonts(d, caller);
+  const quota = quotaOf(d.config);
+  // Refused before any work: an account at its quota, or past its uploads of the hour. The
+  // quota is decided again, under the account's lock, as the font is recorded.
+  const over = overFontQuota(await d.store.fonts.personalUsage(caller.account.id), input.bytes.length, quota);
+  if (over) throw over;
+  await consumeUpload(d, caller);
   let checked: Extract<FontCheckResult, { ok: true }> | undefined;
   const font = await addFont(
     d,
@@ -68,30 +106,49 @@ export async function addPersonalFont(
       quota,
     },
     async (bytes) => {
-      let result: FontCheckResult;
-      try {
-        result = await d.renderer.checkFont(
-          {
-            bytes,
-            // Written under an id of its own, which the thread drops after the check.
-            page: fontSampleSpec(newId('font'), ''),
-            dpi: DRAFT_DPI,
-            maxBytes: c.renderOutputMaxBytes,
-            createdAt: d.now().toISOString(),
-          },
-          { timeoutMs: c.renderSyncTimeoutMs },
-        );
-      } catch (err) {
-        if (!(err instanceof RenderTaskError)) throw err;
-        const why = err.reason === 'timeout' ? 'it took too long' : err.message;
-        throw new Refusal('invalid', `the font could not be checked: ${why}`, { field: 'body', cause: err });
-      }
-      if (!result.ok) throw new Refusal('invalid', result.message, { field: 'body' });
-      checked = result;
-      return { info: result.info, bytes: result.bytes };
+      checked = await checkedFile(d, bytes);
+      return { info: checked.info, bytes: checked.bytes };
     },
   );
   return { font, sample: checked!.sample, line: checked!.line };
+}
+
+/**
+ * Gives one of the account's personal fonts a new file under the same id (a hand built again):
+ * the plan, the hourly uploads and the check of an added font apply, and the quota counts the new
+ * file in place of the old. Render threads load the new file when they next meet the id.
+ */
+export async function replacePersonalFontFile(
+  d: FontDeps,
+  caller: Caller,
+  id: string,
+  bytes: Uint8Array,
+): Promise<FontRecord> {
+  requirePersonalFonts(d, caller);
+  await consumeUpload(d, caller);
+  const checked = await checkedFile(d, bytes);
+  const sha256 = sha256Hex(checked.bytes);
+  const location = `fonts/${id}.${sha256.slice(0, 12)}.ttf`;
+  await d.blobs.put(location, checked.bytes, 'font/ttf');
+  const replaced = await d.store.fonts
+    .replaceFile(caller.account.id, id, {
+      info: checked.info,
+      location,
+      sha256,
+      bytes: checked.bytes.byteLength,
+      quota: quotaOf(d.config),
+    })
+    .catch(async (err: unknown) => {
+      await d.blobs.delete(location);
+      throw err;
+    });
+  if (!replaced) {
+    await d.blobs.delete(location);
+    throw notMine(id);
+  }
+  if (replaced.before.location !== location) await d.blobs.delete(replaced.before.location);
+  d.renderer.forgetFont(id);
+  return replaced.after;
 }
 
 /** A personal font's name as given: 1-120 characters once trimmed, or a refusal naming `name`. */

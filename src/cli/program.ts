@@ -308,7 +308,7 @@ export function buildProgram(): Command {
         async (ctx) => {
           // Built on a render thread of its own, under the service's time and memory limits.
           const { renderThread } = await import('../composition.ts');
-          const { buildAccountFont } = await import('../app/hand-fonts.ts');
+          const { buildAccountFont } = await import('../app/hands.ts');
           const renderer = await renderThread(ctx.config);
           try {
             return await buildAccountFont(

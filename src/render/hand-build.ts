@@ -180,7 +180,9 @@ function guides(): { baseline: number; xHeight: number } {
   };
 }
 
-const sits = (char: string) => char.toLowerCase() !== char.toUpperCase() || /\d/.test(char);
+/** Letters and digits without a descender: they sit on the baseline. */
+const sits = (char: string) =>
+  (char.toLowerCase() !== char.toUpperCase() || /\d/.test(char)) && !DESCENDERS.has(char);
 
 /**
  * Builds a font from the pages of one filled sheet. Throws a HandBuildError when they do not
@@ -220,15 +222,11 @@ export async function buildHand(input: {
 
   // Where the person wrote: their baseline against the printed one, and their x-height.
   const guide = guides();
-  const sitting = used.filter((j) => sits(j.box.char) && !DESCENDERS.has(j.box.char));
+  const sitting = used.filter((j) => sits(j.box.char));
   const offset = median(sitting.map((j) => j.ink[3] - guide.baseline)) ?? 0;
   const written = guide.baseline + offset;
   const baselineOf = (j: Judged) =>
-    sits(j.box.char) &&
-    !DESCENDERS.has(j.box.char) &&
-    Math.abs(j.ink[3] - written) <= SIT_TOLERANCE * SCAN_PX_PER_MM
-      ? j.ink[3]
-      : written;
+    sits(j.box.char) && Math.abs(j.ink[3] - written) <= SIT_TOLERANCE * SCAN_PX_PER_MM ? j.ink[3] : written;
   const xHeightPx =
     median(used.filter((j) => X_LETTERS.includes(j.box.char)).map((j) => baselineOf(j) - j.ink[1])) ??
     guide.baseline - guide.xHeight;
