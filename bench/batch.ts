@@ -3,8 +3,12 @@
 // through the API (two in flight, the spec's unfinished limit, each polled every 20 ms and its
 // PDF downloaded), embedded and in a farm; next to the render pool's raw pages per second on the
 // same letters (PiscinaRenderer in this process, every thread kept busy), measured in the same run.
+// Each batch is sent with `merge: true`: its merged PDF is downloaded twice, checked with qpdf and
+// compared byte for byte.
 //
 //   node --import tsx bench/batch.ts [--rows 1000] [--only embedded|farm] [--write]
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +59,8 @@ interface Figures {
   completedS: number;
   /** POST to the last byte downloaded. */
   totalS: number;
+  /** A batch's merged PDF: its size, the first download's time, and whether it was whole twice over. */
+  merged?: { bytes: number; s: number; whole: boolean };
 }
 
 /**
@@ -122,9 +128,12 @@ const api = (port: number, key: string) => {
       return JSON.parse(text) as any;
     },
     async bytes(path: string): Promise<number> {
+      return (await this.body(path)).byteLength;
+    },
+    async body(path: string): Promise<Buffer> {
       const res = await fetch(`${base}${path}`, { headers });
       if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
-      return (await res.arrayBuffer()).byteLength;
+      return Buffer.from(await res.arrayBuffer());
     },
   };
 };
@@ -135,6 +144,7 @@ async function asBatch(port: number, user: { key: string; template: string }, n:
   const made = await a.json('POST', '/batches', {
     templateId: user.template,
     rows: Array.from({ length: n }, (_, i) => ({ text: letter(i) })),
+    merge: true,
   });
   let b = made;
   while (b.status !== 'completed' && b.status !== 'cancelled') {
@@ -144,7 +154,27 @@ async function asBatch(port: number, user: { key: string; template: string }, n:
   if (b.rows.completed !== n) throw new Error(`batch ${made.id}: ${JSON.stringify(b.rows)}`);
   const completedS = (performance.now() - t0) / 1000;
   await a.bytes(`/batches/${made.id}/download`);
-  return { documents: n, pages: b.pages, completedS, totalS: (performance.now() - t0) / 1000 };
+  const totalS = (performance.now() - t0) / 1000;
+  return { documents: n, pages: b.pages, completedS, totalS, merged: await merged(a, made.id) };
+}
+
+/** The batch's merged PDF, downloaded twice: whole when qpdf passes it and both are the same bytes. */
+async function merged(a: ReturnType<typeof api>, id: string): Promise<Figures['merged']> {
+  const t0 = performance.now();
+  const first = await a.body(`/batches/${id}/merged`);
+  const s = (performance.now() - t0) / 1000;
+  const file = join(dir, `${id}.pdf`);
+  writeFileSync(file, first);
+  let whole = true;
+  try {
+    execFileSync('qpdf', ['--check', file], { stdio: 'ignore' });
+  } catch {
+    whole = false;
+  }
+  rmSync(file);
+  const digest = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+  whole &&= digest(await a.body(`/batches/${id}/merged`)) === digest(first);
+  return { bytes: first.byteLength, s, whole };
 }
 
 async function asSingles(port: number, user: { key: string; template: string }, n: number): Promise<Figures> {
@@ -259,6 +289,18 @@ const table = [
   ...rows.map(
     ({ setup, way, f, raw }) =>
       `| ${setup} | ${way} | ${f.documents.toLocaleString('en-US')} | ${f.pages.toLocaleString('en-US')} | ${f.completedS.toFixed(1)} s | ${f.totalS.toFixed(1)} s | ${rate(f).toFixed(1)} | ${Math.round((100 * rate(f)) / rawRate[raw])} % |`,
+  ),
+  '',
+  'Merged PDF of each batch (`GET /batches/{id}/merged`, downloaded with fetch as the batch ended, then again):',
+  '',
+  '| setup | letters | merged | download | qpdf --check, same bytes twice |',
+  '|---|---:|---:|---:|---|',
+  ...rows.flatMap(({ setup, f }) =>
+    f.merged
+      ? [
+          `| ${setup} | ${f.documents.toLocaleString('en-US')} | ${(f.merged.bytes / 1e6).toFixed(1)} MB | ${f.merged.s.toFixed(2)} s | ${f.merged.whole ? 'yes' : 'NO'} |`,
+        ]
+      : [],
   ),
   '',
 ].join('\n');

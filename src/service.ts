@@ -213,6 +213,8 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
             live,
             framingCheck: config.framingCheck,
             trustedProxies: config.trustedProxies,
+            onError: (err) =>
+              log.error({ err }, 'a request failed in the transport; its connection was closed'),
           });
     // A worker serves no API; its probes and metrics get a small port of their own.
     probes =

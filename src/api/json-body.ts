@@ -1,8 +1,10 @@
 // JSON request bodies. JSON.parse alone accepts things a paid API should refuse: nesting deep
-// enough to overflow whatever walks it next, `__proto__` keys that a later object spread would
-// turn into a prototype, and numbers like 1e309 that silently become Infinity.
+// enough to overflow whatever walks it next, keys that name an object's prototype (`__proto__`,
+// `constructor`, `prototype`: a later assignment by key would write onto every object), and
+// numbers like 1e309 that silently become Infinity.
 import { isUtf8 } from 'node:buffer';
 import { ApiError } from '../domain/errors.ts';
+import { checkParsedJson } from '../domain/validation.ts';
 
 export const JSON_MAX_DEPTH = 64;
 
@@ -26,22 +28,6 @@ function nestingDepth(text: string, max: number): number {
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return deepest;
-}
-
-function check(value: unknown, path: string): void {
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw bad(`${path || 'body'} holds a number too large for a 64-bit float`);
-    return;
-  }
-  if (typeof value !== 'object' || value === null) return;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) check(value[i], `${path}/${i}`);
-    return;
-  }
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__') throw bad(`${path ? `${path}: ` : ''}the key "__proto__" is not accepted`);
-    check((value as Record<string, unknown>)[key], `${path}/${key}`);
-  }
 }
 
 /** The offset of the first byte that does not begin or continue a UTF-8 character (RFC 3629). */
@@ -92,6 +78,6 @@ export function parseJsonBody(body: Buffer): unknown {
       `the body must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
     );
   }
-  check(value, '');
+  checkParsedJson(value);
   return value;
 }

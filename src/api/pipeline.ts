@@ -20,7 +20,7 @@ import { parseJsonBody } from './json-body.ts';
 import { docsReply } from './openapi/docs.ts';
 import { publicRoutes } from './public/index.ts';
 import { Router } from './router.ts';
-import { API_PREFIX, type Surface, surfaces } from './surfaces.ts';
+import { API_PREFIX, FILE_ROUTES, type Surface, surfaces } from './surfaces.ts';
 import { FONT_MAX_BYTES } from '../app/admin.ts';
 import { type AnyRoute, type ApiRequest, JSON_TYPE, type Reply } from './types.ts';
 
@@ -48,7 +48,9 @@ export function routes(d: ApiDeps, log: Logger): AnyRoute[] {
 }
 
 export function createApi(d: ApiDeps, log: Logger): Api {
-  const router = new Router(routes(d, log));
+  const all = routes(d, log);
+  const router = new Router(all);
+  d.metrics.knownRoutes([...all.map((r) => r.path), ...FILE_ROUTES]);
   const door = doors(d);
   const surfaceOf = surfaces(d.limiter, {
     pages: pageReply,
@@ -186,6 +188,23 @@ export function createApi(d: ApiDeps, log: Logger): Api {
     return finish(req, surface, failure(req, surface, err, seen), seen);
   }
 
+  /**
+   * The answer when answering itself failed (a fault in the reply's last stages): a plain 500,
+   * logged. One request's fault never reaches the transport, nor ends the process.
+   */
+  function lastResort(req: ApiRequest, err: unknown): Reply {
+    log.error(
+      { err, requestId: req.id, method: req.method, path: req.path },
+      'a request could not be answered',
+    );
+    const error = { code: 'INTERNAL_ERROR', message: 'the request could not be answered', requestId: req.id };
+    return {
+      status: 500,
+      headers: { 'X-Request-ID': req.id },
+      raw: { contentType: JSON_TYPE, bytes: JSON.stringify({ error }) },
+    };
+  }
+
   return {
     bodyLimit(method, path) {
       const kind = router.bodyKind(method, path);
@@ -202,9 +221,16 @@ export function createApi(d: ApiDeps, log: Logger): Api {
       const surface = surfaceOf(req.path);
       return answer(req, surface, seen)
         .catch((err: unknown) => failure(req, surface, err, seen))
-        .then((reply) => observe(req, finish(req, surface, reply, seen), seen));
+        .then((reply) => observe(req, finish(req, surface, reply, seen), seen))
+        .catch((err: unknown) => lastResort(req, err));
     },
-    refuse,
+    refuse(req, err) {
+      try {
+        return refuse(req, err);
+      } catch (fault) {
+        return lastResort(req, fault);
+      }
+    },
     admitAdmin: (req) =>
       door.admin(req, {}).then(
         () => null,

@@ -7,7 +7,8 @@ export function queryParams<const K extends string>(
   req: ApiRequest,
   accepted: readonly K[],
 ): Partial<Record<K, string>> {
-  const out: Partial<Record<K, string>> = {};
+  // Without a prototype: a name is looked up only among the ones sent.
+  const out: Partial<Record<K, string>> = Object.create(null);
   if (!req.query) return out;
   for (const [name, value] of new URLSearchParams(req.query)) {
     if (!(accepted as readonly string[]).includes(name)) {

@@ -12,6 +12,9 @@ export const METRICS_PATH = '/metrics';
 export const LIVE_PATH = `${ADMIN_PREFIX}/live`;
 export const DASHBOARD_PREFIX = '/dashboard';
 export const DASHBOARD_API = '/dashboard/v1';
+const DOCS_ROUTE = '/docs';
+/** What requests for the dashboard's pages and the API reference are counted as, whatever their path. */
+export const FILE_ROUTES = [DASHBOARD_PREFIX, DOCS_ROUTE] as const;
 
 export interface Surface {
   name: 'public' | 'admin' | 'dashboard' | 'pages' | 'root';
@@ -82,7 +85,7 @@ export function surfaces(
     notFound: (req) =>
       `${req.method} ${req.path.slice(0, 100)} is not an endpoint; the API is under ${API_PREFIX}`,
     base: rated,
-    files: { route: (req) => req.path, reply: files.docs },
+    files: { route: () => DOCS_ROUTE, reply: files.docs },
   };
   return (path) => {
     if (path.startsWith(`${API_PREFIX}/`)) return pub;

@@ -4,7 +4,8 @@ import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
 import type { KeyMode } from '../domain/api-keys.ts';
 import { shownId } from '../domain/ids.ts';
-import { Refusal } from '../domain/errors.ts';
+import { ApiError, Refusal } from '../domain/errors.ts';
+import { checkParsedJson } from '../domain/validation.ts';
 import { parseTemplate, type TemplateModel, templateAssetIds, templateFontIds } from '../domain/template.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
 import { type FontInfo, inspectFont, NotAFontError } from '../render/index.ts';
@@ -98,6 +99,12 @@ export async function checkedTemplate(d: AdminDeps, input: TemplateInput): Promi
         `${input.source ?? 'template'} is not valid JSON: ${(err as Error).message}`,
       );
     }
+  try {
+    checkParsedJson(raw);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    throw new Refusal('invalid', `${input.source ?? 'template'}: ${err.message}`, { field: err.field });
+  }
   const parsed = parseTemplate(raw);
   if (!parsed.ok)
     throw new Refusal('invalid', `${input.source ?? 'template'}: ${parsed.message}`, {

@@ -14,6 +14,7 @@ import {
   type BatchRow,
   parseBatchBody,
   parseBatchRow,
+  reservedSegment,
   rowSeed,
   rowsOfCsv,
 } from '../domain/batch.ts';
@@ -22,6 +23,7 @@ import type { Job, JobInput, JobStatus, NewJob } from '../domain/generation.ts';
 import { isId, shownId } from '../domain/ids.ts';
 import { milliSheetsPerPage } from '../domain/page-size.ts';
 import type { TemplateModel } from '../domain/template.ts';
+import { reservedKey } from '../domain/validation.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
 import type { JobQueue, QueuedJob } from '../queue/types.ts';
@@ -318,6 +320,10 @@ export async function mappedCsvRows(
       `one target (or null) for each of the CSV's ${header.length} columns`,
       columns.length,
     );
+  for (const [i, c] of columns.entries()) {
+    const reserved = c === null ? null : reservedSegment(c);
+    if (reserved) throw reservedKey(`columns/${i}`, reserved);
+  }
   const kept = columns.flatMap((c, i) => (c === null ? [] : [i]));
   if (kept.length === 0) throw invalid('columns', 'at least one column mapped to a field', 'none');
   const records = [kept.map((i) => columns[i]!), ...body.map((r) => kept.map((i) => r[i] ?? ''))];

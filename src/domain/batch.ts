@@ -14,6 +14,7 @@ import {
   parseMetadata,
 } from './generation.ts';
 import type { Tenant } from './tenant.ts';
+import { isReservedKey, reservedKey } from './validation.ts';
 
 export const BATCH_LIMITS = {
   /** Rows in one batch. */
@@ -217,7 +218,15 @@ export function csvColumn(name: string): Column | null {
   return { to: 'data', path };
 }
 
-/** Sets `value` at `path` in `root`, making the objects and lists on the way. */
+/**
+ * The first name in a CSV column's header that reaches a prototype (`__proto__` of
+ * `__proto__.city`, of `items[0].__proto__`, of `metadata.constructor`), or null.
+ */
+export function reservedSegment(name: string): string | null {
+  return name.split(/[.[\]]/).find(isReservedKey) ?? null;
+}
+
+/** Sets `value` at `path` in `root`, making the objects (without a prototype) and lists on the way. */
 function place(root: Record<string, unknown>, path: Step[], value: string): void {
   let at: Record<string, unknown> | unknown[] = root;
   for (const [i, step] of path.entries()) {
@@ -227,7 +236,7 @@ function place(root: Record<string, unknown>, path: Step[], value: string): void
     const holder = at as Record<string | number, unknown>;
     if (last) holder[key] = value;
     else {
-      holder[key] ??= next && 'index' in next ? [] : {};
+      holder[key] ??= next && 'index' in next ? [] : Object.create(null);
       at = holder[key] as Record<string, unknown> | unknown[];
     }
   }
@@ -267,6 +276,8 @@ export function rowsOfCsv(
       { field: 'csv' },
     );
   const columns = header.map((name, i) => {
+    const reserved = reservedSegment(name.trim());
+    if (reserved) throw reservedKey(`csv/${name}`, reserved);
     const c = csvColumn(name.trim());
     const taking = c && 'envelope' in c ? envelopeTakes : takes;
     const wrong = !c || (c.to === 'text' && taking !== 'text') || (c.to === 'data' && taking !== 'data');
@@ -286,9 +297,9 @@ export function rowsOfCsv(
     );
   return body.map((record) => {
     const row: Record<string, unknown> = {};
-    const data: Record<string, unknown> = {};
+    const data: Record<string, unknown> = Object.create(null);
     const envelope: Record<string, unknown> = {};
-    const envelopeData: Record<string, unknown> = {};
+    const envelopeData: Record<string, unknown> = Object.create(null);
     const metadata: Record<string, string> = {};
     for (const [i, cell] of record.entries()) {
       const c = columns[i];

@@ -388,7 +388,7 @@ function resolveBlock(b: TemplateBlock, data: Record<string, unknown>): DocBlock
   let value: unknown;
   if (!b.static) {
     const key = b.key!;
-    value = data[key];
+    value = Object.hasOwn(data, key) ? data[key] : undefined;
     if (value === undefined) {
       if (b.optional) return null;
       throw new DataError([key], `is required (a ${b.type} block), got nothing`);
@@ -479,7 +479,7 @@ function resolveBlock(b: TemplateBlock, data: Record<string, unknown>): DocBlock
         });
       }
       const cells = rows.map((row, i) =>
-        keys.map((k) => (row[k] === undefined ? '' : cell(row[k], [key, i, k]))),
+        keys.map((k) => (!Object.hasOwn(row, k) || row[k] === undefined ? '' : cell(row[k], [key, i, k]))),
       );
       const header = cols.some((c) => c.title) ? cols.map((c) => c.title) : null;
       return { type: 'table', header, widths: shares(cols.map((c) => c.width)), rows: cells };

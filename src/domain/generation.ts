@@ -2,7 +2,7 @@
 // and the job as clients see it. Pure: the store and the use-cases apply these.
 import { ApiError, invalid, show } from './errors.ts';
 import { namesA } from './ids.ts';
-import { badCharacter } from './validation.ts';
+import { badCharacter, isReservedKey, reservedKey } from './validation.ts';
 import { type DocBlock, jobBlocks, textOf } from './document.ts';
 import type { TemplateModel } from './template.ts';
 import type { Tenant } from './tenant.ts';
@@ -55,6 +55,7 @@ export function parseMetadata(value: unknown): Metadata {
   for (const [k, v] of entries) {
     if (k.length < 1 || k.length > L.keyChars || CONTROL.test(k))
       throw invalid('metadata', `keys of 1-${L.keyChars} characters without control characters`, k);
+    if (isReservedKey(k)) throw reservedKey(`metadata/${k}`, k);
     if (typeof v !== 'string') throw invalid(`metadata/${k}`, 'a string', v);
     if (v.length > L.valueChars || CONTROL.test(v))
       throw invalid(

@@ -11,6 +11,7 @@ import {
   boolean,
   dottedPath,
   formatIssue,
+  isReservedKey,
   object,
   oneOf,
   pattern,
@@ -137,7 +138,11 @@ export const styleSchema = object({ fontId, ...styleShape });
 
 // Structured blocks (spec §2 Builder blocks). A block is Static (content here) or Dynamic
 // (value from data[key]); layout elements take no data.
-const key = pattern(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a name of letters, digits and _ (1-64)');
+// A key names a field of `data` (and of a table's rows): never one that reaches a prototype.
+const key = pattern(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a name of letters, digits and _ (1-64)').refine(
+  (k) => !isReservedKey(k),
+  { error: (iss) => `must not be __proto__, constructor or prototype, got ${show(iss.input)}` },
+);
 const dynamic = { key: key.optional(), static: boolean().default(false), optional: boolean().default(false) };
 const blockStyle = object({
   fontSize: range(6, 96, 'pt').optional(),

@@ -1,9 +1,53 @@
 // Zod issues turned into messages that name the field, the allowed values and the received
 // value ("style.fontSize must be 6-96 pt, got 120"), the one voice of every validation error.
 import { z } from 'zod';
-import { show } from './errors.ts';
+import { ApiError, show } from './errors.ts';
 
 export type Path = readonly PropertyKey[];
+
+/**
+ * Names that reach an object's prototype in JavaScript. A key or path segment of a request that is
+ * one of them is refused wherever it would name a field: JSON bodies, CSV columns, template keys,
+ * metadata (docs/decisions.md, "Reserved keys").
+ */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+export function isReservedKey(key: string): boolean {
+  return RESERVED_KEYS.has(key);
+}
+
+/**
+ * A value parsed from JSON as a request sent it, checked all through: every number finite (1e309
+ * parses as Infinity) and no reserved key anywhere. Refusals name the path (`rows/0/data/__proto__`).
+ */
+export function checkParsedJson(value: unknown, path = ''): void {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value))
+      throw new ApiError('INVALID_REQUEST', `${path || 'body'} holds a number too large for a 64-bit float`, {
+        field: path || 'body',
+      });
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) checkParsedJson(value[i], path ? `${path}/${i}` : String(i));
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    const at = path ? `${path}/${key}` : key;
+    if (isReservedKey(key)) throw reservedKey(at, key);
+    checkParsedJson((value as Record<string, unknown>)[key], at);
+  }
+}
+
+/** The refusal of the reserved `key` where `field` names it. */
+export function reservedKey(field: string, key: string): ApiError {
+  return new ApiError(
+    'INVALID_REQUEST',
+    `${field}: the key ${JSON.stringify(key)} is not accepted; __proto__, constructor and prototype may not name a field`,
+    { field },
+  );
+}
 
 /** `style.margins.top`, `blocks[2].key` */
 export function dottedPath(path: Path): string {

@@ -8,6 +8,7 @@
 // read from the summed histogram, never averaged.
 import type { Redis } from 'ioredis';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { adminErrorCatalog, errorCatalog } from '../domain/errors.ts';
 
 /** Render latency buckets, in milliseconds (the last one is everything slower). */
 export const LATENCY_BUCKETS_MS = [
@@ -15,6 +16,25 @@ export const LATENCY_BUCKETS_MS = [
 ] as const;
 
 const WINDOW_S = 60;
+
+// Every label value comes from a fixed set: whatever else is passed is counted as `other`, so no
+// value a request carries (a path, a header, a key) ever becomes a label or a series of its own.
+const FORMATS = new Set(['svg', 'png', 'strokes']);
+const KINDS = new Set(['pdf', 'preview']);
+const OUTCOMES = new Set(['completed', 'failed']);
+const CODES = new Set([...Object.keys(errorCatalog), ...Object.keys(adminErrorCatalog)]);
+const OTHER = 'other';
+const known = (set: ReadonlySet<string>, value: string) => (set.has(value) ? value : OTHER);
+const statusLabel = (status: number) =>
+  Number.isInteger(status) && status >= 100 && status <= 599 ? String(status) : OTHER;
+
+/**
+ * Labels as an object without a prototype: the metrics library reads them with `for … in`, which
+ * would also read any name written onto Object.prototype and refuse the whole call.
+ */
+function labels<T extends Record<string, string>>(l: T): T {
+  return Object.assign(Object.create(null) as T, l);
+}
 
 /** One process's last minute. */
 export interface InstanceSample {
@@ -47,6 +67,9 @@ export interface QueueFigures {
   completedToday: number;
   failedToday: number;
 }
+
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'completedToday', 'failedToday'] as const;
+const EVENTS = ['renders', 'generations', 'previews', 'pages', 'rejected'] as const;
 
 export interface Snapshot {
   at: string;
@@ -113,6 +136,8 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly prom;
   private readonly started: number;
+  /** The route patterns of this process's API; any other route is counted as `other`. */
+  private readonly routes = new Set<string>(['unmatched']);
 
   constructor(
     readonly instance: string,
@@ -238,12 +263,17 @@ export class Metrics {
     return s;
   }
 
+  /** Names the route patterns requests are counted by (the API's, once it is built). */
+  knownRoutes(patterns: Iterable<string>): void {
+    for (const p of patterns) this.routes.add(p);
+  }
+
   /** A synchronous render answered 200 after `ms`. */
   render(format: string, ms: number): void {
     const s = this.slot();
     s.renders++;
     s.latency[bucketOf(ms)]!++;
-    this.prom.renders.inc({ format });
+    this.prom.renders.inc(labels({ format: known(FORMATS, format) }));
     this.prom.renderSeconds.observe(ms / 1000);
   }
 
@@ -257,26 +287,27 @@ export class Metrics {
         this.prom.pages.inc(pages);
       } else s.previews++;
     }
-    this.prom.jobs.inc({ kind, outcome });
+    this.prom.jobs.inc(labels({ kind: known(KINDS, kind), outcome: known(OUTCOMES, outcome) }));
   }
 
   /** A request answered: its route pattern (`unmatched` for no route), status and duration. */
   request(route: string | null, status: number, seconds: number): void {
-    const r = route ?? 'unmatched';
-    this.prom.http.inc({ route: r, status: String(status) });
-    this.prom.httpSeconds.observe({ route: r }, seconds);
+    const r = known(this.routes, route ?? 'unmatched');
+    this.prom.http.inc(labels({ route: r, status: statusLabel(status) }));
+    this.prom.httpSeconds.observe(labels({ route: r }), seconds);
   }
 
   /** A job this process started for the first time, after waiting this long since its admission. */
   queueWait(kind: 'pdf' | 'preview', seconds: number): void {
-    this.prom.queueWait.observe({ kind }, seconds);
+    this.prom.queueWait.observe(labels({ kind: known(KINDS, kind) }), seconds);
   }
 
   /** An error reply; 429s are also counted on their own. */
   error(code: string, status: number): void {
     const s = this.slot();
-    s.errors.set(code, (s.errors.get(code) ?? 0) + 1);
-    this.prom.errors.inc({ code });
+    const c = known(CODES, code);
+    s.errors.set(c, (s.errors.get(c) ?? 0) + 1);
+    this.prom.errors.inc(labels({ code: c }));
     if (status === 429) {
       s.rejected++;
       this.prom.rejected.inc();
@@ -325,10 +356,10 @@ export class Metrics {
     p.uptime.set(own.uptimeSeconds);
     p.poolThreads.set(own.pool.threads);
     p.poolBusy.set(own.pool.busy);
-    for (const [state, n] of Object.entries(snap.queue)) p.queue.set({ state }, n);
-    for (const [event, n] of Object.entries(snap.perMinute)) p.perMinute.set({ event }, n);
-    p.latency.set({ percentile: '50' }, (snap.renderLatencyMs.p50 ?? 0) / 1000);
-    p.latency.set({ percentile: '99' }, (snap.renderLatencyMs.p99 ?? 0) / 1000);
+    for (const state of QUEUE_STATES) p.queue.set(labels({ state }), snap.queue[state]);
+    for (const event of EVENTS) p.perMinute.set(labels({ event }), snap.perMinute[event]);
+    p.latency.set(labels({ percentile: '50' }), (snap.renderLatencyMs.p50 ?? 0) / 1000);
+    p.latency.set(labels({ percentile: '99' }), (snap.renderLatencyMs.p99 ?? 0) / 1000);
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
   }
 }

@@ -9,6 +9,7 @@ import t, { type Test } from 'tap';
 import { importTemplate, topUp } from '../../src/app/admin.ts';
 import { readExample } from '../../src/app/demo.ts';
 import { rowSeed } from '../../src/domain/batch.ts';
+import { readChunked, slowGet } from '../helpers/raw-http.ts';
 import { startReceiver, until } from '../helpers/receiver.ts';
 import { type Answer, call, startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -443,6 +444,39 @@ t.test('envelopes: a CSV of addresses written on DL envelopes in landscape, bill
     'the address block, line by line',
   );
 });
+
+t.test(
+  'the merged PDF of 250 one-page rows is whole: it passes qpdf, ends its chunked answer and is the same bytes again',
+  async (t) => {
+    const a = await server.tenant();
+    await topUp(server.ctx, { account: a.accountId, sheets: 300, mode: 'test' });
+    const rows = Array.from({ length: 250 }, (_, i) => ({
+      text: `Dear friend ${i}, thank you for the lovely afternoon in the garden. It was a joy.`,
+    }));
+    const post = await call(t, server, 'POST', '/batches', {
+      key: a.test,
+      body: { templateId: a.templates.test.simple, rows, merge: true },
+    });
+    if (!t.equal(post.status, 202, JSON.stringify(post.body))) return;
+    const done = await batchEnded(t, server, a.test, post.body.id, 300_000);
+    t.match(done, { status: 'completed', rows: { completed: 250 }, pages: 250 });
+    // Read slowly, so the server's socket fills while the cross-reference table goes out.
+    const first = readChunked(
+      await slowGet(server.port, done.mergedUrl, { authorization: `Bearer ${a.test}` }),
+    );
+    t.match(first.head, /^http\/1\.1 200/);
+    t.match(first.head, /transfer-encoding: chunked/);
+    t.ok(first.ended, 'the chunked answer ends with its last chunk');
+    const dir = mkdtempSync(join(tmpdir(), 'scriptorium-merged-250-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'merged.pdf'), first.body);
+    execFileSync('qpdf', ['--check', join(dir, 'merged.pdf')]);
+    t.match(execFileSync('pdfinfo', [join(dir, 'merged.pdf')], { encoding: 'utf8' }), /Pages:\s+250\n/);
+    const again = await call(t, server, 'GET', `/batches/${post.body.id}/merged`, { key: a.test });
+    t.equal(again.status, 200);
+    t.ok(again.bytes.equals(first.body), `the same ${first.body.length} bytes on a second download`);
+  },
+);
 
 t.test('a letter and its envelope for every row: two documents a row, each billed by its size', async (t) => {
   const a = await server.tenant();

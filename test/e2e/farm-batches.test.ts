@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { farmProcesses, farmServices, farmTenant } from '../helpers/farm.ts';
+import { readChunked, slowGet } from '../helpers/raw-http.ts';
 import { unavailable } from '../helpers/services.ts';
 import type { ServeProcess } from '../helpers/spawn.ts';
 
@@ -174,6 +175,44 @@ t.test(
       execFileSync('pdftotext', ['-l', '1', file, '-'], { encoding: 'utf8' }),
       /Dear friend number 0,/,
       'row 0 first',
+    );
+  },
+);
+
+t.test(
+  'the merged PDF of 250 one-page rows, read back from S3, is whole and the same bytes twice',
+  async (t) => {
+    const sender = await farmTenant(ctx, 'Large batch sender');
+    const apiProcess = await start('api');
+    await start('worker');
+    const post = await api(apiProcess.port, sender.key, 'POST', '/batches', {
+      templateId: sender.template,
+      rows: Array.from({ length: 250 }, (_, i) => ({
+        text: `Dear friend ${i}, thank you for the lovely afternoon in the garden. It was a joy.`,
+      })),
+      merge: true,
+    });
+    if (!t.equal(post.status, 202, JSON.stringify(post.body))) return;
+    let done = post.body;
+    for (let i = 0; i < 3000 && done.status !== 'completed'; i++) {
+      await sleep(100);
+      done = (await api(apiProcess.port, sender.key, 'GET', `/batches/${post.body.id}`)).body;
+    }
+    t.match(done, { status: 'completed', rows: { completed: 250 } });
+    const auth = { authorization: `Bearer ${sender.key}` };
+    const first = readChunked(await slowGet(apiProcess.port, done.mergedUrl, auth));
+    t.match(first.head, /transfer-encoding: chunked/);
+    t.ok(first.ended, 'the chunked answer ends with its last chunk');
+    const dir = mkdtempSync(join(tmpdir(), 'scriptorium-farm-merged-250-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'merged.pdf');
+    writeFileSync(file, first.body);
+    execFileSync('qpdf', ['--check', file]);
+    t.match(execFileSync('pdfinfo', [file], { encoding: 'utf8' }), /Pages:\s+250\n/);
+    const again = await fetch(`http://127.0.0.1:${apiProcess.port}${done.mergedUrl}`, { headers: auth });
+    t.ok(
+      Buffer.from(await again.arrayBuffer()).equals(first.body),
+      `the same ${first.body.length} bytes again`,
     );
   },
 );

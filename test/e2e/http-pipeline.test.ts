@@ -218,9 +218,9 @@ t.test('hostile JSON bodies: each 400 INVALID_REQUEST, nothing created', async (
     [
       'nested __proto__',
       `{"templateId":"${tpl}","data":{"a":[{"__proto__":1}]}}`,
-      /\/data\/a\/0: the key "__proto__"/,
+      /data\/a\/0\/__proto__: the key "__proto__" is not accepted; __proto__, constructor and prototype may not name a field/,
     ],
-    ['1e309', `{"templateId":"${tpl}","text":"x","n":1e309}`, /\/n holds a number too large/],
+    ['1e309', `{"templateId":"${tpl}","text":"x","n":1e309}`, /^n holds a number too large/],
     ['empty body', '', /got nothing/],
     ['an array', '[1,2]', /must be a JSON object, got an array/],
   ];

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import t from 'tap';
 import { FONT_MAX_BYTES } from '../../src/app/admin.ts';
+import { type DashboardSession, signUpOverHttp } from '../helpers/dashboard-api.ts';
 import { paddedFont } from '../helpers/fonts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { runTs, startServe } from '../helpers/spawn.ts';
@@ -21,26 +22,11 @@ const HAND = readFileSync(
   ),
 );
 
-interface Session {
-  account: string;
-  cookie: string;
-  csrf: string;
-}
+type Session = DashboardSession;
 
 /** A dashboard user, signed up over HTTP. */
-async function signUp(server: Pick<TestServer, 'base'>, email: string): Promise<Session> {
-  const up = await fetch(`${server.base}/dashboard/v1/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Font Tester', accountName: 'Hands', email, password: 'a font passphrase' }),
-  });
-  const view = (await up.json()) as { csrfToken: string; accounts: { accountId: string }[] };
-  return {
-    account: view.accounts[0]!.accountId,
-    cookie: up.headers.get('set-cookie')!.split(';')[0]!,
-    csrf: view.csrfToken,
-  };
-}
+const signUp = (server: Pick<TestServer, 'base'>, email: string) =>
+  signUpOverHttp(server, email, { name: 'Font Tester', accountName: 'Hands', password: 'a font passphrase' });
 
 /** A dashboard user on the Pro plan (personal fonts need premium fonts). */
 async function proUser(server: TestServer, email: string): Promise<Session> {

@@ -4,6 +4,7 @@
 // address; and a delivery whose endpoint resolves to such an address when it is sent (registered
 // before, or a name whose address changed) is not sent: its try records why.
 import t from 'tap';
+import { dashboardCall, signUpOverHttp } from '../helpers/dashboard-api.ts';
 import { startReceiver, until } from '../helpers/receiver.ts';
 import { startTestServer } from '../helpers/server.ts';
 
@@ -40,25 +41,19 @@ t.test('refused when added, through the admin API and the dashboard', async (t) 
   t.equal((await server.ctx.store.webhooks.listEndpoints(a.accountId)).length, 0, 'nothing added');
 
   // The dashboard: an owner's session, the same refusal.
-  const signup = await fetch(`${server.base}/dashboard/v1/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      email: 'owner@example.com',
-      password: 'a long enough passphrase',
-      name: 'Owner',
-      accountName: 'Targets',
-    }),
+  const session = await signUpOverHttp(server, 'owner@example.com', {
+    name: 'Owner',
+    accountName: 'Targets',
   });
-  const session = (await signup.json()) as { csrfToken: string; accounts: { accountId: string }[] };
-  const cookie = signup.headers.get('set-cookie')!.split(';')[0]!;
-  const res = await fetch(`${server.base}/dashboard/v1/accounts/${session.accounts[0]!.accountId}/webhooks`, {
-    method: 'POST',
-    headers: { cookie, 'x-csrf-token': session.csrfToken, 'content-type': 'application/json' },
-    body: JSON.stringify({ mode: 'live', url: 'http://169.254.169.254/latest/meta-data/' }),
-  });
+  const res = await dashboardCall(
+    server,
+    session,
+    'POST',
+    '/webhooks',
+    JSON.stringify({ mode: 'live', url: 'http://169.254.169.254/latest/meta-data/' }),
+  );
   t.equal(res.status, 400);
-  t.match(await res.json(), {
+  t.match(res.body, {
     error: { field: 'url', message: /169\.254\.169\.254 is not a public address/ },
   });
 });

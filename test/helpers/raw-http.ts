@@ -1,5 +1,6 @@
 // HTTP spoken byte by byte over a socket, as a reverse proxy or an attacker speaks it: what was
 // sent, what came back split into responses, and whether the server closed the connection.
+import net from 'node:net';
 import { rawExchange } from './server.ts';
 
 export interface Parsed {
@@ -41,7 +42,11 @@ export async function exchange(port: number, bytes: string | string[], ms = 1500
   const raw = await rawExchange(
     port,
     (s) => {
+      // Closed by the server: ended (FIN) or reset (an error); a timeout closes it from this side.
       s.on('end', () => {
+        closedByServer = true;
+      });
+      s.on('error', () => {
         closedByServer = true;
       });
       const parts = Array.isArray(bytes) ? bytes : [bytes];
@@ -81,4 +86,52 @@ export async function answersHttp10(
   t.same(first?.headers.connection, ['keep-alive'], 'keep-alive is confirmed to the HTTP/1.0 client');
   t.equal(second?.status, 404, 'and a second request on the same connection is answered');
   t.ok(kept.closedByServer, 'which, without keep-alive, closes it');
+}
+
+/**
+ * A GET read as a slow client reads (a pause after every 256 KiB, so the server's socket fills):
+ * the raw bytes that came back until the server closed the connection.
+ */
+export function slowGet(port: number, path: string, headers: Record<string, string> = {}): Promise<Buffer> {
+  const { connect } = net;
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let received = 0;
+    const fields = Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n${fields}Connection: close\r\n\r\n`),
+    );
+    socket.on('data', (d: Buffer) => {
+      parts.push(d);
+      received += d.length;
+      if (received % (256 * 1024) < d.length) {
+        socket.pause();
+        setTimeout(() => socket.resume(), 2);
+      }
+    });
+    socket.on('end', () => resolve(Buffer.concat(parts)));
+    socket.on('error', reject);
+  });
+}
+
+/** A raw response's head (lower-cased) and its body, de-chunked; `ended` once its last chunk came. */
+export function readChunked(raw: Buffer): { head: string; body: Buffer; ended: boolean } {
+  const headEnd = raw.indexOf('\r\n\r\n');
+  const head = raw.toString('latin1', 0, headEnd).toLowerCase();
+  const parts: Buffer[] = [];
+  let at = headEnd + 4;
+  const cut = () => ({ head, body: Buffer.concat(parts), ended: false });
+  for (;;) {
+    const eol = raw.indexOf('\r\n', at);
+    if (eol === -1) return cut();
+    const size = Number.parseInt(raw.toString('latin1', at, eol), 16);
+    if (Number.isNaN(size) || eol + 4 + size > raw.length) return cut();
+    if (size === 0)
+      return { head, body: Buffer.concat(parts), ended: raw.toString('latin1', eol, eol + 4) === '\r\n\r\n' };
+    parts.push(raw.subarray(eol + 2, eol + 2 + size));
+    if (raw.toString('latin1', eol + 2 + size, eol + 4 + size) !== '\r\n') return cut();
+    at = eol + 4 + size;
+  }
 }

@@ -94,3 +94,32 @@ t.test('instances summed: counts added, histograms merged before the percentile'
   t.equal(snap.renderLatencyMs.count, 100);
   t.same(snap.queue, queue);
 });
+
+t.test('labels come from fixed sets: a value from a request never becomes a label', async (t) => {
+  const m = new Metrics('host:1:aa', 'api', () => ({ threads: 0, busy: 0 }));
+  m.knownRoutes(['/api/v1/templates/{id}']);
+  m.request('/api/v1/templates/{id}', 200, 0.01);
+  m.request('/api/v1/templates/tpl_from_a_path', 404, 0.01);
+  m.request(null, 404, 0.01);
+  m.render('gif', 5);
+  m.error('MADE_UP', 400);
+  m.error('INVALID_REQUEST', 400);
+  const text = await m.registry.metrics();
+  t.match(text, /scriptorium_http_requests_total\{route="\/api\/v1\/templates\/\{id\}",status="200"/);
+  t.match(text, /scriptorium_http_requests_total\{route="other",status="404"/);
+  t.match(text, /scriptorium_http_requests_total\{route="unmatched",status="404"/);
+  t.notMatch(text, /tpl_from_a_path/);
+  t.match(text, /scriptorium_renders_total\{format="other"/);
+  t.match(text, /scriptorium_errors_total\{code="other"/);
+  t.same(m.sample().minute.errors, { other: 1, INVALID_REQUEST: 1 });
+
+  // Even with a name written onto Object.prototype, counting goes on.
+  const proto = Object.prototype as Record<string, unknown>;
+  proto.city = 'Paris';
+  try {
+    t.doesNotThrow(() => m.request('/api/v1/templates/{id}', 200, 0.01));
+    t.doesNotThrow(() => m.error('INVALID_REQUEST', 400));
+  } finally {
+    delete proto.city;
+  }
+});

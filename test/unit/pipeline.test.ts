@@ -183,3 +183,21 @@ t.test("a job's images must fit its decoded-pixel budget, checked at submission"
   const twice = await submit([...ids.slice(0, 4), ...ids.slice(0, 4)]);
   t.equal(twice.status, 202, 'four distinct images, each placed twice: admitted (an image is decoded once)');
 });
+
+t.test("a fault in the answer's last stages is a logged 500, never a rejected promise", async (t) => {
+  const metrics = server.service.metrics;
+  const request = metrics.request;
+  metrics.request = () => {
+    throw new Error('the figures failed');
+  };
+  try {
+    const r = await call(t, server, 'GET', '/templates', { key: a.live });
+    t.equal(r.status, 500);
+    t.equal(r.body.error.code, 'INTERNAL_ERROR');
+    t.match(r.body.error.message, /could not be answered/);
+  } finally {
+    metrics.request = request;
+  }
+  const again = await call(t, server, 'GET', '/templates', { key: a.live });
+  t.equal(again.status, 200, 'the next request is answered as usual');
+});

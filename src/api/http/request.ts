@@ -38,7 +38,8 @@ export function copyRequest(
   from: Origin,
 ): { req: Omit<ApiRequest, 'body'>; front: ReturnType<typeof readFront> } {
   const receivedAt = new Date();
-  const headers: Record<string, string | string[]> = {};
+  // Without a prototype: a header named `__proto__` is a header like any other.
+  const headers: Record<string, string | string[]> = Object.create(null);
   r.forEach((k, v) => {
     const seen = headers[k];
     if (seen === undefined) headers[k] = v;

@@ -8,18 +8,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { ApiError } from '../../domain/errors.ts';
 import { collect } from '../../lib/gc.ts';
 import { DRAIN_MAX_BYTES, type FramingRefusal, tooLargeMessage } from './framing.ts';
 import { type Front, listenFront } from './front.ts';
-import { acceptsGzip, GZIP_MIN_BYTES, gzipped } from './gzip.ts';
+import { acceptsGzip } from './gzip.ts';
+import { type Exchange, replyWriter } from './reply-writer.ts';
 import { type LiveFeed, serveLive } from './live.ts';
-import { copyRequest, directFraming, type Origin, STATUS_TEXT } from './request.ts';
+import { copyRequest, directFraming, type Origin } from './request.ts';
 
 export type { LiveFeed } from './live.ts';
 import type { Api } from '../pipeline.ts';
-import { JSON_TYPE, type Reply } from '../types.ts';
 
 // CJS module: named ESM imports typecheck but throw at run time.
 const uWS = createRequire(import.meta.url)('uWebSockets.js') as typeof import('uWebSockets.js');
@@ -41,17 +41,6 @@ export interface HttpServer {
   close(graceMs?: number): Promise<void>;
 }
 
-interface Exchange {
-  res: HttpResponse;
-  method: string;
-  /** The client takes a gzip-coded body (Accept-Encoding). */
-  gzip: boolean;
-  aborted: boolean;
-  answered: boolean;
-  /** Called once when the client goes away (a stream waiting on the socket stops). */
-  onAbort?: () => void;
-}
-
 export interface ListenOptions {
   host: string;
   port: number;
@@ -63,6 +52,8 @@ export interface ListenOptions {
   framingCheck: boolean;
   /** Peers whose `X-Forwarded-For` names the client (the edge in front); empty trusts none. */
   trustedProxies?: readonly string[];
+  /** Told of a fault while a request was answered; the request's connection is closed, nothing else. */
+  onError?: (err: unknown) => void;
 }
 
 export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
@@ -81,138 +72,31 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
     if (closing && inFlight === 0) drained?.();
   };
 
-  function write(x: Exchange, reply: Reply, closeConnection = false): Promise<void> | undefined {
-    if (x.aborted || x.answered) {
-      reply.stream?.close();
-      return;
-    }
-    x.answered = true;
-    if (reply.stream) return stream(x, reply, reply.stream);
-    // A reply without a body (204) has no JSON to write.
-    const body = reply.raw ? reply.raw.bytes : reply.json === undefined ? '' : JSON.stringify(reply.json);
-    const contentType = reply.raw ? reply.raw.contentType : JSON_TYPE;
-    if (contentType.startsWith('application/json') && Buffer.byteLength(body) > GZIP_MIN_BYTES) {
-      const vary = { ...reply.headers, Vary: 'Accept-Encoding' };
-      if (!x.gzip) return send(x, { ...reply, headers: vary }, body, contentType, closeConnection);
-      return gzipped(body).then((coded) => {
-        if (x.aborted) return;
-        send(
-          x,
-          { ...reply, headers: { ...vary, 'Content-Encoding': 'gzip' } },
-          coded,
-          contentType,
-          closeConnection,
-        );
-      });
-    }
-    send(x, reply, body, contentType, closeConnection);
-  }
+  const { write } = replyWriter(() => closing);
 
-  function send(
-    x: Exchange,
-    reply: Reply,
-    body: string | Uint8Array,
-    contentType: string,
-    closeConnection: boolean,
-  ): undefined {
-    x.res.cork(() => {
-      head(x, reply, contentType);
-      if (x.method === 'HEAD') headOnly(x, Buffer.byteLength(body), closeConnection || closing);
-      else x.res.end(body, closeConnection || closing);
-    });
-  }
-
-  /**
-   * A HEAD answer: the length the GET would have, no body. The transport's own
-   * `endWithoutBody(length)` closes the connection, and any argument at all makes it write a
-   * second Content-Length; so the length is written as a header and the call gets none. (The
-   * connection then stays open even when `close` asks otherwise: the server is stopping, and
-   * closes it soon.)
-   */
-  function headOnly(x: Exchange, length: number | undefined, close: boolean): void {
-    if (length !== undefined) x.res.writeHeader('Content-Length', String(length));
-    if (close) x.res.writeHeader('Connection', 'close');
-    x.res.endWithoutBody();
-  }
-
-  function head(x: Exchange, reply: Reply, contentType: string): void {
-    x.res.writeStatus(`${reply.status} ${STATUS_TEXT[reply.status] ?? ''}`);
-    x.res.writeHeader('Content-Type', contentType);
-    if (!reply.headers?.['Cache-Control']) x.res.writeHeader('Cache-Control', 'no-store');
-    for (const [k, v] of Object.entries(reply.headers ?? {})) x.res.writeHeader(k, v);
-  }
-
-  /**
-   * A body read chunk by chunk and written with backpressure: the next chunk is read only once
-   * the socket took the last one, so a slow reader holds one chunk of memory, not the file.
-   */
-  async function stream(x: Exchange, reply: Reply, body: NonNullable<Reply['stream']>): Promise<void> {
-    const { res } = x;
-    if (x.method === 'HEAD') {
-      res.cork(() => {
-        head(x, reply, body.contentType);
-        headOnly(x, body.size, closing);
-      });
-      body.close();
-      return;
-    }
-    const aborted = new Promise<'aborted'>((resolve) => {
-      x.onAbort = () => resolve('aborted');
-    });
-    let headed = false;
+  /** A fault while answering: told, and the connection closed (the client sees a reset, not a hang). */
+  const fault = (x: Exchange | null, res: HttpResponse, err: unknown) => {
+    opts.onError?.(err);
+    if (x?.aborted) return;
+    if (x) x.aborted = true;
     try {
-      if (body.size === 0) {
-        res.cork(() => {
-          head(x, reply, body.contentType);
-          res.end(undefined, closing);
-        });
-        return;
-      }
-      // Without a size (a body made as it is sent) it goes out chunked: each chunk written whole
-      // (the transport keeps what the socket did not take), the next read once the socket drained.
-      const { size } = body;
-      for await (const chunk of body.chunks) {
-        if (x.aborted) return;
-        let start = 0;
-        let written: [boolean, boolean] = [false, false];
-        res.cork(() => {
-          if (!headed) head(x, reply, body.contentType);
-          headed = true;
-          start = res.getWriteOffset();
-          written = size === undefined ? [res.write(chunk), false] : res.tryEnd(chunk, size);
-        });
-        const [ok, finished] = written;
-        if (finished) return;
-        if (ok) continue;
-        // The socket is full: wait until it drains, sending the rest of this chunk as it does.
-        const drained = new Promise<'drained'>((resolve) => {
-          res.onWritable((offset) => {
-            const [again, end] =
-              size === undefined ? [true, false] : res.tryEnd(chunk.subarray(offset - start), size);
-            // The transport runs no microtask checkpoint after this callback: a promise resolved
-            // here would wait for some other event to run its continuation (a download stalled
-            // for good when none came). A macrotask runs them.
-            if (again || end) setImmediate(resolve, 'drained');
-            return again;
-          });
-        });
-        if ((await Promise.race([drained, aborted])) === 'aborted') return;
-      }
-      if (size === undefined && !x.aborted)
-        res.cork(() => {
-          if (!headed) head(x, reply, body.contentType);
-          res.end(undefined, closing);
-        });
-    } catch (err) {
-      // The file could not be read to its end: the client must not take the cut body for a whole one.
-      if (!x.aborted) res.cork(() => res.close());
-      throw err;
-    } finally {
-      body.close();
+      res.cork(() => res.close());
+    } catch {
+      // Already closed or answered: nothing is left to do.
     }
-  }
+  };
 
   app.any('/*', (res, r) => {
+    let x: Exchange | null = null;
+    try {
+      x = accept(res, r);
+    } catch (err) {
+      fault(x, res, err);
+    }
+  });
+
+  /** A request as it comes: checked, its body read within its limit, handed to the API. */
+  function accept(res: HttpResponse, r: HttpRequest): Exchange {
     const { req, front } = copyRequest(res, r, from);
     const x: Exchange = {
       res,
@@ -252,12 +136,12 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
     };
     if (front?.refusal) {
       refuse(front.refusal, true);
-      return;
+      return x;
     }
     const framing = secret ? null : directFraming(req.headers);
     if (framing) {
       refuse(framing, true);
-      return;
+      return x;
     }
     const limit = api.bodyLimit(req.method, req.path);
     // Closing at once would reset the connection under a client still sending, and the client
@@ -269,7 +153,7 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
       typeof req.headers['content-length'] === 'string' ? Number(req.headers['content-length']) : 0;
     if (declared > limit) {
       tooLarge(`${declared} (Content-Length)`, declared > DRAIN_MAX_BYTES);
-      return;
+      return x;
     }
 
     // A body of a declared length is copied once, chunk by chunk, into a buffer of that length;
@@ -278,6 +162,13 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
     const chunks: Buffer[] = [];
     let size = 0;
     res.onData((chunk, isLast) => {
+      try {
+        take(chunk, isLast);
+      } catch (err) {
+        fault(x, res, err);
+      }
+    });
+    const take = (chunk: ArrayBuffer, isLast: boolean) => {
       if (x.answered || x.aborted) return;
       const at = size;
       size += chunk.byteLength;
@@ -295,13 +186,15 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
       api
         .handle({ ...req, body })
         .then((reply) => write(x, reply))
-        .catch(() => {}) // a failed stream has already been cut off; nothing more can be said
+        // A stream that failed has cut its connection already; anything else is cut here.
+        .catch((err: unknown) => fault(x, res, err))
         .finally(() => {
           done();
           if (size >= LARGE_BODY_BYTES) void collect({ type: 'major', execution: 'async' });
         });
-    });
-  });
+    };
+    return x;
+  }
 
   const stop = (socket: us_listen_socket, graceMs: number): Promise<void> => {
     if (!closing) {

@@ -1,0 +1,133 @@
+// The transport over real sockets, with the framing check in front and without. Streamed bodies
+// reach a slow reader whole: one of unknown length goes out chunked, byte for byte, with its last
+// chunk; one of a known length too. The chunks are shaped as the PDF merger sends them (many
+// small objects, 80 KiB pieces of a cross-reference table, and some of several MiB), which once
+// lost the rest of a large write made while the socket was full. A fault while answering one
+// request closes that request's connection and nothing else: the process answers the next.
+import { createHash } from 'node:crypto';
+import t from 'tap';
+import type { Api } from '../../src/api/pipeline.ts';
+import type { Reply } from '../../src/api/types.ts';
+import { listen } from '../../src/api/http/uws-server.ts';
+import { exchange, readChunked, slowGet } from '../helpers/raw-http.ts';
+
+const sizes = [
+  ...Array.from({ length: 1500 }, (_, i) => (i % 60 === 0 ? 3_000_000 : 80 + ((i * 7919) % 20_000))),
+  ...Array.from({ length: 24 }, () => 81_920),
+  150,
+];
+const chunks = sizes.map((n, i) => {
+  const b = Buffer.allocUnsafe(n);
+  for (let j = 0; j < n; j += 4096) b[j] = (i * 31 + j) & 0xff;
+  return b.fill(65 + (i % 26), 1, Math.min(n, 64));
+});
+const digest = createHash('sha256');
+for (const c of chunks) digest.update(c);
+const expected = { bytes: sizes.reduce((a, n) => a + n, 0), sha256: digest.digest('hex') };
+
+/** An API of one handler: the transport's refusals and counts are not what these tests look at. */
+function apiOf(handle: Api['handle'], bodyLimit: Api['bodyLimit'] = () => 1024): Api {
+  return {
+    bodyLimit,
+    handle,
+    refuse: () => ({ status: 400, json: {} }),
+    countLater() {},
+    admitAdmin: async () => null,
+  };
+}
+
+/** An API answering every request with the chunks above, streamed with or without a length. */
+function streamingApi(): Api {
+  const reply = (sized: boolean): Reply => ({
+    status: 200,
+    stream: {
+      contentType: 'application/pdf',
+      ...(sized ? { size: expected.bytes } : {}),
+      chunks: (async function* () {
+        for (const [i, c] of chunks.entries()) {
+          yield c;
+          // As the merger does between sources: let the socket's reader run.
+          if (i % 50 === 0) await new Promise((r) => setImmediate(r));
+        }
+      })(),
+      close() {},
+    },
+  });
+  return apiOf(async (req) => reply(req.path === '/sized'));
+}
+
+for (const framingCheck of [true, false]) {
+  t.test(
+    `a streamed body reaches a slow reader whole (framing check ${framingCheck ? 'on' : 'off'})`,
+    async (t) => {
+      const server = await listen(streamingApi(), { host: '127.0.0.1', port: 0, framingCheck });
+      t.teardown(() => server.close(100));
+      for (const path of ['/chunked', '/sized']) {
+        const raw = await slowGet(server.port, path);
+        const { head, body: dechunked, ended } = readChunked(raw);
+        let body = dechunked;
+        if (path === '/chunked') {
+          t.match(head, /transfer-encoding: chunked/, 'no length up front: chunked');
+          t.ok(ended, 'the chunked answer ends with its last chunk');
+        } else {
+          t.match(head, new RegExp(`content-length: ${expected.bytes}`));
+          body = raw.subarray(raw.indexOf('\r\n\r\n') + 4);
+        }
+        t.equal(body.length, expected.bytes, `${path}: every byte arrived`);
+        t.equal(createHash('sha256').update(body).digest('hex'), expected.sha256, `${path}: the same bytes`);
+      }
+    },
+  );
+}
+
+/** An API whose answers fail in every way a request can make them fail, and one that does not. */
+function faultyApi(): Api {
+  return apiOf(
+    (req) => {
+      if (req.path === '/throws') throw new Error('handle threw');
+      if (req.path === '/rejects') return Promise.reject(new Error('handle rejected'));
+      if (req.path === '/stream-fails')
+        return Promise.resolve({
+          status: 200,
+          stream: {
+            contentType: 'application/pdf',
+            // biome-ignore lint/correctness/useYield: a stream that fails before its first chunk
+            chunks: (async function* () {
+              throw new Error('the stream failed');
+            })(),
+            close() {},
+          },
+        });
+      return Promise.resolve({ status: 200, json: { ok: true } });
+    },
+    (_method, path) => {
+      if (path === '/limit-throws') throw new Error('bodyLimit failed');
+      return 1024;
+    },
+  );
+}
+
+for (const framingCheck of [true, false]) {
+  t.test(
+    `a fault while answering closes that connection only (framing check ${framingCheck ? 'on' : 'off'})`,
+    async (t) => {
+      const faults: unknown[] = [];
+      const server = await listen(faultyApi(), {
+        host: '127.0.0.1',
+        port: 0,
+        framingCheck,
+        onError: (err) => faults.push(err),
+      });
+      t.teardown(() => server.close(100));
+      for (const path of ['/throws', '/rejects', '/stream-fails', '/limit-throws']) {
+        const r = await exchange(server.port, `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`, 3000);
+        t.ok(r.closedByServer, `${path}: the server closes the connection, not left hanging`);
+        t.notMatch(r.raw, /^HTTP\/1\.1 200/, `${path}: never taken for a success`);
+        const ok = await exchange(server.port, 'GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+        t.match(ok.raw, /^HTTP\/1\.1 200 /, `after ${path}: the next request is answered`);
+      }
+      t.equal(server.inFlight(), 0, 'no request is left counted in flight');
+      t.ok(faults.length >= 3, `the faults were told (${faults.length})`);
+    },
+  );
+}
