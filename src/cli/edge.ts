@@ -89,7 +89,12 @@ frontend api
 ${refuse(501, 'method \\"%[method]\\" is not implemented; this server knows GET, HEAD, POST', 'method', 'unless METH_GET or METH_HEAD or METH_POST')}
 ${refuse(400, 'HTTP version %[req.ver] is not served; HTTP/1.1 and HTTP/1.0 are', 'headers', 'unless { req.ver 1.1 } or { req.ver 1.0 }')}
 ${refuse(400, 'an HTTP/1.1 request must carry a Host header', 'headers', 'if { req.ver 1.1 } !{ req.hdr_cnt(host) eq 1 }')}
-${refuse(413, `the body must be at most ${o.maxBodyBytes} bytes, got %[req.hdr_val(content-length)] (Content-Length)`, 'body', `if { req.hdr_val(content-length) gt ${o.maxBodyBytes} }`)}
+  # Control characters in a header value (but tab): the transport behind would hold such a request
+  # unanswered. HAProxy passes them on, so they are refused here, before anything else.
+${refuse(400, 'a header value holds a control character (a byte below 0x20 other than tab, or 0x7f)', 'headers', "if { req.hdrs -m reg '[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f]' }")}
+  # A declared length over the limit, whatever its size: lengths of more digits than the limit's
+  # are compared as text (HAProxy reads a header's number in 32 bits), the others as numbers.
+${refuse(413, `the body must be at most ${o.maxBodyBytes} bytes, got %[req.hdr(content-length)] (Content-Length)`, 'body', `if { req.hdr(content-length) -m reg '^0*[1-9][0-9]{${String(o.maxBodyBytes).length},}$' } || { req.hdr_val(content-length) gt ${o.maxBodyBytes} }`)}
   # A POST is sent again only when it never reached a process: nothing is ever charged twice.
   http-request disable-l7-retry if METH_POST
   # The client's address, replaced (never appended to): API processes trust it from this edge.

@@ -4,7 +4,14 @@
 // 431 and ten-digit lengths 413, pipelined requests are answered in order. The same server with
 // the check off shows what only the check in front can do.
 import t from 'tap';
-import { answersHttp10, errorOf, exchange, responses } from '../helpers/raw-http.ts';
+import {
+  answersHttp10,
+  errorOf,
+  exchange,
+  HUGE_LENGTHS,
+  refusesMalformedAtOnce,
+  responses,
+} from '../helpers/raw-http.ts';
 import { startTestServer } from '../helpers/server.ts';
 
 const server = await startTestServer(t);
@@ -102,6 +109,18 @@ t.test('too many header fields get 431; a ten-digit length gets 413', async (t) 
   t.match(errorOf(big!).message, /at most 524288 bytes, got 1000000000 \(Content-Length\)/);
   t.ok(huge.closedByServer, 'and the connection is closed rather than drained');
 });
+
+t.test(
+  'a declared length of any size over the limit is 413; a control byte in a header value 400',
+  async (t) => {
+    // Lengths beyond 64 bits too: the check reads any number of digits.
+    await refusesMalformedAtOnce(t, server.port, a.live, [
+      ...HUGE_LENGTHS,
+      '99999999999999999999',
+      '1'.padEnd(40, '0'),
+    ]);
+  },
+);
 
 t.test('malformed heads are refused by name', async (t) => {
   for (const [label, head, pattern] of [

@@ -135,3 +135,55 @@ export function readChunked(raw: Buffer): { head: string; body: Buffer; ended: b
     at = eol + 4 + size;
   }
 }
+
+/** Declared lengths past any limit: past 32 bits, past 2^53 and up to the largest 64-bit one. */
+export const HUGE_LENGTHS = [
+  '2147483648',
+  '4294967296',
+  '5000000000',
+  '1000000000000',
+  '18446744073709551615',
+];
+
+/**
+ * What clients connect to answers malformed requests at once (the embedded default's check, the
+ * farm's edge): a declared length over the limit of any size is 413 naming the limit and the
+ * length as sent; a header value with NUL or another control byte is 400; each in the API's
+ * error format, and the connection closed.
+ */
+export async function refusesMalformedAtOnce(
+  t: import('tap').Test,
+  port: number,
+  key: string,
+  lengths: readonly string[] = HUGE_LENGTHS,
+): Promise<void> {
+  for (const length of lengths) {
+    const r = await exchange(
+      port,
+      `POST /api/v1/generations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Length: ${length}\r\n\r\n{`,
+    );
+    const [res] = responses(r.raw);
+    t.equal(res?.status, 413, `Content-Length ${length}: 413`);
+    if (res?.status !== 413) continue;
+    t.match(
+      errorOf(res).message,
+      new RegExp(`^the body must be at most \\d+ bytes, got ${length} \\(Content-Length\\)$`),
+    );
+    t.equal(errorOf(res).field, 'body');
+    t.equal(errorOf(res).requestId, res.headers['x-request-id']?.[0], 'with its request id');
+    t.ok(r.closedByServer, `Content-Length ${length}: the connection is closed`);
+  }
+  for (const byte of ['\x00', '\x01', '\x08', '\x1b', '\x7f']) {
+    const code = `0x${byte.charCodeAt(0).toString(16).padStart(2, '0')}`;
+    const r = await exchange(
+      port,
+      `GET /api/v1/templates HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nX-Trace: a${byte}b\r\n\r\n`,
+    );
+    const [res] = responses(r.raw);
+    t.equal(res?.status, 400, `a header value with ${code}: 400`);
+    if (res?.status !== 400) continue;
+    t.match(errorOf(res).message, /holds a control character/, `${code}: named`);
+    t.equal(errorOf(res).field, 'headers');
+    t.ok(r.closedByServer, `${code}: the connection is closed`);
+  }
+}

@@ -95,8 +95,26 @@ t.test('a chunked body is followed to its end however it is split', async (t) =>
   }
 });
 
+t.test('a length of any number of digits is read, and kept as sent', async (t) => {
+  const long = '18446744073709551616000';
+  t.match(head(`POST / HTTP/1.1\nHost: x\nContent-Length: ${long}`), {
+    body: { kind: 'length', declared: long },
+  });
+  t.match(head('POST / HTTP/1.1\nHost: x\nContent-Length: 007\nContent-Length: 7'), {
+    body: { kind: 'length', length: 7, declared: '7' },
+  });
+  t.match(head('POST / HTTP/1.1\nHost: x\nContent-Length: 7\nContent-Length: 70'), {
+    status: 400,
+    message: /sent twice with different values/,
+  });
+});
+
 t.test('where a response ends', async (t) => {
-  t.same(responseFraming('HTTP/1.1 200 OK\r\nContent-Length: 12', 'GET'), { kind: 'length', length: 12 });
+  t.same(responseFraming('HTTP/1.1 200 OK\r\nContent-Length: 12', 'GET'), {
+    kind: 'length',
+    length: 12,
+    declared: '12',
+  });
   t.same(responseFraming('HTTP/1.1 200 OK\r\nContent-Length: 12', 'HEAD'), { kind: 'none' });
   t.same(responseFraming('HTTP/1.1 204 No Content', 'DELETE'), { kind: 'none' });
   t.same(responseFraming('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked', 'GET'), { kind: 'chunked' });

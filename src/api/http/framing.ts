@@ -30,7 +30,11 @@ const KNOWN = new Set(KNOWN_METHODS);
  */
 const PLAIN_NAME = /^[0-9A-Za-z-]+$/;
 
-export type BodyFraming = { kind: 'none' } | { kind: 'length'; length: number } | { kind: 'chunked' };
+export type BodyFraming =
+  | { kind: 'none' }
+  /** `declared`: the length as sent (any number of digits; `length` is exact up to 2^53). */
+  | { kind: 'length'; length: number; declared: string }
+  | { kind: 'chunked' };
 
 export interface RequestHead {
   method: string;
@@ -66,7 +70,8 @@ function hasControl(value: string): boolean {
   return false;
 }
 const TARGET = /^[\x21-\x7e]+$/;
-const DIGITS = /^[0-9]{1,16}$/;
+/** A length of any size: one too large for any route is refused 413 naming it as sent, never 400. */
+const DIGITS = /^[0-9]+$/;
 
 const refuse = (status: FramingRefusal['status'], message: string): FramingRefusal => ({ status, message });
 const shown = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
@@ -147,7 +152,7 @@ export function readRequestHead(text: string): RequestHead | FramingRefusal {
       case 'content-length':
         if (!DIGITS.test(value))
           return refuse(400, `Content-Length must be a number of bytes, got ${shown(value)}`);
-        if (length !== null && Number(length) !== Number(value))
+        if (length !== null && length.replace(/^0+(?=.)/, '') !== value.replace(/^0+(?=.)/, ''))
           return refuse(400, `Content-Length is sent twice with different values (${length}, ${value})`);
         length = value;
         break;
@@ -179,7 +184,7 @@ export function readRequestHead(text: string): RequestHead | FramingRefusal {
       return refuse(400, `Transfer-Encoding may only be "chunked", got ${shown(encoding)}`);
     body = { kind: 'chunked' };
   } else if (length !== null && Number(length) > 0) {
-    body = { kind: 'length', length: Number(length) };
+    body = { kind: 'length', length: Number(length), declared: length };
   }
   return {
     method,
@@ -288,7 +293,7 @@ export function responseFraming(
   const lower = head.toLowerCase();
   if (/\r\ntransfer-encoding:[^\r]*chunked/.test(lower)) return { kind: 'chunked' };
   const m = /\r\ncontent-length:\s*(\d+)/.exec(lower);
-  if (m) return Number(m[1]) === 0 ? { kind: 'none' } : { kind: 'length', length: Number(m[1]) };
+  if (m) return Number(m[1]) === 0 ? { kind: 'none' } : { kind: 'length', length: Number(m[1]), declared: m[1]! };
   return 'to-close';
 }
 

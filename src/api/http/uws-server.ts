@@ -149,10 +149,10 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
     // it is announced as very large.
     const tooLarge = (received: string, close: boolean) =>
       refuse({ status: 413, message: tooLargeMessage(limit, received) }, close);
-    const declared =
-      typeof req.headers['content-length'] === 'string' ? Number(req.headers['content-length']) : 0;
+    const sent = req.headers['content-length'];
+    const declared = typeof sent === 'string' ? Number(sent) : 0;
     if (declared > limit) {
-      tooLarge(`${declared} (Content-Length)`, declared > DRAIN_MAX_BYTES);
+      tooLarge(`${sent} (Content-Length)`, declared > DRAIN_MAX_BYTES);
       return x;
     }
 
@@ -251,7 +251,7 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
           if (head.body.kind !== 'length' || head.body.length <= DRAIN_MAX_BYTES) return null;
           const limit = api.bodyLimit(head.method.toUpperCase(), head.target.split('?')[0]!);
           if (head.body.length <= limit) return null;
-          return { status: 413, message: tooLargeMessage(limit, `${head.body.length} (Content-Length)`) };
+          return { status: 413, message: tooLargeMessage(limit, `${head.body.declared} (Content-Length)`) };
         },
       });
     } catch (err) {
