@@ -3,6 +3,7 @@
 // sent; then its progress, and its ZIP and merged PDF once it ended. Recent batches below.
 import { useCallback, useEffect, useId, useState } from 'react';
 import { type CallError, call, type TemplateSummary, when } from './api.ts';
+import { badUtf8, whereNotUtf8 } from '../../src/domain/utf8.ts';
 import { FormError, Table } from './ui.tsx';
 
 interface Counts {
@@ -151,7 +152,18 @@ export function BatchesPage(props: { accountId: string; mode: 'live' | 'test' })
           accept=".csv,text/csv"
           onChange={(e) => {
             const file = e.target.files?.[0];
-            if (file) void file.text().then((text) => setCsv({ name: file.name, text }));
+            if (!file) return;
+            void file.arrayBuffer().then((buffer) => {
+              const bytes = new Uint8Array(buffer);
+              const bad = badUtf8(bytes);
+              // Read as UTF-8 regardless, a file of another encoding would turn into U+FFFD.
+              if (bad) {
+                setCsv(null);
+                setProblem(
+                  `${file.name} is not UTF-8: ${whereNotUtf8(bad)} does not start a UTF-8 character. Save it as UTF-8 (CSV UTF-8) and choose it again.`,
+                );
+              } else setCsv({ name: file.name, text: new TextDecoder().decode(bytes) });
+            });
           }}
         />
         <p className="hint">A header row naming the columns, then one row a document.</p>

@@ -4,6 +4,7 @@
 // numbers like 1e309 that silently become Infinity.
 import { isUtf8 } from 'node:buffer';
 import { ApiError } from '../domain/errors.ts';
+import { firstBadByte } from '../domain/utf8.ts';
 import { checkParsedJson } from '../domain/validation.ts';
 
 export const JSON_MAX_DEPTH = 64;
@@ -28,29 +29,6 @@ function nestingDepth(text: string, max: number): number {
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return deepest;
-}
-
-/** The offset of the first byte that does not begin or continue a UTF-8 character (RFC 3629). */
-function firstBadByte(body: Buffer): number {
-  let i = 0;
-  while (i < body.length) {
-    const b = body[i]!;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    const more = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : 0;
-    if (more === 0) return i;
-    // The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF.
-    const lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
-    const hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
-    for (let k = 1; k <= more; k++) {
-      const c = body[i + k];
-      if (c === undefined || c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i;
-    }
-    i += more + 1;
-  }
-  return -1;
 }
 
 export function parseJsonBody(body: Buffer): unknown {

@@ -10,6 +10,7 @@ import {
   type Batch,
   BATCH_LIMITS,
   type BatchCounts,
+  csvTarget,
   type BatchPart,
   type BatchRow,
   parseBatchBody,
@@ -49,14 +50,28 @@ async function envelopeTemplate(d: JobDeps, tenant: Tenant, id: string): Promise
   }
 }
 
-/** What a template takes as input: simple text, structured data, or v1 content. */
-const takesOf = (t: TemplateModel): 'text' | 'data' | 'content' =>
-  t.version === 1 ? 'content' : t.mode === 'structured' ? 'data' : 'text';
-
-/** CSV text as records, a refusal naming the line where it is not CSV. */
+/**
+ * CSV text as records (RFC 4180: each CRLF or LF ends a record outside quotes, whichever a line
+ * uses), a refusal naming the line where it is not CSV, or where it holds U+FFFD: the mark a
+ * reader leaves where bytes were not UTF-8 (no hand writes it).
+ */
 function csvRecords(csv: string): string[][] {
+  const lost = csv.indexOf('\uFFFD');
+  if (lost >= 0) {
+    const line = csv.slice(0, lost).split('\n').length;
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `csv is not UTF-8 text: line ${line} holds U+FFFD, the mark a reader leaves where a file's bytes were not UTF-8; read the file as UTF-8 (or save it as UTF-8) and send it again`,
+      { field: 'csv' },
+    );
+  }
   try {
-    return parseCsv(csv, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
+    return parseCsv(csv, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      record_delimiter: ['\r\n', '\n'],
+    }) as string[][];
   } catch (err) {
     const e = err as { message?: string; lines?: number };
     throw new ApiError(
@@ -88,8 +103,8 @@ export async function submitBatch(
       ? parsed.rows.json
       : rowsOfCsv(
           csvRecords(parsed.rows.csv),
-          takesOf(template.model),
-          envelope ? takesOf(envelope.model) : null,
+          csvTarget(template.model),
+          envelope ? csvTarget(envelope.model) : null,
         );
   const check = specChecker(d, caller, template.model);
   const checkEnvelope = envelope ? specChecker(d, caller, envelope.model) : null;
@@ -275,7 +290,7 @@ export async function inspectCsv(
   const template = await ownTemplate(d, tenant, templateId);
   const [header = [], ...body] = csvRecords(csv);
   const targets = 'text' in sample ? ['text'] : 'data' in sample ? dataPaths(sample.data) : [];
-  if (takesOf(template.model) === 'content')
+  if (csvTarget(template.model).takes === 'content')
     throw new ApiError(
       'INVALID_REQUEST',
       'a legacy Document v1 template takes content blocks, which CSV cannot carry',
@@ -321,13 +336,21 @@ export async function mappedCsvRows(
       columns.length,
     );
   for (const [i, c] of columns.entries()) {
-    const reserved = c === null ? null : reservedSegment(c);
+    if (c === null) continue;
+    const reserved = reservedSegment(c);
     if (reserved) throw reservedKey(`columns/${i}`, reserved);
+    const first = columns.indexOf(c);
+    if (first < i)
+      throw new ApiError(
+        'INVALID_REQUEST',
+        `columns ${first + 1} and ${i + 1} both go to ${JSON.stringify(c)}; a field takes one column`,
+        { field: `columns/${i}` },
+      );
   }
   const kept = columns.flatMap((c, i) => (c === null ? [] : [i]));
   if (kept.length === 0) throw invalid('columns', 'at least one column mapped to a field', 'none');
   const records = [kept.map((i) => columns[i]!), ...body.map((r) => kept.map((i) => r[i] ?? ''))];
-  return { rows: rowsOfCsv(records, takesOf(template.model)), model: template.model };
+  return { rows: rowsOfCsv(records, csvTarget(template.model)), model: template.model };
 }
 
 /**

@@ -13,6 +13,7 @@ import {
 } from '../client/index.ts';
 import { envValue } from '../config/index.ts';
 import { Refusal } from '../domain/errors.ts';
+import { badUtf8, whereNotUtf8 } from '../domain/utf8.ts';
 
 /** How a command ended (documented in docs/client.md). */
 export const EXIT = {
@@ -39,13 +40,21 @@ export interface Common {
 }
 
 export function readInput(file: string, what: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(file === '-' ? 0 : file, 'utf8');
+    bytes = readFileSync(file === '-' ? 0 : file);
   } catch (err) {
     throw usage(
       `--${what}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
     );
   }
+  // Decoding would turn the bytes of another encoding into U+FFFD, which no hand can write.
+  const bad = badUtf8(bytes);
+  if (bad)
+    throw usage(
+      `--${what}: ${file === '-' ? 'standard input' : file} is not UTF-8: ${whereNotUtf8(bad)} does not start a UTF-8 character; save it as UTF-8`,
+    );
+  return bytes.toString('utf8');
 }
 
 export function readJson(file: string, what: string): unknown {

@@ -13,6 +13,8 @@ import {
   parseJobBody,
   parseMetadata,
 } from './generation.ts';
+import { requiredFields } from './document.ts';
+import type { TemplateModel } from './template.ts';
 import type { Tenant } from './tenant.ts';
 import { isReservedKey, reservedKey } from './validation.ts';
 
@@ -250,45 +252,110 @@ function compact(value: unknown): unknown {
   return value;
 }
 
+/** What a template takes from a CSV's columns: text, data or content (none), and the fields it cannot do without. */
+export interface CsvTarget {
+  takes: 'text' | 'data' | 'content';
+  required: readonly string[];
+}
+
+export function csvTarget(model: TemplateModel): CsvTarget {
+  if (model.version === 1) return { takes: 'content', required: [] };
+  if (model.mode === 'structured') return { takes: 'data', required: requiredFields(model) };
+  return { takes: 'text', required: ['text'] };
+}
+
+/** The field of `data` (or `text`) a column fills: its first name. */
+const fieldOf = (c: Column): string | null =>
+  c.to === 'text' ? 'text' : c.to === 'data' ? (c.path[0] as { key: string }).key : null;
+
+/** Where a column puts its cells, step by step: `envelope`, `.items`, `[0]`, `.price`; `seed`, `metadata.KEY`. */
+const placeOf = (c: Column): string[] => [
+  'envelope' in c ? 'envelope' : '',
+  ...(c.to === 'data'
+    ? c.path.map((s) => ('key' in s ? `.${s.key}` : `[${s.index}]`))
+    : [c.to === 'metadata' ? `metadata.${c.key}` : c.to]),
+];
+
 /**
- * Rows of a CSV's records (the header first) for a template taking `takes`: each record's
- * non-empty cells placed by their column (csvColumn). An unknown column, or one the template's
- * input cannot take, is refused naming it.
+ * Whether two columns would fill one place: the same, one inside the other (`title` and
+ * `title.city`), or one field held both as a list and as an object (`items[0]` and `items.x`).
+ */
+function clash(a: readonly string[], b: readonly string[]): boolean {
+  let k = 0;
+  while (k < a.length && k < b.length && a[k] === b[k]) k++;
+  if (k === a.length || k === b.length) return true;
+  return a[k]!.startsWith('[') !== b[k]!.startsWith('[');
+}
+
+/**
+ * Rows of a CSV's records (the header first) for a template (`letter`) and, when the batch has
+ * one, its envelope template (columns `envelope.…`): each record's non-empty cells placed by their
+ * column (csvColumn). Refused naming the column: one that names a reserved key, one the template's
+ * input cannot take, one given twice or two that name the same field both as a value and as
+ * holding others; refused once, naming it, a field the template requires that no column fills.
  */
 export function rowsOfCsv(
   records: string[][],
-  takes: 'text' | 'data' | 'content',
-  /** What the envelope template takes, when the batch has one: its columns are `envelope.…`. */
-  envelopeTakes: 'text' | 'data' | 'content' | null = null,
+  letter: CsvTarget,
+  envelope: CsvTarget | null = null,
 ): unknown[] {
   const [header, ...body] = records;
   if (!header?.length) throw invalid('csv', 'CSV text whose first line names the columns', 'no header');
-  if (takes === 'content')
+  if (letter.takes === 'content')
     throw new ApiError(
       'INVALID_REQUEST',
       'a legacy Document v1 template takes content blocks, which CSV cannot carry: send rows instead',
       { field: 'csv' },
     );
-  if (envelopeTakes === 'content')
+  if (envelope?.takes === 'content')
     throw new ApiError(
       'INVALID_REQUEST',
       'the envelope template is a legacy Document v1 template, which takes content blocks CSV cannot carry: send rows instead',
       { field: 'csv' },
     );
-  const columns = header.map((name, i) => {
-    const reserved = reservedSegment(name.trim());
+  const names = header.map((name) => name.trim());
+  const columns = names.map((name, i) => {
+    const reserved = reservedSegment(name);
     if (reserved) throw reservedKey(`csv/${name}`, reserved);
-    const c = csvColumn(name.trim());
-    const taking = c && 'envelope' in c ? envelopeTakes : takes;
+    const c = csvColumn(name);
+    const taking = c && 'envelope' in c ? envelope?.takes : letter.takes;
     const wrong = !c || (c.to === 'text' && taking !== 'text') || (c.to === 'data' && taking !== 'data');
     if (wrong)
       throw new ApiError(
         'INVALID_REQUEST',
-        `csv column ${i + 1} ${JSON.stringify(name)} is not one this template takes: ${takes === 'text' ? 'text' : 'data fields such as name, address.city, items[0] or lines[0].price'}, seed or metadata.KEY`,
+        `csv column ${i + 1} ${JSON.stringify(header[i])} is not one this template takes: ${letter.takes === 'text' ? 'text' : 'data fields such as name, address.city, items[0] or lines[0].price'}, seed or metadata.KEY`,
         { field: `csv/${name}` },
       );
     return c!;
   });
+  // Two columns may not fill one place: the same name twice, or one field both as a value and as
+  // holding others (`title` and `title.city`, `items[0]` and `items.x`).
+  const places = columns.map(placeOf);
+  for (const [j, place] of places.entries())
+    for (let i = 0; i < j; i++) {
+      if (!clash(places[i]!, place)) continue;
+      throw new ApiError(
+        'INVALID_REQUEST',
+        names[i] === names[j]
+          ? `csv columns ${i + 1} and ${j + 1} are both ${JSON.stringify(names[j])}; a column may be given once`
+          : `csv columns ${i + 1} ${JSON.stringify(names[i])} and ${j + 1} ${JSON.stringify(names[j])} name the same field in two ways`,
+        { field: `csv/${names[j]}` },
+      );
+    }
+  for (const [target, prefix] of [
+    [letter, ''],
+    [envelope, 'envelope.'],
+  ] as const) {
+    if (!target) continue;
+    const given = new Set(columns.filter((c) => 'envelope' in c === (prefix !== '')).map(fieldOf));
+    const missing = target.required.filter((f) => !given.has(f));
+    if (missing.length)
+      throw new ApiError(
+        'INVALID_REQUEST',
+        `csv has no column for ${missing.map((f) => `${prefix}${f}`).join(', ')}, which the ${prefix ? 'envelope ' : ''}template requires of every row`,
+        { field: `csv/${prefix}${missing[0]}` },
+      );
+  }
   if (body.length < 1 || body.length > BATCH_LIMITS.rows)
     throw invalid(
       'csv',
@@ -298,20 +365,20 @@ export function rowsOfCsv(
   return body.map((record) => {
     const row: Record<string, unknown> = {};
     const data: Record<string, unknown> = Object.create(null);
-    const envelope: Record<string, unknown> = {};
+    const envelopeRow: Record<string, unknown> = {};
     const envelopeData: Record<string, unknown> = Object.create(null);
     const metadata: Record<string, string> = {};
     for (const [i, cell] of record.entries()) {
       const c = columns[i];
       if (!c || cell === '') continue;
-      if (c.to === 'text') (c.envelope ? envelope : row).text = cell;
+      if (c.to === 'text') (c.envelope ? envelopeRow : row).text = cell;
       else if (c.to === 'seed') row.seed = /^\d{1,10}$/.test(cell.trim()) ? Number(cell.trim()) : cell;
       else if (c.to === 'metadata') metadata[c.key] = cell;
       else place(c.envelope ? envelopeData : data, c.path, cell);
     }
-    if (takes === 'data') row.data = compact(data);
-    if (envelopeTakes === 'data') envelope.data = compact(envelopeData);
-    if (envelopeTakes !== null) row.envelope = envelope;
+    if (letter.takes === 'data') row.data = compact(data);
+    if (envelope?.takes === 'data') envelopeRow.data = compact(envelopeData);
+    if (envelope) row.envelope = envelopeRow;
     if (Object.keys(metadata).length) row.metadata = metadata;
     return row;
   });

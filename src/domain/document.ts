@@ -335,6 +335,19 @@ function cell(value: unknown, path: (string | number)[]): string {
   return dataString(value, path, L.textChars);
 }
 
+/** The fields of `data` a structured template cannot do without: its dynamic blocks that are not optional. */
+export function requiredFields(template: StructuredTemplate): string[] {
+  const out: string[] = [];
+  const walk = (bs: TemplateBlock[]) => {
+    for (const b of bs) {
+      if (b.type === 'columns') walk(b.columns.flatMap((c) => c.blocks as TemplateBlock[]));
+      else if ('key' in b && b.key !== undefined && !b.static && !b.optional) out.push(b.key);
+    }
+  };
+  walk(template.blocks);
+  return out;
+}
+
 /**
  * A structured template's blocks with `data` filled in. Every dynamic block's key is looked up;
  * an absent optional field leaves its block out; any key the template does not define is refused.

@@ -210,6 +210,23 @@ t.test('a CSV batch for a structured template: columns map to data paths, seed a
   t.same(JSON.parse(jobs[1]!.metadata!), { name: 'tom' });
 });
 
+t.test('CSV lines may end in CRLF or LF, mixed in one file: each ends a row outside quotes', async (t) => {
+  const a = await server.tenant();
+  const csv = 'text,metadata.n\r\nDear Ada,1\r\n"Dear Tom,\r\nsee you",2\nDear Grace,3\nDear Alan,4\r\n';
+  const post = await call(t, server, 'POST', '/batches', {
+    key: a.test,
+    body: { templateId: a.templates.test.simple, csv },
+  });
+  t.equal(post.status, 202, JSON.stringify(post.body).slice(0, 300));
+  t.equal(post.body.rows.total, 4, 'four rows, none merged');
+  const rows = await allRows(t, server, a.test, post.body.id);
+  t.same(
+    rows.map((r) => r.metadata.n),
+    ['1', '2', '3', '4'],
+  );
+  await call(t, server, 'POST', `/batches/${post.body.id}/cancel`, { key: a.test });
+});
+
 t.test('bad rows are refused naming the first rows and fields, and nothing is created', async (t) => {
   const a = await server.tenant();
   const count = async () => ({
@@ -261,6 +278,36 @@ t.test('bad rows are refused naming the first rows and fields, and nothing is cr
   });
   t.equal(broken.status, 400);
   t.equal(broken.body.error.field, 'csv');
+
+  // CSV as RFC 4180 reads it: columns once, required ones once, text that was UTF-8.
+  for (const [label, templateId, text, field, message] of [
+    [
+      'a column given twice',
+      a.templates.test.simple,
+      'text,text\nDear Ada,Dear Tom\n',
+      'csv/text',
+      /csv columns 1 and 2 are both "text"; a column may be given once/,
+    ],
+    [
+      'a required column missing',
+      a.templates.test.structured,
+      `points[0],summary\n${'one,two\n'.repeat(30)}`,
+      'csv/title',
+      /^csv has no column for title, which the template requires of every row$/,
+    ],
+    [
+      'a file read as UTF-8 that was Latin-1',
+      a.templates.test.simple,
+      'text\nDear Ada\nDear Ren\uFFFDe\n',
+      'csv',
+      /csv is not UTF-8 text: line 3 holds U\+FFFD/,
+    ],
+  ] as const) {
+    const r = await call(t, server, 'POST', '/batches', { key: a.test, body: { templateId, csv: text } });
+    t.equal(r.status, 400, label);
+    t.equal(r.body.error.field, field, `${label}: named`);
+    t.match(r.body.error.message, message, `${label}: said once, not per row`);
+  }
 
   for (const [body, field] of [
     [{ templateId: a.templates.test.simple }, 'rows'],

@@ -29,6 +29,13 @@ t.test('a CSV mapped, its first row previewed, the batch followed to its ZIP and
     'Mr John Thornton,Marlborough Mills,Milton,john@example.com',
     'Mr Nicholas Higgins,Princeton Street,Milton,nicholas@example.com',
   ].join('\n');
+  // Saved by a spreadsheet in Latin-1: refused as not UTF-8, where it stops being so.
+  const latin1 = join(dir, 'latin1.csv');
+  writeFileSync(latin1, Buffer.from('Name,Town\nMme Ren\xe9e Hale,Helstone\n', 'latin1'));
+  await page.getByLabel('CSV file').setInputFiles(latin1);
+  await page
+    .getByText('latin1.csv is not UTF-8: line 2, byte 17 (0xe9) does not start a UTF-8 character.')
+    .waitFor();
   const file = join(dir, 'addresses.csv');
   writeFileSync(file, csv);
   await page.getByLabel('CSV file').setInputFiles(file);

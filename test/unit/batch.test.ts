@@ -9,10 +9,13 @@ import {
   rowSeed,
   rowsOfCsv,
   SEED_MAX,
+  reservedSegment,
 } from '../../src/domain/batch.ts';
 import { ApiError } from '../../src/domain/errors.ts';
 
 const TPL = 'tpl_4fRkX9mQ2bLc8ZtW1nYpDs';
+const DATA = { takes: 'data', required: [] } as const;
+const TEXT = { takes: 'text', required: ['text'] } as const;
 
 const refused = (f: () => unknown): ApiError => {
   try {
@@ -54,7 +57,7 @@ t.test('CSV records become rows: empty cells left out, lists closed up, tables b
       ['Botany', '', 'Leaves', 'Roots', 'Oak', '', 'ada', '7'],
       ['Chem', 'Atoms', '', '', '', 'Salt', '', ''],
     ],
-    'data',
+    DATA,
   );
   t.same(rows, [
     {
@@ -64,7 +67,7 @@ t.test('CSV records become rows: empty cells left out, lists closed up, tables b
     },
     { data: { title: 'Chem', points: ['Atoms'], figures: [{ item: 'Salt' }] } },
   ]);
-  t.same(rowsOfCsv([['text'], ['Dear Tom'], ['Dear Ada']], 'text'), [
+  t.same(rowsOfCsv([['text'], ['Dear Tom'], ['Dear Ada']], TEXT), [
     { text: 'Dear Tom' },
     { text: 'Dear Ada' },
   ]);
@@ -75,22 +78,118 @@ t.test('CSV records become rows: empty cells left out, lists closed up, tables b
           ['text', 'name'],
           ['a', 'b'],
         ],
-        'text',
+        TEXT,
       ),
     ).field,
     'csv/name',
   );
-  t.equal(refused(() => rowsOfCsv([['text'], ['a']], 'data')).field, 'csv/text');
-  t.equal(refused(() => rowsOfCsv([['text'], ['a']], 'content')).field, 'csv');
-  t.match(refused(() => rowsOfCsv([['text']], 'text')).message, /1-10,000 rows, got "0 rows"|0 rows/);
+  t.equal(refused(() => rowsOfCsv([['text'], ['a']], DATA)).field, 'csv/text');
+  t.equal(refused(() => rowsOfCsv([['text'], ['a']], { takes: 'content', required: [] })).field, 'csv');
+  t.match(refused(() => rowsOfCsv([['text']], TEXT)).message, /1-10,000 rows, got "0 rows"|0 rows/);
   const seedText = rowsOfCsv(
     [
       ['text', 'seed'],
       ['a', 'twelve'],
     ],
-    'text',
+    TEXT,
   )[0] as { seed: unknown };
   t.equal(seedText.seed, 'twelve', 'a seed that is not a number is left for the row check to refuse');
+});
+
+t.test('CSV columns: each given once, one field one way, every required field given once', async (t) => {
+  const twice = refused(() =>
+    rowsOfCsv(
+      [
+        ['text', 'seed', 'text'],
+        ['a', '1', 'b'],
+      ],
+      TEXT,
+    ),
+  );
+  t.equal(twice.field, 'csv/text');
+  t.match(twice.message, 'csv columns 1 and 3 are both "text"; a column may be given once');
+  t.match(
+    refused(() =>
+      rowsOfCsv(
+        [
+          [' title', 'title'],
+          ['a', 'b'],
+        ],
+        DATA,
+      ),
+    ).message,
+    /columns 1 and 2 are both/,
+  );
+  for (const [a, b] of [
+    ['title', 'title.city'],
+    ['address.city', 'address'],
+    ['items[0]', 'items.x'],
+    ['lines[0].price', 'lines[0]'],
+  ]) {
+    const e = refused(() =>
+      rowsOfCsv(
+        [
+          [a!, b!],
+          ['1', '2'],
+        ],
+        DATA,
+      ),
+    );
+    t.match(e.message, `"${a}" and 2 "${b}" name the same field in two ways`);
+    t.equal(e.field, `csv/${b}`);
+  }
+  t.same(
+    rowsOfCsv(
+      [
+        ['items[0]', 'items[1]', 'metadata.a', 'metadata.b'],
+        ['x', 'y', '1', '2'],
+      ],
+      DATA,
+    ),
+    [{ data: { items: ['x', 'y'] }, metadata: { a: '1', b: '2' } }],
+    'neighbours are not a clash',
+  );
+  const needs = { takes: 'data', required: ['title', 'points'] } as const;
+  const missing = refused(() => rowsOfCsv([['title', 'summary'], ...Array(50).fill(['a', 'b'])], needs));
+  t.equal(missing.message, 'csv has no column for points, which the template requires of every row');
+  t.equal(missing.field, 'csv/points');
+  t.same(
+    rowsOfCsv(
+      [
+        ['title', 'points[0]'],
+        ['a', 'b'],
+      ],
+      needs,
+    ),
+    [{ data: { title: 'a', points: ['b'] } }],
+  );
+  const envelope = refused(() =>
+    rowsOfCsv(
+      [
+        ['text', 'envelope.name'],
+        ['a', 'b'],
+      ],
+      TEXT,
+      needs,
+    ),
+  );
+  t.match(
+    envelope.message,
+    'csv has no column for envelope.title, envelope.points, which the envelope template',
+  );
+  t.equal(envelope.field, 'csv/envelope.title');
+});
+
+t.test('CSV columns that name a reserved key are refused naming it', async (t) => {
+  t.equal(reservedSegment('__proto__.city'), '__proto__');
+  t.equal(reservedSegment('items[0].constructor'), 'constructor');
+  t.equal(reservedSegment('__proto__[0]'), '__proto__');
+  t.equal(reservedSegment('metadata.prototype'), 'prototype');
+  t.equal(reservedSegment('address.city'), null);
+  const e = refused(() => rowsOfCsv([['constructor.prototype.city'], ['Paris']], DATA));
+  t.equal(e.field, 'csv/constructor.prototype.city');
+  t.match(e.message, 'the key "constructor" is not accepted');
+  t.equal(({} as Record<string, unknown>).city, undefined);
 });
 
 t.test('rowSeed: the same batch and row always, another row another, within the seed range', async (t) => {

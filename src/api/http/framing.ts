@@ -293,7 +293,8 @@ export function responseFraming(
   const lower = head.toLowerCase();
   if (/\r\ntransfer-encoding:[^\r]*chunked/.test(lower)) return { kind: 'chunked' };
   const m = /\r\ncontent-length:\s*(\d+)/.exec(lower);
-  if (m) return Number(m[1]) === 0 ? { kind: 'none' } : { kind: 'length', length: Number(m[1]), declared: m[1]! };
+  if (m)
+    return Number(m[1]) === 0 ? { kind: 'none' } : { kind: 'length', length: Number(m[1]), declared: m[1]! };
   return 'to-close';
 }
 
