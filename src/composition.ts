@@ -98,6 +98,8 @@ export interface Adapters {
   draftLimiter: RateLimiter;
   /** Personal font uploads, per account. */
   fontUploadLimiter: RateLimiter;
+  /** Pictures given to hands, per account. */
+  handPictureLimiter: RateLimiter;
   quota: RenderQuota;
   renderer: Renderer;
   metrics: Metrics;
@@ -149,6 +151,10 @@ export async function openAdapters(
     { points: config.personalFontUploadsPerHour, windowSeconds: 3600 },
     'font-uploads',
   );
+  const handPictureLimiter = limited(
+    { points: config.handPicturesPerHour, windowSeconds: 3600 },
+    'hand-pictures',
+  );
   const quota = redis
     ? new RedisRenderQuota(redis, config.redisPrefix, renders)
     : new MemoryRenderQuota(renders);
@@ -199,6 +205,7 @@ export async function openAdapters(
     signInLimits,
     draftLimiter,
     fontUploadLimiter,
+    handPictureLimiter,
     quota,
     renderer,
     metrics,

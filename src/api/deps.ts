@@ -27,6 +27,7 @@ export interface ApiDeps {
   draftLimiter: RateLimiter;
   /** Personal font uploads, per account. */
   fontUploadLimiter: RateLimiter;
+  handPictureLimiter: RateLimiter;
   /** Synchronous renders run on the same pool as jobs, under their own quotas. */
   renderer: Renderer;
   quota: RenderQuota;

@@ -24,6 +24,7 @@ import {
   fontName,
   replacePersonalFontFile,
   requirePersonalFonts,
+  spendHourly,
 } from './personal-fonts.ts';
 import {
   type HandBuildResult,
@@ -32,7 +33,7 @@ import {
   RenderTaskError,
 } from './ports/renderer.ts';
 
-export type HandDeps = FontDeps & { draftLimiter: RateLimiter };
+export type HandDeps = FontDeps & { draftLimiter: RateLimiter; handPictureLimiter: RateLimiter };
 
 /** The most pictures a hand keeps: the longest sheet's 5 pages and pages written again. */
 export const HAND_MAX_SCANS = 12;
@@ -89,6 +90,10 @@ async function pictures(d: HandDeps, hand: HandRecord): Promise<HandBuildTask['s
   );
 }
 
+/** Counts a picture against the account's hourly pictures (each is read on a render thread), or refuses it. */
+const spendPicture = (d: HandDeps, caller: Caller) =>
+  spendHourly(d.handPictureLimiter, caller, 'hand-pictures', 'pictures given to hands');
+
 /**
  * A picture read as a page of a sheet on the pool (PNG or JPEG within the asset limits): which
  * page of which sheet it is, or a refusal saying why it is none.
@@ -112,6 +117,9 @@ async function readPicture(
   return { scan, code };
 }
 
+/** Where a hand's pictures are kept in the blob store. */
+const handPrefix = (accountId: string, handId: string) => `hands/${accountId}/${handId}/`;
+
 async function keep(
   d: HandDeps,
   accountId: string,
@@ -120,7 +128,7 @@ async function keep(
   page: number,
   redo?: string[],
 ): Promise<HandScan> {
-  const key = `hands/${accountId}/${handId}/${newId('asset')}`;
+  const key = `${handPrefix(accountId, handId)}${newId('asset')}`;
   await d.blobs.put(key, scan.bytes, scan.type);
   return {
     key,
@@ -141,17 +149,16 @@ export async function createHand(
 ): Promise<HandRecord> {
   requirePersonalFonts(d, caller);
   const name = fontName(input.name);
+  await spendPicture(d, caller);
   const { scan, code } = await readPicture(d, input.picture);
   const id = newId('hand');
   const kept = await keep(d, caller.account.id, id, scan, code.page);
-  return d.store.hands.create({
-    id,
-    accountId: caller.account.id,
-    name,
-    sheet: layoutCode(code),
-    scans: [kept],
-    now: d.now(),
-  });
+  return d.store.hands
+    .create({ id, accountId: caller.account.id, name, sheet: layoutCode(code), scans: [kept], now: d.now() })
+    .catch(async (err: unknown) => {
+      await d.blobs.delete(kept.key);
+      throw err;
+    });
 }
 
 /**
@@ -173,6 +180,7 @@ export async function addHandPicture(
       `a hand keeps at most ${HAND_MAX_SCANS} pictures, it has ${hand.scans.length}`,
       { field: 'body' },
     );
+  await spendPicture(d, caller);
   const { scan, code } = await readPicture(d, input.picture);
   const layout = sheetLayout(code.set, code.paper);
   if (layout.code !== hand.sheet)
@@ -191,11 +199,20 @@ export async function addHandPicture(
       { field: 'redo' },
     );
   const kept = await keep(d, caller.account.id, hand.id, scan, code.page, redo);
-  const replaced = redo ? [] : hand.scans.filter((s) => !s.redo && s.page === code.page);
-  const scans = [...hand.scans.filter((s) => !replaced.includes(s)), kept];
-  const changed = await d.store.hands.update(caller.account.id, hand.id, { scans, now: d.now() });
-  for (const s of replaced) await d.blobs.delete(s.key);
-  return changed!;
+  // The hand's list as it stands when the picture joins it: others given at the same time may
+  // have joined since it was read. A picture that does not join leaves no blob behind.
+  const added = await d.store.hands
+    .addScan(caller.account.id, hand.id, kept, { replacesPage: !redo, most: HAND_MAX_SCANS, now: d.now() })
+    .catch(async (err: unknown) => {
+      await d.blobs.delete(kept.key);
+      throw err;
+    });
+  if (!added) {
+    await d.blobs.delete(kept.key);
+    throw new Refusal('missing', `hand ${shownId(id)} is not a hand of this account`);
+  }
+  for (const s of added.dropped) await d.blobs.delete(s.key);
+  return added.hand;
 }
 
 /** Drawings named as `a/2`, each once. */
@@ -361,7 +378,10 @@ export function listHands(d: HandDeps, caller: Caller): Promise<HandRecord[]> {
 export async function deleteHand(d: HandDeps, caller: Caller, id: string): Promise<HandRecord> {
   const removed = await d.store.hands.remove(caller.account.id, id);
   if (!removed) throw new Refusal('missing', `hand ${shownId(id)} is not a hand of this account`);
-  for (const s of removed.scans) await d.blobs.delete(s.key);
+  // Every blob under the hand's prefix, its listed pictures and any a crash left unlisted.
+  const keys: string[] = [];
+  for await (const key of d.blobs.list(handPrefix(caller.account.id, id))) keys.push(key);
+  for (const key of keys) await d.blobs.delete(key);
   return removed;
 }
 

@@ -36,21 +36,28 @@ export function requirePersonalFonts(d: Pick<FontDeps, 'store'>, caller: Caller)
     );
 }
 
-/** Counts one personal font file against the account's hourly uploads, or refuses it (429). */
-async function consumeUpload(d: FontDeps, caller: Caller): Promise<void> {
-  const rate = await d.fontUploadLimiter.consume(caller.account.id);
+/**
+ * Counts one upload of an account against an hourly limit (`name`, said in the 429's `reason`),
+ * or refuses it: personal font files, pictures given to hands.
+ */
+export async function spendHourly(
+  limiter: RateLimiter,
+  caller: Caller,
+  name: 'font-uploads' | 'hand-pictures',
+  what: string,
+): Promise<void> {
+  const rate = await limiter.consume(caller.account.id);
   if (!rate.allowed)
     throw limitReached(
-      `at most ${d.fontUploadLimiter.points} personal font uploads an hour per account; wait ${rate.resetSeconds} s`,
-      {
-        name: 'font-uploads',
-        limit: d.fontUploadLimiter.points,
-        window: d.fontUploadLimiter.windowSeconds,
-        reset: rate.resetSeconds,
-      },
+      `at most ${limiter.points} ${what} an hour per account; wait ${rate.resetSeconds} s`,
+      { name, limit: limiter.points, window: limiter.windowSeconds, reset: rate.resetSeconds },
       rate.resetSeconds,
     );
 }
+
+/** Counts one personal font file against the account's hourly uploads, or refuses it (429). */
+const consumeUpload = (d: FontDeps, caller: Caller) =>
+  spendHourly(d.fontUploadLimiter, caller, 'font-uploads', 'personal font uploads');
 
 /** A font file parsed and its sample line written on a render thread, or a refusal saying why. */
 async function checkedFile(d: FontDeps, bytes: Uint8Array): Promise<Extract<FontCheckResult, { ok: true }>> {

@@ -567,6 +567,12 @@ export const descriptors = {
     parse: integer(1, 100_000),
     doc: 'Personal font uploads an account may make in an hour, refused ones included (each is parsed and drawn on a render thread before it is kept).',
   }),
+  handPicturesPerHour: describe({
+    env: 'HAND_PICTURES_PER_HOUR',
+    default: 30,
+    parse: integer(1, 100_000),
+    doc: 'Pictures of a filled sample sheet an account may give its hands in an hour, refused ones included (each is read on a render thread before it is kept).',
+  }),
 
   // Billing (DESIGN §6)
   planCatalog: describe<string | undefined>({

@@ -140,6 +140,7 @@ export const limitReasons = {
   'previews-per-minute': 'The account made its new previews of the minute (spec §8: 3).',
   'drafts-per-minute': "Dashboard: the account's builder previews of the minute.",
   'font-uploads': "Dashboard: the account's personal font uploads of the hour.",
+  'hand-pictures': 'Dashboard: the pictures of sample-sheet pages the account gave its hands in the hour.',
   'sign-in-tries': 'Dashboard: sign-in and sign-up tries of an address or an email.',
   'admin-token-failures': 'Admin API: wrong admin tokens from one address within a minute.',
 } as const;

@@ -1,6 +1,7 @@
 // Reading a filled sample sheet from a scan or a phone photo (docs/sample-sheet.md): the light is
 // evened out, the four corner marks found, the page's angle and perspective undone by the
-// homography from the marks to where the layout put them, the page's code read from its cells,
+// homography from the marks to where the layout put them (upright, upside down or turned a
+// quarter, whichever makes the page's code read), the page's code read from its cells,
 // and each box's ink cut out on its own, guides and specks dropped, in the page's millimetres.
 // OpenCV (its WebAssembly build) does the image work; it loads once per thread, on first use.
 import type CV from '@techstark/opencv-js';
@@ -177,7 +178,7 @@ function warpPage(
   marks: Blob[],
   paper: SheetPaper,
   keep: <M extends { delete(): void }>(m: M) => M,
-): { page: CV.Mat; code: SheetCode | null } {
+): { page: CV.Mat; code: SheetCode } | null {
   const layout = sheetLayout('basic', paper);
   const px = SCAN_PX_PER_MM;
   const to = layout.marks.flatMap((m) => [(m.x + m.size / 2) * px, (m.y + m.size / 2) * px]);
@@ -185,7 +186,8 @@ function warpPage(
   const src = keep(cv.matFromArray(4, 1, cv.CV_32FC2, from));
   const dst = keep(cv.matFromArray(4, 1, cv.CV_32FC2, to));
   const h = keep(cv.getPerspectiveTransform(src, dst));
-  const page = keep(new cv.Mat());
+  // Kept only when its code reads: a page warped the wrong way round is let go at once.
+  const page = new cv.Mat();
   const size = new cv.Size(Math.round(layout.paper.width * px), Math.round(layout.paper.height * px));
   cv.warpPerspective(even, page, h, size, cv.INTER_LINEAR, cv.BORDER_CONSTANT, new cv.Scalar(255));
   const c = layout.codeCells;
@@ -205,8 +207,23 @@ function warpPage(
     }
   });
   const code = readSheetCode(bits);
-  return { page, code: code && code.paper === paper ? code : null };
+  if (!code || code.paper !== paper) {
+    page.delete();
+    return null;
+  }
+  return { page: keep(page), code };
 }
+
+/**
+ * The marks found (at the picture's top-left, top-right, bottom-left and bottom-right) in the
+ * page's own order, for a page photographed upright, upside down, or turned a quarter either way.
+ */
+const TURNS = [
+  [0, 1, 2, 3],
+  [3, 2, 1, 0],
+  [1, 3, 0, 2],
+  [2, 0, 3, 1],
+] as const;
 
 /** A box's writing room as ink (0) on paper (255), specks dropped. */
 function boxInk(
@@ -259,17 +276,24 @@ export async function readSheetScan(image: GrayImage): Promise<SheetScan> {
         'no-marks',
         'the four black corner squares of a sample sheet were not found: photograph the whole page, corners included',
       );
-    let read: { page: CV.Mat; code: SheetCode | null } | undefined;
-    for (const paper of Object.keys(SHEET_PAPERS) as SheetPaper[]) {
-      read = warpPage(cv, even, marks, paper, keep);
-      if (read.code) break;
-    }
-    const code = read?.code;
-    if (!read || !code)
+    let read: { page: CV.Mat; code: SheetCode } | null = null;
+    turns: for (const turn of TURNS)
+      for (const paper of Object.keys(SHEET_PAPERS) as SheetPaper[]) {
+        read = warpPage(
+          cv,
+          even,
+          turn.map((i) => marks[i]!),
+          paper,
+          keep,
+        );
+        if (read) break turns;
+      }
+    if (!read)
       throw new SheetScanError(
         'no-code',
-        "the page's code could not be read: is it a page of this service's sample sheet?",
+        "the page's code could not be read, upright, upside down or turned a quarter: is it a page of this service's sample sheet?",
       );
+    const { code } = read;
     const layout = sheetLayout(code.set, code.paper);
     if (!(code.set in SHEET_SETS) || layout.pages !== code.pages)
       throw new SheetScanError(

@@ -1,6 +1,7 @@
 // Hands: personal fonts of one's own handwriting as the dashboard edits them (docs/personal-hands.md).
 // A hand holds its pictures (blob keys; the pages, and pages written again for some drawings),
 // its edits and the personal font its last build made; its pictures live in blobs.
+import { Refusal } from '../domain/errors.ts';
 import type { HandEdits } from '../render/index.ts';
 import type { Db, Tx } from './database.ts';
 import type { HandsTable } from './schema.ts';
@@ -129,6 +130,43 @@ export class HandRepo {
         .execute();
       const row = await mine(tx, accountId, id);
       return row ? toHand(row) : null;
+    });
+  }
+
+  /**
+   * Adds a picture to a hand's list as the list stands in the store, in one transaction (a row
+   * lock on PostgreSQL), so that pictures given at once never overwrite one another: with
+   * `replacesPage`, the picture of the same page (not a page written again for some drawings)
+   * leaves the list. Refused when the hand would keep more than `most`. The hand as it now is and
+   * the pictures it let go (their blobs are the caller's to delete), or null when it has none.
+   */
+  async addScan(
+    accountId: string,
+    id: string,
+    scan: HandScan,
+    opts: { replacesPage: boolean; most: number; now: Date },
+  ): Promise<{ hand: HandRecord; dropped: HandScan[] } | null> {
+    return this.db.write(async (tx) => {
+      const row = await this.db
+        .forUpdate(
+          tx.selectFrom('hands').selectAll().where('id', '=', id).where('account_id', '=', accountId),
+        )
+        .executeTakeFirst();
+      if (!row) return null;
+      const scans = JSON.parse(row.scans) as HandScan[];
+      const dropped = opts.replacesPage ? scans.filter((s) => !s.redo && s.page === scan.page) : [];
+      const next = [...scans.filter((s) => !dropped.includes(s)), scan];
+      if (next.length > opts.most)
+        throw new Refusal('invalid', `a hand keeps at most ${opts.most} pictures, it has ${scans.length}`, {
+          field: 'body',
+        });
+      const updatedAt = opts.now.toISOString();
+      await tx
+        .updateTable('hands')
+        .set({ scans: JSON.stringify(next), updated_at: updatedAt })
+        .where('id', '=', id)
+        .execute();
+      return { hand: toHand({ ...row, scans: JSON.stringify(next), updated_at: updatedAt }), dropped };
     });
   }
 

@@ -884,6 +884,43 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
       updatedAt: later.toISOString(),
       createdAt: NOW.toISOString(),
     });
+    // Pictures added at once: each against the list as it stands, one picture a page left.
+    const page2 = (n: number) => ({ ...scan, key: `hands/x/p2-${n}`, page: 2 });
+    const added = await Promise.all(
+      Array.from({ length: 6 }, (_, n) =>
+        store.hands.addScan(a.id, hand.id, page2(n), { replacesPage: true, most: 12, now: later }),
+      ),
+    );
+    const now = (await store.hands.get(a.id, hand.id))!;
+    t.same(
+      now.scans.map((s) => `${s.page}${s.redo ? ' redo' : ''}`),
+      ['1', '1 redo', '2'],
+      'one picture of page 2, the first page and its redone drawings kept',
+    );
+    const dropped = added.flatMap((r) => r!.dropped.map((s) => s.key));
+    t.same(
+      [...dropped, now.scans.at(-1)!.key].sort(),
+      Array.from({ length: 6 }, (_, n) => `hands/x/p2-${n}`).sort(),
+      'every other picture of page 2 was let go, each once',
+    );
+    const redo = await store.hands.addScan(
+      a.id,
+      hand.id,
+      { ...scan, key: 'hands/x/redo-2', redo: ['b/1'] },
+      { replacesPage: false, most: 12, now: later },
+    );
+    t.same(redo?.dropped, [], 'a page written again replaces nothing');
+    await rejects(
+      t,
+      store.hands.addScan(a.id, hand.id, page2(9), { replacesPage: false, most: 4, now: later }),
+      /at most 4 pictures, it has 4/,
+      'past the most a hand keeps',
+    );
+    t.equal(
+      await store.hands.addScan(b.id, hand.id, page2(9), { replacesPage: true, most: 12, now: later }),
+      null,
+      'not to another account',
+    );
     t.same(
       (await store.hands.list(a.id)).map((h) => h.id),
       [hand.id],

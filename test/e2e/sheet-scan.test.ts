@@ -79,6 +79,40 @@ t.test(
   },
 );
 
+/** A picture turned by 180° or a quarter clockwise. */
+function turned(image: GrayImage, how: 'upside down' | 'a quarter'): GrayImage {
+  const { width: w, height: h, data } = image;
+  if (how === 'upside down') return { width: w, height: h, data: data.slice().reverse() };
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) out[x * h + (h - 1 - y)] = data[y * w + x]!;
+  return { width: h, height: w, data: out };
+}
+
+t.test('a page photographed upside down or sideways is turned and read', async (t) => {
+  const clean = await filledPage();
+  const { image } = await photographed(clean);
+  const upright = await readSheetScan(image);
+  for (const how of ['upside down', 'a quarter'] as const) {
+    const scan = await readSheetScan(turned(image, how));
+    t.same(scan.code, upright.code, `${how}: the same page's code`);
+    const px = SCAN_PX_PER_MM;
+    const worst = Math.min(
+      ...scan.boxes.map((b) =>
+        overlap(
+          normalised(clean, {
+            x: Math.round(b.x * px),
+            y: Math.round(b.y * px),
+            w: b.ink.width,
+            h: b.ink.height,
+          }),
+          normalised(b.ink),
+        ),
+      ),
+    );
+    t.ok(worst >= OVERLAP_FLOOR, `${how}: every box as written (lowest ${worst.toFixed(3)})`);
+  }
+});
+
 t.test('a picture that is no sheet, and a sheet whose code is gone, are refused saying why', async (t) => {
   const blank: GrayImage = { width: 1200, height: 1600, data: new Uint8Array(1200 * 1600).fill(200) };
   const none = await readSheetScan(blank).catch((e: unknown) => e);

@@ -33,18 +33,22 @@ export async function signUpOverHttp(
   };
 }
 
-/** A call of the session's account (`/dashboard/v1/accounts/{account}{path}`), its body as JSON text. */
+/**
+ * A call of the session's account (`/dashboard/v1/accounts/{account}{path}`): its body JSON text,
+ * or bytes of `contentType` (a picture).
+ */
 export async function dashboardCall(
   server: Pick<TestServer, 'base'>,
   s: DashboardSession,
   method: string,
   path: string,
-  body?: string,
+  body?: string | Uint8Array,
+  contentType = 'application/json',
   // biome-ignore lint/suspicious/noExplicitAny: a test reads the JSON it asked for
 ): Promise<{ status: number; body: any }> {
   const res = await fetch(`${server.base}/dashboard/v1/accounts/${s.account}${path}`, {
     method,
-    headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': 'application/json' },
+    headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': contentType },
     ...(body === undefined ? {} : { body }),
   });
   const text = await res.text();
