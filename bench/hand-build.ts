@@ -1,10 +1,10 @@
-// Building a personal font from photos of a filled sample sheet, on one render thread: the basic
-// A4 sheet's pages written in Kalam through the engine and photographed as a phone would (JPEG,
-// about 6 MP), then decoded, read (OpenCV) and built (Potrace, opentype.js, the pen's strokes) by
-// a pool of one thread. The first build on a fresh thread loads OpenCV and Potrace; the warm
-// figure is the median of the builds after it, each from pictures the thread has not seen (a
-// corner painted, encoded again); a hand's preview after an edit builds from pictures read before,
-// without the strokes.
+// Building a personal font from photos of a filled sample sheet: the basic A4 sheet's pages
+// written in Kalam through the engine and photographed as a phone would (JPEG, about 6 MP), then
+// decoded, read (OpenCV) and built (Potrace, opentype.js, the pen's strokes) by the renderer's
+// process that reads sample sheets. The first build in a fresh process loads Node, the engine,
+// OpenCV and Potrace; the warm figure is the median of the builds after it, each from pictures
+// the process has not seen (a corner painted, encoded again); a hand's preview after an edit
+// builds from pictures read before, without the strokes.
 //
 //   node --import tsx bench/hand-build.ts [--runs 5] [--write]
 import { parseArgs } from 'node:util';
@@ -26,7 +26,7 @@ type Photo = (typeof photos)[number];
 
 /**
  * The photo with a corner of the table under the page (16 px square) painted another grey and
- * encoded again: the same page, a picture no thread has read.
+ * encoded again: the same page, a picture the process has not read.
  */
 function another(photo: Photo, n: number): Photo {
   const image = jpeg.decode(photo.bytes, { useTArray: true });
@@ -87,7 +87,7 @@ for (const [what, scans] of [
 
 const table = `### Personal font from a sample sheet, ${new Date().toISOString().slice(0, 10)} (bench/hand-build.ts)
 
-${machine()}; the basic A4 sheet written in Kalam through the engine and photographed as a phone would (3°, perspective, side light, noise, JPEG 75); a pool of one render thread decodes, reads and builds, the pen's strokes included. Cold: the first build on a fresh thread (OpenCV and Potrace load); warm: the median of ${runs} builds after it, each from pictures the thread has not read; preview: the median of ${runs} previews (pages read before, no strokes), as after an edit in the dashboard.
+${machine()}; the basic A4 sheet written in Kalam through the engine and photographed as a phone would (3°, perspective, side light, noise, JPEG 75); the renderer's process for sample sheets decodes, reads and builds, the pen's strokes included. Cold: the first build in a fresh process (Node, the engine, OpenCV and Potrace load); warm: the median of ${runs} builds after it, each from pictures the process has not read; preview: the median of ${runs} previews (pages read before, no strokes), as after an edit in the dashboard.
 
 | pictures | size | cold | warm | preview |
 |---|---|---:|---:|---:|

@@ -84,6 +84,7 @@ export async function renderThread(config: Config): Promise<Renderer> {
     timeoutMs: config.renderTimeoutMs,
     memoryMb: config.renderMemoryMb,
     fontCacheBytes: config.fontCacheMb * 1024 * 1024,
+    handIdleMs: config.handProcessIdleMs,
   });
 }
 
@@ -170,6 +171,7 @@ export async function openAdapters(
       memoryMb: config.renderMemoryMb,
       ...(config.renderYoungMb ? { youngMb: config.renderYoungMb } : {}),
       fontCacheBytes: config.fontCacheMb * 1024 * 1024,
+      handIdleMs: config.handProcessIdleMs,
       onWorkerError: (err) => log.warn({ err: err.message }, 'render worker failed outside a task'),
     });
   const metrics = new Metrics(instance ?? instanceName(), role, () => ({

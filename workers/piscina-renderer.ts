@@ -4,7 +4,8 @@
 // the pool carries on with a fresh worker. Tasks wait for a free thread here, in arrival order,
 // and their time limit starts when a thread takes them: a caller may hand over more tasks than
 // there are threads (the next job ready while the last one is being stored) without a waiting
-// task spending its time.
+// task spending its time. Sample-sheet pictures are read in a process of their own
+// (workers/hand-runner.ts), which takes one of the pool's turns while it works.
 import { Piscina } from 'piscina';
 import {
   type FontCheck,
@@ -20,6 +21,7 @@ import {
   RenderTaskError,
 } from '../src/app/ports/renderer.ts';
 import { tuneImageAllocator } from '../src/config/index.ts';
+import { HandRunner } from './hand-runner.ts';
 import type { Forgotten, PoolTask, PoolWorkerData } from './pool-task.ts';
 
 /** Dropped fonts each task carries: a thread idle through more drops than this leaves the rest to its cache's bound. */
@@ -38,10 +40,16 @@ export interface PiscinaRendererOptions {
   filename?: string;
   /** Told of a worker failure no task reports (one dying as it starts, or idle). */
   onWorkerError?: (err: Error) => void;
+  /** How long the process that reads sample-sheet pictures is kept once idle, ms (30 s by default). */
+  handIdleMs?: number;
 }
 
 export class PiscinaRenderer implements Renderer {
   private pool: Piscina;
+  /** The process that reads sample sheets (none until a picture comes, and when idle). */
+  private readonly hands: HandRunner;
+  /** Hand tasks one after another: a second waits here, not on a turn of the pool's. */
+  private handTurn: Promise<unknown> = Promise.resolve();
   private readonly watchdog: NodeJS.Timeout;
   private starved = false;
   private running = 0;
@@ -65,6 +73,7 @@ export class PiscinaRenderer implements Renderer {
       if (stuck && this.starved) this.replace();
       this.starved = stuck;
     }, 1000).unref();
+    this.hands = new HandRunner({ idleMs: opts.handIdleMs ?? 30_000, memoryMb: opts.memoryMb });
   }
 
   private create(): Piscina {
@@ -129,9 +138,23 @@ export class PiscinaRenderer implements Renderer {
     );
   }
 
-  /** Reads filled sample-sheet pages and builds a font from them on a thread of the pool, under its limits. */
+  /**
+   * Reads filled sample-sheet pages and builds a font from them in the hand process, under the
+   * pool's time and heap limits; it takes one of the pool's turns while it runs, so the tasks at
+   * work never outnumber POOL_THREADS.
+   */
   buildHand(task: HandBuildTask, opts: { timeoutMs?: number } = {}): Promise<HandBuildResult> {
-    return this.submit<HandBuildResult>({ buildHand: task }, opts.timeoutMs ?? this.opts.timeoutMs);
+    const run = async () => {
+      await this.thread();
+      try {
+        return await this.hands.run(task, opts.timeoutMs ?? this.opts.timeoutMs);
+      } finally {
+        this.leaveThread();
+      }
+    };
+    const mine = this.handTurn.then(run, run);
+    this.handTurn = mine.catch(() => {});
+    return mine;
   }
 
   /** Decodes an uploaded image on a thread of the pool, under its time and heap limits. */
@@ -224,8 +247,9 @@ export class PiscinaRenderer implements Renderer {
     }
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     clearInterval(this.watchdog);
-    return this.pool.destroy();
+    this.hands.close();
+    await this.pool.destroy();
   }
 }

@@ -4,8 +4,6 @@ import { Piscina } from 'piscina';
 import type {
   FontCheck,
   FontCheckResult,
-  HandBuildResult,
-  HandBuildTask,
   ImageCheck,
   ImageCheckResult,
   RenderRequest,
@@ -14,7 +12,6 @@ import type {
 import { forgetFont, setFontCacheBytes } from '../src/render/index.ts';
 import { releaseFontMemory } from './native-memory.ts';
 import { checkFont } from './font-check.ts';
-import { buildHandTask } from './hand-task.ts';
 import { checkImage } from './image-check.ts';
 import { renderRequest } from './render-task.ts';
 
@@ -27,12 +24,7 @@ export interface PoolWorkerData {
 export type Forgotten = readonly { seq: number; id: string }[];
 
 /** What a thread is handed: a render, an uploaded image or font to check; and the fonts dropped lately. */
-export type PoolTask = (
-  | RenderRequest
-  | { check: ImageCheck }
-  | { checkFont: FontCheck }
-  | { buildHand: HandBuildTask }
-) & {
+export type PoolTask = (RenderRequest | { check: ImageCheck } | { checkFont: FontCheck }) & {
   forgotten?: Forgotten;
 };
 
@@ -43,10 +35,7 @@ let forgottenUpTo = 0;
 
 export default function run(
   task: PoolTask,
-):
-  | RenderResult
-  | ImageCheckResult
-  | Promise<RenderResult | ImageCheckResult | FontCheckResult | HandBuildResult> {
+): RenderResult | ImageCheckResult | Promise<RenderResult | ImageCheckResult | FontCheckResult> {
   let dropped = false;
   for (const f of task.forgotten ?? [])
     if (f.seq > forgottenUpTo) {
@@ -55,10 +44,6 @@ export default function run(
     }
   if (dropped) releaseFontMemory();
   if ('check' in task) return checkImage(task.check);
-  if ('buildHand' in task)
-    return buildHandTask(task.buildHand).then((result) =>
-      afterTurn(result.ok ? moving(result, result.bytes) : result),
-    );
   // The font checked is dropped and collected: its finalizers run as the loop turns.
   if ('checkFont' in task)
     return checkFont(task.checkFont).then((result) =>

@@ -321,18 +321,24 @@ export async function previewHand(
   const pages = [...new Set(hand.scans.filter((s) => !s.redo).map((s) => s.page))].sort((a, b) => a - b);
   if (!result.ok) return { hand, preview: { ok: false, pages, message: result.message } };
   const probe = newId('font');
-  const sample = await d.renderer.run(
-    {
-      output: 'draft',
-      spec: fontSampleSpec(probe, HAND_SAMPLE, { height: 42, fallback: true }),
-      fonts: { [probe]: result.bytes },
-      images: {},
-      createdAt: d.now().toISOString(),
-      limits: { maxPages: 1, maxBytes: d.config.renderOutputMaxBytes, previewDpi: DRAFT_DPI },
-      once: true,
-    },
-    { timeoutMs: d.config.renderSyncTimeoutMs },
-  );
+  // A wide hand's paragraph takes more lines: it is drawn on a taller strip, not refused.
+  const drawSample = (height: number) =>
+    d.renderer.run(
+      {
+        output: 'draft',
+        spec: fontSampleSpec(probe, HAND_SAMPLE, { height, fallback: true }),
+        fonts: { [probe]: result.bytes },
+        images: {},
+        createdAt: d.now().toISOString(),
+        limits: { maxPages: 1, maxBytes: d.config.renderOutputMaxBytes, previewDpi: DRAFT_DPI },
+        once: true,
+      },
+      { timeoutMs: d.config.renderSyncTimeoutMs },
+    );
+  const sample = await drawSample(42).catch((err: unknown) => {
+    if (err instanceof RenderTaskError && err.code === 'TOO_MANY_PAGES') return drawSample(120);
+    throw err;
+  });
   const { bytes: _, ok: __, ...rest } = result;
   return { hand, preview: { ...rest, ok: true, pages, sample: sample.bytes } };
 }

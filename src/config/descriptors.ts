@@ -567,6 +567,12 @@ export const descriptors = {
     parse: integer(1, 100_000),
     doc: 'Personal font uploads an account may make in an hour, refused ones included (each is parsed and drawn on a render thread before it is kept).',
   }),
+  handProcessIdleMs: describe({
+    env: 'HAND_PROCESS_IDLE_MS',
+    default: 30_000,
+    parse: integer(1000, 3_600_000, 'ms'),
+    doc: 'How long the process that reads sample-sheet pictures is kept once idle (one starts with the next picture; all its memory goes with it).',
+  }),
   handPicturesPerHour: describe({
     env: 'HAND_PICTURES_PER_HOUR',
     default: 30,

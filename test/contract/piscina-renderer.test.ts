@@ -1,11 +1,15 @@
 // What only the piscina renderer has: worker threads, a task over its time or memory limit
-// stopped and reported, and the pool serving the next task (the port's contract: renderer.test.ts).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// stopped and reported, and the pool serving the next task; sample sheets read in a process of
+// their own that ends once idle (the port's contract: renderer.test.ts).
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { type Rendered, type RenderRequest, RenderTaskError } from '../../src/app/ports/renderer.ts';
 import { PiscinaRenderer as RenderPool } from '../../workers/piscina-renderer.ts';
+import { sheetLayout } from '../../src/render/index.ts';
+import { bundledFontSource } from '../helpers/fonts.ts';
+import { sheetPhotos } from '../helpers/sheet-photo.ts';
 import { textSpec } from '../helpers/specs.ts';
 
 const task = (text: string, limits: Partial<RenderRequest['limits']> = {}): RenderRequest => ({
@@ -137,5 +141,34 @@ t.test(
     t.pass(
       'the last waited 2.7 s behind the others, past its 2.5 s limit, and still had its whole limit to run',
     );
+  },
+);
+
+t.test(
+  'sample sheets are read in a process of their own: stopped past its time limit, ended once idle',
+  async (t) => {
+    const pool = new RenderPool({ threads: 1, timeoutMs: 60_000, memoryMb: 512, handIdleMs: 300 });
+    t.teardown(() => pool.close());
+    /** The processes this one started, as /proc lists them. */
+    const children = () =>
+      readdirSync('/proc/self/task').flatMap((task) =>
+        readFileSync(`/proc/self/task/${task}/children`, 'utf8').split(' ').filter(Boolean),
+      );
+    const before = children();
+    const [page1] = await sheetPhotos(sheetLayout('basic', 'a4'), bundledFontSource('kalam'), 1);
+    const task = { preview: true, name: 'Idle hand', scans: [page1!], createdAt: '2026-11-27T00:00:00Z' };
+    const late = await pool.buildHand(task, { timeoutMs: 20 }).catch((e: unknown) => e);
+    t.ok(late instanceof RenderTaskError && late.reason === 'timeout', `past its limit: ${late}`);
+    const read = await pool.buildHand(task);
+    t.ok(read.ok, 'the next one is read, by a fresh process');
+    t.equal(children().length, before.length + 1, 'by a process of its own');
+    let gone = false;
+    for (let i = 0; i < 100 && !gone; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      gone = children().length === before.length;
+    }
+    t.ok(gone, 'which ends once it has been idle, and its memory with it');
+    const again = await pool.buildHand(task);
+    t.ok(again.ok, 'and a picture given later starts one again');
   },
 );
