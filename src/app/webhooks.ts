@@ -121,6 +121,8 @@ export interface DispatcherDeps {
 const BATCH = 20;
 /** How many sends one dispatcher has open at once: slow receivers cannot make it hold more. */
 const MAX_IN_FLIGHT = 50;
+/** Bytes of a receiver's answer read before the connection is closed: the status is what counts. */
+const ANSWER_READ_MAX = 4 * 1024;
 
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
@@ -211,10 +213,12 @@ export class WebhookDispatcher {
   }
 
   /**
-   * One POST of a delivery; answers the status once the head arrives (the body is not read). No
-   * redirect is followed; the whole try is bounded by the timeout; unless private targets are
-   * allowed, the connection goes only to a public address (the check is on the address the
-   * socket connects to, so a name that resolves elsewhere later is still refused).
+   * One POST of a delivery; answers the status once the head arrives. Of the answer's body at most
+   * ANSWER_READ_MAX bytes are read, then the connection is closed; whatever the receiver does, the
+   * whole try ends within the timeout (a body streamed slowly is cut there). No redirect is
+   * followed; unless private targets are allowed, the connection goes only to a public address
+   * (the check is on the address the socket connects to, so a name that resolves elsewhere later
+   * is still refused).
    */
   private post(c: ClaimedDelivery, headers: Record<string, string>): Promise<number> {
     const url = new URL(c.url);
@@ -228,16 +232,18 @@ export class WebhookDispatcher {
         url,
         { method: 'POST', headers, ...(guard ? { lookup: publicLookup } : {}) },
         (res) => {
-          clearTimeout(timer);
-          res.resume();
           resolve(res.statusCode ?? 0);
+          let read = 0;
+          res.on('data', (chunk: Buffer) => {
+            read += chunk.length;
+            if (read > ANSWER_READ_MAX) req.destroy();
+          });
+          res.on('error', () => {}); // cut off here, or by the timer: the status is already known
         },
       );
       const timer = setTimeout(() => req.destroy(new Error(`no answer within ${ms} ms`)), ms);
-      req.on('error', (err) => {
-        clearTimeout(timer);
-        reject(err);
-      });
+      req.on('close', () => clearTimeout(timer));
+      req.on('error', reject); // after the head, a no-op: the promise is settled
       req.end(c.body);
     });
   }

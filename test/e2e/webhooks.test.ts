@@ -3,6 +3,8 @@
 // a slow answer is tried again and seen as a duplicate; the delivery log shows every try; a
 // redelivery sends the same event again; a failed job sends generation.failed.
 import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ScriptoriumError, verifyWebhook } from 'scriptorium/client';
 import t from 'tap';
 import { cli } from '../helpers/cli.ts';
@@ -268,3 +270,73 @@ t.test('a failed job sends generation.failed; the CLI lists endpoints and delive
   await until('sent again', () => receiver.received.length === 2);
   t.equal(receiver.processed.length, 1, 'processed once');
 });
+
+t.test(
+  'a receiver that answers 200, then streams 100 MiB slowly or never ends its body: a try reads a few KiB and ends',
+  async (t) => {
+    const a = await server.tenant();
+    const seen: { mode: string; sent: number; closed: boolean }[] = [];
+    const receiver = createServer((req, res) => {
+      const mode = seen.length === 0 ? 'stream' : 'stall';
+      const conn = { mode, sent: 0, closed: false };
+      seen.push(conn);
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        res.flushHeaders();
+        const chunk = Buffer.alloc(64 * 1024, 120);
+        // 64 KiB every 20 ms: 100 MiB would take half a minute.
+        const timer: NodeJS.Timeout | undefined =
+          mode === 'stream'
+            ? setInterval(() => {
+                if (conn.sent >= 100 * 2 ** 20) {
+                  clearInterval(timer);
+                  res.end();
+                  return;
+                }
+                res.write(chunk);
+                conn.sent += chunk.length;
+              }, 20)
+            : undefined;
+        res.on('close', () => {
+          clearInterval(timer);
+          conn.closed = true;
+        });
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    t.teardown(() => {
+      receiver.closeAllConnections();
+      receiver.close();
+    });
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const added = await admin('POST', `/accounts/${a.accountId}/webhooks`, { url, mode: 'test' });
+    t.equal(added.status, 201);
+    for (const order of ['one', 'two']) {
+      const r = await call(t, server, 'POST', '/generations', {
+        key: a.test,
+        body: { templateId: a.templates.test.simple, text: `${LETTER} ${order}`, metadata: { order } },
+      });
+      t.equal(r.status, 202);
+    }
+    await until(
+      'both receivers saw their connection closed',
+      () => seen.length === 2 && seen.every((s) => s.closed),
+    );
+    const [stream, stall] = seen;
+    t.ok(
+      stream!.sent < 4 * 2 ** 20,
+      `of the 100 MiB offered, ${stream!.sent} bytes were written before the close`,
+    );
+    t.ok(stall!.closed, 'a body that never ends is cut at the timeout');
+    await until('both deliveries are recorded as delivered', async () => {
+      const log = await admin('GET', `/webhooks/deliveries?account=${a.accountId}`);
+      return (
+        log.body.data.length === 2 &&
+        log.body.data.every(
+          (d: { status: string; attempts: number }) => d.status === 'delivered' && d.attempts === 1,
+        )
+      );
+    });
+  },
+);
