@@ -1,6 +1,6 @@
 // Webhooks (an extension: spec §6 has no events; docs/webhooks.md): which event a finished job
 // makes, what an endpoint may be, and when a failed delivery is tried again. Pure.
-import { invalid } from './errors.ts';
+import { ApiError, invalid, show } from './errors.ts';
 import { type Job, jobView } from './generation.ts';
 
 export const WEBHOOK_EVENTS = [
@@ -70,18 +70,35 @@ export function nextAttemptAt(attempts: number, baseMs: number, now: Date): Date
 
 export const WEBHOOK_LIMITS = { endpointsPerAccount: 10, urlChars: 2048 } as const;
 
-/** An endpoint's URL: http or https, no credentials in it, at most 2,048 characters. */
+/**
+ * A URL as a message may repeat it: whatever stands before the host's `@` (a user name and
+ * password) replaced by `***`, also in text that does not parse as a URL (`admin:pw@host`).
+ */
+export function withoutCredentials(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, (_, scheme = '') => `${scheme}***@`);
+}
+
+/**
+ * An endpoint's URL: http or https, no credentials in it, at most 2,048 characters. A refusal
+ * never repeats a user name or password it was sent (nor does the log of the request).
+ */
 export function checkWebhookUrl(value: unknown): string {
   const what = 'an http:// or https:// URL of at most 2,048 characters, without user:password@';
-  if (typeof value !== 'string' || value.length > WEBHOOK_LIMITS.urlChars) throw invalid('url', what, value);
+  const sent = typeof value === 'string' ? withoutCredentials(value) : value;
+  if (typeof value !== 'string' || value.length > WEBHOOK_LIMITS.urlChars) throw invalid('url', what, sent);
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw invalid('url', what, value);
+    throw invalid('url', what, sent);
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password)
-    throw invalid('url', what, value);
+  if (url.username || url.password)
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `url must not carry a user name or password (user:password@ before the host); got ${show(sent)}: sign requests with the endpoint's secret instead`,
+      { field: 'url' },
+    );
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('url', what, sent);
   return url.toString();
 }
 

@@ -2,8 +2,11 @@
 // network, link-local (the cloud metadata address) or a name that resolves to one is refused when
 // an owner adds it in the dashboard or the operator through the admin API, naming the URL and the
 // address; and a delivery whose endpoint resolves to such an address when it is sent (registered
-// before, or a name whose address changed) is not sent: its try records why.
+// before, or a name whose address changed) is not sent: its try records why. A URL carrying a
+// user name and password is refused without repeating them, wherever it is given and in the logs.
+import { pino } from 'pino';
 import t from 'tap';
+import { cli } from '../helpers/cli.ts';
 import { dashboardCall, signUpOverHttp } from '../helpers/dashboard-api.ts';
 import { startReceiver, until } from '../helpers/receiver.ts';
 import { startTestServer } from '../helpers/server.ts';
@@ -103,3 +106,63 @@ t.test('not sent when the endpoint leads to a private address at sending time', 
     'nothing reached the receiver',
   );
 });
+
+t.test(
+  'a URL with a user name and password is refused without repeating them: admin API, dashboard, command line, logs',
+  async (t) => {
+    const lines: string[] = [];
+    const logged = await startTestServer(
+      t,
+      { adminToken: ADMIN, accessLogSample: 1 },
+      { log: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }) },
+    );
+    const a = await logged.tenant();
+    const session = await signUpOverHttp(logged, 'secrets@example.com');
+    for (const url of [
+      'http://admin:hunter2@hooks.example.com/in',
+      'https://hunter2@hooks.example.com/in',
+      'http://admin:hunter2@[not a host',
+      'admin:hunter2@hooks.example.com',
+    ]) {
+      const viaAdmin = await fetch(`${logged.base}/admin/v1/accounts/${a.accountId}/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url, mode: 'test' }),
+      });
+      const text = await viaAdmin.text();
+      t.equal(viaAdmin.status, 400, `admin API, ${url}: 400`);
+      t.match(JSON.parse(text).error, { field: 'url', message: /\*\*\*@/ });
+      t.notMatch(text, /hunter2/, 'the admin API does not repeat the password');
+      const viaDashboard = await dashboardCall(
+        logged,
+        session,
+        'POST',
+        '/webhooks',
+        JSON.stringify({ mode: 'live', url }),
+      );
+      t.equal(viaDashboard.status, 400, `dashboard, ${url}: 400`);
+      t.notMatch(JSON.stringify(viaDashboard.body), /hunter2/, 'nor does the dashboard');
+    }
+    const viaCli = await cli(
+      [
+        'admin',
+        'webhook',
+        'add',
+        '--account',
+        a.accountId,
+        '--url',
+        'http://admin:hunter2@hooks.example.com/in',
+      ],
+      { DATA_DIR: logged.dir },
+    );
+    t.not(viaCli.code, 0, 'the command refuses it');
+    t.match(viaCli.stderr, /user name or password.*\*\*\*@hooks\.example\.com/);
+    t.notMatch(viaCli.stdout + viaCli.stderr, /hunter2/, 'nor does the command line');
+    t.ok(
+      lines.some((l) => l.includes('/webhooks')),
+      'the requests were logged',
+    );
+    t.notMatch(lines.join('\n'), /hunter2/, 'nor do the logs');
+    t.same(await logged.ctx.store.webhooks.listEndpoints(a.accountId), [], 'and nothing was added');
+  },
+);
