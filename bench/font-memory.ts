@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { paddedFont } from '../test/helpers/fonts.ts';
 import { record } from './record.ts';
-import { cli, machine, ROOT, serve } from './serve.ts';
+import { dashboardUser, machine, ROOT, serve } from './serve.ts';
 
 const { values: args } = parseArgs({
   options: { write: { type: 'boolean', default: false }, rounds: { type: 'string', default: '30' } },
@@ -34,25 +34,9 @@ const server = await serve(env);
 const series: number[] = [];
 let before = 0;
 try {
-  const base = `http://127.0.0.1:${server.port}/dashboard/v1`;
-  const up = await fetch(`${base}/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Bench',
-      accountName: 'Bench',
-      email: 'bench@example.com',
-      password: 'a bench passphrase',
-    }),
-  });
-  const view = (await up.json()) as { csrfToken: string; accounts: { accountId: string }[] };
-  const account = view.accounts[0]!.accountId;
-  cli(env, 'admin', 'plan', 'set', '--account', account, '--plan', 'pro');
-  const headers = {
-    cookie: up.headers.get('set-cookie')!.split(';')[0]!,
-    'x-csrf-token': view.csrfToken,
-    'content-type': 'application/octet-stream',
-  };
+  const user = await dashboardUser(env, server.port);
+  const { base, account } = user;
+  const headers = { ...user.headers, 'content-type': 'application/octet-stream' };
   const pid = server.child.pid!;
   before = rss(pid);
   for (let i = 0; i <= ROUNDS; i++) {

@@ -14,7 +14,7 @@ import { sheetLayout } from '../src/render/index.ts';
 import { bundledFontSource } from '../test/helpers/fonts.ts';
 import { sheetPhotos } from '../test/helpers/sheet-photo.ts';
 import { record } from './record.ts';
-import { cli, machine, ROOT, serve } from './serve.ts';
+import { dashboardUser, machine, ROOT, serve } from './serve.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -62,21 +62,7 @@ const env = { DATA_DIR: dir, HAND_PICTURES_PER_HOUR: '100000', PERSONAL_FONT_UPL
 const server = await serve(env);
 const figures = { before: 0, most: 0, afterWork: 0, idle: 0, pictures: 0, built: 0, seconds: 0 };
 try {
-  const base = `http://127.0.0.1:${server.port}/dashboard/v1`;
-  const up = await fetch(`${base}/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Bench',
-      accountName: 'Bench',
-      email: 'bench@example.com',
-      password: 'a bench passphrase',
-    }),
-  });
-  const view = (await up.json()) as { csrfToken: string; accounts: { accountId: string }[] };
-  const account = view.accounts[0]!.accountId;
-  cli(env, 'admin', 'plan', 'set', '--account', account, '--plan', 'pro');
-  const headers = { cookie: up.headers.get('set-cookie')!.split(';')[0]!, 'x-csrf-token': view.csrfToken };
+  const { base, account, headers } = await dashboardUser(env, server.port);
   const call = async (method: string, path: string, body?: Uint8Array) => {
     const res = await fetch(`${base}/accounts/${account}${path}`, {
       method,

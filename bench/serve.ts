@@ -49,6 +49,35 @@ export function seedAccount(
   return { account: account.id!, key: key.key!, template: tpl.id! };
 }
 
+/**
+ * A dashboard user signed up on a live server and put on the Pro plan (personal fonts and hands
+ * need it): its account, and the session's cookie and CSRF token as headers.
+ */
+export async function dashboardUser(
+  env: NodeJS.ProcessEnv,
+  port: number,
+): Promise<{ base: string; account: string; headers: { cookie: string; 'x-csrf-token': string } }> {
+  const base = `http://127.0.0.1:${port}/dashboard/v1`;
+  const up = await fetch(`${base}/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Bench',
+      accountName: 'Bench',
+      email: 'bench@example.com',
+      password: 'a bench passphrase',
+    }),
+  });
+  const view = (await up.json()) as { csrfToken: string; accounts: { accountId: string }[] };
+  const account = view.accounts[0]!.accountId;
+  cli(env, 'admin', 'plan', 'set', '--account', account, '--plan', 'pro');
+  return {
+    base,
+    account,
+    headers: { cookie: up.headers.get('set-cookie')!.split(';')[0]!, 'x-csrf-token': view.csrfToken },
+  };
+}
+
 export interface Served {
   readonly port: number;
   readonly child: ChildProcess;
