@@ -90,7 +90,7 @@ async function pictures(d: HandDeps, hand: HandRecord): Promise<HandBuildTask['s
   );
 }
 
-/** Counts a picture against the account's hourly pictures (each is read on a render thread), or refuses it. */
+/** Counts a picture against the account's hourly pictures (each is read in the hand process), or refuses it. */
 const spendPicture = (d: HandDeps, caller: Caller) =>
   spendHourly(d.handPictureLimiter, caller, 'hand-pictures', 'pictures given to hands');
 

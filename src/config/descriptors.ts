@@ -577,7 +577,7 @@ export const descriptors = {
     env: 'HAND_PICTURES_PER_HOUR',
     default: 30,
     parse: integer(1, 100_000),
-    doc: 'Pictures of a filled sample sheet an account may give its hands in an hour, refused ones included (each is read on a render thread before it is kept).',
+    doc: 'Pictures of a filled sample sheet an account may give its hands in an hour, refused ones included (each is read by the renderer before it is kept).',
   }),
 
   // Billing (DESIGN §6)
