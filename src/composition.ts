@@ -163,6 +163,11 @@ export async function openAdapters(
   // Several processes share a farm's queue; each API instance admits up to QUEUE_MAX of its own.
   const instance = ctx.farm ? instanceName() : undefined;
   // The render pool is a serving process's alone: a CLI command that opens a context never loads it.
+  if (!opts.renderer)
+    log.info(
+      { threads: config.poolThreads, rssMiB: Math.round(process.memoryUsage.rss() / 2 ** 20) },
+      'starting the render pool',
+    );
   const renderer =
     opts.renderer ??
     new (await import('../workers/piscina-renderer.ts')).PiscinaRenderer({

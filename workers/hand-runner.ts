@@ -6,6 +6,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { type HandBuildResult, type HandBuildTask, RenderTaskError } from '../src/app/ports/renderer.ts';
 import type { HandMessage, HandReply } from './hand-process.ts';
+import { programFile } from './programs.ts';
 
 export interface HandRunnerOptions {
   /** How long the process is kept once idle, ms. */
@@ -67,8 +68,8 @@ export class HandRunner {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     if (this.child) return this.child;
-    const child = fork(new URL('./hand-process.mjs', import.meta.url), [], {
-      execArgv: [`--max-old-space-size=${this.opts.memoryMb}`],
+    const child = fork(programFile('hand-process'), [], {
+      execArgv: [`--max-old-space-size=${this.opts.memoryMb}`, '--enable-source-maps'],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });

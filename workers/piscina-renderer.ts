@@ -22,6 +22,7 @@ import {
 } from '../src/app/ports/renderer.ts';
 import { tuneImageAllocator } from '../src/config/index.ts';
 import { HandRunner } from './hand-runner.ts';
+import { programFile } from './programs.ts';
 import type { Forgotten, PoolTask, PoolWorkerData } from './pool-task.ts';
 
 /** Dropped fonts each task carries: a thread idle through more drops than this leaves the rest to its cache's bound. */
@@ -78,7 +79,9 @@ export class PiscinaRenderer implements Renderer {
 
   private create(): Piscina {
     const pool = new Piscina({
-      filename: this.opts.filename ?? new URL('./render.mjs', import.meta.url).href,
+      filename: this.opts.filename ?? programFile('render-thread'),
+      // Threads do not share the process's source-map setting: their stack traces name .ts lines too.
+      execArgv: ['--enable-source-maps'],
       minThreads: this.opts.threads,
       maxThreads: this.opts.threads,
       idleTimeout: 60_000,

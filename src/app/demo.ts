@@ -2,6 +2,7 @@
 // one template of each kind, so a newcomer can send a request a minute after cloning.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { packageFile } from '../lib/package-files.ts';
 import { hashPassword } from '../lib/password.ts';
 import { type AdminDeps, createAccount, createKey, importTemplate, topUp } from './admin.ts';
 import { uploadAsset } from './assets.ts';
@@ -18,7 +19,7 @@ export type ExampleName = (typeof EXAMPLES)[number];
 /** Images the examples place, by file name in src/app/demo; the JSON says `"asset:<file>"`. */
 export const EXAMPLE_IMAGES = ['meadow.png'] as const;
 
-const demoFile = (name: string) => new URL(`./demo/${name}`, import.meta.url);
+const demoFile = (name: string) => packageFile('src', 'app', 'demo', name);
 
 /** An example's template JSON and input, with `"asset:<file>"` turned into the given asset ids. */
 export function readExample(

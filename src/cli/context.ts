@@ -2,6 +2,7 @@
 // only when a command needs them: `--help`, a refused argument and the integrator's commands
 // (which speak HTTP) start without them.
 import type { Context } from '../composition.ts';
+import { io } from './io.ts';
 
 /** The use-cases an admin command runs over the store. */
 export interface UseCases {
@@ -37,7 +38,7 @@ export const withContext: WithContext = async (opts, work, human) => {
   ]);
   try {
     const result = await work(ctx, { admin, webhooks });
-    process.stdout.write(`${opts.json ? JSON.stringify(result) : human(result)}\n`);
+    io.out(`${opts.json ? JSON.stringify(result) : human(result)}\n`);
   } finally {
     await ctx.close();
   }

@@ -14,6 +14,7 @@ import {
 import { envValue } from '../config/index.ts';
 import { Refusal } from '../domain/errors.ts';
 import { badUtf8, whereNotUtf8 } from '../domain/utf8.ts';
+import { io } from './io.ts';
 
 /** How a command ended (documented in docs/client.md). */
 export const EXIT = {
@@ -101,7 +102,7 @@ export function clientOf(opts: Common): Scriptorium {
 
 /** A line on standard error that stays (the progress line, if any, is rewritten below it). */
 export function notice(text: string): void {
-  process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[2K' : ''}scriptorium: ${text}\n`);
+  io.err(`${process.stderr.isTTY ? '\r\x1b[2K' : ''}scriptorium: ${text}\n`);
 }
 
 export const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(n < 10_240 ? 1 : 0)} KB`);
@@ -115,13 +116,13 @@ export function terminalLine() {
     tty,
     write(text: string) {
       if (!tty) return;
-      process.stderr.write(`\r\x1b[2K${text}`);
+      io.err(`\r\x1b[2K${text}`);
       shown = true;
     },
     /** Seconds since the line was made. */
     seconds: () => Math.round((Date.now() - started) / 1000),
     clear() {
-      if (shown) process.stderr.write('\r\x1b[2K');
+      if (shown) io.err('\r\x1b[2K');
       shown = false;
     },
   };
@@ -154,7 +155,7 @@ export function finish(
   result: { human: string; data: unknown } | ScriptoriumError | Error,
 ): void {
   if (!(result instanceof Error)) {
-    process.stdout.write(`${json ? JSON.stringify(result.data) : result.human}\n`);
+    io.out(`${json ? JSON.stringify(result.data) : result.human}\n`);
     return;
   }
   const err = result;
@@ -175,14 +176,14 @@ export function finish(
       ...(e.field ? { field: e.field } : {}),
       ...(e.requestId ? { requestId: e.requestId } : {}),
     };
-    process.stdout.write(`${JSON.stringify({ error, ...(e.job ? { job: e.job } : {}) })}\n`);
+    io.out(`${JSON.stringify({ error, ...(e.job ? { job: e.job } : {}) })}\n`);
     return;
   }
   const where =
     err instanceof ScriptoriumError
       ? [err.code, err.field && `field ${err.field}`, err.requestId].filter(Boolean).join(', ')
       : '';
-  process.stderr.write(`scriptorium: ${err.message}${where ? ` (${where})` : ''}\n`);
+  io.err(`scriptorium: ${err.message}${where ? ` (${where})` : ''}\n`);
 }
 
 export const common = (cmd: Command) =>
@@ -196,8 +197,8 @@ export const common = (cmd: Command) =>
 /** A usage error exits 2 (commander's own exit is 1). */
 export function usageExits(cmd: Command): Command {
   return cmd.exitOverride((err) => {
-    if (err.exitCode === 0) process.exit(0);
-    process.exit(EXIT.usage);
+    if (err.exitCode !== 0) err.exitCode = EXIT.usage;
+    throw err;
   });
 }
 

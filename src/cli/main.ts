@@ -1,17 +1,4 @@
-// The `scriptorium` command's entry: runs the program (./program.ts) and says every refusal in one
-// line on stderr with exit code 1 (the integrator commands set their own codes).
-import { ConfigError, envValue } from '../config/index.ts';
-import { Refusal } from '../domain/errors.ts';
-import { buildProgram } from './program.ts';
+// The `scriptorium` command's entry (bin/scriptorium.js runs its build): one command line.
+import { runCli } from './run.ts';
 
-try {
-  await buildProgram().parseAsync(process.argv);
-} catch (err) {
-  if (err instanceof Refusal || err instanceof ConfigError) {
-    process.stderr.write(`scriptorium: ${err.message}\n`);
-  } else {
-    process.stderr.write(`scriptorium: ${(err as Error).message ?? String(err)}\n`);
-    if (envValue('DEBUG')) console.error(err);
-  }
-  process.exitCode = 1;
-}
+await runCli(process.argv);

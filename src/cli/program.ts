@@ -6,12 +6,14 @@ import { envValue, forgetCiForConsole } from '../config/index.ts';
 import { KEY_MODES } from '../domain/api-keys.ts';
 import { Refusal } from '../domain/errors.ts';
 import { PERIODS, PLAN_IDS } from '../domain/plans.ts';
+import { packageFile } from '../lib/package-files.ts';
 import type { SheetPaper, SheetSet } from '../render/index.ts';
 import type { Role, Service } from '../service.ts';
 import { id } from './args.ts';
 import { openConfigured, setVerbose, withContext } from './context.ts';
 import { parseAddress } from './edge.ts';
 import { formatAccount } from './format.ts';
+import { io } from './io.ts';
 import { batchCommand } from './batch.ts';
 import { integratorCommands } from './integrator.ts';
 import { listCommands } from './lists.ts';
@@ -19,9 +21,7 @@ import { webhookCommands } from './webhooks.ts';
 
 /** The package's version, as package.json says it. */
 function packageVersion(): string {
-  return (
-    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-  ).version;
+  return (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
 }
 
 function wholeNumber(value: string): number {
@@ -72,7 +72,12 @@ export function buildProgram(): Command {
       setVerbose(cmd.opts().verbose === true);
     })
     .showSuggestionAfterError(false)
+    // Commander throws rather than exits (src/cli/run.ts sets the code), and writes where the
+    // command writes; set before the commands, which inherit both.
+    .exitOverride()
     .configureOutput({
+      writeOut: (text) => io.out(text),
+      writeErr: (text) => io.err(text),
       outputError: (text, write) => write(`scriptorium: ${text.replace(/^error: /, '').trimEnd()}\n`),
     });
 
@@ -85,12 +90,17 @@ export function buildProgram(): Command {
     .option('--port <port>', 'HTTP port (default: PORT or 8080)', wholeNumber)
     .option('--no-demo', 'do not create the demo account on an empty store')
     .action(async (opts: { role: Role; port?: number; demo: boolean }) => {
-      const [{ configFromEnv, openContext }, { seedDemo, demoBanner }, { startService }] = await Promise.all([
+      const { configFromEnv } = await import('../config/index.ts');
+      const config = configFromEnv(opts.port !== undefined ? { port: opts.port } : {});
+      // Before anything is opened or loaded: is this a Node the HTTP transport is built for?
+      const { runtimeRefusal } = await import('../api/http/runtime.ts');
+      const refusal = runtimeRefusal();
+      if (refusal) throw new Refusal('invalid', refusal);
+      const [{ openContext }, { seedDemo, demoBanner }, { startService }] = await Promise.all([
         import('../composition.ts'),
         import('../app/demo.ts'),
         import('../service.ts'),
       ]);
-      const config = configFromEnv(opts.port !== undefined ? { port: opts.port } : {});
       const ctx = await openContext(config);
       let service: Service;
       try {
@@ -100,12 +110,12 @@ export function buildProgram(): Command {
         if (service.http) {
           const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
           const base = `http://${host}:${service.http.port}`;
-          if (demo) process.stdout.write(`${demoBanner(demo, base)}\n\n`);
-          process.stdout.write(
+          if (demo) io.out(`${demoBanner(demo, base)}\n\n`);
+          io.out(
             `scriptorium: listening on ${base}/api/v1 (${mode} mode, role ${opts.role}); dashboard on ${base}/dashboard\n`,
           );
         } else {
-          process.stdout.write(
+          io.out(
             `scriptorium: worker ready, ${config.poolThreads} render threads (${mode} mode); probes on http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${service.probes?.port}\n`,
           );
         }
@@ -114,7 +124,7 @@ export function buildProgram(): Command {
         throw err;
       }
       const stop = (signal: string) => {
-        process.stderr.write(
+        io.err(
           service.http
             ? `scriptorium: ${signal}: finishing in-flight requests and running jobs, then stopping\n`
             : `scriptorium: ${signal}: finishing running jobs, then stopping\n`,
@@ -122,7 +132,7 @@ export function buildProgram(): Command {
         service.stop().then(
           () => process.exit(0),
           (err: unknown) => {
-            process.stderr.write(`scriptorium: stopped with an error: ${(err as Error).message}\n`);
+            io.err(`scriptorium: stopped with an error: ${(err as Error).message}\n`);
             process.exit(1);
           },
         );
@@ -142,7 +152,7 @@ export function buildProgram(): Command {
       const human = result.applied.length
         ? `applied ${result.applied.length} migration${result.applied.length === 1 ? '' : 's'} (${result.dialect}): ${result.applied.join(', ')}`
         : `schema up to date (${result.dialect}): nothing to apply`;
-      process.stdout.write(`${opts.json ? JSON.stringify(result) : human}\n`);
+      io.out(`${opts.json ? JSON.stringify(result) : human}\n`);
     });
 
   const admin = program.command('admin').description('operate accounts, keys, templates, fonts and balances');
@@ -285,7 +295,7 @@ export function buildProgram(): Command {
         pages: layout.pages,
         boxes: layout.boxes.length,
       };
-      process.stdout.write(
+      io.out(
         `${opts.json ? JSON.stringify(result) : `wrote ${result.pdf} (${layout.code}, ${result.pages} pages, ${result.boxes} boxes) and ${json}`}\n`,
       );
     });
@@ -403,7 +413,7 @@ export function buildProgram(): Command {
       ]);
       if (opts.api.length === 0)
         throw new Refusal('invalid', 'the edge needs at least one API process: --api host:port');
-      process.stdout.write(
+      io.out(
         edgeFor(configFromEnv(), {
           host: opts.host,
           port: opts.port,

@@ -18,7 +18,7 @@ export function configFromEnv(overrides: Partial<Config> = {}): Config {
 
 /** A variable read outside the settings: the console's token, the integrator commands' key and server, DEBUG. */
 export function envValue(
-  name: 'ADMIN_TOKEN' | 'DEBUG' | 'SCRIPTORIUM_API_KEY' | 'SCRIPTORIUM_URL',
+  name: 'ADMIN_TOKEN' | 'DEBUG' | 'SCRIPTORIUM_API_KEY' | 'SCRIPTORIUM_URL' | 'SCRIPTORIUM_FROM_SOURCE',
 ): string | undefined {
   return process.env[name];
 }

@@ -3,9 +3,7 @@
 // BEGIN IMMEDIATE on SQLite (Kysely cannot emit it), row locks (FOR UPDATE) on PostgreSQL.
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
 import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
 import * as m0001 from './migrations/0001-initial.ts';
 import * as m0002 from './migrations/0002-bundled-fonts.ts';
 import * as m0003 from './migrations/0003-arabic-font.ts';
@@ -67,7 +65,7 @@ export class Db {
     readonly kysely: Kysely<Database>,
     readonly dialect: DatabaseTarget['dialect'],
     private readonly sharedKey?: string,
-    sqlite?: SqliteDatabase.Database,
+    sqlite?: import('better-sqlite3').Database,
   ) {
     // PRAGMA data_version changes when another connection (another process) commits.
     // Read at most once every DATA_VERSION_MS: a commit elsewhere (an admin command) is seen
@@ -103,8 +101,10 @@ export class Db {
     return value;
   }
 
-  static open(target: DatabaseTarget): Db {
+  static async open(target: DatabaseTarget): Promise<Db> {
     if (target.dialect === 'postgres') {
+      // Loaded only for PostgreSQL: an embedded process never holds the driver.
+      const { default: pg } = await import('pg');
       const pool = new pg.Pool({ connectionString: target.url, max: 10 });
       // An idle connection the server drops (restart, failover, admin termination) must not crash
       // the process: the pool discards it and the next query opens a fresh one.
@@ -118,6 +118,8 @@ export class Db {
       return shared.db;
     }
     if (key) mkdirSync(dirname(key), { recursive: true });
+    // Loaded only for SQLite: a farm process never holds the native module.
+    const { default: SqliteDatabase } = await import('better-sqlite3');
     const sqlite = new SqliteDatabase(target.file, { timeout: 10_000 });
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('busy_timeout = 10000');

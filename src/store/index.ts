@@ -67,7 +67,7 @@ export class Store {
 
   /** Opens the database and brings its schema up to date. */
   static async open(target: DatabaseTarget, plans: PlanCatalog): Promise<Store> {
-    const db = Db.open(target);
+    const db = await Db.open(target);
     let migrated: string[];
     try {
       await db.ping();

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { cli } from '../helpers/cli.ts';
 import { call, startTestServer } from '../helpers/server.ts';
-import { ROOT } from '../helpers/spawn.ts';
+import { childEnv, ROOT } from '../helpers/spawn.ts';
 
 const server = await startTestServer(t);
 const a = await server.tenant();
@@ -134,7 +134,7 @@ t.test('on a terminal, a progress line: queued or processing, then downloading w
     execFile(
       'script',
       ['-qec', command, '/dev/null'],
-      { cwd: ROOT, env: { ...process.env, ...env, CI: '' } },
+      { cwd: ROOT, env: childEnv({ ...env, CI: '' }) },
       (err, stdout) =>
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, output: stdout }),
     ),
@@ -192,9 +192,9 @@ t.test('render writes an SVG, a PNG or strokes, the format from the name or --fo
 });
 
 t.test('generate says what it waits for while it waits out a 429', async (t) => {
-  // Three requests per 15 s for the key, spent here just before the command starts (in a few
-  // seconds): its submission is refused with 429 and tried again once the window resets.
-  const paced = await startTestServer(t, { rateLimitPerMinute: 3, rateLimitWindowSeconds: 15 });
+  // Three requests per 8 s for the key, spent here just before the command starts (well within
+  // a second): its submission is refused with 429 and tried again once the window resets.
+  const paced = await startTestServer(t, { rateLimitPerMinute: 3, rateLimitWindowSeconds: 8 });
   const p = await paced.tenant();
   const out = join(dir, 'paced.pdf');
   for (let i = 0; i < 3; i++) await call(t, paced, 'GET', '/fonts', { key: p.test });
@@ -206,7 +206,7 @@ t.test('generate says what it waits for while it waits out a 429', async (t) => 
   t.equal(readFileSync(out).subarray(0, 5).toString(), '%PDF-', 'the PDF is written in the end');
   t.match(
     r.stderr,
-    /^scriptorium: 429 \(per-key\): this key may make 3 requests per 15 s; wait 60 s; waiting \d+ s, then try 2 of 3$/m,
+    /^scriptorium: 429 \(per-key\): this key may make 3 requests per 8 s; wait 60 s; waiting \d+ s, then try 2 of 3$/m,
     'off a terminal too, a line names the limit, the wait and the try',
   );
 });
@@ -246,7 +246,7 @@ t.test(
         ['-qec', command, '/dev/null'],
         {
           cwd: ROOT,
-          env: { ...process.env, SCRIPTORIUM_API_KEY: b.test, SCRIPTORIUM_URL: server.base, CI: '' },
+          env: childEnv({ SCRIPTORIUM_API_KEY: b.test, SCRIPTORIUM_URL: server.base, CI: '' }),
         },
         (err, stdout) =>
           resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, output: stdout }),

@@ -10,7 +10,7 @@ import { Store } from '../../src/store/index.ts';
 import { png } from '../helpers/images.ts';
 import { startS3 } from '../helpers/s3.ts';
 import { cli, cliJson } from '../helpers/cli.ts';
-import { ROOT, runTs, startServe } from '../helpers/spawn.ts';
+import { ROOT, runCommand, startServe } from '../helpers/spawn.ts';
 import { unavailable } from '../helpers/services.ts';
 import { postgresFactory } from '../helpers/stores.ts';
 
@@ -208,15 +208,6 @@ t.test('farm admin commands say nothing of S3 unless asked; no secret is echoed 
     t.notOk(refused.stderr.includes(secret), `${secret.slice(0, 6)}… is not echoed`);
 });
 
-t.test('at most 10 active keys per account', async (t) => {
-  const acc = await json(['admin', 'account', 'create', '--name', 'Keys']);
-  for (let i = 0; i < 10; i++) await json(['admin', 'key', 'create', '--account', acc.id]);
-  const r = await cli(['admin', 'key', 'create', '--account', acc.id], env);
-  t.not(r.code, 0);
-  t.match(r.stderr, /has 10 active API keys, the most allowed is 10/);
-  t.equal((await json(['admin', 'account', 'show', acc.id])).keys.length, 10);
-});
-
 t.test('the start command creates the demo once on an empty embedded store and serves it', async (t) => {
   const demoEnv = { DATA_DIR: join(dir, 'demo'), RATE_LIMIT_PER_MINUTE: '1000' };
   const first = await startServe(demoEnv);
@@ -359,7 +350,7 @@ t.test('SIGTERM: stops accepting, finishes the request in flight, flushes counte
 });
 
 t.test('serve refuses to start on the fallback HTTP implementation', async (t) => {
-  const r = await runTs('bin/scriptorium.js', ['serve', '--no-demo'], {
+  const r = await runCommand(['serve', '--no-demo'], {
     DATA_DIR: join(dir, 'fallback'),
     UWS_USE_FALLBACK: '1',
     PORT: '0',

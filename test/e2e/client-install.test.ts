@@ -7,14 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { startTestServer } from '../helpers/server.ts';
-import { ROOT } from '../helpers/spawn.ts';
+import { childEnv, ROOT } from '../helpers/spawn.ts';
 
 const sh = (line: string, cwd: string) =>
   new Promise<{ code: number; out: string }>((resolve) =>
     execFile(
       'bash',
       ['-c', line],
-      { cwd, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' } },
+      { cwd, env: childEnv({ npm_config_audit: 'false', npm_config_fund: 'false' }) },
       (err, stdout, stderr) =>
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
     ),

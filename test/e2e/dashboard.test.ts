@@ -21,7 +21,7 @@ import { parseTemplate } from '../../src/domain/template.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { createKey } from '../../src/app/admin.ts';
 import { call, jobFinished } from '../helpers/server.ts';
-import { startServe } from '../helpers/spawn.ts';
+import { childEnv, startServe } from '../helpers/spawn.ts';
 
 const { server, base, newPage } = await dashboardTest(t, 'the dashboard test');
 const signUp = (page: Page, who: { name: string; company: string; email: string }) =>
@@ -702,7 +702,7 @@ t.test(
     t.match(sent.data.table1, [{ item: String, price: String }], 'the table by its column keys');
     // Run beside the server, which answers from this process: the wait must not block it.
     const ran = await promisify(execFile)('bash', ['-c', curl], {
-      env: { ...process.env, SCRIPTORIUM_API_KEY: key },
+      env: childEnv({ SCRIPTORIUM_API_KEY: key }),
     });
     const submitted = JSON.parse(ran.stdout) as { id: string; status: string };
     t.match(submitted, { id: /^gen_/, status: 'queued' }, 'the template takes the sample data: a job');

@@ -12,6 +12,7 @@ import { EXAMPLE_IDS, SAMPLES } from '../../src/api/openapi/samples.ts';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
 import { png } from '../helpers/images.ts';
 import { call, jobFinished, startTestServer } from '../helpers/server.ts';
+import { childEnv } from '../helpers/spawn.ts';
 
 const server = await startTestServer(t);
 const doc = openApiDocument() as {
@@ -138,7 +139,7 @@ t.test('every curl sample of the document runs against the server as documented'
     if (b.body.status === 'completed') break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const env = { ...process.env, SCRIPTORIUM_URL: server.base, SCRIPTORIUM_API_KEY: a.test };
+  const env = childEnv({ SCRIPTORIUM_URL: server.base, SCRIPTORIUM_API_KEY: a.test });
   const cases = SAMPLES.map((s) => s.operationId);
   t.same([...cases].sort(), operations.map((o) => o.operationId).sort(), 'a sample for every operation');
   for (const s of SAMPLES) {

@@ -13,7 +13,7 @@ import t from 'tap';
 import { haproxyAvailable } from '../helpers/edge.ts';
 import { freePort } from '../helpers/redis.ts';
 import { REDIS_URL, unavailable } from '../helpers/services.ts';
-import { ROOT } from '../helpers/spawn.ts';
+import { childEnv, ROOT } from '../helpers/spawn.ts';
 
 const run = promisify(execFile);
 const away = (await unavailable('postgres')) || (await unavailable('redis'));
@@ -85,7 +85,7 @@ t.test('the farm quickstart of docs/operations.md, followed as written', async (
     shell = spawn('bash', ['-e', '-c', lines.join('\n')], {
       cwd: ROOT,
       detached: true, // its own process group: the background servers are stopped with it
-      env: { ...process.env, CI: '' },
+      env: childEnv({ CI: '' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     shell.stdout!.on('data', (d) => {

@@ -157,8 +157,8 @@ t.test('a key revoked from another process is refused at once', async (t) => {
   const { createKey } = await import('../../src/app/admin.ts');
   const extra = await createKey(server.ctx, { account: a.accountId, mode: 'test' });
   t.equal((await call(t, server, 'GET', '/templates', { key: extra.key })).status, 200, 'known and cached');
-  const { runTs } = await import('../helpers/spawn.ts');
-  const r = await runTs('bin/scriptorium.js', ['admin', 'key', 'revoke', extra.record.id], {
+  const { runCommand } = await import('../helpers/spawn.ts');
+  const r = await runCommand(['admin', 'key', 'revoke', extra.record.id], {
     DATA_DIR: server.dir,
   });
   t.equal(r.code, 0, r.stderr);

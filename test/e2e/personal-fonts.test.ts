@@ -13,7 +13,7 @@ import { FONT_MAX_BYTES } from '../../src/app/admin.ts';
 import { type DashboardSession, signUpOverHttp } from '../helpers/dashboard-api.ts';
 import { paddedFont } from '../helpers/fonts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { runTs, startServe } from '../helpers/spawn.ts';
+import { runCommand, startServe } from '../helpers/spawn.ts';
 
 const MiB = 1024 * 1024;
 const HAND = readFileSync(
@@ -187,11 +187,7 @@ t.test(
     });
     const server = { base: `http://127.0.0.1:${serve.port}` };
     const s = await signUp(server, 'memory@example.com');
-    const plan = await runTs(
-      'bin/scriptorium.js',
-      ['admin', 'plan', 'set', '--account', s.account, '--plan', 'pro'],
-      env,
-    );
+    const plan = await runCommand(['admin', 'plan', 'set', '--account', s.account, '--plan', 'pro'], env);
     t.equal(plan.code, 0, `the plan is set: ${plan.stderr}`);
     const font = paddedFont(HAND, 8 * MiB);
     const round = async (i: number) => {

@@ -10,7 +10,7 @@ import { startRedis } from '../helpers/redis.ts';
 import { startS3 } from '../helpers/s3.ts';
 import { call, startTestServer } from '../helpers/server.ts';
 import { unavailable } from '../helpers/services.ts';
-import { runTs, startServe } from '../helpers/spawn.ts';
+import { runCommand, startServe } from '../helpers/spawn.ts';
 import { postgresFactory } from '../helpers/stores.ts';
 
 async function probe(port: number, path: string, headers: Record<string, string> = {}) {
@@ -105,7 +105,7 @@ t.test(
 
     // A second worker on the same host and probe port is refused at once, in one line, and stops
     // cleanly: the first goes on.
-    const twin = await runTs('bin/scriptorium.js', ['serve', '--role', 'worker'], {
+    const twin = await runCommand(['serve', '--role', 'worker'], {
       ...env,
       PROBE_PORT: String(probePort),
       HOST: '127.0.0.1',

@@ -115,7 +115,7 @@ t.test(
       '80',
       '-y',
       '24',
-      `cd ${ROOT} && node bin/scriptorium.js tui --url ${base} --token ${TOKEN}`,
+      `cd ${ROOT} && env -u NODE_OPTIONS node bin/scriptorium.js tui --url ${base} --token ${TOKEN}`,
     );
     const first = await waitFor(
       t,
@@ -276,7 +276,7 @@ t.test(
       '80',
       '-y',
       '24',
-      `cd ${ROOT} && node bin/scriptorium.js tui --url ${base} --token wrong-token-0123456789abcdef`,
+      `cd ${ROOT} && env -u NODE_OPTIONS node bin/scriptorium.js tui --url ${base} --token wrong-token-0123456789abcdef`,
     );
     const paneOf = async (name: string) => (await tmux('capture-pane', '-p', '-t', name)).stdout;
     let refused = '';

@@ -1,7 +1,7 @@
 // Running the `scriptorium` command as a real process, for the CLI tests.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from './spawn.ts';
+import { childEnv, ROOT } from './spawn.ts';
 
 export interface Run {
   code: number;
@@ -14,7 +14,7 @@ export function cli(args: string[], env: Record<string, string>): Promise<Run> {
     execFile(
       process.execPath,
       [join(ROOT, 'bin/scriptorium.js'), ...args],
-      { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', ...env } },
+      { cwd: ROOT, env: childEnv({ DATABASE_URL: '', ...env }) },
       (err, stdout, stderr) =>
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );

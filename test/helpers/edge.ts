@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Test } from 'tap';
 import { freePort } from './redis.ts';
-import { ROOT } from './spawn.ts';
+import { childEnv, ROOT } from './spawn.ts';
 
 export const haproxyAvailable = (() => {
   try {
@@ -41,7 +41,7 @@ export async function startEdge(t: Test, ports: number[], checkMs = 500): Promis
       String(checkMs),
       ...ports.flatMap((p) => ['--api', `127.0.0.1:${p}`]),
     ],
-    { cwd: ROOT, encoding: 'utf8' },
+    { cwd: ROOT, encoding: 'utf8', env: childEnv() },
   );
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-edge-'));
   const file = join(dir, 'haproxy.cfg');

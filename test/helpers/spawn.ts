@@ -3,17 +3,41 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/**
+ * The environment of a process a test starts: the test's own and `extra`, without the test
+ * runner's preloads (tap puts them in NODE_OPTIONS), so the process starts as a user's would.
+ */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const { NODE_OPTIONS: _preloads, ...env } = process.env;
+  return { ...env, ...extra };
+}
+
+/** Runs the `scriptorium` command (the built release) in a fresh Node process. */
+export function runCommand(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runNode(['bin/scriptorium.js', ...args], env);
+}
+
 /** Runs a TypeScript file of the project in a fresh Node process; resolves with its stdout. */
 export function runTs(
   file: string,
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runNode(['--import', 'tsx', file, ...args], env);
+}
+
+function runNode(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', file, ...args],
-      { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 },
+      args,
+      { cwd: ROOT, env: childEnv(env), maxBuffer: 16 * 1024 * 1024 },
       (err, stdout, stderr) =>
         resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
@@ -34,7 +58,7 @@ export async function startServe(env: Record<string, string>, args: string[] = [
   const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, ['bin/scriptorium.js', 'serve', ...args], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -2,13 +2,13 @@
 // where no route of the dashboard's API matches, on GET and HEAD.
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ApiError } from '../../domain/errors.ts';
+import { packageFile } from '../../lib/package-files.ts';
 import { DASHBOARD_PREFIX } from '../surfaces.ts';
 import type { ApiRequest, Reply } from '../types.ts';
 
 // The app's files, read once. A missing build answers 503 with how to make it.
-const DIST = fileURLToPath(new URL('../../../dist/dashboard/', import.meta.url));
+const DIST = `${packageFile('dist', 'dashboard')}/`;
 const files = new Map<string, Buffer | null>();
 function file(name: string): Buffer | null {
   if (!files.has(name)) {

@@ -1,20 +1,42 @@
-// Malformed operator commands, run as real processes: each exits non-zero with one line on
-// stderr and writes nothing (the store is compared before and after).
+// Malformed operator commands, run in-process through the command's own entry (src/cli/run.ts):
+// each exits non-zero with one line on stderr and writes nothing (the store is compared before
+// and after). test/e2e/cli.test.ts runs a refusal as a real process.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { captured } from '../../src/cli/io.ts';
+import { runCli } from '../../src/cli/run.ts';
 import { DEFAULT_PLANS } from '../../src/domain/plans.ts';
 import { Store } from '../../src/store/index.ts';
-import { cli, cliJson } from '../helpers/cli.ts';
-import { ROOT } from '../helpers/spawn.ts';
 
+const ROOT = new URL('../../', import.meta.url).pathname;
 const CAVEAT = 'font_76FIvrxbMWVVj6WyJCWgxI';
 const FONT_FILE = join(ROOT, 'node_modules/@expo-google-fonts/kalam/300Light/Kalam_300Light.ttf');
 const dir = mkdtempSync(join(tmpdir(), 'scriptorium-cli-refusals-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 const env = { DATA_DIR: join(dir, 'data') };
-const json = cliJson(env);
+
+/** The command line `args` under the variables `vars` (as the process's own, for this run only). */
+async function cli(args: string[], vars: Record<string, string>) {
+  const saved = { ...process.env };
+  Object.assign(process.env, { DATABASE_URL: '' }, vars);
+  process.exitCode = undefined;
+  try {
+    const written = await captured(() => runCli(['node', 'scriptorium', ...args]));
+    return { code: Number(process.exitCode ?? 0), ...written };
+  } finally {
+    process.exitCode = undefined;
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+  }
+}
+
+async function json(args: string[]) {
+  const r = await cli([...args, '--json'], env);
+  if (r.code !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
 
 t.test('malformed commands exit non-zero with one line and write nothing', async (t) => {
   const acc = await json(['admin', 'account', 'create', '--name', 'Quiet']);
@@ -159,4 +181,13 @@ t.test('malformed commands exit non-zero with one line and write nothing', async
     /PORT must be a whole number, got "x"\n.*POOL_THREADS must be 1-64, got 0/s,
     'every bad variable reported',
   );
+});
+
+t.test('at most 10 active keys per account', async (t) => {
+  const acc = await json(['admin', 'account', 'create', '--name', 'Keys']);
+  for (let i = 0; i < 10; i++) await json(['admin', 'key', 'create', '--account', acc.id]);
+  const r = await cli(['admin', 'key', 'create', '--account', acc.id], env);
+  t.not(r.code, 0);
+  t.match(r.stderr, /has 10 active API keys, the most allowed is 10/);
+  t.equal((await json(['admin', 'account', 'show', acc.id])).keys.length, 10);
 });
