@@ -12,7 +12,7 @@ import { bundledChain, bundledFontSource } from '../test/helpers/fonts.ts';
 // Before resvg loads: its allocator's settings (workers/native-memory.ts).
 import '../workers/image-allocator.ts';
 import { releaseImageMemory } from '../workers/native-memory.ts';
-import { renderText } from '../src/render/document.ts';
+import { renderText } from '../src/render/page/document.ts';
 import { writePng } from '../src/render/index.ts';
 import { resvgRasterizer as raster } from '../workers/resvg.ts';
 import { Random } from '../src/render/prng.ts';

@@ -9,7 +9,7 @@
 //   node --import tsx bench/hand-build.ts [--runs 5] [--write]
 import { parseArgs } from 'node:util';
 import jpeg from 'jpeg-js';
-import { sheetLayout } from '../src/render/index.ts';
+import { sheetLayout } from '../src/foundry/index.ts';
 import { bundledFontSource } from '../test/helpers/fonts.ts';
 import { sheetPhotos } from '../test/helpers/sheet-photo.ts';
 import { PiscinaRenderer } from '../workers/piscina-renderer.ts';

@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { sheetLayout } from '../src/render/index.ts';
+import { sheetLayout } from '../src/foundry/index.ts';
 import { bundledFontSource } from '../test/helpers/fonts.ts';
 import { sheetPhotos } from '../test/helpers/sheet-photo.ts';
 import { record } from './record.ts';

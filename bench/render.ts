@@ -10,11 +10,11 @@ import { bundledChain, bundledFontSource } from '../test/helpers/fonts.ts';
 // Before resvg loads: its allocator's settings (workers/native-memory.ts).
 import '../workers/image-allocator.ts';
 import { releaseImageMemory } from '../workers/native-memory.ts';
-import { renderText } from '../src/render/document.ts';
-import { displayListToPdf } from '../src/render/pdf.ts';
+import { renderText } from '../src/render/page/document.ts';
+import { displayListToPdf } from '../src/render/write/pdf.ts';
 import { writePng } from '../src/render/index.ts';
 import { resvgRasterizer as raster } from '../workers/resvg.ts';
-import { pageToSvg } from '../src/render/svg.ts';
+import { pageToSvg } from '../src/render/write/svg.ts';
 import { caption as captionText, prose } from './prose.ts';
 import { DOC_STYLE, styleOf } from './render-doc.ts';
 import { PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';

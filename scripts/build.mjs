@@ -1,7 +1,10 @@
 // Builds the server's JavaScript ahead of time (docs/decisions.md, "A built release"): three
-// programs, each bundled with esbuild from the TypeScript sources into dist/server/, sharing their
-// common code in chunks so that a command loads only what it reaches. Packages stay in
-// node_modules. Source maps let a stack trace name the .ts line.
+// programs, each bundled with esbuild from the TypeScript sources into dist/server/. The command
+// is split into chunks at its dynamic imports, so that a command loads only what it reaches; a
+// render thread and the sheet reader are one file each. They are built apart: esbuild puts a file
+// that several programs reach into one chunk for all of them, so built together the command would
+// load the whole engine a thread renders with. Packages stay in node_modules. Source maps let a
+// stack trace name the .ts line.
 //
 // A build may run while processes of the last one are running (`npx scriptorium` in a checkout
 // runs `prepare` the first time): a file is replaced only when its bytes change, each by a rename,
@@ -17,19 +20,10 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const outdir = `${root}dist/server`;
 
 /** @type {import('esbuild').BuildOptions} */
-const options = {
+const common = {
   absWorkingDir: root,
-  entryPoints: {
-    // The `scriptorium` command: the server, the admin and integrator commands, the console.
-    scriptorium: 'src/cli/main.ts',
-    // A render thread (piscina loads it) and the process that reads sample sheets.
-    'render-thread': 'workers/pool-task.ts',
-    'hand-process': 'workers/hand-process.ts',
-  },
   outdir,
-  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20.10',
@@ -39,8 +33,16 @@ const options = {
   sourcesContent: false,
   legalComments: 'none',
   logLevel: 'warning',
-  metafile: true,
 };
+
+/** @type {import('esbuild').BuildOptions[]} */
+const programs = [
+  // The `scriptorium` command: the server, the admin and integrator commands, the console.
+  { entryPoints: { scriptorium: 'src/cli/main.ts' }, splitting: true, chunkNames: 'chunks/[name]-[hash]' },
+  // A render thread (piscina loads it) and the process that reads sample sheets.
+  { entryPoints: { 'render-thread': 'workers/pool-task.ts' } },
+  { entryPoints: { 'hand-process': 'workers/hand-process.ts' } },
+].map((program) => ({ ...common, ...program }));
 
 /** Every file under `dir`, as paths relative to it. */
 function filesUnder(dir) {
@@ -51,14 +53,13 @@ function filesUnder(dir) {
 }
 
 if (process.argv.includes('--watch')) {
-  const ctx = await esbuild.context(options);
-  await ctx.watch();
+  for (const program of programs) await (await esbuild.context(program)).watch();
   process.stdout.write('build: watching the sources\n');
 } else {
-  const result = await esbuild.build({ ...options, write: false });
+  const results = await Promise.all(programs.map((program) => esbuild.build({ ...program, write: false })));
   const built = new Set();
   let changed = 0;
-  for (const file of result.outputFiles) {
+  for (const file of results.flatMap((r) => r.outputFiles)) {
     const name = relative(outdir, file.path);
     built.add(name);
     if (existsSync(file.path) && readFileSync(file.path).equals(file.contents)) continue;
@@ -69,8 +70,8 @@ if (process.argv.includes('--watch')) {
   }
   const stale = filesUnder(outdir).filter((f) => !built.has(f));
   for (const f of stale) rmSync(join(outdir, f));
-  const programs = [...built].filter((f) => f.endsWith('.js')).length;
+  const scripts = [...built].filter((f) => f.endsWith('.js')).length;
   process.stdout.write(
-    `build: ${programs} files in dist/server (${changed} written, ${stale.length} removed)\n`,
+    `build: ${scripts} files in dist/server (${changed} written, ${stale.length} removed)\n`,
   );
 }

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino, type Logger } from 'pino';
 import { type Api, createApi, LIVE_PATH } from './api/pipeline.ts';
 import { type HttpServer, type LiveFeed, listen } from './api/http/uws-server.ts';
-import { feedBatch } from './app/batches.ts';
+import { feedingRunner } from './app/batch-feeder.ts';
 import { jobRunner, sweep } from './app/generations.ts';
 import { type Readiness, readiness } from './app/probes.ts';
 import { reconcile } from './app/reconcile.ts';
@@ -17,7 +17,7 @@ import { todayRange } from './domain/usage-range.ts';
 import { RequestCounter } from './app/request-counter.ts';
 import { type Context, openAdapters, type Role } from './composition.ts';
 import type { Renderer } from './app/ports/renderer.ts';
-import type { JobQueue, JobRunner } from './queue/types.ts';
+import type { JobQueue } from './queue/types.ts';
 
 export type { Role } from './composition.ts';
 
@@ -110,17 +110,8 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
   });
   const onError = (err: unknown, job: { id: string } | null) =>
     log.error({ err, job: job?.id }, 'job run failed; it is run again');
-  // A batch's row that ended hands its batch's next row to the queue.
-  const run: JobRunner = async (job, signal) => {
-    await runner(job, signal);
-    if (job.batch)
-      await feedBatch({ store: ctx.store, queue, config }, job.batch.id).catch((err: unknown) =>
-        log.error(
-          { err, batch: job.batch?.id },
-          'could not queue the next rows of a batch; the reconciler will',
-        ),
-      );
-  };
+  // A batch's row that ended hands its batch's next rows to the queue.
+  const run = feedingRunner(runner, () => ({ store: ctx.store, queue, config }), log);
   const queue = adapters.queue(run, onError);
   // Whatever is unfinished in the store and not in the queue (a crash, a restart, Redis lost)
   // is queued again: queued jobs from the start, processing ones as a new attempt. Embedded:

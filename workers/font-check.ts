@@ -3,12 +3,13 @@
 // probe id for this check only and dropped after it, with a collection on this thread, so a
 // check leaves no memory behind (the thread's wasm heap never shrinks; freed space is reused).
 import type { FontCheck, FontCheckResult } from '../src/app/ports/renderer.ts';
-import { inspectFont, NotAFontError } from '../src/render/index.ts';
+import { type FontInfo, fontReader } from '../src/render/index.ts';
 import { releaseFontMemory } from './native-memory.ts';
 import { renderRequest } from './render-task.ts';
 
 export async function checkFont(check: FontCheck): Promise<FontCheckResult> {
-  let info: ReturnType<typeof inspectFont>;
+  const { inspectFont, NotAFontError } = await fontReader();
+  let info: FontInfo;
   try {
     info = inspectFont(check.bytes);
   } catch (err) {

@@ -12,7 +12,7 @@ import {
   type SheetCode,
   type SheetScan,
   SheetScanError,
-} from '../src/render/index.ts';
+} from '../src/foundry/index.ts';
 import { decodeImage } from './image-check.ts';
 import { traceInk } from './trace.ts';
 

@@ -35,7 +35,7 @@ export interface PiscinaRendererOptions {
   memoryMb: number;
   /** Young generation of each worker's heap, MiB (V8's own when absent): larger renders faster, holds more. */
   youngMb?: number;
-  /** Bytes of font files each thread's font cache may hold (src/render/fonts.ts); the engine's default else. */
+  /** Bytes of font files each thread's font cache may hold (src/render/text/fonts.ts); the engine's default else. */
   fontCacheBytes?: number;
   /** The worker module; the render task by default. */
   filename?: string;

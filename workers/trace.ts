@@ -1,9 +1,10 @@
-// The tracer the font builder is handed (src/render/hand-build.ts): Potrace, in its WebAssembly
+// The tracer the font builder is handed (src/foundry/hand-build.ts): Potrace, in its WebAssembly
 // build (esm-potrace-wasm), fits Bézier curves to a bitmap's ink. It is loaded once per thread,
 // on first use. Its Node.js branch reads `require` and `__dirname` as globals, which an ES module
 // does not have: they are lent to it while it loads, and taken back.
 import { createRequire } from 'node:module';
-import type { GrayImage, PathCommand, Tracer } from '../src/render/index.ts';
+import type { PathCommand } from '../src/render/index.ts';
+import type { GrayImage, Tracer } from '../src/foundry/index.ts';
 
 type Potrace = (
   image: { width: number; height: number; data: Uint8ClampedArray },

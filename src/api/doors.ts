@@ -1,7 +1,7 @@
 // The doors a route names (types.ts, Door), each opened the same way by the one pipeline: what
 // a request must show to pass, what passing gives its handler, and what it counts against.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from '../limits/flexible.ts';
 import { Authenticator } from '../app/auth.ts';
 import { csrfMatches, session } from '../app/dashboard.ts';
 import { ApiError, limitReached } from '../domain/errors.ts';

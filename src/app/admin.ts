@@ -8,7 +8,7 @@ import { ApiError, Refusal } from '../domain/errors.ts';
 import { checkParsedJson } from '../domain/validation.ts';
 import { parseTemplate, type TemplateModel, templateAssetIds, templateFontIds } from '../domain/template.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
-import { type FontInfo, inspectFont, NotAFontError } from '../render/index.ts';
+import { type FontInfo, fontReader } from '../render/index.ts';
 import type { Job } from '../domain/generation.ts';
 import { todayRange } from '../domain/usage-range.ts';
 import type {
@@ -185,7 +185,7 @@ export async function addFont(
    * file that is not taken.
    */
   inspect: (bytes: Uint8Array) => Promise<{ info: FontInfo; bytes: Uint8Array }> = async (bytes) => ({
-    info: inspectFont(bytes),
+    info: (await fontReader()).inspectFont(bytes),
     bytes,
   }),
 ): Promise<FontRecord> {
@@ -204,7 +204,7 @@ export async function addFont(
   try {
     ({ info, bytes } = await inspect(input.bytes));
   } catch (err) {
-    if (err instanceof NotAFontError)
+    if (err instanceof (await fontReader()).NotAFontError)
       throw new Refusal('invalid', `${input.source ?? 'file'} is ${err.message}`);
     throw err;
   }

@@ -5,7 +5,6 @@
 // is), and the same batch gives the same bytes every time (each entry dated at the batch's end).
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
-import yazl from 'yazl';
 import type { BlobStore, BlobStream } from '../blobs/types.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -57,6 +56,8 @@ export async function batchArchive(
   nameKey: string | undefined,
 ): Promise<{ filename: string; body: BlobStream }> {
   const { batch, outputs } = await completedOutputs(d, await batchOf(d, tenant, id));
+  // The ZIP writer loads with the first archive, not with the process.
+  const { default: yazl } = await import('yazl');
   const zip = new yazl.ZipFile();
   const mtime = new Date(batch.completedAt ?? batch.updatedAt);
   const width = String(batch.rowCount - 1).length;

@@ -3,7 +3,6 @@
 // Each row is a job of its own with its own seed; the feeder keeps at most BATCH_SHARE rows of an
 // account's batches in the queue, so a batch spreads over every worker without crowding out
 // other accounts' jobs, and the rest wait in the store (a restart resumes them from there).
-import { parse as parseCsv } from 'csv-parse/sync';
 import {
   admittedBatch,
   atRow,
@@ -27,10 +26,10 @@ import type { TemplateModel } from '../domain/template.ts';
 import { reservedKey } from '../domain/validation.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
-import type { JobQueue, QueuedJob } from '../queue/types.ts';
 import type { Page, Store, TemplateRecord } from '../store/index.ts';
 import type { Caller } from './auth.ts';
 import { type JobDeps, ownTemplate, specChecker } from './generations.ts';
+import { feedBatch } from './batch-feeder.ts';
 import { keptFor, type Remembered } from './idempotency.ts';
 
 export interface SubmittedBatch {
@@ -55,7 +54,7 @@ async function envelopeTemplate(d: JobDeps, tenant: Tenant, id: string): Promise
  * uses), a refusal naming the line where it is not CSV, or where it holds U+FFFD: the mark a
  * reader leaves where bytes were not UTF-8 (no hand writes it).
  */
-function csvRecords(csv: string): string[][] {
+async function csvRecords(csv: string): Promise<string[][]> {
   const lost = csv.indexOf('\uFFFD');
   if (lost >= 0) {
     const line = csv.slice(0, lost).split('\n').length;
@@ -65,6 +64,8 @@ function csvRecords(csv: string): string[][] {
       { field: 'csv' },
     );
   }
+  // The CSV reader loads with the first CSV, not with the process.
+  const { parse: parseCsv } = await import('csv-parse/sync');
   try {
     return parseCsv(csv, {
       bom: true,
@@ -102,7 +103,7 @@ export async function submitBatch(
     'json' in parsed.rows
       ? parsed.rows.json
       : rowsOfCsv(
-          csvRecords(parsed.rows.csv),
+          await csvRecords(parsed.rows.csv),
           csvTarget(template.model),
           envelope ? csvTarget(envelope.model) : null,
         );
@@ -205,27 +206,6 @@ const freshCounts = (rows: number, envelopes: boolean): BatchCounts => ({
   expiresAt: null,
 });
 
-/**
- * Hands the batch's next rows to the queue: its first BATCH_SHARE unfinished rows in row order
- * (rows the queue holds already are not added twice). Called when the batch is admitted, after
- * each of its rows ends, and at a start.
- */
-export async function feedBatch(
-  d: { store: Store; queue: JobQueue; config: { batchShare: number } },
-  batchId: string,
-): Promise<void> {
-  for (const row of await dueRows(d, batchId)) d.queue.enqueue(row);
-}
-
-/** The rows of a batch that should be in the queue now (its first BATCH_SHARE unfinished ones), as the queue takes them. */
-export async function dueRows(
-  d: { store: Store; config: { batchShare: number } },
-  batchId: string,
-): Promise<QueuedJob[]> {
-  const next = await d.store.batches.nextRows(batchId, d.config.batchShare);
-  return next.map((row) => ({ ...row, batch: { id: batchId, share: d.config.batchShare } }));
-}
-
 /** One batch of the tenant, with its counts; a refusal as the API says it when there is none. */
 export async function batchOf(
   d: { store: Store },
@@ -288,7 +268,7 @@ export async function inspectCsv(
   sample: JobInput,
 ): Promise<{ columns: string[]; rows: number; targets: string[]; suggested: (string | null)[] }> {
   const template = await ownTemplate(d, tenant, templateId);
-  const [header = [], ...body] = csvRecords(csv);
+  const [header = [], ...body] = await csvRecords(csv);
   const targets = 'text' in sample ? ['text'] : 'data' in sample ? dataPaths(sample.data) : [];
   if (csvTarget(template.model).takes === 'content')
     throw new ApiError(
@@ -328,7 +308,7 @@ export async function mappedCsvRows(
   columns: (string | null)[],
 ): Promise<{ rows: unknown[]; model: TemplateModel }> {
   const template = await ownTemplate(d, tenant, templateId);
-  const [header = [], ...body] = csvRecords(csv);
+  const [header = [], ...body] = await csvRecords(csv);
   if (columns.length !== header.length)
     throw invalid(
       'columns',

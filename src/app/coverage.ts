@@ -6,7 +6,7 @@ import { ApiError } from '../domain/errors.ts';
 import { bundledFont } from '../domain/fonts.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { readBundledFont } from '../lib/font-files.ts';
-import { fontCoverage, type RenderSpec, resourcesOf, uncoveredCharacters } from '../render/index.ts';
+import { fontReader, type RenderSpec, resourcesOf, uncoveredCharacters } from '../render/index.ts';
 import type { Store } from '../store/index.ts';
 
 type Covers = (cp: number) => boolean;
@@ -31,7 +31,7 @@ async function coverageOf(
     bytes = record ? await blobs.get(record.location) : null;
   }
   if (!bytes) return null;
-  const covers = fontCoverage(bytes);
+  const covers = (await fontReader()).fontCoverage(bytes);
   if (maps.size >= KEPT) maps.delete(maps.keys().next().value!);
   maps.set(id, covers);
   return covers;

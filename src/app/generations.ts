@@ -26,7 +26,7 @@ import { type RenderSpec, resourcesOf } from '../render/index.ts';
 import type { AssetRecord, Completion, Store, TemplateRecord } from '../store/index.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { keptFor, type Remembered } from './idempotency.ts';
-import { feedBatch } from './batches.ts';
+import { feedBatch } from './batch-feeder.ts';
 import type { Caller } from './auth.ts';
 import { type Renderer, type RenderRequest, RenderTaskError } from './ports/renderer.ts';
 import { checkCoverage } from './coverage.ts';

@@ -12,7 +12,7 @@ import { sniff } from '../domain/images.ts';
 import { fontSampleSpec } from '../domain/render-spec.ts';
 import { newId } from '../lib/ids.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
-import { type HandEdits, type SheetCode, sheetLayout } from '../render/index.ts';
+import { type HandEdits, type SheetCode, sheetLayout } from '../foundry/index.ts';
 import type { FontRecord, HandRecord, HandScan } from '../store/index.ts';
 import { type AdminDeps, addFont } from './admin.ts';
 import { checkedUpload } from './assets.ts';

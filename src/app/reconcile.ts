@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { JobQueue } from '../queue/types.ts';
 import type { Store } from '../store/index.ts';
-import { dueRows } from './batches.ts';
+import { dueRows } from './batch-feeder.ts';
 
 /**
  * Queues every unfinished job the queue does not hold, and each unfinished batch's next rows

@@ -6,7 +6,7 @@ import {
   type SheetSet,
   sheetLayout,
   writeSheet,
-} from '../render/index.ts';
+} from '../foundry/index.ts';
 
 export async function sampleSheet(
   set: SheetSet,

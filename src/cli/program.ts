@@ -7,7 +7,7 @@ import { KEY_MODES } from '../domain/api-keys.ts';
 import { Refusal } from '../domain/errors.ts';
 import { PERIODS, PLAN_IDS } from '../domain/plans.ts';
 import { packageFile } from '../lib/package-files.ts';
-import type { SheetPaper, SheetSet } from '../render/index.ts';
+import type { SheetPaper, SheetSet } from '../foundry/index.ts';
 import type { Role, Service } from '../service.ts';
 import { id } from './args.ts';
 import { openConfigured, setVerbose, withContext } from './context.ts';

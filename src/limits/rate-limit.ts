@@ -2,7 +2,7 @@
 // adapters over rate-limiter-flexible: memory (embedded) and Redis (farm, with a memory insurance
 // limiter that takes over while Redis is unreachable, so an outage never opens the gates).
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes, rateLimiterRedis } from './flexible.ts';
 
 export interface RateDecision {
   allowed: boolean;
@@ -78,6 +78,7 @@ export class MemoryRateLimiter extends FlexibleRateLimiter {
 
 export class RedisRateLimiter extends FlexibleRateLimiter {
   constructor(opts: RateLimitOptions & { client: Redis; keyPrefix: string }) {
+    const RateLimiterRedis = rateLimiterRedis();
     const limiter = new RateLimiterRedis({
       storeClient: opts.client,
       keyPrefix: opts.keyPrefix,

@@ -1,7 +1,7 @@
 // The one intermediate form every writer consumes: per page, positioned glyph instances (each a
 // reference to a glyph outline defined once per document), rules and dots of the paper, images,
 // and the text of each line for the searchable layer. Units: PDF points, origin top left, y down.
-import type { PenStroke } from './centrelines.ts';
+import type { PenStroke } from './geometry.ts';
 
 /**
  * How many drawings (a glyph's path, and what a writer makes of it) each cache of a render

@@ -167,3 +167,21 @@ export interface LayoutLimits {
   /** Keep every letter's centrelines as well as its outline (for the pen-plotter writer). */
   centrelines?: boolean;
 }
+
+/** Every font and image a specification names: what the caller must hand to layout(). */
+export function resourcesOf(spec: RenderSpec): { fonts: string[]; images: string[] } {
+  const fonts = new Set([
+    ...spec.fonts.body,
+    ...('blocks' in spec.content ? (spec.fonts.headings?.fonts ?? []) : []),
+  ]);
+  const images = new Set<string>();
+  if (spec.style.background?.assetId) images.add(spec.style.background.assetId);
+  const walk = (blocks: Block[]) => {
+    for (const b of blocks) {
+      if (b.type === 'image') images.add(b.assetId);
+      else if (b.type === 'columns') for (const c of b.columns) walk(c);
+    }
+  };
+  if ('blocks' in spec.content) walk(spec.content.blocks);
+  return { fonts: [...fonts], images: [...images] };
+}

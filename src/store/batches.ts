@@ -25,7 +25,7 @@ import type { Tenant } from '../domain/tenant.ts';
 import { type AdmissionLimits, admit } from './admission.ts';
 import type { BillingRepo } from './billing.ts';
 import { type Db, num, type Tx } from './database.ts';
-import { rowOf, toJob } from './generations.ts';
+import { rowOf, toJob } from './job-rows.ts';
 import { type Kept, settleIn } from './idempotency.ts';
 import { type Page, pageOf } from './paging.ts';
 import type { BatchesTable } from './schema.ts';

@@ -2,7 +2,7 @@
 // A hand holds its pictures (blob keys; the pages, and pages written again for some drawings),
 // its edits and the personal font its last build made; its pictures live in blobs.
 import { Refusal } from '../domain/errors.ts';
-import type { HandEdits } from '../render/index.ts';
+import type { HandEdits } from '../foundry/index.ts';
 import type { Db, Tx } from './database.ts';
 import type { HandsTable } from './schema.ts';
 

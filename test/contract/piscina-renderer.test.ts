@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { type Rendered, type RenderRequest, RenderTaskError } from '../../src/app/ports/renderer.ts';
 import { PiscinaRenderer as RenderPool } from '../../workers/piscina-renderer.ts';
-import { sheetLayout } from '../../src/render/index.ts';
+import { sheetLayout } from '../../src/foundry/index.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
 import { sheetPhotos } from '../helpers/sheet-photo.ts';
 import { textSpec } from '../helpers/specs.ts';

@@ -6,7 +6,7 @@ import { type Renderer, type RenderRequest, RenderTaskError } from '../../src/ap
 import { jpeg, palettePng, png } from '../helpers/images.ts';
 import { fontSampleSpec } from '../../src/domain/render-spec.ts';
 import { newId } from '../../src/lib/ids.ts';
-import { sheetLayout } from '../../src/render/index.ts';
+import { sheetLayout } from '../../src/foundry/index.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
 import { sheetPhotos } from '../helpers/sheet-photo.ts';
 import { textSpec } from '../helpers/specs.ts';

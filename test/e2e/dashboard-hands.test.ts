@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { createKey } from '../../src/app/admin.ts';
-import { sheetLayout } from '../../src/render/index.ts';
+import { sheetLayout } from '../../src/foundry/index.ts';
 import { accessible, accountOf, addTestTemplate, dashboardTest, signUp } from '../helpers/dashboard.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
 import { png } from '../helpers/images.ts';

@@ -16,20 +16,17 @@ import { Resvg } from '@resvg/resvg-js';
 import * as hb from 'harfbuzzjs';
 import t from 'tap';
 import { bundledFontId } from '../../src/domain/fonts.ts';
-import { loadFont, shape } from '../../src/render/fonts.ts';
+import { loadFont, shape } from '../../src/render/text/fonts.ts';
+import { type FontSource, layout as layOut, resourcesOf, writePng } from '../../src/render/index.ts';
 import {
   buildHand,
-  type FontSource,
   type GrayImage,
   HandBuildError,
-  layout as layOut,
   readSheetScan,
-  resourcesOf,
   SCAN_PX_PER_MM,
   type SheetScan,
   sheetLayout,
-  writePng,
-} from '../../src/render/index.ts';
+} from '../../src/foundry/index.ts';
 import { fontBytes } from '../../workers/fonts.ts';
 import { resvgRasterizer as raster } from '../../workers/resvg.ts';
 import { traceInk } from '../../workers/trace.ts';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { sheetLayout } from '../../src/render/index.ts';
+import { sheetLayout } from '../../src/foundry/index.ts';
 import { cli, cliJson } from '../helpers/cli.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
 import { png } from '../helpers/images.ts';

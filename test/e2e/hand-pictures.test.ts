@@ -4,7 +4,7 @@
 // their own; deleting the hand deletes every one of its blobs.
 import jpeg from 'jpeg-js';
 import t from 'tap';
-import { sheetLayout } from '../../src/render/index.ts';
+import { sheetLayout } from '../../src/foundry/index.ts';
 import { dashboardCall, signUpOverHttp } from '../helpers/dashboard-api.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
 import { png } from '../helpers/images.ts';

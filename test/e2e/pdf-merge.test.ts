@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import t from 'tap';
-import { renderText } from '../../src/render/document.ts';
+import { renderText } from '../../src/render/page/document.ts';
 import { MergeError, mergePdfs, writePdf } from '../../src/render/index.ts';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
 import { styleOf } from '../helpers/specs.ts';

@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { renderText } from '../../src/render/document.ts';
-import { pageToSvg } from '../../src/render/svg.ts';
+import { renderText } from '../../src/render/page/document.ts';
+import { pageToSvg } from '../../src/render/write/svg.ts';
 import { writePng } from '../../src/render/index.ts';
 import { resvgRasterizer as raster } from '../../workers/resvg.ts';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
@@ -44,7 +44,7 @@ const LETTER =
 
 t.test('PDF: outlines once, text extractable, valid, deterministic, size capped while writing', async (t) => {
   const { deflateSync } = await import('node:zlib');
-  const { displayListToPdf } = await import('../../src/render/pdf.ts');
+  const { displayListToPdf } = await import('../../src/render/write/pdf.ts');
   const text = `${LETTER} ${LETTER} ${LETTER} ${LETTER}\nSecond paragraph: nouns, verbs & <markup>.\nमेरा नाम  مرحبا`;
   const list = renderText({ style: style({ paper: { type: 'lined' } }), text, fonts });
   const opts = { deflate: (b: Uint8Array) => deflateSync(b), createdAt: '2026-11-22T10:00:00Z' };
@@ -96,7 +96,7 @@ t.test('PDF: outlines once, text extractable, valid, deterministic, size capped 
   ])
     t.ok(extracted.includes(phrase), `"${phrase}" is searchable`);
 
-  const { RenderError: E } = await import('../../src/render/text-layout.ts');
+  const { RenderError: E } = await import('../../src/render/text/text-layout.ts');
   t.throws(
     () => displayListToPdf(list, { ...opts, maxBytes: 10_000 }),
     E,
@@ -106,7 +106,7 @@ t.test('PDF: outlines once, text extractable, valid, deterministic, size capped 
 
 t.test('a background image asset is drawn in SVG, PNG and PDF', async (t) => {
   const { png: makePng } = await import('../helpers/images.ts');
-  const { displayListToPdf } = await import('../../src/render/pdf.ts');
+  const { displayListToPdf } = await import('../../src/render/write/pdf.ts');
   const assetId = 'asset_0000000000000000000001';
   const list = renderText({
     style: style({ background: { assetId }, pageSize: { name: 'c', width: 200, height: 100, unit: 'px' } }),
@@ -146,7 +146,7 @@ t.test('a background image asset is drawn in SVG, PNG and PDF', async (t) => {
 t.test('PDF: PNGs with transparency, a palette, 16 bits or interlacing are decoded and drawn', async (t) => {
   const { deflateSync } = await import('node:zlib');
   const { PNG } = await import('pngjs');
-  const { displayListToPdf } = await import('../../src/render/pdf.ts');
+  const { displayListToPdf } = await import('../../src/render/write/pdf.ts');
   const { decodePng } = await import('../../workers/png-decode.ts');
   const assetId = 'asset_0000000000000000000002';
   const list = renderText({

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { readSheetCode, type SheetLayout } from '../../src/render/index.ts';
+import { readSheetCode, type SheetLayout } from '../../src/foundry/index.ts';
 import { cli } from '../helpers/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'scriptorium-sheet-'));

@@ -14,7 +14,7 @@ import {
   SCAN_PX_PER_MM,
   SheetScanError,
   sheetLayout,
-} from '../../src/render/index.ts';
+} from '../../src/foundry/index.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
 import {
   blankSheet,

@@ -5,10 +5,10 @@ import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/chromium
 import t from 'tap';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
 import { parseTemplate, type Style } from '../../src/domain/template.ts';
-import { renderText } from '../../src/render/document.ts';
+import { renderText } from '../../src/render/page/document.ts';
 import { writePng } from '../../src/render/index.ts';
 import { resvgRasterizer as raster } from '../../workers/resvg.ts';
-import { pageToSvg } from '../../src/render/svg.ts';
+import { pageToSvg } from '../../src/render/write/svg.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
 
 /** Pixels whose channels differ by more than 64 of 255 (anti-aliasing differs at edges) may number at most 5 % of the ink pixels. */

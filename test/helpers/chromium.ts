@@ -14,9 +14,16 @@ export const chromiumAvailable = (() => {
   }
 })();
 
+/**
+ * The test files load through tsx, whose esbuild keeps functions' names by wrapping them in a
+ * `__name(fn, "name")` helper. A function handed to `page.evaluate` is sent as its source, helper
+ * calls and all: every page of these browsers has the helper, doing nothing.
+ */
+const KEEP_NAMES = 'globalThis.__name = (fn) => fn;';
+
 export async function launchChromium() {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--headless',
@@ -29,4 +36,12 @@ export async function launchChromium() {
       '--disable-sync',
     ],
   });
+  // browser.newPage() opens its page in a context of its own, made by newContext() too.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    await context.addInitScript(KEEP_NAMES);
+    return context;
+  };
+  return browser;
 }

@@ -10,17 +10,14 @@ import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import cvModule from '@techstark/opencv-js';
 import jpeg from 'jpeg-js';
+import { type FontSource, layout as layOut, resourcesOf, type RenderSpec } from '../../src/render/index.ts';
 import {
-  type FontSource,
   type GrayImage,
-  layout as layOut,
   SCAN_PX_PER_MM,
   type SheetBox,
   type SheetLayout,
-  resourcesOf,
-  type RenderSpec,
   writeSheet,
-} from '../../src/render/index.ts';
+} from '../../src/foundry/index.ts';
 import { fontBytes } from '../../workers/fonts.ts';
 import { textSpec } from './specs.ts';
 

@@ -21,6 +21,37 @@ const code = (file: string) => readFileSync(join(ROOT, file), 'utf8').replace(/^
 const CLIENT = sources('src/client');
 const PRODUCT = ['src', 'workers', 'tui', 'bin'].flatMap(sources).filter((f) => !CLIENT.includes(f));
 
+/** Each file's imports of files of the project, type-only and dynamic ones too, as paths from the root. */
+function importsOf(files: string[]): Map<string, string[]> {
+  return new Map(
+    files.map((f) => {
+      const dir = f.slice(0, f.lastIndexOf('/'));
+      const targets = [...code(f).matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)].map((m) => join(dir, m[1]!));
+      return [f, targets];
+    }),
+  );
+}
+
+/** Every import circle among `files` (each once, from where the search met it). */
+function circlesIn(files: string[], edges: Map<string, string[]>): string[] {
+  const circles: string[] = [];
+  const path: string[] = [];
+  const done = new Set<string>();
+  const visit = (f: string) => {
+    if (path.includes(f)) {
+      circles.push([...path.slice(path.indexOf(f)), f].join(' → '));
+      return;
+    }
+    if (done.has(f)) return;
+    path.push(f);
+    for (const next of edges.get(f) ?? []) visit(next);
+    path.pop();
+    done.add(f);
+  };
+  for (const f of files) visit(f);
+  return circles;
+}
+
 t.test('process.env is read only in src/config', async (t) => {
   t.ok(PRODUCT.length > 80, `${PRODUCT.length} files read`);
   t.same(
@@ -49,6 +80,79 @@ t.test('the render engine is entered only through src/render/index.ts', async (t
     outside.filter((f) => /from ['"][./]*(?:src\/)?render\/(?!index\.ts['"])/.test(code(f))),
     [],
   );
+});
+
+t.test(
+  'the engine shows its stages: text, the hand, the page, writing; each uses only those before it',
+  async (t) => {
+    const STAGES = ['text', 'hand', 'page', 'write'];
+    // At the top: the door, what comes in (spec), what the stages pass each other (the display
+    // list, the shapes beneath it) and the small helpers all of them use.
+    const TOP = [
+      'index.ts',
+      'spec.ts',
+      'display-list.ts',
+      'geometry.ts',
+      'prng.ts',
+      'color.ts',
+      'vendor.d.ts',
+    ];
+    const engine = PRODUCT.filter((f) => f.startsWith('src/render/'));
+    t.ok(engine.length >= 30, `${engine.length} files of the engine`);
+    const stageOf = (f: string) => f.slice('src/render/'.length).split('/');
+    t.same(
+      engine.filter((f) => {
+        const [first, second] = stageOf(f);
+        return second === undefined ? !TOP.includes(first!) : !STAGES.includes(first!);
+      }),
+      [],
+      'every file at the top or in a stage',
+    );
+    for (const stage of STAGES)
+      t.ok(
+        engine.filter((f) => stageOf(f)[0] === stage).length >= 3,
+        `${stage}: ${engine.filter((f) => stageOf(f)[0] === stage).length} files`,
+      );
+    const rank = (f: string) => {
+      const [first, second] = stageOf(f);
+      return second === undefined ? -1 : STAGES.indexOf(first!);
+    };
+    const edges = importsOf(engine);
+    t.same(
+      [...edges].flatMap(([f, targets]) =>
+        targets
+          .filter((to) => to.startsWith('src/render/') && !to.endsWith('/index.ts'))
+          .filter((to) =>
+            rank(f) === -1 ? f !== 'src/render/index.ts' && rank(to) >= 0 : rank(to) > rank(f),
+          )
+          .map((to) => `${f} → ${to}`),
+      ),
+      [],
+      'a stage imports the top and the stages before it; the top imports no stage (but the door)',
+    );
+  },
+);
+
+t.test('the foundry stands above the engine, behind a door of its own', async (t) => {
+  const foundry = PRODUCT.filter((f) => f.startsWith('src/foundry/'));
+  t.ok(foundry.includes('src/foundry/index.ts') && foundry.length >= 4, `${foundry.length} files`);
+  const outside = [...PRODUCT, ...sources('test/helpers')].filter((f) => !f.startsWith('src/foundry/'));
+  t.same(
+    outside.filter((f) => /from ['"][./]*(?:src\/)?foundry\/(?!index\.ts['"])/.test(code(f))),
+    [],
+    'entered only through src/foundry/index.ts',
+  );
+  t.same(
+    PRODUCT.filter((f) => f.startsWith('src/render/') && /foundry\//.test(code(f))),
+    [],
+    'the engine knows nothing of it',
+  );
+});
+
+t.test('what happens when a job ends is a use-case of src/app, not wiring', async (t) => {
+  for (const wiring of ['src/service.ts', 'src/composition.ts'])
+    t.notMatch(code(wiring), /\.batches\.|nextRows|dueRows|feedBatch\(/, `${wiring} holds no batch rule`);
+  t.match(code('src/app/batch-feeder.ts'), /export function feedingRunner/, 'the feeder is in src/app');
 });
 
 t.test('the golden test imports nothing of the project but the door', async (t) => {
@@ -204,24 +308,15 @@ t.test(
       [],
       'a surface is entered only through its index, and no surface reaches into another',
     );
-    const circles: string[] = [];
-    const path: string[] = [];
-    const done = new Set<string>();
-    const visit = (f: string) => {
-      if (path.includes(f)) {
-        circles.push([...path.slice(path.indexOf(f)), f].join(' → '));
-        return;
-      }
-      if (done.has(f)) return;
-      path.push(f);
-      for (const next of edges.get(f) ?? []) visit(next);
-      path.pop();
-      done.add(f);
-    };
-    for (const f of api) visit(f);
-    t.same(circles, [], 'no import circle in src/api');
+    t.same(circlesIn(api, edges), [], 'no import circle in src/api');
   },
 );
+
+t.test('no import circle anywhere in the product, type-only and dynamic imports counted', async (t) => {
+  const edges = importsOf(PRODUCT);
+  t.ok([...edges.values()].flat().length > 500, 'imports read');
+  t.same(circlesIn(PRODUCT, edges), []);
+});
 
 t.test("the console speaks the admin API's wire types, never the store's records", async (t) => {
   const tui = sources('tui');

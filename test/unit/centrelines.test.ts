@@ -5,8 +5,9 @@
 // a joined hand's letter in from its origin and out at its advance.
 import t from 'tap';
 import { BUNDLED_FONTS } from '../../src/domain/fonts.ts';
-import { centrelines, type PenStroke, strokeFit } from '../../src/render/centrelines.ts';
-import { type LoadedFont, loadFont, shape } from '../../src/render/fonts.ts';
+import type { PenStroke } from '../../src/render/geometry.ts';
+import { centrelines, strokeFit } from '../../src/render/text/centrelines.ts';
+import { type LoadedFont, loadFont, shape } from '../../src/render/text/fonts.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
 
 /** The least share of a glyph's ink its strokes give back, for any glyph and on average per hand. */

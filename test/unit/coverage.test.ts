@@ -3,15 +3,11 @@
 import t from 'tap';
 import { bundledFont } from '../../src/domain/fonts.ts';
 import { readBundledFont } from '../../src/lib/font-files.ts';
-import {
-  fontCoverage,
-  layout,
-  RenderError,
-  resourcesOf,
-  uncoveredCharacters,
-} from '../../src/render/index.ts';
+import { fontReader, layout, RenderError, resourcesOf, uncoveredCharacters } from '../../src/render/index.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
 import { textSpec } from '../helpers/specs.ts';
+
+const { fontCoverage } = await fontReader();
 
 /** A raw line or paragraph separator in an assertion's message would break the test output's lines. */
 const shown = (s: string) => s.replace(/[\u2028\u2029\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);

@@ -6,10 +6,10 @@ import { boldCut, bundledChain, bundledFontSource } from '../helpers/fonts.ts';
 import type { DocBlock } from '../../src/domain/document.ts';
 import { parseTemplate, type Style } from '../../src/domain/template.ts';
 import { type DisplayList, type DisplayPage, MM } from '../../src/render/display-list.ts';
-import { renderBlocks } from '../../src/render/flow.ts';
-import { displayListToPdf } from '../../src/render/pdf.ts';
-import { pageToSvg } from '../../src/render/svg.ts';
-import { RenderError } from '../../src/render/text-layout.ts';
+import { renderBlocks } from '../../src/render/page/flow.ts';
+import { displayListToPdf } from '../../src/render/write/pdf.ts';
+import { pageToSvg } from '../../src/render/write/svg.ts';
+import { RenderError } from '../../src/render/text/text-layout.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
 
 const IMG = 'asset_0000000000000000000001';

@@ -3,7 +3,7 @@
 // document being written stay whatever the bound. Another file under a font's id (a personal
 // font rebuilt) is loaded afresh, and nothing drawn from the old file is reused.
 import t from 'tap';
-import { fontCacheState, forgetFont, loadFont, setFontCacheBytes } from '../../src/render/fonts.ts';
+import { fontCacheState, forgetFont, loadFont, setFontCacheBytes } from '../../src/render/text/fonts.ts';
 import { FONT_CACHE_DEFAULT_BYTES, layout, resourcesOf } from '../../src/render/index.ts';
 import { fontBytes } from '../../workers/fonts.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';

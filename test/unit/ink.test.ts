@@ -6,10 +6,10 @@ import { PNG } from 'pngjs';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
 import { EFFECTS_AT_TOP, styleOf as style } from '../helpers/specs.ts';
 import { solidInk } from '../../src/render/color.ts';
-import { renderText } from '../../src/render/document.ts';
-import { loadFont, shape } from '../../src/render/fonts.ts';
+import { renderText } from '../../src/render/page/document.ts';
+import { loadFont, shape } from '../../src/render/text/fonts.ts';
 import { writePng } from '../../src/render/index.ts';
-import { type Drawing, drawingPath } from '../../src/render/variants.ts';
+import { type Drawing, drawingPath } from '../../src/render/hand/variants.ts';
 import { resvgRasterizer as raster } from '../../workers/resvg.ts';
 
 const fonts = bundledChain(bundledFontSource('caveat'));

@@ -10,7 +10,7 @@ import { inkOf, inkPieces, inLines } from '../helpers/ink.ts';
 import { EFFECTS_AT_TOP, EFFECTS_OFF, styleOf } from '../helpers/specs.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
 import { solidInk } from '../../src/render/color.ts';
-import { renderText } from '../../src/render/document.ts';
+import { renderText } from '../../src/render/page/document.ts';
 import { writePng } from '../../src/render/index.ts';
 import { resvgRasterizer as raster } from '../../workers/resvg.ts';
 

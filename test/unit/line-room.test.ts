@@ -7,8 +7,8 @@ import t from 'tap';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
 import { EFFECTS_AT_TOP, styleOf as style } from '../helpers/specs.ts';
 import type { DisplayList, DisplayPage } from '../../src/render/display-list.ts';
-import { renderText } from '../../src/render/document.ts';
-import { renderBlocks } from '../../src/render/flow.ts';
+import { renderText } from '../../src/render/page/document.ts';
+import { renderBlocks } from '../../src/render/page/flow.ts';
 
 const MAX = EFFECTS_AT_TOP;
 const TEXT =

@@ -5,7 +5,7 @@ import t from 'tap';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
 import { styleOf } from '../helpers/specs.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
-import { renderText } from '../../src/render/document.ts';
+import { renderText } from '../../src/render/page/document.ts';
 import { writeStrokes, writeSvg } from '../../src/render/index.ts';
 
 const TEXT = 'A minimum of seven lines\nwill do, quite kindly written.';

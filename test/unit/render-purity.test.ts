@@ -1,7 +1,8 @@
-// The render engine is pure and has one door (DESIGN §3, §9): src/render/index.ts bundled for a
-// neutral platform reaches no file outside src/render, no node: built-in, no native addon, and
-// its code reads no environment, clock or randomness. Packages it uses are kept outside the
-// bundle and must be on the list of pure ones.
+// The render engine and the foundry above it are pure, each with one door (DESIGN §3, §9):
+// src/render/index.ts bundled for a neutral platform reaches no file outside src/render, and
+// src/foundry/index.ts none outside src/foundry and src/render; neither reaches a node: built-in
+// or a native addon, and their code reads no environment, clock or randomness. Packages they use
+// are kept outside the bundle and must be on the list of pure ones.
 import { build } from 'esbuild';
 import t from 'tap';
 
@@ -50,30 +51,51 @@ const FORBIDDEN = [
   ['require', /\brequire\(/],
 ] as const;
 
-const { code, inputs, imports } = await bundle({ file: 'src/render/index.ts' });
+const DOORS = [
+  { door: 'src/render/index.ts', within: ['src/render/'] },
+  { door: 'src/foundry/index.ts', within: ['src/foundry/', 'src/render/'] },
+] as const;
 
-t.test('the bundle reaches only src/render', async (t) => {
-  t.ok(inputs.length >= 20, `${inputs.length} files bundled`);
-  t.same(
-    inputs.filter((f) => !f.startsWith('src/render/')),
-    [],
-    'no file outside src/render',
+for (const { door, within } of DOORS) {
+  const { code, inputs, imports } = await bundle({ file: door });
+
+  t.test(`${door}: the bundle reaches only ${within.join(' and ')}`, async (t) => {
+    t.ok(inputs.length >= 3, `${inputs.length} files bundled`);
+    t.same(
+      inputs.filter((f) => !within.some((d) => f.startsWith(d))),
+      [],
+      `no file outside ${within.join(' and ')}`,
+    );
+  });
+
+  t.test(`${door}: no node: built-in, no native addon: only the pure packages`, async (t) => {
+    t.same(
+      imports.filter((p) => !ALLOWED_PACKAGES.includes(p)),
+      [],
+      `imports only ${ALLOWED_PACKAGES.join(', ')}`,
+    );
+  });
+
+  t.test(`${door}: no environment, clock or randomness in the code`, async (t) => {
+    for (const [what, re] of FORBIDDEN) {
+      const at = code.search(re);
+      t.equal(at, -1, `no ${what}${at >= 0 ? `: …${code.slice(Math.max(0, at - 60), at + 40)}…` : ''}`);
+    }
+  });
+}
+
+t.test('one constant through the door is one constant, not the engine', async (t) => {
+  // The built release bundles as this does (esbuild, the package "sideEffects": false).
+  const one = await bundle({
+    source: "export { MODIFIER_LIMITS } from './src/render/index.ts';",
+  });
+  t.same(one.imports, [], 'no package imported: no shaping, no PDF library');
+  t.ok(one.code.length < 4000, `${one.code.length} bytes of code`);
+  const writer = await bundle({ source: "export { writePdf } from './src/render/index.ts';" });
+  t.ok(
+    writer.code.length > 20 * one.code.length,
+    `the PDF writer is ${writer.code.length} bytes: the check can fail`,
   );
-});
-
-t.test('no node: built-in, no native addon: only the pure packages', async (t) => {
-  t.same(
-    imports.filter((p) => !ALLOWED_PACKAGES.includes(p)),
-    [],
-    `imports only ${ALLOWED_PACKAGES.join(', ')}`,
-  );
-});
-
-t.test('no environment, clock or randomness in the code', async (t) => {
-  for (const [what, re] of FORBIDDEN) {
-    const at = code.search(re);
-    t.equal(at, -1, `no ${what}${at >= 0 ? `: …${code.slice(Math.max(0, at - 60), at + 40)}…` : ''}`);
-  }
 });
 
 t.test('the checks can fail', async (t) => {
@@ -95,7 +117,7 @@ t.test('the checks can fail', async (t) => {
   );
   const outside = await bundle({ source: "export { newId } from './src/lib/ids.ts';" });
   t.ok(
-    outside.inputs.some((f) => !f.startsWith('src/render/')),
-    'a file outside src/render is seen',
+    outside.inputs.some((f) => !DOORS.some(({ within }) => within.some((d) => f.startsWith(d)))),
+    'a file outside the engine and the foundry is seen',
   );
 });

@@ -6,11 +6,11 @@ import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
 import { EFFECTS_OFF, styleOf } from '../helpers/specs.ts';
 import { type DisplayList, type Item, MM } from '../../src/render/display-list.ts';
 import { hexRgb, letterInk } from '../../src/render/color.ts';
-import { renderText } from '../../src/render/document.ts';
+import { renderText } from '../../src/render/page/document.ts';
 import { MODIFIER_LIMITS, pageSizePt, writePdf, writePng } from '../../src/render/index.ts';
 import { resvgRasterizer as raster } from '../../workers/resvg.ts';
-import { pageToSvg } from '../../src/render/svg.ts';
-import type { RenderError } from '../../src/render/text-layout.ts';
+import { pageToSvg } from '../../src/render/write/svg.ts';
+import type { RenderError } from '../../src/render/text/text-layout.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
 
 const style = styleOf;
@@ -73,7 +73,7 @@ t.test(
     const flat = { lines: { enabled: false }, letters: { baseline: 0 } };
     const list = renderText({ style: style({ modifiers: flat }), text, fonts });
     const page = list.pages[0]!;
-    const { loadFont, shape } = await import('../../src/render/fonts.ts');
+    const { loadFont, shape } = await import('../../src/render/text/fonts.ts');
     const font = loadFont(fonts[0]!);
     const usual = shape(font, 'e', false)[0]!.gid;
     const e = [usual, ...font.alternates('e'.codePointAt(0)!, usual).map((a) => a.gid)];
@@ -119,8 +119,8 @@ t.test(
 t.test(
   'shapes: separate strokes move a little against each other, as a pen lifts; a counter moves with its bowl',
   async (t) => {
-    const { drawingPath } = await import('../../src/render/variants.ts');
-    const { loadFont, shape } = await import('../../src/render/fonts.ts');
+    const { drawingPath } = await import('../../src/render/hand/variants.ts');
+    const { loadFont, shape } = await import('../../src/render/text/fonts.ts');
     const font = loadFont(fonts[0]!);
     const gidOf = (ch: string) => shape(font, ch, false)[0]!.gid;
     // Shapes at full amount, seed 7, no ink effects: only the drawing's deformation.
@@ -365,7 +365,7 @@ t.test('the closing lines of a letter never stand alone on its last page', async
 });
 
 t.test('paper grain: fibres lying every which way on a tile too large to see repeat', async (t) => {
-  const { GRAIN_PX, grainAlpha } = await import('../../src/render/grain.ts');
+  const { GRAIN_PX, grainAlpha } = await import('../../src/render/write/grain.ts');
   const tile = grainAlpha(5, 1);
   t.ok(GRAIN_PX >= 192, `a tile of ${GRAIN_PX} px (34 mm at 144 DPI)`);
   const on = (x: number, y: number) =>
@@ -400,7 +400,7 @@ t.test('paper grain: fibres lying every which way on a tile too large to see rep
 });
 
 t.test('paper grain: no repeat across a page', async (t) => {
-  const { GRAIN_PX, blendGrain } = await import('../../src/render/grain.ts');
+  const { GRAIN_PX, blendGrain } = await import('../../src/render/write/grain.ts');
   // An A4 sheet at 144 DPI (2 px to the pt), white, with the grain blended in.
   const [w, h] = [1190, 1684];
   const rgba = new Uint8Array(w * h * 4).fill(255);
@@ -457,7 +457,7 @@ t.test('each effect is switched off by its own setting', async (t) => {
 t.test(
   "OpenType alternates: a letter takes the font's other drawings, never the same one twice running",
   async (t) => {
-    const { loadFont, shape } = await import('../../src/render/fonts.ts');
+    const { loadFont, shape } = await import('../../src/render/text/fonts.ts');
     const caveat = loadFont(bundledFontSource('caveat'));
     const usual = (ch: string) => shape(caveat, ch, false)[0]!.gid;
     const a = usual('a');
@@ -514,8 +514,8 @@ t.test(
 t.test(
   "fallback hands: sized to the line's x-height; a font's type-only Latin is left to a hand",
   async (t) => {
-    const { loadFont } = await import('../../src/render/fonts.ts');
-    const { layoutParagraph } = await import('../../src/render/text-layout.ts');
+    const { loadFont } = await import('../../src/render/text/fonts.ts');
+    const { layoutParagraph } = await import('../../src/render/text/text-layout.ts');
     const nanum = bundledChain(bundledFontSource('nanum-pen-script')).map(loadFont);
     const m = {
       size: 20,
@@ -846,7 +846,7 @@ t.test('PDF: each letter in its own ink, the colour and opacity set only where t
 t.test('PNG encoder: decodes to the pixels it was given', async (t) => {
   const { PNG } = await import('pngjs');
   const { deflateSync } = await import('node:zlib');
-  const { encodePng } = await import('../../src/render/png-encode.ts');
+  const { encodePng } = await import('../../src/render/write/png-encode.ts');
   const rgba = new Uint8Array(37 * 11 * 4).map((_, i) => (i * 7919) % 251);
   for (const deflate of [undefined, (b: Uint8Array) => deflateSync(b, { level: 1 })]) {
     const back = PNG.sync.read(Buffer.from(encodePng(37, 11, rgba, deflate)));
@@ -856,7 +856,7 @@ t.test('PNG encoder: decodes to the pixels it was given', async (t) => {
 });
 
 t.test("shaping applies the font's kerning and ligatures", async (t) => {
-  const { loadFont, shape } = await import('../../src/render/fonts.ts');
+  const { loadFont, shape } = await import('../../src/render/text/fonts.ts');
   const caveat = loadFont(bundledFontSource('caveat'));
   t.ok(
     shape(caveat, 'AV', false)[0]!.advance < shape(caveat, 'A', false)[0]!.advance,

@@ -10,7 +10,7 @@ import {
   type SheetSet,
   sheetCodeBits,
   sheetLayout,
-} from '../../src/render/index.ts';
+} from '../../src/foundry/index.ts';
 
 type Rect = { x: number; y: number; width: number; height: number };
 const overlap = (a: Rect, b: Rect) =>

@@ -8,8 +8,10 @@ import { toRenderSpec } from '../../src/domain/render-spec.ts';
 import { sampleInput, withAbsentOptional } from '../../src/domain/template-sample.ts';
 import { parseTemplate, type TemplateModel } from '../../src/domain/template.ts';
 import { BUNDLED_FONTS } from '../../src/domain/fonts.ts';
-import { fontCoverage, sampleLine, sampleLineOf } from '../../src/render/index.ts';
+import { fontReader } from '../../src/render/index.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
+
+const { fontCoverage, sampleLine, sampleLineOf } = await fontReader();
 
 const IMAGE = 'asset_0123456789abcdefABCDEF';
 const limits = { textLimit: 100_000, subscribed: true };

@@ -4,9 +4,10 @@
 // than up, tapers where it lands and lifts, never past a counter-closing weight; joins stay where
 // the font has them, at full weight; the outline is closed rings, one way round.
 import t from 'tap';
-import { centrelines, type PenStroke } from '../../src/render/centrelines.ts';
-import { type LoadedFont, loadFont, shape } from '../../src/render/fonts.ts';
-import { pressed, type StrokeDrawing, strokesPath, varied } from '../../src/render/writing.ts';
+import type { PenStroke } from '../../src/render/geometry.ts';
+import { centrelines } from '../../src/render/text/centrelines.ts';
+import { type LoadedFont, loadFont, shape } from '../../src/render/text/fonts.ts';
+import { pressed, type StrokeDrawing, strokesPath, varied } from '../../src/render/hand/writing.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
 
 /** What is left of two drawings' difference after the best affine map (RMS, in ems), at the template default shapes (0.5). */

@@ -1,16 +1,8 @@
 // The render port: run one render specification to bytes, with a signal and a time limit. The
 // piscina pool of worker threads is the service's adapter (workers/piscina-renderer.ts); an
 // in-process adapter (workers/in-process-renderer.ts) serves fast tests.
-import type {
-  FontInfo,
-  HandCharacter,
-  HandEdits,
-  HandWarning,
-  ImageResource,
-  RenderErrorCode,
-  RenderSpec,
-  SheetCode,
-} from '../../render/index.ts';
+import type { FontInfo, ImageResource, RenderErrorCode, RenderSpec } from '../../render/index.ts';
+import type { HandCharacter, HandEdits, HandWarning, SheetCode } from '../../foundry/index.ts';
 
 export type RenderOutput = 'pdf' | 'preview' | 'svg' | 'png' | 'strokes' | 'draft';
 

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { sha256Hex } from '../../lib/ids.ts';
 import { BUNDLED_FONTS, bundledFontId, handwrittenScripts } from '../../domain/fonts.ts';
 import { readBundledFont } from '../../lib/font-files.ts';
-import { inspectFont } from '../../render/index.ts';
+import { fontReader } from '../../render/index.ts';
 import type { Database } from '../schema.ts';
 
 export function up(db: Kysely<Database>): Promise<void> {
@@ -20,7 +20,7 @@ export async function registerBundledFonts(db: Kysely<Database>): Promise<void> 
   for (const font of BUNDLED_FONTS) {
     if (present.has(bundledFontId(font.slug))) continue;
     const bytes = readBundledFont(font);
-    const info = inspectFont(bytes);
+    const info = (await fontReader()).inspectFont(bytes);
     await db
       .insertInto('fonts')
       .values({

@@ -1,11 +1,11 @@
 // The pen: writes laid-out lines onto a page with the hand's variation on every glyph, and keeps
 // the document's glyph outlines (each distinct outline or variant once). Shared by simple text
 // (document.ts) and structured documents (flow.ts).
-import type { Style } from './spec.ts';
-import { type DisplayList, type DisplayPage, drawingCache, type Item, type Matrix } from './display-list.ts';
-import { type Alternate, type LoadedFont, perFont } from './fonts.ts';
+import type { Style } from '../spec.ts';
+import { type DisplayList, type DisplayPage, drawingCache, type Item, type Matrix } from '../display-list.ts';
+import { type Alternate, type LoadedFont, perFont } from '../text/fonts.ts';
 import type { GlyphHand, Handwriting, LineHand } from './handwriting.ts';
-import type { Line } from './text-layout.ts';
+import type { Line } from '../text/text-layout.ts';
 import { DRAWINGS } from './variants.ts';
 import { letterPath, letterStrokes, SHAPES_REACH } from './writing.ts';
 

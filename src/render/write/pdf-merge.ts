@@ -4,7 +4,7 @@
 // letters merge at the speed of reading them, in the memory of one; a general PDF library holds
 // the whole merged document (docs/performance.md). It reads the writer's own layout (one xref
 // table, objects 1 to 3 the catalog, the page tree and the information) and refuses anything else.
-import { pdfString } from './pdf.ts';
+import { pdfString } from './pdf-string.ts';
 
 export interface MergeOptions {
   /** The merged document's title and dates (its information dictionary). */

@@ -1,7 +1,7 @@
 // Page geometry: standard sizes in mm, custom sizes in mm or CSS px, and a page's size in pt
 // once turned to its orientation.
-import { MM } from './display-list.ts';
-import type { PageSize, StandardSize, Style } from './spec.ts';
+import { MM } from '../display-list.ts';
+import type { PageSize, StandardSize, Style } from '../spec.ts';
 
 export const STANDARD_SIZES: Record<StandardSize, { width: number; height: number }> = {
   A5: { width: 148, height: 210 },

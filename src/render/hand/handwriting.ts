@@ -2,10 +2,10 @@
 // slowly through a long document. Every effect reads its template setting and has an off switch
 // (`enabled: false`); the streams are drawn in document order, so the same seed and the same
 // input give the same positions, hence the same bytes.
-import type { Sheet } from './display-list.ts';
-import { MODIFIER_LIMITS, type Style } from './spec.ts';
-import { hexRgb } from './color.ts';
-import { Random } from './prng.ts';
+import type { Sheet } from '../display-list.ts';
+import { MODIFIER_LIMITS, type Style } from '../spec.ts';
+import { hexRgb } from '../color.ts';
+import { Random } from '../prng.ts';
 
 type Modifiers = Style['modifiers'];
 

@@ -4,7 +4,7 @@
 // The SVG writer places the tiles as images; the PNG writer, when the sheet lies flat, blends the
 // same cells into the pixels itself (an image fill costs resvg about 10 ms a megapixel, the blend
 // under 1).
-import { Random } from './prng.ts';
+import { Random } from '../prng.ts';
 
 /** Tile side in pixels, and in points on the page: at 144 DPI one tile pixel is one image pixel. */
 export const GRAIN_PX = 192;

@@ -6,8 +6,14 @@
 // so they are the strokes of the scanned ink. The file is written with opentype.js (CFF outlines)
 // and is the same bytes for the same sheets, edits and date. The tracer (Potrace) comes in as an
 // argument, like the PNG writer's rasteriser.
-import { centrelines, strokeFit } from './centrelines.ts';
-import { PEN_TABLE, type PathCommand, STROKES_CARRY, type StoredStrokes } from './fonts.ts';
+import {
+  centrelines,
+  PEN_TABLE,
+  type PathCommand,
+  STROKES_CARRY,
+  type StoredStrokes,
+  strokeFit,
+} from '../render/index.ts';
 import type { GrayImage, ScannedBox, SheetScan } from './sheet-scan.ts';
 import { SCAN_PX_PER_MM } from './sheet-scan.ts';
 import { SHEET_GEOMETRY, SHEET_SETS, type SheetSet } from './sheet.ts';

@@ -1,7 +1,7 @@
 // Paper under the writing: lined (rules under every baseline, an optional margin rule), grid,
 // dotted, or blank. Rules are display-list items, so every writer draws them the same way.
-import type { Style } from './spec.ts';
-import { type DisplayPage, MM } from './display-list.ts';
+import type { Style } from '../spec.ts';
+import { type DisplayPage, MM } from '../display-list.ts';
 
 export function drawPaper(
   page: DisplayPage,

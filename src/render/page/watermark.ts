@@ -1,8 +1,8 @@
 // The preview watermark: a word drawn from a font's outlines (images are drawn without system
 // fonts), large, light and turned along each page's diagonal, over the writing.
-import type { DisplayList, Matrix } from './display-list.ts';
-import { type FontSource, loadFont, shape } from './fonts.ts';
-import { drawingPath } from './variants.ts';
+import type { DisplayList, Matrix } from '../display-list.ts';
+import { type FontSource, loadFont, shape } from '../text/fonts.ts';
+import { drawingPath } from '../hand/variants.ts';
 
 export function addWatermark(list: DisplayList, source: FontSource, word = 'PREVIEW'): void {
   const font = loadFont(source);

@@ -9,24 +9,12 @@
 // to the points that matter, and turned to run as a Latin writer's pen does: from its upper left
 // end, a closed one (the bowl of an o) anticlockwise from its top. Strokes that touch the glyph's
 // origin or its advance mark joins (a connected hand runs in and out there). Deterministic; pure.
-import type { PathCommand } from './fonts.ts';
+import type { PathCommand, PenStroke } from '../geometry.ts';
 
 /** Pixels to the em of the bitmap the centrelines are read from. */
 export const RES = 192;
 /** Pixels added to the width read at a centreline pixel (its distance to the blank is measured centre to centre, and smoothing cuts a little off curves). */
 const WIDEN = 0.5;
-
-export interface PenStroke {
-  /** Points along the centreline in writing order: x, y pairs in font units, y up. */
-  points: number[];
-  /** The ink's width (the pen's, as it pressed) at each point, font units. */
-  widths: number[];
-  /** A closed stroke ends where it starts (the bowl of an o). */
-  closed: boolean;
-  /** The stroke starts at the glyph's origin (the letter before joins it) or ends at its advance (it runs into the next). */
-  entry: boolean;
-  exit: boolean;
-}
 
 /**
  * The strokes of a glyph's outline. `joined`: the glyph is a letter of a connected hand, whose

@@ -7,10 +7,10 @@
 // where the next letter carries on at full weight), never so heavy that a counter closes. The
 // outline of each stroke (both sides of it and round ends) is what the PDF, SVG and PNG writers
 // fill; strokes overlap where they meet and are filled as one (nonzero winding). Pure.
-import type { PenStroke } from './centrelines.ts';
-import { drawingCache, KEPT_DRAWINGS } from './display-list.ts';
-import type { LoadedFont } from './fonts.ts';
-import { Random } from './prng.ts';
+import type { PenStroke } from '../geometry.ts';
+import { drawingCache, KEPT_DRAWINGS } from '../display-list.ts';
+import type { LoadedFont } from '../text/fonts.ts';
+import { Random } from '../prng.ts';
 import { type Drawing, drawingPath, signedArea, slowWaves } from './variants.ts';
 
 const written = drawingCache<string>();

@@ -4,6 +4,7 @@
 // handwriting (handwriting.ts) moves every glyph a little. Lengths in pt, y down.
 import bidiFactory from 'bidi-js';
 import LineBreaker from 'linebreak';
+import { characterName, isSpace } from './characters.ts';
 import { composedBases, composition, withMarks } from './compose.ts';
 import { type LoadedFont, type ShapedGlyph, shapeWords } from './fonts.ts';
 
@@ -79,7 +80,6 @@ interface Run {
 
 const MARK = /^(?:\p{M}|\u200c|\u200d)$/u;
 const isMark = (cp: number) => cp >= 0x300 && MARK.test(String.fromCodePoint(cp));
-const isSpace = (cp: number) => cp === 0x20 || cp === 0xa0 || cp === 0x3000 || cp === 0x09;
 
 /**
  * The script of a letter, where a font may have it only in type (FontPlan.typeset); null for any
@@ -113,24 +113,6 @@ function writes(font: LoadedFont, cp: number): boolean {
 }
 
 /** `U+05D0 "א"`: how a character no font has is named. */
-const characterName = (cp: number) =>
-  `U+${cp.toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(String.fromCodePoint(cp))}`;
-
-/**
- * The characters of `text` that none of the fonts can draw, named, in order of first appearance:
- * what layout would refuse, found without laying anything out. Spaces, tabs and line breaks need
- * no glyph.
- */
-export function uncoveredCharacters(text: string, covers: readonly ((cp: number) => boolean)[]): string[] {
-  const missing = new Set<string>();
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    if (isSpace(cp) || cp === 0x0a || cp === 0x0d) continue;
-    if (!covers.some((c) => c(cp))) missing.add(characterName(cp));
-  }
-  return [...missing];
-}
-
 /** Splits a paragraph into runs of one font and one bidi level; names characters no font has. */
 function itemize(text: string, levels: Uint8Array, fonts: LoadedFont[], missing: Set<string>): Run[] {
   const runs: Run[] = [];

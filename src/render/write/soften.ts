@@ -2,7 +2,7 @@
 // the paper (its edges soften, as a vector outline's never do), and a flatbed scan's slight blur
 // and sensor noise. Done on the raster (a blur filter in the SVG costs resvg several times as
 // much); pure, the noise seeded by the sheet.
-import { Random } from './prng.ts';
+import { Random } from '../prng.ts';
 
 /** Pixel size the effects are tuned for: at other resolutions they keep their size on the page. */
 const BASE_DPI = 144;

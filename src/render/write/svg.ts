@@ -1,11 +1,11 @@
 // SVG writer: each glyph outline (or variant) is a <path> in <defs>, placed by <use> with its
 // matrix. Only numbers, ids we make and colours validated by the template enter the markup; the
 // text of a line is escaped before it goes into the (invisible) selectable layer.
-import { letterInk } from './color.ts';
-import { type DisplayList, type DisplayPage, KEPT_DRAWINGS, type Matrix } from './display-list.ts';
+import { letterInk } from '../color.ts';
+import { type DisplayList, type DisplayPage, KEPT_DRAWINGS, type Matrix } from '../display-list.ts';
 import { encodePng } from './png-encode.ts';
 import { GRAIN_PT, GRAIN_PX, GRAIN_RGB, GRAIN_TILES, grainAlpha, grainCells } from './grain.ts';
-import { RenderError } from './text-layout.ts';
+import { RenderError } from '../text/text-layout.ts';
 
 const n = (v: number) => (Math.round(v * 1000) / 1000).toString();
 /** Significant digits for small factors (pt per font unit is about 0.01). */

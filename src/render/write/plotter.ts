@@ -5,8 +5,8 @@
 // that runs out of a letter and the one that runs into the next are one movement, one path. No
 // fills, one pen: the ink's colour and the hand's usual stroke width. The paper (ruling, grain,
 // tilt, shadow) is the sheet in the machine and is not drawn. Lengths in pt, the size in mm.
-import type { PenStroke } from './centrelines.ts';
-import type { DisplayList, DisplayPage, Matrix } from './display-list.ts';
+import type { PenStroke } from '../geometry.ts';
+import type { DisplayList, DisplayPage, Matrix } from '../display-list.ts';
 
 const n = (v: number) => (Math.round(v * 100) / 100).toString();
 

@@ -1,8 +1,8 @@
 // Lines drawn by hand: a pen pulled from one point to another never runs straight. The path
 // bows a little, wanders slowly (two low waves of random phase), starts a touch late or early
 // and stops short or overshoots; pressure sets its width. Seeded, like every other effect.
-import type { Item } from './display-list.ts';
-import type { Random } from './prng.ts';
+import type { Item } from '../display-list.ts';
+import type { Random } from '../prng.ts';
 
 export interface StrokeStyle {
   width: number;

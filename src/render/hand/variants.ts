@@ -5,9 +5,9 @@
 // of an i, a detached bar) shifted a little against each other, as a pen lifted and set down
 // again. A counter (the hole of an o) moves with the stroke around it. Each glyph has DRAWINGS
 // of them per document seed; the pen deals them out so that none repeats within a line.
-import { drawingCache, KEPT_DRAWINGS } from './display-list.ts';
-import type { PathCommand } from './fonts.ts';
-import { Random } from './prng.ts';
+import { drawingCache, KEPT_DRAWINGS } from '../display-list.ts';
+import type { PathCommand } from '../geometry.ts';
+import { Random } from '../prng.ts';
 
 /** Drawings per glyph besides the plain outline (drawing 0), shared among a letter's alternates. */
 export const DRAWINGS = 16;

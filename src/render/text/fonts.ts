@@ -4,8 +4,9 @@
 // wasm heap reuses what it freed but never shrinks). One Buffer is reused for every shaping call,
 // and outlines are cached per glyph. Font bytes come in as arguments: no I/O here.
 import * as hb from 'harfbuzzjs';
-import { centrelines, joinsLetters, type PenStroke, strokeFit } from './centrelines.ts';
-import { forgetDrawings } from './display-list.ts';
+import type { PathCommand, PenStroke } from '../geometry.ts';
+import { centrelines, joinsLetters, strokeFit } from './centrelines.ts';
+import { forgetDrawings } from '../display-list.ts';
 
 /**
  * A private table of a personal font built from a sample sheet (hand-build.ts): each drawing's
@@ -69,11 +70,6 @@ export interface LoadedFont {
   font: hb.Font;
   /** Shaped words, by direction and text (prose repeats its words: shaping is the costly part). */
   words: Map<string, ShapedGlyph[]>;
-}
-
-export interface PathCommand {
-  type: string;
-  values: number[];
 }
 
 /** Another drawing of a letter, and how far to move it so that it sits centred in the letter's advance. */

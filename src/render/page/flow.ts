@@ -5,16 +5,16 @@
 // images are placed from their assets; columns run side by side, each a flow of its own. On
 // lined and grid paper every baseline sits on a rule. Pure: fonts, image sizes, seed and limits
 // come in as arguments.
-import { type DisplayList, type DisplayPage, MM } from './display-list.ts';
+import { type DisplayList, type DisplayPage, MM } from '../display-list.ts';
 import { blankPage, isClosing } from './document.ts';
-import { type FontSource, type LoadedFont, loadFont } from './fonts.ts';
-import { Handwriting, Tiring } from './handwriting.ts';
+import { type FontSource, type LoadedFont, loadFont } from '../text/fonts.ts';
+import { Handwriting, Tiring } from '../hand/handwriting.ts';
 import { pageSizePt } from './page-size.ts';
-import { linePitch, Pen, roomOf } from './pen.ts';
-import { Random } from './prng.ts';
-import type { Block, LayoutLimits, Style } from './spec.ts';
-import { handLine } from './strokes.ts';
-import { type Line, layoutParagraph, RenderError, type TextMetrics } from './text-layout.ts';
+import { linePitch, Pen, roomOf } from '../hand/pen.ts';
+import { Random } from '../prng.ts';
+import type { Block, LayoutLimits, Style } from '../spec.ts';
+import { handLine } from '../hand/strokes.ts';
+import { type Line, layoutParagraph, RenderError, type TextMetrics } from '../text/text-layout.ts';
 
 export interface BlockDocument {
   style: Style;

@@ -1,14 +1,14 @@
 // A simple-text document → display list: page geometry from the template style, lines from
 // text-layout.ts placed on the paper's rules, the handwriting applied to every glyph, paper drawn
 // under it. Pure: fonts, seed and limits come in as arguments.
-import { type DisplayList, type DisplayPage, MM } from './display-list.ts';
-import { type FontSource, type LoadedFont, loadFont } from './fonts.ts';
-import { Handwriting, Tiring } from './handwriting.ts';
+import { type DisplayList, type DisplayPage, MM } from '../display-list.ts';
+import { type FontSource, type LoadedFont, loadFont } from '../text/fonts.ts';
+import { Handwriting, Tiring } from '../hand/handwriting.ts';
 import { pageSizePt } from './page-size.ts';
 import { drawPaper } from './paper.ts';
-import { linePitch, Pen, roomOf } from './pen.ts';
-import type { LayoutLimits, Style } from './spec.ts';
-import { type Line, layoutParagraph, RenderError } from './text-layout.ts';
+import { linePitch, Pen, roomOf } from '../hand/pen.ts';
+import type { LayoutLimits, Style } from '../spec.ts';
+import { type Line, layoutParagraph, RenderError } from '../text/text-layout.ts';
 
 export interface TextDocument {
   style: Style;

@@ -6,7 +6,7 @@
 // encoded by png-encode.ts with the caller's deflate (filter 0), which compresses less hard than
 // resvg's encoder. The rasteriser itself is native code and comes in as an argument
 // (workers/resvg.ts), so that the engine stays pure and loads nothing native.
-import { type DisplayList, type DisplayPage, KEPT_DRAWINGS } from './display-list.ts';
+import { type DisplayList, type DisplayPage, KEPT_DRAWINGS } from '../display-list.ts';
 import { blendGrain } from './grain.ts';
 import { encodePng } from './png-encode.ts';
 import { simplifyOutline } from './simplify.ts';

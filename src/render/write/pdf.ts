@@ -4,10 +4,11 @@
 // over the drawing in text render mode 3 (invisible, §9.3.6) with a Type 3 font whose glyphs are
 // empty and whose ToUnicode map gives the characters back, so the text is selectable and
 // searchable in any script. Pure: compression and the date come in as arguments.
-import { hexRgb, letterInk } from './color.ts';
-import { type DisplayList, type DisplayPage, type Item, KEPT_DRAWINGS } from './display-list.ts';
+import { hexRgb, letterInk } from '../color.ts';
+import { type DisplayList, type DisplayPage, type Item, KEPT_DRAWINGS } from '../display-list.ts';
+import { pdfString } from './pdf-string.ts';
 import type { AssetBytes } from './svg.ts';
-import { RenderError } from './text-layout.ts';
+import { RenderError } from '../text/text-layout.ts';
 
 export interface PdfOptions {
   /** zlib deflate for streams (the caller passes node:zlib's); streams stay plain without it. */
@@ -206,13 +207,6 @@ class Content {
   bytes(): Uint8Array {
     return this.buf.slice(0, this.n);
   }
-}
-
-export function pdfString(s: string): string {
-  // A text string (§7.9.2.2) as UTF-16BE hex with a byte order mark: safe for any character.
-  let hex = 'FEFF';
-  for (let i = 0; i < s.length; i++) hex += s.charCodeAt(i).toString(16).padStart(4, '0');
-  return `<${hex}>`;
 }
 
 const rgbCache = new Map<string, string>();
