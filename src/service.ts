@@ -16,6 +16,7 @@ import { combine, type Metrics, type Snapshot } from './metrics/index.ts';
 import { todayRange } from './domain/usage-range.ts';
 import { RequestCounter } from './app/request-counter.ts';
 import { type Context, openAdapters, type Role } from './composition.ts';
+import { framingCheckOn } from './config/index.ts';
 import type { Renderer } from './app/ports/renderer.ts';
 import type { JobQueue } from './queue/types.ts';
 
@@ -204,7 +205,7 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
             host: config.host,
             port: config.port,
             live,
-            framingCheck: config.framingCheck,
+            framingCheck: framingCheckOn(config),
             trustedProxies: config.trustedProxies,
             onError: (err) =>
               log.error({ err }, 'a request failed in the transport; its connection was closed'),

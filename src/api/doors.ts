@@ -4,7 +4,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { RateLimiterMemory, RateLimiterRes } from '../limits/flexible.ts';
 import { Authenticator } from '../app/auth.ts';
 import { csrfMatches, session } from '../app/dashboard.ts';
-import { ApiError, limitReached } from '../domain/errors.ts';
+import { limitReached, apiRefusal, type DecidedRefusal } from '../domain/errors.ts';
 import type { RateDecision } from '../limits/rate-limit.ts';
 import type { ApiDeps } from './deps.ts';
 import { type ApiRequest, type Door, header } from './types.ts';
@@ -58,9 +58,9 @@ export function doors(d: ApiDeps): Doors {
     /** A dashboard session; a change also needs its CSRF token. */
     async session(req) {
       const current = await sessionOf(req);
-      if (!current) throw new ApiError('UNAUTHORIZED', 'sign in first: there is no session, or it ended');
+      if (!current) throw apiRefusal('UNAUTHORIZED', 'sign in first: there is no session, or it ended');
       if (req.method !== 'GET' && !csrfMatches(current.token, header(req, 'x-csrf-token')))
-        throw new ApiError('FORBIDDEN', 'X-CSRF-Token must be the csrfToken of GET /dashboard/v1/session');
+        throw apiRefusal('FORBIDDEN', 'X-CSRF-Token must be the csrfToken of GET /dashboard/v1/session');
       return { session: current };
     },
     /** The dashboard's doors: whoever comes from this origin, with the session if there is one. */
@@ -103,7 +103,7 @@ export class AdminGate {
   /** Resolves when the request may pass; throws the refusal otherwise. */
   async check(req: ApiRequest): Promise<void> {
     if (!this.token)
-      throw new ApiError(
+      throw apiRefusal(
         'ENDPOINT_NOT_FOUND',
         `${req.path.slice(0, 100)} is off: the server has no ADMIN_TOKEN`,
       );
@@ -123,10 +123,10 @@ export class AdminGate {
       if (res instanceof RateLimiterRes) throw this.shut(peer, res);
       throw res;
     }
-    throw new ApiError('UNAUTHORIZED', problem);
+    throw apiRefusal('UNAUTHORIZED', problem);
   }
 
-  private shut(peer: string, res: RateLimiterRes): ApiError {
+  private shut(peer: string, res: RateLimiterRes): DecidedRefusal {
     const wait = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
     return limitReached(
       `${ADMIN_FAILURES_PER_MINUTE} wrong admin tokens came from ${peer} within a minute; wait ${wait} s`,
@@ -155,9 +155,9 @@ function crossSite(req: ApiRequest): void {
   const origin = header(req, 'origin');
   const host = header(req, 'host');
   if (site && site !== 'same-origin' && site !== 'none')
-    throw new ApiError('FORBIDDEN', `a dashboard call must come from the dashboard itself, not ${site}`);
+    throw apiRefusal('FORBIDDEN', `a dashboard call must come from the dashboard itself, not ${site}`);
   if (origin && host && origin.replace(/^https?:\/\//, '') !== host)
-    throw new ApiError(
+    throw apiRefusal(
       'FORBIDDEN',
       `a dashboard call must come from the dashboard itself, not ${origin.slice(0, 80)}`,
     );

@@ -1,37 +1,40 @@
 // The one error mapper of the public and the admin API: whatever a stage throws becomes
-// `{ error: { code, message, requestId, field? } }` with its status. A use-case's ApiError is
-// answered as decided; a Refusal (a store's or a use-case's, said in the domain's words) by its
-// kind; anything else is an unexpected failure, logged with the request and answered 500.
+// `{ error: { code, message, requestId, field? } }` with its status. A refusal whose public error
+// a use-case decided is answered as decided; any other (a store's, said in the domain's words) by
+// its kind; anything else is an unexpected failure, logged with the request and answered 500.
 import type { Logger } from 'pino';
-import { ApiError, Refusal, type RefusalKind } from '../domain/errors.ts';
+import { Refusal, type RefusalKind, apiRefusal, isDecided, type DecidedRefusal } from '../domain/errors.ts';
 import type { ApiRequest, Reply } from './types.ts';
 
 /** The public error a refusal of each kind is answered with, where no use-case decided otherwise. */
-const BY_KIND: Record<RefusalKind, { code: ApiError['code']; status: number }> = {
+const BY_KIND: Record<RefusalKind, { code: DecidedRefusal['code']; status: number }> = {
   invalid: { code: 'INVALID_REQUEST', status: 400 },
   missing: { code: 'NOT_FOUND', status: 404 },
   limit: { code: 'RATE_LIMIT_EXCEEDED', status: 429 },
   balance: { code: 'INSUFFICIENT_BALANCE', status: 402 },
+  denied: { code: 'FORBIDDEN', status: 403 },
+  gone: { code: 'GENERATION_EXPIRED', status: 410 },
+  failed: { code: 'INTERNAL_ERROR', status: 500 },
   // Spec §7 pairs INVALID_REQUEST with 400; its 409s belong to the generation codes.
   conflict: { code: 'INVALID_REQUEST', status: 400 },
   unavailable: { code: 'SERVICE_UNAVAILABLE', status: 503 },
 };
 
 /** The public error for anything thrown while answering a request. */
-export function publicError(err: unknown, req: ApiRequest, log: Logger): ApiError {
-  if (err instanceof ApiError) return err;
+export function publicError(err: unknown, req: ApiRequest, log: Logger): DecidedRefusal {
+  if (isDecided(err)) return err;
   if (err instanceof Refusal) {
     // A commit refused because the request's idempotency key was taken over by a retry (its lease
     // ran out): that request's answer stands, and a retry of this one gets it.
     if (err.kind === 'conflict' && err.field === 'Idempotency-Key')
-      return new ApiError('IDEMPOTENCY_KEY_IN_USE', `${err.message}; retry to get its answer`, {
+      return apiRefusal('IDEMPOTENCY_KEY_IN_USE', `${err.message}; retry to get its answer`, {
         retryAfter: 1,
       });
     const { code, status } = BY_KIND[err.kind];
     // A storage fault is the operator's to see: logged, while the client is told to come back.
     if (err.kind === 'unavailable')
       log.warn({ err, requestId: req.id, method: req.method, path: req.path }, 'storage unavailable');
-    return new ApiError(code, err.message, {
+    return apiRefusal(code, err.message, {
       status,
       field: err.field,
       retryAfter: err.retryAfter,
@@ -39,7 +42,7 @@ export function publicError(err: unknown, req: ApiRequest, log: Logger): ApiErro
     });
   }
   log.error({ err, requestId: req.id, method: req.method, path: req.path }, 'request failed');
-  return new ApiError('INTERNAL_ERROR', `an unexpected error; quote request id ${req.id} to support`);
+  return apiRefusal('INTERNAL_ERROR', `an unexpected error; quote request id ${req.id} to support`);
 }
 
 /**
@@ -48,7 +51,7 @@ export function publicError(err: unknown, req: ApiRequest, log: Logger): ApiErro
  * RateLimit fields with nothing left and its true reset (a day's renders end at midnight), before
  * the key's own policy, which every answer carries.
  */
-export function errorReply(e: ApiError, req: ApiRequest, headers: Record<string, string>): Reply {
+export function errorReply(e: DecidedRefusal, req: ApiRequest, headers: Record<string, string>): Reply {
   if (e.status === 429) headers['Retry-After'] = String(e.retryAfter ?? 60);
   else if (e.retryAfter !== undefined) headers['Retry-After'] = String(e.retryAfter);
   // RFC 6750 §3: the public API's keys are Bearer tokens.

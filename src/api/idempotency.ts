@@ -3,7 +3,7 @@
 // same key with the same body gets that answer again, marked `Idempotent-Replayed: true`; the
 // same key with another body is 400; a key whose first request is still running is 409. The
 // answer kept is built here, from the reply the route gives; src/app/idempotency.ts keeps it.
-import { ApiError } from '../domain/errors.ts';
+import { apiRefusal } from '../domain/errors.ts';
 import { IDEMPOTENCY, isIdempotencyKey } from '../domain/idempotency.ts';
 import { sha256Hex } from '../lib/ids.ts';
 import type { Remembered, StoredReply } from '../app/idempotency.ts';
@@ -21,15 +21,15 @@ export function idempotencyKey(req: ApiRequest, takes: boolean): string | undefi
   if (v === undefined) return undefined;
   const field = 'Idempotency-Key';
   if (typeof v !== 'string')
-    throw new ApiError('INVALID_REQUEST', `${field} must be sent once, got it ${v.length} times`, { field });
+    throw apiRefusal('INVALID_REQUEST', `${field} must be sent once, got it ${v.length} times`, { field });
   if (!takes)
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `${req.method} ${req.path} does not take ${field}: only POST /generations, /previews, /batches and /assets keep their answers`,
       { field },
     );
   if (!isIdempotencyKey(v))
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `${field} must be 1-${IDEMPOTENCY.maxKeyChars} visible ASCII characters, got ${v.length > IDEMPOTENCY.maxKeyChars ? `${v.length} characters` : JSON.stringify(v)}`,
       { field },

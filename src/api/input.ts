@@ -1,6 +1,6 @@
 // Strict readers of bodies and parameters, shared by every surface: a field that is not one of
 // the request's, or a value out of its range, is refused by name.
-import { ApiError, invalid } from '../domain/errors.ts';
+import { invalid, apiRefusal } from '../domain/errors.ts';
 import type { JobKind, JobStatus } from '../domain/generation.ts';
 
 export const STATUSES: readonly JobStatus[] = ['queued', 'processing', 'completed', 'failed', 'cancelled'];
@@ -17,7 +17,7 @@ export function objectBody(json: unknown, field = 'body'): Record<string, unknow
 export function allowOnly(body: Record<string, unknown>, keys: readonly string[]): void {
   for (const k of Object.keys(body)) {
     if (!keys.includes(k))
-      throw new ApiError(
+      throw apiRefusal(
         'INVALID_REQUEST',
         `${k.slice(0, 40)} is not a field of this request (fields: ${keys.join(', ')})`,
         { field: k },

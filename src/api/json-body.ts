@@ -3,13 +3,13 @@
 // `constructor`, `prototype`: a later assignment by key would write onto every object), and
 // numbers like 1e309 that silently become Infinity.
 import { isUtf8 } from 'node:buffer';
-import { ApiError } from '../domain/errors.ts';
+import { apiRefusal } from '../domain/errors.ts';
 import { firstBadByte } from '../domain/utf8.ts';
 import { checkParsedJson } from '../domain/validation.ts';
 
 export const JSON_MAX_DEPTH = 64;
 
-const bad = (message: string) => new ApiError('INVALID_REQUEST', message, { field: 'body' });
+const bad = (message: string) => apiRefusal('INVALID_REQUEST', message, { field: 'body' });
 
 /** Deepest nesting of arrays and objects, counted on the bytes before parsing. */
 function nestingDepth(text: string, max: number): number {

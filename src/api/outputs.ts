@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import { openOutput } from '../app/outputs.ts';
 import { jobOf } from '../app/reads.ts';
-import { ApiError } from '../domain/errors.ts';
+import { apiRefusal } from '../domain/errors.ts';
 import type { Job } from '../domain/generation.ts';
 import { isId, shownId } from '../domain/ids.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -15,23 +15,20 @@ export function jobOutputs(d: ApiDeps, log: Logger) {
   const find = async (tenant: Tenant, id: string): Promise<Job> => {
     const job = isId('gen', id) ? await jobOf(d, tenant, id) : null;
     if (!job)
-      throw new ApiError(
-        'GENERATION_NOT_FOUND',
-        `no generation ${shownId(id)} for this account and key mode`,
-      );
+      throw apiRefusal('GENERATION_NOT_FOUND', `no generation ${shownId(id)} for this account and key mode`);
     return job;
   };
 
   /** The stored output of a completed, unexpired job, streamed. */
   const output = async (job: Job, contentType: string, filename: string): Promise<Reply> => {
     if (job.status !== 'completed')
-      throw new ApiError(
+      throw apiRefusal(
         'GENERATION_NOT_READY',
         `the job is ${job.status}${job.status === 'failed' || job.status === 'cancelled' ? ' and has no output' : ': poll it until it is completed'}`,
       );
     // Decided from the stored expiry, whatever the blob store still holds (DESIGN §9).
     if (!job.expiresAt || Date.parse(job.expiresAt) <= d.now().getTime()) {
-      throw new ApiError(
+      throw apiRefusal(
         'GENERATION_EXPIRED',
         `the output expired at ${job.expiresAt}; results are kept ${d.config.retentionDays} days`,
       );
@@ -46,7 +43,7 @@ export function jobOutputs(d: ApiDeps, log: Logger) {
     async download(tenant: Tenant, id: string): Promise<Reply> {
       const job = await find(tenant, id);
       if (job.kind === 'preview')
-        throw new ApiError(
+        throw apiRefusal(
           'PREVIEW_ONLY',
           `${job.id} is a preview: it has images (GET /generations/${job.id}/preview), no PDF`,
         );
@@ -56,7 +53,7 @@ export function jobOutputs(d: ApiDeps, log: Logger) {
     async preview(tenant: Tenant, id: string): Promise<Reply> {
       const job = await find(tenant, id);
       if (job.kind !== 'preview') {
-        throw new ApiError(
+        throw apiRefusal(
           'INVALID_REQUEST',
           `${job.id} is a PDF generation: download it with GET /generations/${job.id}/download`,
         );

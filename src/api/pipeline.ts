@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import { giveUpKey, keepAnswer, takeKey } from '../app/idempotency.ts';
 import type { IdempotencyClaim } from '../app/idempotency.ts';
-import { ApiError, Refusal } from '../domain/errors.ts';
+import { Refusal, apiRefusal, type DecidedRefusal } from '../domain/errors.ts';
 import { adminRoutes } from './admin/index.ts';
 import { dashboardRoutes, pageReply } from './dashboard/index.ts';
 import type { ApiDeps } from './deps.ts';
@@ -35,7 +35,7 @@ export interface Api {
   /** Answers a request; never rejects. */
   handle(req: ApiRequest): Promise<Reply>;
   /** A reply the transport makes itself (413 while streaming), with the usual headers. */
-  refuse(req: ApiRequest, err: ApiError): Reply;
+  refuse(req: ApiRequest, err: DecidedRefusal): Reply;
   /** Counts a request the transport answered itself, if its key is valid. */
   countLater(req: ApiRequest): void;
   /** Null when a request may pass the admin door (the live feed's upgrade), else the refusal. */
@@ -146,7 +146,7 @@ export function createApi(d: ApiDeps, log: Logger): Api {
       }
     }
     const opened = await door[m.route?.door ?? surface.door](req, seen);
-    if (!m.route) throw new ApiError('ENDPOINT_NOT_FOUND', surface.notFound(req, m.allowed));
+    if (!m.route) throw apiRefusal('ENDPOINT_NOT_FOUND', surface.notFound(req, m.allowed));
     const route = m.route;
     const key =
       route.door === 'key' && req.method === 'POST'

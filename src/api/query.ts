@@ -1,6 +1,6 @@
 // Query strings: each route names the parameters it accepts; an unknown or repeated one is
 // refused by name, so `?limt=5` is an error rather than a silently ignored typo.
-import { ApiError, invalid } from '../domain/errors.ts';
+import { invalid, apiRefusal } from '../domain/errors.ts';
 import type { ApiRequest } from './types.ts';
 
 export function queryParams<const K extends string>(
@@ -13,14 +13,14 @@ export function queryParams<const K extends string>(
   for (const [name, value] of new URLSearchParams(req.query)) {
     if (!(accepted as readonly string[]).includes(name)) {
       const allowed = accepted.length ? `accepted: ${accepted.join(', ')}` : 'this endpoint accepts none';
-      throw new ApiError(
+      throw apiRefusal(
         'INVALID_REQUEST',
         `query parameter ${JSON.stringify(name.slice(0, 40))} is not accepted (${allowed})`,
         { field: name },
       );
     }
     if (name in out)
-      throw new ApiError('INVALID_REQUEST', `query parameter ${name} must appear once, got it twice`, {
+      throw apiRefusal('INVALID_REQUEST', `query parameter ${name} must appear once, got it twice`, {
         field: name,
       });
     out[name as K] = value;

@@ -4,7 +4,7 @@ import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
 import type { KeyMode } from '../domain/api-keys.ts';
 import { shownId } from '../domain/ids.ts';
-import { ApiError, Refusal } from '../domain/errors.ts';
+import { Refusal, isDecided } from '../domain/errors.ts';
 import { checkParsedJson } from '../domain/validation.ts';
 import { parseTemplate, type TemplateModel, templateAssetIds, templateFontIds } from '../domain/template.ts';
 import { newId, sha256Hex } from '../lib/ids.ts';
@@ -102,7 +102,7 @@ export async function checkedTemplate(d: AdminDeps, input: TemplateInput): Promi
   try {
     checkParsedJson(raw);
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+    if (!isDecided(err)) throw err;
     throw new Refusal('invalid', `${input.source ?? 'template'}: ${err.message}`, { field: err.field });
   }
   const parsed = parseTemplate(raw);

@@ -6,7 +6,7 @@
 import { createInflate } from 'node:zlib';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
-import { ApiError, Refusal } from '../domain/errors.ts';
+import { Refusal, apiRefusal, type DecidedRefusal } from '../domain/errors.ts';
 import { assetIds, jobBlocks } from '../domain/document.ts';
 import { shownId } from '../domain/ids.ts';
 import { templateAssetIds } from '../domain/template.ts';
@@ -30,14 +30,14 @@ export interface AssetDeps {
 /** Inflates the PNG pixel stream off the main thread, keeping nothing; it must match exactly. */
 function inflateExactly(pixels: NonNullable<CheckedImage['pixels']>): Promise<void> {
   const corrupt = (detail: string) =>
-    new ApiError('INVALID_REQUEST', `the PNG image data is corrupt or truncated (${detail})`, {
+    apiRefusal('INVALID_REQUEST', `the PNG image data is corrupt or truncated (${detail})`, {
       field: 'body',
     });
   return new Promise((resolve, reject) => {
     const inflate = createInflate({ chunkSize: 64 * 1024 });
     let produced = 0;
     let settled = false;
-    const settle = (err?: ApiError) => {
+    const settle = (err?: DecidedRefusal) => {
       if (settled) return;
       settled = true;
       inflate.destroy();
@@ -63,7 +63,7 @@ function inflateExactly(pixels: NonNullable<CheckedImage['pixels']>): Promise<vo
 
 /**
  * An uploaded image checked against the asset limits by its header and structure, its PNG pixels
- * inflated to their exact size (decoding nothing): ApiError naming what is wrong.
+ * inflated to their exact size (decoding nothing): DecidedRefusal naming what is wrong.
  */
 export async function checkedUpload(
   c: Pick<Config, 'assetMaxBytes' | 'assetMaxSide' | 'assetMaxPixels'>,
@@ -94,13 +94,13 @@ async function decodes(
     );
   } catch (err) {
     if (!(err instanceof RenderTaskError) || (err.reason !== 'timeout' && err.reason !== 'memory')) throw err;
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `the image could not be decoded within the limits (${err.reason === 'timeout' ? `${timeoutMs} ms` : 'memory'}): ${err.message}`,
       { field: 'body' },
     );
   }
-  if (!result.ok) throw new ApiError('INVALID_REQUEST', result.message, { field: 'body' });
+  if (!result.ok) throw apiRefusal('INVALID_REQUEST', result.message, { field: 'body' });
 }
 
 export async function uploadAsset(

@@ -1,7 +1,7 @@
 // Who is calling (spec §5): a Bearer API key, checked for shape and checksum before any store
 // lookup, then found by its SHA-256. The key's mode is part of the tenant: the test/live wall.
 import { parseApiKey } from '../domain/api-keys.ts';
-import { ApiError, show } from '../domain/errors.ts';
+import { show, apiRefusal } from '../domain/errors.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { Account, Store } from '../store/index.ts';
 
@@ -16,14 +16,14 @@ const BEARER = /^Bearer +(\S+)$/i;
 /** The presented key of an Authorization header value (a list when the header was repeated). */
 export function presentedKey(authorization: string | readonly string[] | undefined): string {
   if (Array.isArray(authorization)) {
-    throw new ApiError('INVALID_API_KEY', `send one Authorization header, got ${authorization.length}`);
+    throw apiRefusal('INVALID_API_KEY', `send one Authorization header, got ${authorization.length}`);
   }
   const value = authorization as string | undefined;
-  if (!value) throw new ApiError('INVALID_API_KEY', 'Authorization must be "Bearer <API key>", got nothing');
+  if (!value) throw apiRefusal('INVALID_API_KEY', 'Authorization must be "Bearer <API key>", got nothing');
   const m = BEARER.exec(value);
   if (!m) {
     const scheme = value.split(/\s/, 1)[0] ?? '';
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_API_KEY',
       /^bearer$/i.test(scheme)
         ? 'Authorization must be "Bearer <API key>" with nothing else, got extra text after the key'
@@ -44,7 +44,7 @@ export async function authenticate(
 async function verify(store: Store, presented: string): Promise<Caller> {
   const parsed = parseApiKey(presented);
   if (!parsed.ok) {
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_API_KEY',
       parsed.reason === 'bad checksum'
         ? 'the API key fails its checksum: it was mistyped or cut short'
@@ -52,9 +52,9 @@ async function verify(store: Store, presented: string): Promise<Caller> {
     );
   }
   const key = await store.accounts.findKey(presented);
-  if (!key) throw new ApiError('INVALID_API_KEY', `the API key ${parsed.display}… is not known`);
+  if (!key) throw apiRefusal('INVALID_API_KEY', `the API key ${parsed.display}… is not known`);
   if (key.revokedAt)
-    throw new ApiError('API_KEY_REVOKED', `the API key ${parsed.display}… was revoked at ${key.revokedAt}`);
+    throw apiRefusal('API_KEY_REVOKED', `the API key ${parsed.display}… was revoked at ${key.revokedAt}`);
   return Object.freeze({
     keyId: key.id,
     tenant: Object.freeze({ accountId: key.accountId, mode: key.mode }),

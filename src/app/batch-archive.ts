@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { BlobStore, BlobStream } from '../blobs/types.ts';
-import { ApiError } from '../domain/errors.ts';
+import { apiRefusal } from '../domain/errors.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { type BatchPart, batchPath } from '../domain/batch.ts';
 import { mergePdfs } from '../render/index.ts';
@@ -22,7 +22,7 @@ async function completedOutputs(
   { batch, counts }: Awaited<ReturnType<typeof batchOf>>,
 ) {
   if (batch.status === 'queued')
-    throw new ApiError(
+    throw apiRefusal(
       'GENERATION_NOT_READY',
       `the batch is still running (${counts.queued + counts.processing} of ${batch.rowCount} rows left): poll it until it is completed`,
     );
@@ -36,11 +36,11 @@ async function completedOutputs(
   }
   if (outputs.length === 0)
     throw counts.completed > 0
-      ? new ApiError(
+      ? apiRefusal(
           'GENERATION_EXPIRED',
           `the rows' outputs expired; results are kept ${d.config.retentionDays} days`,
         )
-      : new ApiError(
+      : apiRefusal(
           'GENERATION_NOT_READY',
           `no row of the batch completed (${counts.failed} failed, ${counts.cancelled} cancelled)`,
         );
@@ -113,18 +113,14 @@ export async function batchMerged(
   const found = await batchOf(d, tenant, id);
   const { batch } = found;
   if (!batch.merge)
-    throw new ApiError(
+    throw apiRefusal(
       'GENERATION_NOT_READY',
       `the batch was sent without merge: true, so it has no merged PDF; its rows' PDFs are in ${batchPath(batch.id)}/download`,
     );
   if (part === 'envelope' && !batch.envelopeTemplateId)
-    throw new ApiError(
-      'INVALID_REQUEST',
-      'part=envelope: the batch was sent without envelope, got envelope',
-      {
-        field: 'part',
-      },
-    );
+    throw apiRefusal('INVALID_REQUEST', 'part=envelope: the batch was sent without envelope, got envelope', {
+      field: 'part',
+    });
   const outputs = (await completedOutputs(d, found)).outputs.filter((o) => o.part === part);
   let open: BlobStream | null = null;
   const sources = async function* () {

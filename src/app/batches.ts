@@ -18,7 +18,7 @@ import {
   rowSeed,
   rowsOfCsv,
 } from '../domain/batch.ts';
-import { ApiError, invalid } from '../domain/errors.ts';
+import { invalid, apiRefusal, isDecided, type DecidedRefusal } from '../domain/errors.ts';
 import type { Job, JobInput, JobStatus, NewJob } from '../domain/generation.ts';
 import { isId, shownId } from '../domain/ids.ts';
 import { milliSheetsPerPage } from '../domain/page-size.ts';
@@ -44,8 +44,8 @@ async function envelopeTemplate(d: JobDeps, tenant: Tenant, id: string): Promise
   try {
     return await ownTemplate(d, tenant, id);
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    throw new ApiError(err.code, `envelope: ${err.message}`, { field: 'envelope/templateId' });
+    if (!isDecided(err)) throw err;
+    throw apiRefusal(err.code, `envelope: ${err.message}`, { field: 'envelope/templateId' });
   }
 }
 
@@ -58,7 +58,7 @@ async function csvRecords(csv: string): Promise<string[][]> {
   const lost = csv.indexOf('\uFFFD');
   if (lost >= 0) {
     const line = csv.slice(0, lost).split('\n').length;
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `csv is not UTF-8 text: line ${line} holds U+FFFD, the mark a reader leaves where a file's bytes were not UTF-8; read the file as UTF-8 (or save it as UTF-8) and send it again`,
       { field: 'csv' },
@@ -75,7 +75,7 @@ async function csvRecords(csv: string): Promise<string[][]> {
     }) as string[][];
   } catch (err) {
     const e = err as { message?: string; lines?: number };
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `csv is not valid CSV${e.lines ? ` at line ${e.lines}` : ''}: ${e.message ?? 'unreadable'}`,
       { field: 'csv' },
@@ -111,7 +111,7 @@ export async function submitBatch(
   const checkEnvelope = envelope ? specChecker(d, caller, envelope.model) : null;
   const id = newId('bat');
   const jobs: NewJob[] = [];
-  const faults: ApiError[] = [];
+  const faults: DecidedRefusal[] = [];
   let milli = 0;
   for (const [index, value] of raw.entries()) {
     let row: BatchRow;
@@ -122,15 +122,15 @@ export async function submitBatch(
       if (envelope && checkEnvelope && row.envelope) {
         const input = row.envelope;
         const checked = await checkEnvelope({ input }).catch((err: unknown) => {
-          if (!(err instanceof ApiError)) throw err;
-          throw new ApiError(err.code, `envelope: ${err.message}`, {
+          if (!isDecided(err)) throw err;
+          throw apiRefusal(err.code, `envelope: ${err.message}`, {
             field: `envelope${err.field ? `/${err.field}` : ''}`,
           });
         });
         made.push({ part: 'envelope', template: envelope, input, checked });
       }
     } catch (err) {
-      faults.push(err instanceof ApiError && err.field?.startsWith('rows/') ? err : atRow(index, err));
+      faults.push(isDecided(err) && err.field?.startsWith('rows/') ? err : atRow(index, err));
       if (faults.length >= BATCH_LIMITS.reported) break;
       continue;
     }
@@ -183,11 +183,11 @@ export async function submitBatch(
 }
 
 /** The refusal of a batch with bad rows: the first ones named, the first one's field. */
-function badRows(faults: ApiError[], total: number): ApiError {
+function badRows(faults: DecidedRefusal[], total: number): DecidedRefusal {
   const first = faults[0]!;
   const more =
     faults.length >= BATCH_LIMITS.reported ? ` (the first ${faults.length} bad rows of ${total})` : '';
-  return new ApiError(
+  return apiRefusal(
     faults.every((f) => f.code === 'INVALID_TEMPLATE_DATA') ? 'INVALID_TEMPLATE_DATA' : first.code,
     `${faults.length === 1 ? 'a row is' : `${faults.length} rows are`} not valid${more}, nothing was created: ${faults.map((f) => f.message).join('; ')}`,
     first.field ? { field: first.field } : {},
@@ -218,7 +218,7 @@ export async function batchOf(
 }
 
 const notFound = (id: string) =>
-  new ApiError('BATCH_NOT_FOUND', `no batch ${shownId(id)} for this account and key mode`);
+  apiRefusal('BATCH_NOT_FOUND', `no batch ${shownId(id)} for this account and key mode`);
 
 /** The tenant's batches, newest first, each with its counts. */
 export async function batchesPage(
@@ -271,7 +271,7 @@ export async function inspectCsv(
   const [header = [], ...body] = await csvRecords(csv);
   const targets = 'text' in sample ? ['text'] : 'data' in sample ? dataPaths(sample.data) : [];
   if (csvTarget(template.model).takes === 'content')
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       'a legacy Document v1 template takes content blocks, which CSV cannot carry',
       {
@@ -321,7 +321,7 @@ export async function mappedCsvRows(
     if (reserved) throw reservedKey(`columns/${i}`, reserved);
     const first = columns.indexOf(c);
     if (first < i)
-      throw new ApiError(
+      throw apiRefusal(
         'INVALID_REQUEST',
         `columns ${first + 1} and ${i + 1} both go to ${JSON.stringify(c)}; a field takes one column`,
         { field: `columns/${i}` },

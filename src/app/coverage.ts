@@ -2,7 +2,7 @@
 // (a job that would only fail a second later is refused with the characters named). Each font's
 // character map is read once per process and kept: a font id's bytes never change.
 import type { BlobStore } from '../blobs/types.ts';
-import { ApiError } from '../domain/errors.ts';
+import { apiRefusal } from '../domain/errors.ts';
 import { bundledFont } from '../domain/fonts.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { readBundledFont } from '../lib/font-files.ts';
@@ -71,7 +71,7 @@ export async function checkCoverage(
   for (const text of textsOf(spec)) for (const m of uncoveredCharacters(text, covers)) missing.add(m);
   if (missing.size === 0) return;
   const list = [...missing];
-  throw new ApiError(
+  throw apiRefusal(
     'INVALID_REQUEST',
     `${field} holds ${list.length === 1 ? 'a character' : `${list.length} characters`} no font of the template has: ${list.slice(0, 10).join(', ')}${list.length > 10 ? ', …' : ''}`,
     { field },

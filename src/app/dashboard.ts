@@ -3,7 +3,7 @@
 // API (./admin.ts); this module adds who may call them.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KeyMode } from '../domain/api-keys.ts';
-import { ApiError, Refusal } from '../domain/errors.ts';
+import { Refusal, apiRefusal } from '../domain/errors.ts';
 import { shownId } from '../domain/ids.ts';
 import {
   displayName,
@@ -96,7 +96,7 @@ export async function signIn(d: AdminDeps, input: { email: unknown; password: un
   const ok = found
     ? await verifyPassword(found.passwordHash, input.password)
     : await verifyDecoy(input.password);
-  if (!found || !ok) throw new ApiError('UNAUTHORIZED', WRONG);
+  if (!found || !ok) throw apiRefusal('UNAUTHORIZED', WRONG);
   const now = d.now();
   const g = grant(now);
   await d.store.users.startSession(found.user.id, g.session, now);
@@ -135,7 +135,7 @@ export function membership(s: Session, accountId: string, role?: Role): Membersh
   const m = s.memberships.find((x) => x.accountId === accountId);
   if (!m) throw new Refusal('missing', `account ${shownId(accountId)} does not exist`);
   if (role === 'owner' && m.role !== 'owner')
-    throw new ApiError('FORBIDDEN', `only an owner of ${m.accountName} may do this; you are a member`);
+    throw apiRefusal('FORBIDDEN', `only an owner of ${m.accountName} may do this; you are a member`);
   return m;
 }
 
@@ -285,7 +285,7 @@ export async function acceptInvitation(
         typeof input.password !== 'string' ||
         !(await verifyPassword(existing.passwordHash, input.password))
       )
-        throw new ApiError('UNAUTHORIZED', `the password of ${inv.email} is wrong`);
+        throw apiRefusal('UNAUTHORIZED', `the password of ${inv.email} is wrong`);
       as = { userId: existing.user.id };
     } else
       as = {

@@ -3,7 +3,7 @@
 // (checkedTemplate) and the input through the same admission checks as a job's (admittedSpec),
 // so the preview refuses exactly what saving or submitting would, naming the field. Nothing is
 // stored or charged; drafts are bounded per account by their own rate limit.
-import { ApiError, isUnavailable, limitReached, Refusal } from '../domain/errors.ts';
+import { isUnavailable, limitReached, Refusal, apiRefusal } from '../domain/errors.ts';
 import { shownId } from '../domain/ids.ts';
 import type { TemplateModel } from '../domain/template.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -51,7 +51,7 @@ function sentInput(sample: unknown): JobInput | undefined {
   const fields = typeof sample === 'object' && !Array.isArray(sample) ? Object.keys(sample) : [];
   const [field] = fields;
   if (fields.length !== 1 || !['text', 'data', 'content'].includes(field!))
-    throw new ApiError('INVALID_REQUEST', 'sample must be an object with one of text, data or content', {
+    throw apiRefusal('INVALID_REQUEST', 'sample must be an object with one of text, data or content', {
       field: 'sample',
     });
   const value = (sample as Record<string, unknown>)[field!];
@@ -62,7 +62,7 @@ function sentInput(sample: unknown): JobInput | undefined {
         ? Array.isArray(value)
         : typeof value === 'object' && value !== null && !Array.isArray(value);
   if (!ok)
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `sample.${field} must be ${field === 'text' ? 'a string' : field === 'content' ? 'an array of blocks' : 'an object'}`,
       { field: `sample.${field}` },
@@ -117,17 +117,17 @@ export async function draftPreview(
   } catch (err) {
     if (isUnavailable(err)) throw err;
     if (err instanceof RenderTaskError && err.reason === 'render')
-      throw new ApiError('INVALID_REQUEST', `the sample cannot be drawn: ${err.message}`, {
+      throw apiRefusal('INVALID_REQUEST', `the sample cannot be drawn: ${err.message}`, {
         field: 'sample',
       });
     if (err instanceof RenderTaskError && err.reason === 'timeout')
-      throw new ApiError(
+      throw apiRefusal(
         'INVALID_REQUEST',
         `the preview took longer than ${c.renderSyncTimeoutMs / 1000} s and was stopped; use a shorter sample`,
         { field: 'sample' },
       );
     if (err instanceof RenderTaskError && err.reason === 'damaged')
-      throw new ApiError('RENDER_FAILED', err.message);
+      throw apiRefusal('RENDER_FAILED', err.message);
     throw err;
   }
 }

@@ -10,7 +10,7 @@ import { isId, shownId } from '../domain/ids.ts';
 import type { Logger } from 'pino';
 import type { BlobStore } from '../blobs/types.ts';
 import type { Config } from '../config/index.ts';
-import { ApiError, isUnavailable, limitReached } from '../domain/errors.ts';
+import { isUnavailable, limitReached, apiRefusal } from '../domain/errors.ts';
 import { assetIds, type DocBlock, jobBlocks } from '../domain/document.ts';
 import type { Job, JobInput, JobKind } from '../domain/generation.ts';
 import { admittedJob, type NewJob, parseJobBody } from '../domain/generation.ts';
@@ -172,7 +172,7 @@ export async function ownTemplate(
 ): Promise<TemplateRecord> {
   const template = isId('tpl', id) ? await d.store.templates.get(tenant, id) : null;
   if (!template)
-    throw new ApiError('TEMPLATE_NOT_FOUND', `no template ${shownId(id)} for this account and key mode`, {
+    throw apiRefusal('TEMPLATE_NOT_FOUND', `no template ${shownId(id)} for this account and key mode`, {
       field: 'templateId',
     });
   return template;
@@ -192,13 +192,13 @@ function checkAssets(images: Map<string, AssetRecord | null>, blocks: DocBlock[]
         (k) => (input.data[k] as { assetId?: unknown } | null)?.assetId === id,
       );
       if (key)
-        throw new ApiError('INVALID_TEMPLATE_DATA', `${key}/assetId ${what}`, { field: `${key}/assetId` });
-      throw new ApiError('INVALID_REQUEST', `the template's image ${id} no longer exists`, {
+        throw apiRefusal('INVALID_TEMPLATE_DATA', `${key}/assetId ${what}`, { field: `${key}/assetId` });
+      throw apiRefusal('INVALID_REQUEST', `the template's image ${id} no longer exists`, {
         field: 'templateId',
       });
     }
     const field = contentPathOf(input as { content: unknown[] }, id);
-    throw new ApiError('INVALID_REQUEST', `${field} ${what}`, { field });
+    throw apiRefusal('INVALID_REQUEST', `${field} ${what}`, { field });
   }
 }
 
@@ -211,7 +211,7 @@ function checkImageMemory(images: Map<string, AssetRecord | null>, budgetMb: num
   for (const a of images.values()) if (a) pixels += a.width * a.height;
   const mib = (pixels * 4) / 2 ** 20;
   if (mib > budgetMb)
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `the ${images.size} images of this job decode to ${Math.ceil(mib)} MiB of pixels (${(pixels / 1e6).toFixed(1)} megapixels); one job may use at most ${budgetMb} MiB: use fewer or smaller images`,
       { field },
@@ -238,7 +238,7 @@ function contentPathOf(input: { content: unknown[] }, id: string): string {
 export async function cancelJob(d: JobDeps, caller: Caller, id: string): Promise<Job> {
   const job = await d.store.generations.cancel(caller.tenant, id, d.now());
   if (!job)
-    throw new ApiError('GENERATION_NOT_FOUND', `no generation ${shownId(id)} for this account and key mode`);
+    throw apiRefusal('GENERATION_NOT_FOUND', `no generation ${shownId(id)} for this account and key mode`);
   d.queue.abort(id);
   if (job.batchId !== null) await feedBatch(d, job.batchId);
   return job;

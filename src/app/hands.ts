@@ -6,7 +6,7 @@
 // changes nothing; only a build makes a font or gives the hand's font its new file, and until
 // then templates write with what was built before.
 import type { Config } from '../config/index.ts';
-import { ApiError, limitReached, Refusal, show } from '../domain/errors.ts';
+import { limitReached, Refusal, show, apiRefusal, isDecided } from '../domain/errors.ts';
 import { shownId } from '../domain/ids.ts';
 import { sniff } from '../domain/images.ts';
 import { fontSampleSpec } from '../domain/render-spec.ts';
@@ -84,7 +84,7 @@ async function pictures(d: HandDeps, hand: HandRecord): Promise<HandBuildTask['s
   return Promise.all(
     hand.scans.map(async (s) => {
       const bytes = await d.blobs.get(s.key);
-      if (!bytes) throw new ApiError('RENDER_FAILED', `a picture of hand ${hand.id} is missing from storage`);
+      if (!bytes) throw apiRefusal('RENDER_FAILED', `a picture of hand ${hand.id} is missing from storage`);
       return { type: s.type, bytes, width: s.width, height: s.height, ...(s.redo ? { redo: s.redo } : {}) };
     }),
   );
@@ -411,8 +411,8 @@ export async function buildAccountFont(
       const image = await checkedUpload(d.config, scan.bytes, scan.type ?? sniff(scan.bytes));
       scans.push({ type: image.type, bytes: scan.bytes, width: image.width, height: image.height });
     } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      throw new ApiError(err.code, `scan ${i + 1}: ${err.message}`, { status: err.status, field: 'scans' });
+      if (!isDecided(err)) throw err;
+      throw apiRefusal(err.code, `scan ${i + 1}: ${err.message}`, { status: err.status, field: 'scans' });
     }
   }
   const result = await run(d, { name: input.name, scans, createdAt: d.now().toISOString() });

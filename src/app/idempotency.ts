@@ -2,7 +2,7 @@
 // request takes its key, or learns the answer the key already holds; a use-case that makes
 // something keeps its answer in the same commit (Remembered); the HTTP layer keeps the answers
 // of requests that made nothing new, and gives the key up after a refusal.
-import { ApiError } from '../domain/errors.ts';
+import { apiRefusal } from '../domain/errors.ts';
 import { IDEMPOTENCY } from '../domain/idempotency.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { IdempotencyClaim, Store, StoredReply } from '../store/index.ts';
@@ -46,7 +46,7 @@ export async function takeKey(
     case 'done':
       return { replay: t.reply };
     case 'mismatch':
-      throw new ApiError(
+      throw apiRefusal(
         'INVALID_REQUEST',
         t.endpoint === request.endpoint
           ? `Idempotency-Key ${shown} was first used at ${t.createdAt} with another body; a key stands for one request: send a new key with a new request`
@@ -54,7 +54,7 @@ export async function takeKey(
         { field: 'Idempotency-Key' },
       );
     case 'running':
-      throw new ApiError(
+      throw apiRefusal(
         'IDEMPOTENCY_KEY_IN_USE',
         `the first request with Idempotency-Key ${shown} is still being answered; retry in 1 s`,
         { retryAfter: 1 },

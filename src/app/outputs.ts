@@ -7,14 +7,14 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { BlobStore, BlobStream } from '../blobs/types.ts';
-import { ApiError } from '../domain/errors.ts';
+import { apiRefusal } from '../domain/errors.ts';
 import type { Job } from '../domain/generation.ts';
 
 /** What opening an output needs of its job. */
 export type StoredOutput = Pick<Job, 'id' | 'blobKey' | 'blobDigest'>;
 
 const damaged = (job: StoredOutput) =>
-  new ApiError(
+  apiRefusal(
     'OUTPUT_DAMAGED',
     `the stored output of ${job.id} is missing or damaged and is not served; the operator has been told`,
   );

@@ -3,7 +3,7 @@
 // engine writes a sample line with it alone, on a render thread, before anything is stored: a
 // font that parses but cannot be shaped or drawn is refused with why. The sample is the answer's
 // picture of the font.
-import { ApiError, limitReached, Refusal, show } from '../domain/errors.ts';
+import { limitReached, Refusal, show, apiRefusal } from '../domain/errors.ts';
 import { overFontQuota } from '../domain/fonts.ts';
 import { shownId } from '../domain/ids.ts';
 import { fontSampleSpec } from '../domain/render-spec.ts';
@@ -30,7 +30,7 @@ export function personalFontsAllowed(d: Pick<FontDeps, 'store'>, caller: Caller)
 /** Refuses a caller whose plan may not create or change personal fonts (403 FONT_ACCESS_DENIED). */
 export function requirePersonalFonts(d: Pick<FontDeps, 'store'>, caller: Caller): void {
   if (!personalFontsAllowed(d, caller))
-    throw new ApiError(
+    throw apiRefusal(
       'FONT_ACCESS_DENIED',
       `personal fonts need a plan that includes premium fonts; the account's plan is ${d.store.plans[caller.account.plan]?.name ?? caller.account.plan}`,
     );
@@ -181,7 +181,7 @@ export async function renamePersonalFont(
   name: unknown,
 ): Promise<FontRecord> {
   if (!personalFontsAllowed(d, caller))
-    throw new ApiError(
+    throw apiRefusal(
       'FONT_ACCESS_DENIED',
       'editing a personal font needs a plan that includes premium fonts',
     );

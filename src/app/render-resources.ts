@@ -2,7 +2,7 @@
 // exists; a premium font needs an eligible plan), and the bytes of the personal fonts and images
 // the specification names (bundled fonts are read where the rendering happens).
 import type { BlobStore } from '../blobs/types.ts';
-import { ApiError } from '../domain/errors.ts';
+import { apiRefusal } from '../domain/errors.ts';
 import { bundledFont } from '../domain/fonts.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { type ImageResource, type RenderSpec, resourcesOf } from '../render/index.ts';
@@ -13,9 +13,9 @@ import { type RenderRequest, RenderTaskError } from './ports/renderer.ts';
 
 export async function checkFontAccess(store: Store, caller: Caller, fontId: string): Promise<void> {
   const font = await store.fonts.getVisible(caller.tenant.accountId, fontId);
-  if (!font) throw new ApiError('FONT_NOT_FOUND', `the template's font ${fontId} no longer exists`);
+  if (!font) throw apiRefusal('FONT_NOT_FOUND', `the template's font ${fontId} no longer exists`);
   if (font.premium && !store.plans[caller.account.plan].premiumFonts) {
-    throw new ApiError(
+    throw apiRefusal(
       'FONT_ACCESS_DENIED',
       `the template's font ${font.name} is a premium font; the ${caller.account.plan} plan does not include premium fonts`,
     );

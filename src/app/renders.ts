@@ -6,7 +6,7 @@
 // limit → the charge (credits mode) and the counters, in one transaction.
 import { balanceRefusal } from '../domain/billing.ts';
 import { isId, shownId } from '../domain/ids.ts';
-import { ApiError, isUnavailable, limitReached } from '../domain/errors.ts';
+import { isUnavailable, limitReached, apiRefusal, type DecidedRefusal } from '../domain/errors.ts';
 import { milliSheetsPerPage } from '../domain/page-size.ts';
 import { checkImageSize, parseRenderBody } from '../domain/render-request.ts';
 import { toRenderSpec } from '../domain/render-spec.ts';
@@ -36,7 +36,7 @@ export async function renderNow(
 ): Promise<{ contentType: string; bytes: Uint8Array }> {
   const c = d.config;
   if (c.renderMode === 'disabled')
-    throw new ApiError(
+    throw apiRefusal(
       'RENDER_DISABLED',
       'synchronous renders are disabled on this server; PDF generations still work',
     );
@@ -44,7 +44,7 @@ export async function renderNow(
   const tenant = caller.tenant;
   const template = isId('tpl', req.templateId) ? await d.store.templates.get(tenant, req.templateId) : null;
   if (!template)
-    throw new ApiError(
+    throw apiRefusal(
       'TEMPLATE_NOT_FOUND',
       `no template ${shownId(req.templateId)} for this account and key mode`,
       {
@@ -52,7 +52,7 @@ export async function renderNow(
       },
     );
   if (template.model.version !== 2 || template.model.mode !== 'simple') {
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `template ${template.id} is a ${template.kind} template; renders take simple-text templates only (use POST /generations for the others)`,
       {
@@ -62,7 +62,7 @@ export async function renderNow(
   }
   const plan = d.store.plans[caller.account.plan];
   if (c.renderMode === 'subscription' && !plan.renderAccess) {
-    throw new ApiError(
+    throw apiRefusal(
       'RENDER_ACCESS_DENIED',
       `the ${caller.account.plan} plan does not include renders; renders need a plan with render access`,
     );
@@ -82,7 +82,7 @@ export async function renderNow(
   if (c.renderMode === 'credits') {
     const check = await d.store.billing.checkBeforeWork(tenant, now);
     if (!check.ok)
-      throw new ApiError('INSUFFICIENT_BALANCE', balanceRefusal('cannot render', check, tenant.mode));
+      throw apiRefusal('INSUFFICIENT_BALANCE', balanceRefusal('cannot render', check, tenant.mode));
   }
   const release = req.format === 'png' ? await d.quota.lease(tenant.accountId) : null;
   if (req.format === 'png' && !release) {
@@ -122,7 +122,7 @@ export async function renderNow(
           now,
         );
         if (!charge.ok)
-          throw new ApiError(
+          throw apiRefusal(
             'INSUFFICIENT_BALANCE',
             `the render needs sheets the account does not have: ${charge.message}`,
           );
@@ -140,15 +140,15 @@ export async function renderNow(
 }
 
 /** A failed render as the client hears it: a limit is a 400 naming it; anything else is ours. */
-function refusal(err: unknown, timeoutMs: number): ApiError {
+function refusal(err: unknown, timeoutMs: number): DecidedRefusal {
   if (err instanceof RenderTaskError) {
     if (err.reason === 'timeout')
-      return new ApiError(
+      return apiRefusal(
         'INVALID_REQUEST',
         `rendering took longer than ${timeoutMs / 1000} s and was stopped; send less text`,
         { field: 'text' },
       );
-    if (err.reason === 'damaged') return new ApiError('RENDER_FAILED', err.message);
+    if (err.reason === 'damaged') return apiRefusal('RENDER_FAILED', err.message);
     if (err.reason === 'render') {
       const why: Record<string, string> = {
         TOO_MANY_LINES: `${err.message} (a render is at most that many lines, wrapping included)`,
@@ -157,8 +157,8 @@ function refusal(err: unknown, timeoutMs: number): ApiError {
         UNSUPPORTED_CHARACTERS: err.message,
       };
       const message = why[err.code ?? ''];
-      if (message) return new ApiError('INVALID_REQUEST', message, { field: 'text' });
+      if (message) return apiRefusal('INVALID_REQUEST', message, { field: 'text' });
     }
   }
-  return new ApiError('RENDER_FAILED', 'the render failed on the server; quote the request id');
+  return apiRefusal('RENDER_FAILED', 'the render failed on the server; quote the request id');
 }

@@ -7,7 +7,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Logger } from 'pino';
 import { signWebhook } from '../client/webhooks.ts';
 import type { Config } from '../config/index.ts';
-import { ApiError, Refusal } from '../domain/errors.ts';
+import { Refusal, apiRefusal } from '../domain/errors.ts';
 import { shownId } from '../domain/ids.ts';
 import type { KeyMode } from '../domain/api-keys.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -37,7 +37,7 @@ export async function addWebhook(
   const events = checkWebhookEvents(input.events);
   const leads = d.config.webhookPrivateTargets ? null : await privateTarget(new URL(url));
   if (leads)
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `url must be an endpoint on a public address, got ${JSON.stringify(url)}: ${leads} (an operator may allow private addresses with WEBHOOK_PRIVATE_TARGETS)`,
       { field: 'url' },

@@ -110,9 +110,9 @@ export const descriptors = {
   }),
   host: describe({
     env: 'HOST',
-    default: '0.0.0.0',
+    default: '127.0.0.1',
     parse: text({ nonEmpty: true }),
-    doc: 'Address the API listens on.',
+    doc: "Address the API listens on. The default, loopback, takes this machine's clients only: to serve others, put the edge in front (`scriptorium edge`, HAProxy) or listen on an address they reach (`0.0.0.0`), where the framing check turns on.",
   }),
   probePort: describe({
     env: 'PROBE_PORT',
@@ -126,11 +126,18 @@ export const descriptors = {
     parse: integer(10, 60_000, 'ms'),
     doc: 'How long GET /ready waits for each service (store, blobs, Redis) before it calls it unready.',
   }),
-  framingCheck: describe({
+  framingCheck: describe<boolean | 'auto'>({
     env: 'FRAMING_CHECK',
-    default: true,
-    parse: bool,
-    doc: 'Read every request head in front of the HTTP transport: answers HTTP/1.0, refuses ambiguous lengths and oversized heads. Off only behind a proxy that re-frames each request (docs/operations.md).',
+    default: 'auto',
+    parse: (raw) => {
+      if (raw.trim().toLowerCase() === 'auto') return 'auto';
+      try {
+        return bool(raw);
+      } catch {
+        throw new Error(`must be auto, true or false, got "${raw}"`);
+      }
+    },
+    doc: 'Read every request head in front of the HTTP transport: answers HTTP/1.0, refuses ambiguous lengths and oversized heads. `auto`: on where HOST is an address other machines reach, off on loopback (127.0.0.1, ::1). Off only on loopback or behind a proxy that re-frames each request, such as the edge (docs/operations.md).',
   }),
   trustedProxies: describe<readonly string[]>({
     env: 'TRUSTED_PROXIES',

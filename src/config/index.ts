@@ -75,6 +75,16 @@ export function databaseTarget(
   return { dialect: 'sqlite', file: file.replace(/^sqlite:(\/\/)?/, '') };
 }
 
+/** Whether HOST takes this machine's clients only: 127.0.0.0/8, ::1, localhost. */
+export function isLoopback(host: string): boolean {
+  return /^127(\.\d{1,3}){3}$/.test(host) || host === '::1' || host === 'localhost';
+}
+
+/** Whether the framing check stands in front of the transport (FRAMING_CHECK, `auto` by HOST). */
+export function framingCheckOn(config: Config): boolean {
+  return config.framingCheck === 'auto' ? !isLoopback(config.host) : config.framingCheck;
+}
+
 /** Farm mode: any of the shared services configured. Embedded mode needs none. */
 export function isFarm(config: Config): boolean {
   return databaseTarget(config).dialect === 'postgres' || !!config.redisUrl || !!config.s3Endpoint;

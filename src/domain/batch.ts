@@ -3,7 +3,7 @@
 // counts as one unfinished job of its account. Pure: the request rules, the CSV column naming,
 // the seeds, and the batch as clients see it.
 import { createHash } from 'node:crypto';
-import { ApiError, invalid, show } from './errors.ts';
+import { invalid, show, apiRefusal, isDecided, type DecidedRefusal } from './errors.ts';
 import { namesA } from './ids.ts';
 import {
   type Job,
@@ -61,16 +61,16 @@ export const SEED_MAX = 2 ** 31 - 1;
 /** The body's shape, before the template is known. */
 export function parseBatchBody(body: unknown): ParsedBatch {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ApiError('INVALID_REQUEST', `the body must be a JSON object, got ${show(body)}`);
+    throw apiRefusal('INVALID_REQUEST', `the body must be a JSON object, got ${show(body)}`);
   const b = body as Record<string, unknown>;
   const unknown = Object.keys(b).find((k) => !(FIELDS as readonly string[]).includes(k));
   if (unknown)
-    throw new ApiError('INVALID_REQUEST', `unknown field ${unknown}; a batch takes ${FIELDS.join(', ')}`, {
+    throw apiRefusal('INVALID_REQUEST', `unknown field ${unknown}; a batch takes ${FIELDS.join(', ')}`, {
       field: unknown,
     });
   if (!namesA('tpl', b.templateId)) throw invalid('templateId', 'a template id (tpl_…)', b.templateId);
   if ((b.rows === undefined) === (b.csv === undefined))
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `send exactly one of rows or csv, got ${b.rows === undefined ? 'none' : 'rows and csv'}`,
       { field: b.rows === undefined ? 'rows' : 'csv' },
@@ -96,7 +96,7 @@ export function parseBatchBody(body: unknown): ParsedBatch {
     if (typeof e !== 'object' || e === null || Array.isArray(e)) throw invalid('envelope', what, b.envelope);
     const extra = Object.keys(e).find((k) => k !== 'templateId');
     if (extra)
-      throw new ApiError('INVALID_REQUEST', `unknown field envelope/${extra}; envelope takes templateId`, {
+      throw apiRefusal('INVALID_REQUEST', `unknown field envelope/${extra}; envelope takes templateId`, {
         field: `envelope/${extra}`,
       });
     if (!namesA('tpl', e.templateId))
@@ -114,10 +114,10 @@ export function parseBatchBody(body: unknown): ParsedBatch {
 }
 
 /** Says a refusal of one row's value with the row's place in front: `rows/3/text`. */
-export function atRow(index: number, err: unknown): ApiError {
-  if (!(err instanceof ApiError)) throw err;
+export function atRow(index: number, err: unknown): DecidedRefusal {
+  if (!isDecided(err)) throw err;
   const field = `rows/${index}${err.field ? `/${err.field}` : ''}`;
-  return new ApiError(err.code, `rows/${index}: ${err.message}`, { field });
+  return apiRefusal(err.code, `rows/${index}: ${err.message}`, { field });
 }
 
 /**
@@ -135,7 +135,7 @@ export function parseBatchRow(
   const row = value as Record<string, unknown>;
   const unknown = Object.keys(row).find((k) => !(ROW_FIELDS as readonly string[]).includes(k));
   if (unknown)
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `rows/${index}: unknown field ${unknown}; a row takes ${ROW_FIELDS.join(', ')}`,
       { field: `rows/${index}/${unknown}` },
@@ -146,7 +146,7 @@ export function parseBatchRow(
   try {
     parsed = parseJobBody({ ...job, templateId }, 'pdf');
     if (envelopeTemplateId === null && envelope !== undefined)
-      throw new ApiError(
+      throw apiRefusal(
         'INVALID_REQUEST',
         'envelope is for a batch that names an envelope template (envelope.templateId)',
         {
@@ -159,8 +159,8 @@ export function parseBatchRow(
       try {
         envelopeInput = parseJobBody({ ...envelope, templateId: envelopeTemplateId }, 'pdf').input;
       } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        throw new ApiError(err.code, `envelope: ${err.message}`, {
+        if (!isDecided(err)) throw err;
+        throw apiRefusal(err.code, `envelope: ${err.message}`, {
           field: `envelope${err.field ? `/${err.field}` : ''}`,
         });
       }
@@ -302,13 +302,13 @@ export function rowsOfCsv(
   const [header, ...body] = records;
   if (!header?.length) throw invalid('csv', 'CSV text whose first line names the columns', 'no header');
   if (letter.takes === 'content')
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       'a legacy Document v1 template takes content blocks, which CSV cannot carry: send rows instead',
       { field: 'csv' },
     );
   if (envelope?.takes === 'content')
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       'the envelope template is a legacy Document v1 template, which takes content blocks CSV cannot carry: send rows instead',
       { field: 'csv' },
@@ -321,7 +321,7 @@ export function rowsOfCsv(
     const taking = c && 'envelope' in c ? envelope?.takes : letter.takes;
     const wrong = !c || (c.to === 'text' && taking !== 'text') || (c.to === 'data' && taking !== 'data');
     if (wrong)
-      throw new ApiError(
+      throw apiRefusal(
         'INVALID_REQUEST',
         `csv column ${i + 1} ${JSON.stringify(header[i])} is not one this template takes: ${letter.takes === 'text' ? 'text' : 'data fields such as name, address.city, items[0] or lines[0].price'}, seed or metadata.KEY`,
         { field: `csv/${name}` },
@@ -334,7 +334,7 @@ export function rowsOfCsv(
   for (const [j, place] of places.entries())
     for (let i = 0; i < j; i++) {
       if (!clash(places[i]!, place)) continue;
-      throw new ApiError(
+      throw apiRefusal(
         'INVALID_REQUEST',
         names[i] === names[j]
           ? `csv columns ${i + 1} and ${j + 1} are both ${JSON.stringify(names[j])}; a column may be given once`
@@ -350,7 +350,7 @@ export function rowsOfCsv(
     const given = new Set(columns.filter((c) => 'envelope' in c === (prefix !== '')).map(fieldOf));
     const missing = target.required.filter((f) => !given.has(f));
     if (missing.length)
-      throw new ApiError(
+      throw apiRefusal(
         'INVALID_REQUEST',
         `csv has no column for ${missing.map((f) => `${prefix}${f}`).join(', ')}, which the ${prefix ? 'envelope ' : ''}template requires of every row`,
         { field: `csv/${prefix}${missing[0]}` },

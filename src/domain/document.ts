@@ -7,7 +7,7 @@
 // Pure: asset existence is checked by the caller against the store (assetIds() lists them).
 import { z } from 'zod';
 import type { Block } from '../render/index.ts';
-import { ApiError, show } from './errors.ts';
+import { Refusal, show, apiRefusal } from './errors.ts';
 import type { StructuredTemplate, TemplateModel } from './template.ts';
 import {
   array,
@@ -199,7 +199,7 @@ type V1 = { type: string } & Record<string, unknown>;
 export function parseContent(content: unknown[], columnGap: number): DocBlock[] {
   const fail = (path: (string | number)[], message: string): never => {
     const field = dottedPath(['content', ...path]);
-    throw new ApiError('INVALID_REQUEST', `${field} ${message}`, { field });
+    throw apiRefusal('INVALID_REQUEST', `${field} ${message}`, { field });
   };
   if (content.length < 1) fail([], `must hold 1-${L.blocks} blocks, got none`);
   // Totals first, over the raw blocks, so that an oversize document is named as such.
@@ -239,7 +239,7 @@ export function parseContent(content: unknown[], columnGap: number): DocBlock[] 
       const { field, message } = formatIssue(parsed.error.issues[0]!, (p) =>
         dottedPath(['content', i, ...p]),
       );
-      throw new ApiError('INVALID_REQUEST', message, { field });
+      throw apiRefusal('INVALID_REQUEST', message, { field });
     }
     const b = parsed.data as V1;
     if (b.type === 'columns') {
@@ -308,10 +308,10 @@ function v1Leaf(b: V1): DocBlock {
 
 type TemplateBlock = StructuredTemplate['blocks'][number];
 
-class DataError extends ApiError {
+class DataError extends Refusal {
   constructor(path: (string | number)[], message: string) {
     const field = slashPath(path);
-    super('INVALID_TEMPLATE_DATA', `${field} ${message}`, { field });
+    super('invalid', `${field} ${message}`, { field, code: 'INVALID_TEMPLATE_DATA' });
   }
 }
 

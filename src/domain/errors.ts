@@ -70,8 +70,8 @@ export type AdminErrorCode = keyof typeof adminErrorCatalog;
 /**
  * What a store or a use-case refuses, said as the domain says it: a kind to branch on and a
  * message for people (what is wrong, what is allowed, what was received). Nothing was changed.
- * It carries no code or status: where a use-case wants a particular public error it throws an
- * ApiError; otherwise the API's one error mapper answers by kind.
+ * A store's carries no code or status; where a use-case wants a particular public error it
+ * decides one (apiRefusal); otherwise the API's one error mapper answers by kind.
  */
 export type RefusalKind =
   /** The input breaks a rule or a limit of its kind (too long, too many, unknown value). */
@@ -88,24 +88,83 @@ export type RefusalKind =
    * The store or the blob store cannot do it now (no space left, unreachable); nothing was
    * changed and the same request may succeed later (`retryAfter`).
    */
-  | 'unavailable';
+  | 'unavailable'
+  /** Who asks may not: no key, a revoked key, a plan without the feature, another account's thing. */
+  | 'denied'
+  /** The thing was there and is no longer (a result past its retention). */
+  | 'gone'
+  /** The work itself failed (a render, a stored output that no longer matches). */
+  | 'failed';
 
+/**
+ * Every refusal, of a store, a use-case or a door: one type. Its kind is the domain's word; `code`
+ * is set where a use-case decides the public error itself (a code of the catalogue, or of the
+ * admin API's, with its status), and otherwise the API's one error mapper answers by kind. A
+ * store never sets it (test/unit/architecture.test.ts).
+ */
 export class Refusal extends Error {
   readonly field: string | undefined;
   readonly retryAfter: number | undefined;
   /** A `limit` refusal: the limit that refused. */
   readonly quota: QuotaState | undefined;
+  /** The public error decided for it, if one was; `status` goes with it. */
+  readonly code: ErrorCode | AdminErrorCode | undefined;
+  readonly status: number | undefined;
   constructor(
     readonly kind: RefusalKind,
     message: string,
-    opts: { field?: string; retryAfter?: number; quota?: QuotaState; cause?: unknown } = {},
+    opts: {
+      field?: string;
+      retryAfter?: number;
+      quota?: QuotaState;
+      cause?: unknown;
+      code?: ErrorCode | AdminErrorCode;
+      status?: number;
+    } = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'Refusal';
     this.field = opts.field;
     this.retryAfter = opts.retryAfter;
     this.quota = opts.quota;
+    this.code = opts.code;
+    this.status = opts.code === undefined ? undefined : (opts.status ?? statusOf(opts.code));
   }
+}
+
+/** A refusal whose public error is decided: its code and status. */
+export type DecidedRefusal = Refusal & { code: ErrorCode | AdminErrorCode; status: number };
+
+const statusOf = (code: ErrorCode | AdminErrorCode): number =>
+  code in errorCatalog
+    ? errorCatalog[code as ErrorCode].status
+    : adminErrorCatalog[code as AdminErrorCode].status;
+
+/** The kind a public error's status says. */
+function kindOf(status: number): RefusalKind {
+  if (status === 401 || status === 403) return 'denied';
+  if (status === 402) return 'balance';
+  if (status === 404) return 'missing';
+  if (status === 409) return 'conflict';
+  if (status === 410) return 'gone';
+  if (status === 429) return 'limit';
+  if (status === 503) return 'unavailable';
+  if (status >= 500) return 'failed';
+  return 'invalid';
+}
+
+/** A use-case's decision of the public error: a refusal with a code of the catalogue (or of the admin API's). */
+export function apiRefusal(
+  code: ErrorCode | AdminErrorCode,
+  message: string,
+  opts: { status?: number; field?: string; retryAfter?: number; quota?: QuotaState; cause?: unknown } = {},
+): DecidedRefusal {
+  return new Refusal(kindOf(opts.status ?? statusOf(code)), message, { ...opts, code }) as DecidedRefusal;
+}
+
+/** Whether `err` is a refusal whose public error a use-case decided. */
+export function isDecided(err: unknown): err is DecidedRefusal {
+  return err instanceof Refusal && err.code !== undefined;
 }
 
 /** Seconds a client is told to wait when storage cannot write (a full disk, an unreachable store). */
@@ -160,37 +219,13 @@ export interface QuotaState {
 }
 
 /** A 429 of `quota`: wait 60 s (spec §7), or `retryAfter` where a door of our own says otherwise. */
-export function limitReached(message: string, quota: QuotaState, retryAfter = 60): ApiError {
-  return new ApiError('RATE_LIMIT_EXCEEDED', message, { retryAfter, quota });
-}
-
-/** A use-case's decision of the public error: a code of the catalogue (or of the admin API's). */
-export class ApiError extends Error {
-  readonly status: number;
-  /** The limit that refused a 429: its `reason`, and its policy and true reset in the RateLimit fields. */
-  readonly quota: QuotaState | undefined;
-  constructor(
-    readonly code: ErrorCode | AdminErrorCode,
-    message: string,
-    opts: { status?: number; field?: string; retryAfter?: number; quota?: QuotaState } = {},
-  ) {
-    super(message);
-    this.name = 'ApiError';
-    this.status =
-      opts.status ??
-      (code in errorCatalog ? errorCatalog[code as ErrorCode] : adminErrorCatalog[code as AdminErrorCode])
-        .status;
-    this.field = opts.field;
-    this.retryAfter = opts.retryAfter;
-    this.quota = opts.quota;
-  }
-  readonly field: string | undefined;
-  readonly retryAfter: number | undefined;
+export function limitReached(message: string, quota: QuotaState, retryAfter = 60): DecidedRefusal {
+  return apiRefusal('RATE_LIMIT_EXCEEDED', message, { retryAfter, quota });
 }
 
 /** Shorthand for the most common error: a field outside its allowed range. */
-export function invalid(field: string, allowed: string, received: unknown): ApiError {
-  return new ApiError('INVALID_REQUEST', `${field} must be ${allowed}, got ${show(received)}`, { field });
+export function invalid(field: string, allowed: string, received: unknown): DecidedRefusal {
+  return apiRefusal('INVALID_REQUEST', `${field} must be ${allowed}, got ${show(received)}`, { field });
 }
 
 /** A received value as it reads in a message: short, and never a wall of user text. */

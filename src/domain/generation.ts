@@ -1,6 +1,6 @@
 // Generations and previews (spec §2, §3, §4; DESIGN §4): the request rules, the state machine
 // and the job as clients see it. Pure: the store and the use-cases apply these.
-import { ApiError, invalid, show } from './errors.ts';
+import { invalid, show, apiRefusal } from './errors.ts';
 import { namesA } from './ids.ts';
 import { badCharacter, isReservedKey, reservedKey } from './validation.ts';
 import { type DocBlock, jobBlocks, textOf } from './document.ts';
@@ -74,13 +74,13 @@ export function parseJobBody(
   kind: JobKind,
 ): { templateId: string; input: JobInput; overrides?: unknown; metadata: Metadata } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ApiError('INVALID_REQUEST', `the body must be a JSON object, got ${show(body)}`);
+    throw apiRefusal('INVALID_REQUEST', `the body must be a JSON object, got ${show(body)}`);
   }
   const b = body as Record<string, unknown>;
   const allowed: readonly string[] = FIELDS[kind];
   const unknown = Object.keys(b).filter((k) => !allowed.includes(k));
   if (unknown.length) {
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `unknown field ${unknown[0]}; a ${kind === 'pdf' ? 'generation' : 'preview'} takes ${allowed.join(', ')}`,
       {
@@ -93,7 +93,7 @@ export function parseJobBody(
   const given = (['text', 'data', 'content'] as const).filter((k) => b[k] !== undefined);
   const choices = 'text, data or content';
   if (given.length !== 1) {
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `send exactly one of ${choices}, got ${given.length ? given.join(' and ') : 'none'}`,
       {
@@ -127,7 +127,7 @@ export function parseJobBody(
 export function checkTextCharacters(text: string, field = 'text'): void {
   const bad = badCharacter(text);
   if (bad)
-    throw new ApiError('INVALID_REQUEST', `${field} must be plain text: it holds ${bad.what}`, { field });
+    throw apiRefusal('INVALID_REQUEST', `${field} must be plain text: it holds ${bad.what}`, { field });
 }
 
 /** Characters as people count them: code points (an emoji is one). */
@@ -148,7 +148,7 @@ export function checkInputForTemplate(
 ): DocBlock[] | null {
   const { input } = parsed;
   if (template.version === 2 && parsed.overrides !== undefined) {
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       'overrides cannot be sent for a version 2 template: change its formatting in the builder',
       {
@@ -160,7 +160,7 @@ export function checkInputForTemplate(
   const got = Object.keys(input)[0] as 'text' | 'data' | 'content';
   if (got !== wanted) {
     const which = template.version === 1 ? 'a legacy Document v1 template' : `a ${template.mode} template`;
-    throw new ApiError('INVALID_REQUEST', `${which} takes ${wanted}, got ${got}`, { field: got });
+    throw apiRefusal('INVALID_REQUEST', `${which} takes ${wanted}, got ${got}`, { field: got });
   }
   const limit = opts.textLimit;
   const why = opts.subscribed ? '' : ' without a subscription';
@@ -168,7 +168,7 @@ export function checkInputForTemplate(
     checkTextCharacters(input.text);
     const n = characters(input.text);
     if (n < 1 || n > limit) {
-      throw new ApiError(
+      throw apiRefusal(
         'INVALID_REQUEST',
         `text must be 1-${limit.toLocaleString('en-US')} characters${why}, got ${n.toLocaleString('en-US')} characters`,
         {
@@ -178,7 +178,7 @@ export function checkInputForTemplate(
     }
     // A blank page is not a document: nothing to write would still be billed as a sheet.
     if (input.text.trim() === '')
-      throw new ApiError(
+      throw apiRefusal(
         'INVALID_REQUEST',
         `text must hold something to write, got only ${n} whitespace characters`,
         {
@@ -191,7 +191,7 @@ export function checkInputForTemplate(
   // Overall text limits apply to structured input as to simple text (spec §8).
   const n = textOf(blocks).reduce((sum, t) => sum + characters(t), 0);
   if (n > limit) {
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `the text of ${got} must be at most ${limit.toLocaleString('en-US')} characters${why}, got ${n.toLocaleString('en-US')} characters`,
       {

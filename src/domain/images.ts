@@ -4,7 +4,7 @@
 // image) so that a truncated or corrupt file is refused at upload, not at render time.
 import { crc32 } from 'node:zlib';
 import { imageSize } from 'image-size';
-import { ApiError } from './errors.ts';
+import { apiRefusal } from './errors.ts';
 
 export const IMAGE_TYPES = ['image/png', 'image/jpeg'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];
@@ -40,10 +40,10 @@ export function sniff(bytes: Uint8Array): ImageType | string {
   return 'an unknown format';
 }
 
-const bad = (message: string) => new ApiError('INVALID_REQUEST', message, { field: 'body' });
+const bad = (message: string) => apiRefusal('INVALID_REQUEST', message, { field: 'body' });
 
 /**
- * Checks an upload against the type it was labelled with and the limits. Throws ApiError
+ * Checks an upload against the type it was labelled with and the limits. Throws a Refusal
  * (400, or 413 for the byte limit) naming what was wrong; decodes nothing.
  */
 export function checkImage(
@@ -52,7 +52,7 @@ export function checkImage(
   limits: ImageLimits,
 ): CheckedImage {
   if (bytes.byteLength > limits.maxBytes) {
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `an image must be at most ${limits.maxBytes} bytes, got ${bytes.byteLength}`,
       {
@@ -63,7 +63,7 @@ export function checkImage(
   }
   const label = (declared ?? '').split(';')[0]!.trim().toLowerCase() as ImageType;
   if (!IMAGE_TYPES.includes(label)) {
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `Content-Type must be image/png or image/jpeg, got ${declared ? JSON.stringify(declared.slice(0, 60)) : 'nothing'}`,
       {

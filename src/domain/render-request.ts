@@ -1,6 +1,6 @@
 // POST /renders (spec §4 Render, §8 Render text and image): the request body and the size of the
 // image it would make, checked before any work.
-import { ApiError, invalid } from './errors.ts';
+import { invalid, apiRefusal } from './errors.ts';
 import { checkTextCharacters } from './generation.ts';
 import { namesA } from './ids.ts';
 
@@ -19,13 +19,13 @@ const FIELDS = ['templateId', 'text', 'format', 'fontSize'];
 
 export function parseRenderBody(body: unknown, limits: { textMax: number }): RenderRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ApiError('INVALID_REQUEST', 'the body must be a JSON object with templateId, text and format');
+    throw apiRefusal('INVALID_REQUEST', 'the body must be a JSON object with templateId, text and format');
   }
   const b = body as Record<string, unknown>;
   const unknown = Object.keys(b).find((k) => !FIELDS.includes(k));
   if (unknown) {
     const hint = unknown === 'overrides' || unknown === 'style' ? '; fontSize is the only override' : '';
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `unknown field ${unknown}; a render takes ${FIELDS.join(', ')}${hint}`,
       { field: unknown },
@@ -35,7 +35,7 @@ export function parseRenderBody(body: unknown, limits: { textMax: number }): Ren
   if (typeof b.text !== 'string') throw invalid('text', 'a string', b.text);
   // UTF-16 code units, as the spec counts them: an emoji is 2.
   if (b.text.length < 1 || b.text.length > limits.textMax) {
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `text must be 1-${limits.textMax.toLocaleString('en-US')} UTF-16 characters, got ${b.text.length.toLocaleString('en-US')}`,
       {
@@ -69,7 +69,7 @@ export function checkImageSize(
   const width = Math.round((widthPt / 72) * 144);
   const height = Math.round((heightPt / 72) * 144);
   if (width > limits.maxSide || height > limits.maxSide) {
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `the template's page would be ${width} x ${height} px at 144 DPI; a rendered image may be at most ${limits.maxSide} px on a side`,
       {
@@ -78,7 +78,7 @@ export function checkImageSize(
     );
   }
   if (width * height > limits.maxPixels) {
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `the template's page would be ${width} x ${height} px (${((width * height) / 1e6).toFixed(2)} MP) at 144 DPI; a rendered image may be at most ${(limits.maxPixels / 1e6).toFixed(0)} MP`,
       { field: 'templateId' },

@@ -3,7 +3,7 @@
 // it as it is, so a later change of these rules never fails a job already admitted. Every check
 // of the input against its template happens here; a refusal names the field.
 import type { FontPlan, RenderSpec, Style } from '../render/index.ts';
-import { ApiError } from './errors.ts';
+import { apiRefusal } from './errors.ts';
 import { boldCutId, fallbackChain, typesetScripts } from './fonts.ts';
 import { checkInputForTemplate, type JobInput } from './generation.ts';
 import {
@@ -41,7 +41,7 @@ export function toRenderSpec(
   let model = template;
   if (model.version === 1 && request.overrides !== undefined) {
     const applied = withOverrides(model, request.overrides);
-    if (!applied.ok) throw new ApiError('INVALID_REQUEST', applied.message, { field: applied.field });
+    if (!applied.ok) throw apiRefusal('INVALID_REQUEST', applied.message, { field: applied.field });
     model = applied.template;
   }
   const blocks = checkInputForTemplate(model, request, limits);

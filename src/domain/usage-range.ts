@@ -1,6 +1,6 @@
 // The date range of GET /usage (spec §4 Usage): UTC dates, `from` inclusive, `to` exclusive, at
 // most 366 days; by default the current month through today.
-import { invalid, show, ApiError } from './errors.ts';
+import { invalid, show, apiRefusal } from './errors.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -20,7 +20,7 @@ function parseDay(field: string, raw: string): number {
   const ms = Date.UTC(y, mo - 1, d);
   const back = new Date(ms);
   if (y < 1970 || back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) {
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `${field} must be a date that exists on the calendar, got ${show(raw)}`,
       { field },
@@ -47,7 +47,7 @@ export function usageRange(query: { from?: string; to?: string }, now: Date, max
     from = Date.UTC(last.getUTCFullYear(), last.getUTCMonth(), 1);
   }
   if (to <= from) {
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `to must be after from (to is exclusive), got from ${day(from)} and to ${day(to)}`,
       { field: 'to' },
@@ -55,7 +55,7 @@ export function usageRange(query: { from?: string; to?: string }, now: Date, max
   }
   const days = Math.round((to - from) / DAY_MS);
   if (days > maxDays) {
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `the range from..to must cover 1-${maxDays} days, got ${days} (${day(from)} to ${day(to)})`,
       { field: 'to' },
@@ -90,7 +90,7 @@ export function instantRange(
   const from = query[fields.from] !== undefined ? parseInstant(fields.from, query[fields.from]!) : undefined;
   const to = query[fields.to] !== undefined ? parseInstant(fields.to, query[fields.to]!) : undefined;
   if (from !== undefined && to !== undefined && to <= from)
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `${fields.to} must be after ${fields.from} (${fields.to} is exclusive), got ${fields.from} ${from} and ${fields.to} ${to}`,
       { field: fields.to },

@@ -1,7 +1,7 @@
 // Zod issues turned into messages that name the field, the allowed values and the received
 // value ("style.fontSize must be 6-96 pt, got 120"), the one voice of every validation error.
 import { z } from 'zod';
-import { ApiError, show } from './errors.ts';
+import { show, apiRefusal, type DecidedRefusal } from './errors.ts';
 
 export type Path = readonly PropertyKey[];
 
@@ -23,7 +23,7 @@ export function isReservedKey(key: string): boolean {
 export function checkParsedJson(value: unknown, path = ''): void {
   if (typeof value === 'number') {
     if (!Number.isFinite(value))
-      throw new ApiError('INVALID_REQUEST', `${path || 'body'} holds a number too large for a 64-bit float`, {
+      throw apiRefusal('INVALID_REQUEST', `${path || 'body'} holds a number too large for a 64-bit float`, {
         field: path || 'body',
       });
     return;
@@ -41,8 +41,8 @@ export function checkParsedJson(value: unknown, path = ''): void {
 }
 
 /** The refusal of the reserved `key` where `field` names it. */
-export function reservedKey(field: string, key: string): ApiError {
-  return new ApiError(
+export function reservedKey(field: string, key: string): DecidedRefusal {
+  return apiRefusal(
     'INVALID_REQUEST',
     `${field}: the key ${JSON.stringify(key)} is not accepted; __proto__, constructor and prototype may not name a field`,
     { field },

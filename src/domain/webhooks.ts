@@ -1,6 +1,6 @@
 // Webhooks (an extension: spec §6 has no events; docs/webhooks.md): which event a finished job
 // makes, what an endpoint may be, and when a failed delivery is tried again. Pure.
-import { ApiError, invalid, show } from './errors.ts';
+import { invalid, show, apiRefusal } from './errors.ts';
 import { type Job, jobView } from './generation.ts';
 
 export const WEBHOOK_EVENTS = [
@@ -93,7 +93,7 @@ export function checkWebhookUrl(value: unknown): string {
     throw invalid('url', what, sent);
   }
   if (url.username || url.password)
-    throw new ApiError(
+    throw apiRefusal(
       'INVALID_REQUEST',
       `url must not carry a user name or password (user:password@ before the host); got ${show(sent)}: sign requests with the endpoint's secret instead`,
       { field: 'url' },

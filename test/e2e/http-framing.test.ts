@@ -2,7 +2,8 @@
 // absolute targets are answered, HEAD leaves the connection usable, ambiguous lengths are refused
 // and the connection closed (what was smuggled behind them is never answered), oversized heads get
 // 431 and ten-digit lengths 413, pipelined requests are answered in order. The same server with
-// the check off shows what only the check in front can do.
+// the check off shows what only the check in front can do; and the default puts the check where
+// other machines connect (FRAMING_CHECK=auto), not on loopback.
 import t from 'tap';
 import {
   answersHttp10,
@@ -14,7 +15,7 @@ import {
 } from '../helpers/raw-http.ts';
 import { startTestServer } from '../helpers/server.ts';
 
-const server = await startTestServer(t);
+const server = await startTestServer(t, { framingCheck: true });
 const a = await server.tenant();
 const tpl = a.templates.live.simple;
 
@@ -177,6 +178,17 @@ t.test('with the check off, HEAD and the refusals that need no reframing still h
   t.ok(twice.closedByServer, 'and closed');
   const old = await exchange(direct.port, 'GET /api/v1/openapi.json HTTP/1.0\r\n\r\n', 600);
   t.equal(old.raw, '', 'HTTP/1.0 goes unanswered by the transport alone (why the check is on by default)');
+});
+
+t.test('by default the check stands where other machines connect, not on loopback', async (t) => {
+  // Only the check answers HTTP/1.0: whether it is answered tells whether the check is in front.
+  const http10 = async (port: number) =>
+    (await exchange(port, 'GET /api/v1/openapi.json HTTP/1.0\r\n\r\n', 600)).raw.startsWith('HTTP/1.1 200');
+  const loopback = await startTestServer(t, { framingCheck: 'auto', host: '127.0.0.1' });
+  t.notOk(await http10(loopback.port), 'HOST=127.0.0.1: the transport alone');
+  const everywhere = await startTestServer(t, { framingCheck: 'auto', host: '0.0.0.0' });
+  t.ok(await http10(everywhere.port), 'HOST=0.0.0.0: the check in front');
+  t.ok(await http10(server.port), 'FRAMING_CHECK=true on loopback: the check in front');
 });
 
 t.test('header names of any token characters are served; unknown methods get 501 at once', async (t) => {

@@ -190,37 +190,54 @@ t.test('adapters are built only in the composition root (an adapter may build it
   );
 });
 
-t.test('stores refuse in the domain’s words, and one mapper turns every error into a reply', async (t) => {
-  const stores = PRODUCT.filter((f) => f.startsWith('src/store/'));
-  t.ok(
-    stores.some((f) => /new Refusal\(/.test(code(f))),
-    'stores throw Refusal',
-  );
-  t.same(
-    stores.filter((f) => /ApiError|errorCatalog/.test(code(f))),
-    [],
-    'no store names a public error',
-  );
-  const api = PRODUCT.filter((f) => f.startsWith('src/api/'));
-  t.same(
-    api.filter(
-      (f) => f !== 'src/api/errors.ts' && /instanceof (ApiError|Refusal)|json: \{ error/.test(code(f)),
-    ),
-    [],
-    'only src/api/errors.ts builds an error reply',
-  );
-  t.same(
-    PRODUCT.filter(
-      (f) =>
-        f.startsWith('src/') &&
-        /class \w+ extends Error/.test(code(f)) &&
-        /\b(status|statusCode)\b/.test(code(f)) &&
-        f !== 'src/domain/errors.ts',
-    ),
-    [],
-    'no other error class carries a status',
-  );
-});
+t.test(
+  'refusals are one type, stores refuse in the domain’s words, one mapper makes every reply',
+  async (t) => {
+    t.same(
+      PRODUCT.filter((f) => /\bApiError\b/.test(code(f))),
+      [],
+      'no second refusal type: every refusal is a Refusal (src/domain/errors.ts)',
+    );
+    t.same(
+      PRODUCT.filter(
+        (f) =>
+          f !== 'src/domain/errors.ts' &&
+          /class \w+ extends Error\b[^{]*\{[^}]*\b(RefusalKind|ErrorCode|AdminErrorCode)\b/.test(code(f)),
+      ),
+      [],
+      'no other error class carries a refusal kind or a public code',
+    );
+    const stores = PRODUCT.filter((f) => f.startsWith('src/store/'));
+    t.ok(
+      stores.some((f) => /new Refusal\(/.test(code(f))),
+      'stores throw Refusal',
+    );
+    t.same(
+      stores.filter((f) => /apiRefusal|isDecided|errorCatalog/.test(code(f))),
+      [],
+      'no store names a public error',
+    );
+    const api = PRODUCT.filter((f) => f.startsWith('src/api/'));
+    t.same(
+      api.filter(
+        (f) => f !== 'src/api/errors.ts' && /instanceof Refusal|isDecided\(|json: \{ error/.test(code(f)),
+      ),
+      [],
+      'only src/api/errors.ts builds an error reply',
+    );
+    t.same(
+      PRODUCT.filter(
+        (f) =>
+          f.startsWith('src/') &&
+          /class \w+ extends Error/.test(code(f)) &&
+          /\b(status|statusCode)\b/.test(code(f)) &&
+          f !== 'src/domain/errors.ts',
+      ),
+      [],
+      'no other error class carries a status',
+    );
+  },
+);
 
 t.test(
   'the HTTP layer: one pipeline, one route type, each surface in its folder behind its doors',

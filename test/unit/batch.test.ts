@@ -11,17 +11,17 @@ import {
   SEED_MAX,
   reservedSegment,
 } from '../../src/domain/batch.ts';
-import { ApiError } from '../../src/domain/errors.ts';
+import { isDecided, type DecidedRefusal } from '../../src/domain/errors.ts';
 
 const TPL = 'tpl_4fRkX9mQ2bLc8ZtW1nYpDs';
 const DATA = { takes: 'data', required: [] } as const;
 const TEXT = { takes: 'text', required: ['text'] } as const;
 
-const refused = (f: () => unknown): ApiError => {
+const refused = (f: () => unknown): DecidedRefusal => {
   try {
     f();
   } catch (err) {
-    if (err instanceof ApiError) return err;
+    if (isDecided(err)) return err;
     throw err;
   }
   throw new Error('not refused');

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { ConfigError, databaseTarget, descriptors, isFarm, loadConfig } from '../../src/config/index.ts';
+import {
+  ConfigError,
+  databaseTarget,
+  descriptors,
+  framingCheckOn,
+  isFarm,
+  loadConfig,
+} from '../../src/config/index.ts';
 import { withConfigTable } from '../../scripts/gen-config-docs.ts';
 
 t.test('defaults are the limits of the spec', async (t) => {
@@ -121,3 +128,27 @@ t.test("the README's table of variables is generated from the descriptors", asyn
   for (const d of Object.values(descriptors))
     t.ok(readme.includes(`| \`${d.env}\` |`), `${d.env} documented`);
 });
+
+t.test(
+  'the server listens on loopback by default; the framing check stands where others connect',
+  async (t) => {
+    const defaults = loadConfig({});
+    t.equal(defaults.host, '127.0.0.1', 'HOST: loopback');
+    t.equal(defaults.framingCheck, 'auto');
+    t.equal(framingCheckOn(defaults), false, 'on loopback the transport serves alone');
+    for (const host of ['127.0.0.1', '127.0.0.53', '::1', 'localhost'])
+      t.equal(framingCheckOn(loadConfig({ HOST: host })), false, `${host}: off`);
+    for (const host of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.20', 'api.example.com'])
+      t.equal(framingCheckOn(loadConfig({ HOST: host })), true, `${host}: on`);
+    t.equal(framingCheckOn(loadConfig({ FRAMING_CHECK: 'true' })), true, 'asked for on loopback: on');
+    t.equal(
+      framingCheckOn(loadConfig({ HOST: '0.0.0.0', FRAMING_CHECK: 'false' })),
+      false,
+      'turned off: off',
+    );
+    t.throws(
+      () => loadConfig({ FRAMING_CHECK: 'sometimes' }),
+      /FRAMING_CHECK must be auto, true or false, got "sometimes"/,
+    );
+  },
+);

@@ -7,7 +7,7 @@ import {
   parseContent,
   resolveStructured,
 } from '../../src/domain/document.ts';
-import { ApiError } from '../../src/domain/errors.ts';
+import { isDecided } from '../../src/domain/errors.ts';
 import { checkInputForTemplate } from '../../src/domain/generation.ts';
 import { parseTemplate, type StructuredTemplate, type TemplateModel } from '../../src/domain/template.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
@@ -21,7 +21,7 @@ function refusal(fn: () => unknown): { code: string; field?: string; message: st
     fn();
     return null;
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+    if (!isDecided(err)) throw err;
     return { code: err.code, field: err.field, message: err.message };
   }
 }

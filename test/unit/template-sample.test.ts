@@ -3,7 +3,7 @@
 // line is written in what the font covers.
 import t from 'tap';
 import { EXAMPLES, readExample } from '../../src/app/demo.ts';
-import { ApiError } from '../../src/domain/errors.ts';
+import { Refusal } from '../../src/domain/errors.ts';
 import { toRenderSpec } from '../../src/domain/render-spec.ts';
 import { sampleInput, withAbsentOptional } from '../../src/domain/template-sample.ts';
 import { parseTemplate, type TemplateModel } from '../../src/domain/template.ts';
@@ -63,11 +63,7 @@ t.test(
     // No image to show: left out, and the preview draws the block as optional.
     const without = sampleInput(m) as { data: Record<string, unknown> };
     t.notOk('logo' in without.data);
-    t.throws(
-      () => toRenderSpec(m, { input: without }, limits),
-      ApiError,
-      'the template as saved requires it',
-    );
+    t.throws(() => toRenderSpec(m, { input: without }, limits), Refusal, 'the template as saved requires it');
     const relaxed = withAbsentOptional(m, without);
     t.ok(toRenderSpec(relaxed, { input: without }, limits).spec, 'accepted with the block optional');
     t.equal(

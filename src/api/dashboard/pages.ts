@@ -2,7 +2,7 @@
 // where no route of the dashboard's API matches, on GET and HEAD.
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { ApiError } from '../../domain/errors.ts';
+import { apiRefusal } from '../../domain/errors.ts';
 import { packageFile } from '../../lib/package-files.ts';
 import { DASHBOARD_PREFIX } from '../surfaces.ts';
 import type { ApiRequest, Reply } from '../types.ts';
@@ -53,7 +53,7 @@ function staticReply(path: string): Reply {
         headers: { ...PAGE_HEADERS, 'Cache-Control': 'public, max-age=31536000, immutable' },
         raw: { contentType: TYPES[extname(rest)] ?? 'application/octet-stream', bytes },
       };
-    throw new ApiError('ENDPOINT_NOT_FOUND', `${path.slice(0, 100)} is not a file of the dashboard`);
+    throw apiRefusal('ENDPOINT_NOT_FOUND', `${path.slice(0, 100)} is not a file of the dashboard`);
   }
   const page = file('index.html');
   if (!page)

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
-import { ApiError } from '../../domain/errors.ts';
+import { apiRefusal } from '../../domain/errors.ts';
 import { collect } from '../../lib/gc.ts';
 import { DRAIN_MAX_BYTES, type FramingRefusal, tooLargeMessage } from './framing.ts';
 import { type Front, listenFront } from './front.ts';
@@ -127,7 +127,7 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
         x,
         api.refuse(
           withBody,
-          new ApiError('INVALID_REQUEST', refusal.message, { status: refusal.status, field }),
+          apiRefusal('INVALID_REQUEST', refusal.message, { status: refusal.status, field }),
         ),
         close,
       );

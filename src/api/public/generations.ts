@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import { cancelJob, submitJob } from '../../app/generations.ts';
 import { jobsPage } from '../../app/reads.ts';
-import { ApiError, invalid } from '../../domain/errors.ts';
+import { invalid, apiRefusal } from '../../domain/errors.ts';
 import { type Job, type JobKind, type JobStatus, jobPath } from '../../domain/generation.ts';
 import { isId, shownId } from '../../domain/ids.ts';
 import { instantRange } from '../../domain/usage-range.ts';
@@ -80,7 +80,7 @@ export function generationRoutes(d: ApiDeps, log: Logger): Routes<'key'> {
       handler: async (req) => {
         const id = req.params.id!;
         if (!isId('gen', id))
-          throw new ApiError(
+          throw apiRefusal(
             'GENERATION_NOT_FOUND',
             `no generation ${shownId(id)} for this account and key mode`,
           );

@@ -1,6 +1,6 @@
 // GET /templates and GET /templates/{id} (spec §4): the caller's templates in its key mode.
 import { templateOf, templatesPage } from '../../app/reads.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { apiRefusal } from '../../domain/errors.ts';
 import { isId, shownId } from '../../domain/ids.ts';
 import type { ApiDeps } from '../deps.ts';
 import { listParams, queryParams } from '../query.ts';
@@ -26,7 +26,7 @@ export const templateRoutes = (d: ApiDeps): Routes<'key'> => [
       queryParams(req, []);
       const id = req.params.id!;
       const t = isId('tpl', id) ? await templateOf(d, req.caller.tenant, id) : null;
-      if (!t) throw new ApiError('TEMPLATE_NOT_FOUND', `no template ${shownId(id)} for this key`);
+      if (!t) throw apiRefusal('TEMPLATE_NOT_FOUND', `no template ${shownId(id)} for this key`);
       return { status: 200, raw: { contentType: JSON_TYPE, bytes: templateDetailJson(t) } };
     },
   },
