@@ -210,7 +210,7 @@ t.test('figures: the snapshot, GET /metrics and the live socket count what happe
   for (const k of ['waiting', 'active', 'delayed', 'completedToday', 'failedToday'])
     t.type(snap.queue[k], 'number', `queue.${k}`);
   t.ok(snap.queue.completedToday >= 1, 'the jobs completed today are counted');
-  t.equal(snap.pool.threads, 2);
+  t.equal(snap.pool.threads, server.ctx.config.poolThreads, "the pool's threads, as configured");
 
   const res = await fetch(`${server.base}/metrics`, { headers: admin });
   t.equal(res.status, 200);

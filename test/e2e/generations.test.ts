@@ -842,7 +842,7 @@ t.test('a slow reader of a large PDF: the server streams it without holding it',
 t.test(
   'the queue: 32 queued per instance by default, fewer when configured; 2 running at once in all',
   async (t) => {
-    const small = await startTestServer(t, { queueMax: 2 });
+    const small = await startTestServer(t, { queueMax: 2, poolThreads: 2 });
     const tenants = await Promise.all([0, 1, 2, 3, 4, 5].map(() => small.tenant()));
     const posts: Answer[] = [];
     for (const x of tenants)

@@ -58,6 +58,9 @@ async function boot(t: Test, overrides: Partial<Config>, opts: ServiceOptions) {
       host: '127.0.0.1',
       logLevel: 'silent',
       demo: false,
+      // One render thread: a test's few documents need no second, and each thread's start and
+      // first letter cost CPU the other test files want (a test of concurrency asks for two).
+      poolThreads: 1,
       rateLimitPerMinute: 100_000,
       // The decode of an upload waits for a thread too, and on a loaded test machine a cold pool can
       // take longer than the default 10 s to answer; the limit itself is tested on the renderer.
