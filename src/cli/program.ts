@@ -2,7 +2,7 @@
 // the store is opened, so a malformed command writes nothing; every refusal is one line.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { envValue, forgetCiForConsole } from '../config/index.ts';
+import { configFromEnv, envValue, forgetCiForConsole } from '../config/index.ts';
 import { KEY_MODES } from '../domain/api-keys.ts';
 import { Refusal } from '../domain/errors.ts';
 import { PERIODS, PLAN_IDS } from '../domain/plans.ts';
@@ -11,7 +11,7 @@ import type { SheetPaper, SheetSet } from '../foundry/index.ts';
 import type { Role, Service } from '../service.ts';
 import { id } from './args.ts';
 import { openConfigured, setVerbose, withContext } from './context.ts';
-import { parseAddress } from './edge.ts';
+import { edgeFor, parseAddress } from './edge.ts';
 import { formatAccount } from './format.ts';
 import { io } from './io.ts';
 import { batchCommand } from './batch.ts';
@@ -90,7 +90,6 @@ export function buildProgram(): Command {
     .option('--port <port>', 'HTTP port (default: PORT or 8080)', wholeNumber)
     .option('--no-demo', 'do not create the demo account on an empty store')
     .action(async (opts: { role: Role; port?: number; demo: boolean }) => {
-      const { configFromEnv } = await import('../config/index.ts');
       const config = configFromEnv(opts.port !== undefined ? { port: opts.port } : {});
       // Before anything is opened or loaded: is this a Node the HTTP transport is built for?
       const { runtimeRefusal } = await import('../api/http/runtime.ts');
@@ -407,10 +406,6 @@ export function buildProgram(): Command {
     .option('--max-conn <n>', 'connections held open at once', within(1, 1_000_000), 4096)
     .option('--check-ms <ms>', 'how often each API process is asked for /ready', within(100, 60_000), 1000)
     .action(async (opts: { host: string; port: number; api: string[]; maxConn: number; checkMs: number }) => {
-      const [{ configFromEnv }, { edgeFor }] = await Promise.all([
-        import('../config/index.ts'),
-        import('./edge.ts'),
-      ]);
       if (opts.api.length === 0)
         throw new Refusal('invalid', 'the edge needs at least one API process: --api host:port');
       io.out(
