@@ -6,7 +6,7 @@
 // Each batch is sent with `merge: true`: its merged PDF is downloaded twice, checked with qpdf and
 // compared byte for byte.
 //
-//   node --import tsx bench/batch.ts [--rows 1000] [--only embedded|farm] [--write]
+//   node --import tsx bench/batch.ts [--rows 1000] [--only pool|embedded|farm] [--write]
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -228,7 +228,7 @@ console.error(
   `pool: ${ownSeeds.completedS.toFixed(1)} s with a seed each, ${oneSeed.completedS.toFixed(1)} s with one`,
 );
 
-if (args.only !== 'farm') {
+if (!args.only || args.only === 'embedded') {
   const env = { ...common, DATA_DIR: join(dir, 'embedded') };
   const users = [0, 1, 2].map((i) => seedAccount(env, `bench ${i}`, templateFile, { mode: 'live' }));
   const server = await serve(env);
@@ -250,7 +250,7 @@ if (args.only !== 'farm') {
   await server.stop();
 }
 
-if (args.only !== 'embedded') {
+if (!args.only || args.only === 'farm') {
   const services = await farmServices(dir, common);
   const users = await services.seed(3, templateFile);
   const processes: Served[] = [];

@@ -13,7 +13,7 @@
 //
 // --write appends the table to docs/performance.md with the date and the machine.
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -21,6 +21,7 @@ import { edgeFor } from '../src/cli/edge.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { farmServices, machine, ROOT, seedAccount, serve } from './serve.ts';
 import { record } from './record.ts';
+import { cpuOf } from './proc.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -56,16 +57,6 @@ interface Figures {
   p99: number;
   /** CPU time the server's processes spent, in µs a request. */
   cpuUs?: number;
-}
-
-/** CPU time (user + system) of these processes so far, in µs (Linux: /proc, 100 ticks a second). */
-function cpuOf(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks * 10_000;
 }
 
 function has(cmd: string): boolean {

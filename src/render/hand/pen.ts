@@ -1,12 +1,11 @@
 // The pen: writes laid-out lines onto a page with the hand's variation on every glyph, and keeps
 // the document's glyph outlines (each distinct outline or variant once). Shared by simple text
 // (document.ts) and structured documents (flow.ts).
-import type { Style } from '../spec.ts';
 import { type DisplayList, type DisplayPage, drawingCache, type Item, type Matrix } from '../display-list.ts';
 import { type Alternate, type LoadedFont, perFont } from '../text/fonts.ts';
 import type { GlyphHand, Handwriting, LineHand } from './handwriting.ts';
 import type { Line } from '../text/text-layout.ts';
-import { DRAWINGS } from './variants.ts';
+import { DRAWINGS, HAND_DRAWINGS_SEED } from './variants.ts';
 import { letterPath, letterStrokes, SHAPES_REACH } from './writing.ts';
 
 export interface LinePlacement {
@@ -110,7 +109,6 @@ export class Pen {
 
   constructor(
     fonts: LoadedFont[],
-    private readonly style: Style,
     readonly hand: Handwriting,
     /** Keep each drawing's centrelines in its glyph definition too (the pen-plotter writer draws them). */
     private readonly centrelines = false,
@@ -252,7 +250,8 @@ export class Pen {
       drawing: variant,
       shapes,
       ...this.hand.inkShape,
-      seed: this.style.modifiers.seed,
+      // The hand's own drawings, the same in every document: the document's seed deals them.
+      seed: HAND_DRAWINGS_SEED,
       key: `${font.id}:${gid}`,
       advance: font.font.glyphHAdvance(gid),
     };

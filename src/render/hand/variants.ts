@@ -4,13 +4,22 @@
 // longer than the letter, so strokes bend and never kink); and its separate pen strokes (the dot
 // of an i, a detached bar) shifted a little against each other, as a pen lifted and set down
 // again. A counter (the hole of an o) moves with the stroke around it. Each glyph has DRAWINGS
-// of them per document seed; the pen deals them out so that none repeats within a line.
+// of them in a hand, the same in every document (a thread builds them once); the document's seed
+// deals them out, so that none repeats within a line.
 import { drawingCache, KEPT_DRAWINGS } from '../display-list.ts';
 import type { PathCommand } from '../geometry.ts';
 import { Random } from '../prng.ts';
 
 /** Drawings per glyph besides the plain outline (drawing 0), shared among a letter's alternates. */
 export const DRAWINGS = 16;
+
+/**
+ * The seed a hand's drawings are built in, whatever the document's: they are the writer's ways
+ * of making each letter (docs/decisions.md, "A hand's drawings"), built once per thread and
+ * reused by every document, which deals them in its own seed and varies each instance (its size,
+ * turn, slant, place and ink).
+ */
+export const HAND_DRAWINGS_SEED = 1;
 
 const round = (v: number) => Math.round(v); // font units: 1/1000 em or finer is invisible
 

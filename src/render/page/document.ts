@@ -100,7 +100,7 @@ export function renderText(doc: TextDocument): DisplayList {
     if (last - starts[pageCount - 2]! >= KEEP_AT_END) starts[pageCount - 1] = last;
   }
   const hand = new Handwriting(style.modifiers, style.color);
-  const pen = new Pen(fonts, style, hand, doc.limits?.centrelines);
+  const pen = new Pen(fonts, hand, doc.limits?.centrelines);
   const pages: DisplayPage[] = [];
   const drawn = Math.min(pageCount, doc.limits?.firstPages ?? pageCount);
   for (let p = 0; p < drawn; p++) {

@@ -121,7 +121,6 @@ class Flow {
     this.tiring = new Tiring(style.modifiers);
     this.pen = new Pen(
       [...this.fonts, ...this.headingFonts.filter((f) => !this.fonts.includes(f))],
-      style,
       this.hand,
       doc.limits?.centrelines,
     );

@@ -222,7 +222,7 @@ function rgb(hex: string): string {
   return out;
 }
 
-/** SVG path data (M L Q C Z, absolute) → PDF path operators; quadratics become cubics. */
+/** SVG path data (M L Q C Z, absolute, whole font units) → PDF path operators; quadratics become cubics. */
 function pathOps(d: string): string {
   const out: string[] = [];
   const re = /([MLQCZ])([^MLQCZ]*)/g;
@@ -244,10 +244,11 @@ function pathOps(d: string): string {
         out.push(`${cx} ${cy} l`);
         break;
       case 'Q': {
+        // The cubic's control points in whole font units too: half a unit (1/2000 em) is far
+        // below what any page shows, and a form of whole numbers is a sixth smaller deflated.
         const [qx, qy, x, y] = v as [number, number, number, number];
-        out.push(
-          `${f2(cx + (2 / 3) * (qx - cx))} ${f2(cy + (2 / 3) * (qy - cy))} ${f2(x + (2 / 3) * (qx - x))} ${f2(y + (2 / 3) * (qy - y))} ${x} ${y} c`,
-        );
+        const third = (a: number, b: number) => Math.round(a + (2 / 3) * (b - a));
+        out.push(`${third(cx, qx)} ${third(cy, qy)} ${third(x, qx)} ${third(y, qy)} ${x} ${y} c`);
         [cx, cy] = [x, y];
         break;
       }
