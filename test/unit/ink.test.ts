@@ -127,10 +127,10 @@ t.test(
       Number.parseInt(hex.slice(1, 3), 16) * 0.2126 +
       Number.parseInt(hex.slice(3, 5), 16) * 0.7152 +
       Number.parseInt(hex.slice(5, 7), 16) * 0.0722;
-    // The pen dipped again (flow) is the one step meant between two words: left out here.
+    // The pen is dipped again only where a line starts (flow), so it is in here too.
     const settings = {
-      defaults: { ink: { flow: 0 } },
-      top: { ...EFFECTS_AT_TOP, ink: { colorVariation: 1, pressure: 1, flow: 0, blots: 1, bleed: 1 } },
+      defaults: {},
+      top: { ...EFFECTS_AT_TOP, ink: { colorVariation: 1, pressure: 1, flow: 1, blots: 1, bleed: 1 } },
     };
     const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
     for (const [name, modifiers] of Object.entries(settings)) {
@@ -154,41 +154,56 @@ t.test(
   },
 );
 
-t.test('flow: the ink runs down over words and comes back when the pen is dipped again', async (t) => {
-  const text = 'a pen that is dipped now and then writes lighter until it is dipped again '.repeat(40);
-  const ink = { pressure: 0, flow: 1, colorVariation: 0 };
-  const list = renderText({ style: style({ modifiers: { ink } }), text, fonts });
-  const glyphs = list.pages.flatMap((p) => p.items.flatMap((i) => (i.kind === 'glyph' ? [i] : [])));
-  const dips: number[] = [];
-  let rises = 0;
-  for (let i = 1; i < glyphs.length; i++) {
-    const d = glyphs[i]!.opacity - glyphs[i - 1]!.opacity;
-    if (d >= 0.15) dips.push(i);
-    else if (d > 0) rises++;
-  }
-  t.ok(dips.length >= 8, `${dips.length} dips in ${glyphs.length} letters`);
-  t.equal(rises, 0, 'between dips the ink only runs down');
-  const gaps = dips.slice(1).map((d, i) => d - dips[i]!);
-  t.ok(
-    Math.min(...gaps) >= 50 && new Set(gaps).size > 3,
-    `a dip lasts ${Math.min(...gaps)}-${Math.max(...gaps)} letters`,
-  );
-  t.ok(Math.min(...glyphs.map((g) => g.opacity)) >= 0.55, 'a dry pen still writes legibly');
-  const darkness = (c: string) =>
-    765 - [1, 3, 5].reduce((s, k) => s + Number.parseInt(c.slice(k, k + 2), 16), 0);
-  const fresh = dips.map((d) => glyphs[d]!.color);
-  t.ok(
-    fresh.every((c) => darkness(c) > darkness('#1b2a6b')),
-    'the letters just after a dip are darker than the ink itself',
-  );
-  const steady = renderText({ style: style({ modifiers: { ink: { ...ink, flow: 0 } } }), text, fonts });
-  t.ok(
-    steady.pages.every((p) =>
-      p.items.every((i) => i.kind !== 'glyph' || (i.opacity === 1 && i.color === '#1b2a6b')),
-    ),
-    'flow 0: the pen never runs dry',
-  );
-});
+t.test(
+  'flow: the ink runs down over words and comes back when the pen is dipped again, at a line start',
+  async (t) => {
+    const text = 'a pen that is dipped now and then writes lighter until it is dipped again '.repeat(40);
+    const ink = { pressure: 0, flow: 1, colorVariation: 0 };
+    const list = renderText({ style: style({ modifiers: { ink } }), text, fonts });
+    const glyphs = list.pages.flatMap((p) => p.items.flatMap((i) => (i.kind === 'glyph' ? [i] : [])));
+    // A new line: the baseline moves down by more than any letter's own variation (or a new page starts).
+    const lineStart = (i: number) => Math.abs(glyphs[i]!.m[5] - glyphs[i - 1]!.m[5]) > 10;
+    const dips: number[] = [];
+    let rises = 0;
+    let steepest = 0;
+    for (let i = 1; i < glyphs.length; i++) {
+      const d = glyphs[i]!.opacity - glyphs[i - 1]!.opacity;
+      if (d >= 0.15) dips.push(i);
+      else if (d > 0) rises++;
+      if (!lineStart(i)) steepest = Math.max(steepest, Math.abs(d));
+    }
+    t.ok(dips.length >= 8, `${dips.length} dips in ${glyphs.length} letters`);
+    t.ok(
+      dips.every(lineStart),
+      `every dip at the start of a line (${dips.filter(lineStart).length} of ${dips.length})`,
+    );
+    t.ok(
+      steepest <= 0.05 + 1e-9,
+      `inside a line the ink changes at most ${steepest.toFixed(2)} from letter to letter`,
+    );
+    t.equal(rises, 0, 'between dips the ink only runs down');
+    const gaps = dips.slice(1).map((d, i) => d - dips[i]!);
+    t.ok(
+      Math.min(...gaps) >= 50 && new Set(gaps).size > 3,
+      `a dip lasts ${Math.min(...gaps)}-${Math.max(...gaps)} letters`,
+    );
+    t.ok(Math.min(...glyphs.map((g) => g.opacity)) >= 0.55, 'a dry pen still writes legibly');
+    const darkness = (c: string) =>
+      765 - [1, 3, 5].reduce((s, k) => s + Number.parseInt(c.slice(k, k + 2), 16), 0);
+    const fresh = dips.map((d) => glyphs[d]!.color);
+    t.ok(
+      fresh.every((c) => darkness(c) > darkness('#1b2a6b')),
+      'the letters just after a dip are darker than the ink itself',
+    );
+    const steady = renderText({ style: style({ modifiers: { ink: { ...ink, flow: 0 } } }), text, fonts });
+    t.ok(
+      steady.pages.every((p) =>
+        p.items.every((i) => i.kind !== 'glyph' || (i.opacity === 1 && i.color === '#1b2a6b')),
+      ),
+      'flow 0: the pen never runs dry',
+    );
+  },
+);
 
 t.test('blots: now and then ink pools where a stroke starts, in one place of the letter', async (t) => {
   const plain = inkOnly('n', 1);

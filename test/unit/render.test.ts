@@ -855,20 +855,22 @@ t.test('PNG encoder: decodes to the pixels it was given', async (t) => {
   }
 });
 
-t.test("shaping applies the font's kerning and ligatures", async (t) => {
+t.test("shaping applies the font's kerning and contextual forms, not its typeset ligatures", async (t) => {
   const { loadFont, shape } = await import('../../src/render/text/fonts.ts');
   const caveat = loadFont(bundledFontSource('caveat'));
   t.ok(
     shape(caveat, 'AV', false)[0]!.advance < shape(caveat, 'A', false)[0]!.advance,
     'A before V is kerned closer',
   );
-  t.equal(shape(caveat, 'fi', false).length, 1, 'f and i join in one ligature glyph');
-  t.equal(shape(caveat, 'ffi', false).length, 1, 'ffi too');
+  t.equal(shape(caveat, 'fi', false).length, 2, 'f and i stay two letters (test/unit/ligatures.test.ts)');
+  t.equal(shape(caveat, 'ffi', false).length, 3, 'ffi too');
+  const fif = shape(caveat, 'fif', false);
+  t.not(fif[2]!.gid, fif[0]!.gid, 'contextual alternates stay: the second f of "fif" is another drawing');
   const list = renderText({ style: style(), text: 'find', fonts });
   t.equal(
     list.pages[0]!.items.filter((i) => i.kind === 'glyph').length,
-    3,
-    'a rendered "find" has three glyphs',
+    4,
+    'a rendered "find" has four letters',
   );
   t.equal(list.pages[0]!.lines[0]!.text, 'find', 'and its searchable text is still four letters');
 });

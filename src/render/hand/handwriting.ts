@@ -240,7 +240,6 @@ export class Handwriting {
         dy: this.m.letters.enabled ? 0.3 * this.m.letters.baseline * this.words.soft() : 0,
         color: this.color,
       };
-      this.dip();
     }
     const l = this.m.letters;
     const on = l.enabled;
@@ -266,7 +265,7 @@ export class Handwriting {
       // The pressure wave runs along the letters written, not the line: a space between two
       // words is no more of a change than the step from one letter to the next.
       const light = 0.5 + 0.5 * flowAt(w.pressure, this.index * PRESSURE_STEP, this.ink.signed());
-      const dry = this.pen.holds > 0 ? (this.pen.since / this.pen.holds) ** 1.5 : 0;
+      const dry = this.pen.holds > 0 ? Math.min(1, this.pen.since / this.pen.holds) ** 1.5 : 0;
       const ink = (1 - 0.3 * k.pressure * light) * (1 - 0.4 * (k.flow ?? 0) * dry);
       hand.opacity = Math.round(Math.max(INK_FLOOR, ink) * 20) / 20;
       // Fresh from the ink: the first letters after a dip are darker, the ink pooled on the nib.
@@ -299,8 +298,10 @@ export class Handwriting {
   }
 
   /**
-   * At a word's start: a pen that has written what it holds is dipped again (the ink runs full,
-   * and the next dip lasts 60 to 220 letters). With `flow` off the pen never runs dry.
+   * At a line's start: a pen that has written what it holds is dipped again (the ink runs full,
+   * and the next dip lasts 60 to 220 letters). Never inside a line, where the fresh ink would
+   * stand next to the faded as a step; a pen that runs out before the line ends writes on at its
+   * faintest. With `flow` off the pen never runs dry.
    */
   private dip(): void {
     if (!this.m.ink.enabled || !this.m.ink.flow) return;
@@ -348,6 +349,7 @@ export class Handwriting {
   }
 
   line(): LineHand {
+    this.dip();
     const l = this.m.lines;
     const tired = this.tired;
     const wobble = tired.creep;

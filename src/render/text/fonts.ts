@@ -385,15 +385,24 @@ export function perFont<T>(read: (font: LoadedFont, key: number) => T): (font: L
   };
 }
 
-/** Shapes `text` (one run: one font, one direction) with the font's default features (kerning, ligatures, contextual alternates). */
+/**
+ * Features turned off in every run: a hand does not join f and i into a typeset `fi` (whose i
+ * loses its dot in most of these fonts), nor th, ff or fl. What a script needs stays: required
+ * ligatures (`rlig`: Arabic's lam-alef), joining forms, and contextual alternates (`calt`: the
+ * joins of a connected hand).
+ */
+let handFeatures: hb.Feature[] | undefined;
+
+/** Shapes `text` (one run: one font, one direction) with the font's default features (kerning, contextual alternates, required ligatures) but its typographic ligatures. */
 export function shape(font: LoadedFont, text: string, rtl: boolean): ShapedGlyph[] {
+  handFeatures ??= [hb.Feature.fromString('-liga')!];
   sharedBuffer ??= new hb.Buffer();
   const buf = sharedBuffer;
   buf.reset();
   buf.addText(text);
   buf.guessSegmentProperties();
   buf.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
-  hb.shape(font.font, buf);
+  hb.shape(font.font, buf, handFeatures);
   const out = buf.getGlyphInfosAndPositions().map((g) => ({
     gid: g.codepoint,
     cluster: g.cluster,
