@@ -34,7 +34,8 @@ export const words = (s: string) => s.replace(/\s+/g, ' ').trim();
  * descender's depth below it (an em either side of the writing), set one under the other with a
  * blank between: the OCR's page segmentation, not the writing, otherwise decides whether a line
  * of a flowing script is read at all (read whole, the page of Dancing Script set plainly loses two
- * lines, and the scanner's shaded edges read as letters).
+ * lines, and the scanner's shaded edges read as letters). Ink of the line above that reaches into
+ * a band is left out of it (strayInk).
  */
 export function inBands(
   png: Uint8Array,
@@ -60,9 +61,33 @@ export function inBands(
       const from = ((b.top + row) * page.width + left) * 4;
       page.data.copy(out.data, (y + row) * out.width * 4, from, from + out.width * 4);
     }
+    strayInk(out, y, b.height);
     y += b.height + gap;
   }
   return PNG.sync.write(out);
+}
+
+/**
+ * Whitens, in the band of `height` rows from row `top`, every piece of ink that crosses its top
+ * edge: a descender of the line above, which is not this line's (no letter of the line reaches
+ * 1.1 em over its baseline in a hand the OCR can read).
+ */
+function strayInk(image: PNG, top: number, height: number): void {
+  const { width, data } = image;
+  const ink = (x: number, y: number) => {
+    const i = (y * width + x) * 4;
+    return data[i]! + data[i + 1]! + data[i + 2]! < 3 * 200;
+  };
+  const stack: number[] = [];
+  for (let x = 0; x < width; x++) if (ink(x, top)) stack.push(x, top);
+  while (stack.length) {
+    const y = stack.pop()!;
+    const x = stack.pop()!;
+    if (x < 0 || x >= width || y < top || y >= top + height || !ink(x, y)) continue;
+    const i = (y * width + x) * 4;
+    data[i] = data[i + 1] = data[i + 2] = 255;
+    stack.push(x + 1, y, x - 1, y, x, y + 1, x, y - 1);
+  }
 }
 
 /**

@@ -7,7 +7,14 @@ import t from 'tap';
 import type { PenStroke } from '../../src/render/geometry.ts';
 import { centrelines } from '../../src/render/text/centrelines.ts';
 import { type LoadedFont, loadFont, shape } from '../../src/render/text/fonts.ts';
-import { pressed, type StrokeDrawing, strokesPath, varied } from '../../src/render/hand/writing.ts';
+import {
+  built,
+  pressed,
+  reshaped,
+  type StrokeDrawing,
+  strokesPath,
+  varied,
+} from '../../src/render/hand/writing.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
 
 /** What is left of two drawings' difference after the best affine map (RMS, in ems), at the template default shapes (0.5). */
@@ -87,8 +94,8 @@ t.test(
       for (const c of LETTERS) {
         const { font, strokes, how } = read(slug, c);
         for (let d = 1; d <= 8; d++) {
-          const a = allPoints(varied(strokes, how(d)));
-          const b = allPoints(varied(strokes, how(d + 1)));
+          const a = allPoints(reshaped(strokes, how(d)));
+          const b = allPoints(reshaped(strokes, how(d + 1)));
           sum += affineResidual(a, b) / font.upem;
           count++;
           const off = allPoints(varied(strokes, how(d, 0)));
@@ -102,6 +109,54 @@ t.test(
         `${slug}: ${mean.toFixed(4)} em left after the best affine map (floor ${CONSTRUCTION_FLOOR})`,
       );
     }
+  },
+);
+
+t.test(
+  'each hand builds letters differently: hooks left short, bowls run past their start, bars turned; never an ascender or a descender cut',
+  async (t) => {
+    const kinds = new Map<string, Set<string>>();
+    for (const slug of [...HANDS, 'patrick-hand', 'kalam']) {
+      const seen = new Set<string>();
+      kinds.set(slug, seen);
+      for (const c of [...'aehtgdknmfbo']) {
+        const { strokes, how } = read(slug, c);
+        const xh = how(1).xHeight;
+        for (let d = 1; d <= 16; d++) {
+          const before = reshaped(strokes, how(d));
+          const after = built(before, how(d));
+          after.forEach((s, i) => {
+            const b = before[i]!;
+            if (s.points.length === b.points.length && s.points.every((v, k) => v === b.points[k])) return;
+            if (b.closed) {
+              seen.add('bowl run past its start');
+              if (s.points.length <= b.points.length) t.fail(`${slug} ${c} ${d}: a bowl left open`);
+              return;
+            }
+            if (s.points.length === b.points.length) {
+              seen.add('bar turned');
+              return;
+            }
+            seen.add('hook left short');
+            // A cut end lies where the font's lay in the body of the letter, never past it.
+            for (const [end, was] of [
+              [s.points[1]!, b.points[1]!],
+              [s.points.at(-1)!, b.points.at(-1)!],
+            ] as const)
+              if (end !== was && (was > 1.08 * xh || was < -0.05 * xh))
+                t.fail(`${slug} ${c} ${d}: an ascender or a descender cut`);
+          });
+        }
+        const plain = read(slug, c);
+        const off = built(reshaped(plain.strokes, plain.how(3, 0)), plain.how(3, 0));
+        if (JSON.stringify(off) !== JSON.stringify(plain.strokes.map((s) => ({ ...s }))))
+          t.fail(`${slug} ${c}: shapes off builds the letter otherwise`);
+      }
+    }
+    for (const [slug, seen] of kinds)
+      t.ok(seen.size >= 1, `${slug}: ${[...seen].join(', ')} in sixteen drawings of twelve letters`);
+    const all = new Set([...kinds.values()].flatMap((seen) => [...seen]));
+    t.equal(all.size, 3, `every way among the hands (${[...all].join(', ')})`);
   },
 );
 

@@ -82,6 +82,12 @@ const MOST_WEIGHT = 1.2;
 
 /** The strokes as drawing `how` writes them (the construction varied; centrelines and widths, font units). */
 export function varied(strokes: readonly PenStroke[], how: StrokeDrawing): PenStroke[] {
+  if (how.drawing === 0 || how.shapes <= 0) return strokes.map((s) => ({ ...s }));
+  return built(reshaped(strokes, how), how);
+}
+
+/** The strokes' points moved as drawing `how` moves them: proportions, slant, reach, bends, lifts (each point kept). */
+export function reshaped(strokes: readonly PenStroke[], how: StrokeDrawing): PenStroke[] {
   const { upem, xHeight } = how;
   if (how.drawing === 0 || how.shapes <= 0) return strokes.map((s) => ({ ...s }));
   const r = new Random(how.seed, `${how.key}/${how.drawing}/strokes`);
@@ -131,6 +137,173 @@ export function varied(strokes: readonly PenStroke[], how: StrokeDrawing): PenSt
     return { ...s, points: moved, widths: s.widths.slice() };
   });
   return withinReach(strokes, drawn, SHAPES_REACH * a * upem);
+}
+
+/**
+ * How a hand builds its letters differently from one drawing to the next, in amounts of its own
+ * (each 0.35-1, drawn once per font): how often it leaves a stroke's lead-in or tail short, runs
+ * past where it closed a bowl, and how freely it sets down a bar.
+ */
+interface Builds {
+  trim: number;
+  overrun: number;
+  bar: number;
+}
+
+const builds = new Map<string, Builds>();
+
+function buildsOf(font: string): Builds {
+  let b = builds.get(font);
+  if (!b) {
+    const r = new Random(1, `${font}/builds`);
+    const amount = () => 0.35 + 0.65 * r.next();
+    b = { trim: amount(), overrun: amount(), bar: amount() };
+    if (builds.size > 1000) builds.clear();
+    builds.set(font, b);
+  }
+  return b;
+}
+
+/**
+ * The drawing's construction, beyond its proportions: an open stroke's lead-in or tail written
+ * shorter (never at a join), a bowl closed with a little run past its start, a bar (a short,
+ * straight, level stroke: the t's, the f's) set at another angle and length. Each with the
+ * hand's own odds (buildsOf), at shapes 0.5 and up as given, less below.
+ */
+export function built(strokes: PenStroke[], how: StrokeDrawing): PenStroke[] {
+  if (how.drawing === 0 || how.shapes <= 0) return strokes;
+  const r = new Random(how.seed, `${how.key}/${how.drawing}/builds`);
+  const odds = buildsOf(how.key.slice(0, how.key.lastIndexOf(':')));
+  const k = Math.min(1, 2 * how.shapes);
+  const { upem } = how;
+  return strokes.map((s) => {
+    const n = s.widths.length;
+    // Draws made for every stroke alike, so that one stroke's kind leaves the others' pattern.
+    const [u1, u2, u3, u4] = [r.next(), r.next(), r.next(), r.next()];
+    const [v1, v2] = [r.signed(), r.signed()];
+    if (n < 4) return s;
+    const along = arcLengths(s.points);
+    const length = along[n - 1]!;
+    if (s.closed) {
+      // Run past the start: the first part of the bowl written over again. (Never left open: an
+      // e opened where its pen starts reads as a c, an a or a g as a u or a q.)
+      if (length < 0.25 * upem || u3 >= 0.4 * k * odds.overrun) return s;
+      return overrun(s, along, length * (0.04 + 0.08 * u4));
+    }
+    const [x0, y0, x1, y1] = [s.points[0]!, s.points[1]!, s.points[2 * n - 2]!, s.points[2 * n - 1]!];
+    const chord = Math.hypot(x1 - x0, y1 - y0);
+    if (chord > 0.92 * length && Math.abs(y1 - y0) < 0.3 * Math.abs(x1 - x0) && length < 0.6 * upem) {
+      // A bar across a stem (a t's, an f's): turned a little about its middle, longer or
+      // shorter. Not a stroke that only starts or ends at another (an r's shoulder).
+      if (s.entry || s.exit || !crossed(strokes, s, along)) return s;
+      return barred(s, 0.12 * k * odds.bar * v1, 1 + 0.18 * k * odds.bar * v2);
+    }
+    if (length < 0.3 * upem) return s;
+    // A lead-in or a tail written shorter: up to an eighth of the stroke, never at a join, nor at
+    // the end of an ascender or a descender (an h would read as an n, a g as an a).
+    const { xHeight } = how;
+    const inBody = (y: number) => y > -0.05 * xHeight && y < 1.08 * xHeight;
+    const trims = (end: boolean, u: number) => !end && u < 0.4 * k * odds.trim;
+    // Only a hook (the end turns away from the stroke's run): an e's bar or an l's stem is the
+    // letter, not a lead-in.
+    const [head, tail] = [length * (0.04 + 0.08 * u2), length * (0.04 + 0.08 * u4)];
+    const from = trims(s.entry, u1) && inBody(y0) && turns(s.points, along, 0, head) ? head : 0;
+    // A tail only where it flicks out along the baseline (an a's, an n's): the end of an r's
+    // shoulder or a c's top is the letter.
+    const flicks = y1 > -0.05 * xHeight && y1 < 0.35 * xHeight;
+    const to =
+      trims(s.exit, u3) && flicks && turns(s.points, along, length - tail, length) ? length - tail : length;
+    return from > 0 || to < length ? cut(s, along, from, to, false) : s;
+  });
+}
+
+/** Whether another of `strokes` passes through the middle of `bar` (its middle three fifths, `along`: its arc lengths). */
+function crossed(strokes: readonly PenStroke[], bar: PenStroke, along: readonly number[]): boolean {
+  const length = along.at(-1)!;
+  for (let i = 0; i < bar.widths.length; i++) {
+    if (along[i]! < 0.2 * length || along[i]! > 0.8 * length) continue;
+    const [x, y] = [bar.points[2 * i]!, bar.points[2 * i + 1]!];
+    for (const o of strokes) {
+      if (o === bar) continue;
+      for (let q = 0; q < o.widths.length; q++)
+        if (Math.hypot(o.points[2 * q]! - x, o.points[2 * q + 1]! - y) < (o.widths[q]! + bar.widths[i]!) / 2)
+          return true;
+    }
+  }
+  return false;
+}
+
+/** Whether the stroke turns by more than HOOK between arc lengths `from` and `to` (its direction there, against its end's). */
+function turns(p: readonly number[], along: readonly number[], from: number, to: number): boolean {
+  const dir = (t: number): number => {
+    let i = 1;
+    while (i < along.length - 1 && along[i]! < t) i++;
+    return Math.atan2(p[2 * i + 1]! - p[2 * i - 1]!, p[2 * i]! - p[2 * i - 2]!);
+  };
+  // Directions a little inside each end of the span, so that a point exactly at an end does not decide.
+  const [a, b] = [dir(from + 1e-6), dir(to - 1e-6)];
+  const turn = Math.abs(((b - a + 3 * Math.PI) % (2 * Math.PI)) - Math.PI);
+  return turn > HOOK;
+}
+
+/** The least turn (radians) of a stroke's end for it to be a hook the hand may leave short. */
+const HOOK = (50 * Math.PI) / 180;
+
+/** The part of stroke `s` from arc length `from` to `to` (`along`: its arc lengths), an open stroke. */
+function cut(s: PenStroke, along: readonly number[], from: number, to: number, closed: boolean): PenStroke {
+  const points: number[] = [];
+  const widths: number[] = [];
+  const at = (t: number) => {
+    let i = 1;
+    while (i < along.length - 1 && along[i]! < t) i++;
+    const f = (t - along[i - 1]!) / (along[i]! - along[i - 1]! || 1);
+    const p = s.points;
+    points.push(
+      p[2 * i - 2]! + f * (p[2 * i]! - p[2 * i - 2]!),
+      p[2 * i - 1]! + f * (p[2 * i + 1]! - p[2 * i - 1]!),
+    );
+    widths.push(s.widths[i - 1]! + f * (s.widths[i]! - s.widths[i - 1]!));
+  };
+  at(from);
+  for (let i = 0; i < along.length; i++)
+    if (along[i]! > from && along[i]! < to) {
+      points.push(s.points[2 * i]!, s.points[2 * i + 1]!);
+      widths.push(s.widths[i]!);
+    }
+  at(to);
+  return {
+    ...s,
+    points,
+    widths,
+    closed,
+    entry: s.entry && from === 0,
+    exit: s.exit && to === along.at(-1),
+  };
+}
+
+/** A closed stroke written on past its start for `by` of its length: one open stroke. */
+function overrun(s: PenStroke, along: readonly number[], by: number): PenStroke {
+  const past = cut(s, along, 0, by, false);
+  // The closed stroke repeats its first point last: carry on from there.
+  return {
+    ...s,
+    closed: false,
+    points: [...s.points, ...past.points.slice(2)],
+    widths: [...s.widths, ...past.widths.slice(1)],
+  };
+}
+
+/** A bar turned by `angle` (radians) about its middle and its length times `length`. */
+function barred(s: PenStroke, angle: number, length: number): PenStroke {
+  const n = s.widths.length;
+  let [cx, cy] = [0, 0];
+  for (let i = 0; i < n; i++) [cx, cy] = [cx + s.points[2 * i]! / n, cy + s.points[2 * i + 1]! / n];
+  const [c, sn] = [Math.cos(angle) * length, Math.sin(angle) * length];
+  const points = s.points.map((_, i) => {
+    const [x, y] = [s.points[i - (i % 2)]! - cx, s.points[i - (i % 2) + 1]! - cy];
+    return i % 2 === 0 ? cx + x * c - y * sn : cy + x * sn + y * c;
+  });
+  return { ...s, points };
 }
 
 /**
