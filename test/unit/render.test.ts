@@ -293,9 +293,10 @@ t.test(
       `each seed its own slant (${slants.map((v) => v.toFixed(3)).join(', ')})`,
     );
 
-    // One letter over and over: inside a word every step is the letter's advance and its
-    // variation; between words it is also a space. At the top of both spacing ranges the widest
-    // step inside a word stays narrower than the narrowest between words.
+    // One letter over and over: inside a word the clear space from one letter's ink to the next
+    // is the font's and its variation; between words it is also a space. At the top of both
+    // spacing ranges the widest inside a word stays narrower than the narrowest between words
+    // (each drawing's own width is made room for: the letters after it move with it).
     const same = Array.from({ length: 120 }, () => 'nnnn').join(' ');
     const spaced = renderText({
       style: style({
@@ -308,20 +309,29 @@ t.test(
       text: same,
       fonts,
     });
+    // A letter's ink across the page: its drawing's box (font units) carried by its matrix.
+    const across = (it: { ref: string; m: number[] }) => {
+      const n = spaced.glyphs[it.ref]!.path.match(/-?\d+(\.\d+)?/g)!.map(Number);
+      const [xs, ys] = [n.filter((_, i) => i % 2 === 0), n.filter((_, i) => i % 2 === 1)];
+      const corners = [Math.min(...xs), Math.max(...xs)].flatMap((x) =>
+        [Math.min(...ys), Math.max(...ys)].map((y) => it.m[0]! * x + it.m[2]! * y + it.m[4]!),
+      );
+      return [Math.min(...corners), Math.max(...corners)] as const;
+    };
     let inside = 0;
     let between = Infinity;
     for (const page of spaced.pages) {
       const gs = page.items.filter((i) => i.kind === 'glyph');
       for (let i = 1; i < gs.length; i++) {
         if (Math.abs(gs[i]!.m[5] - gs[i - 1]!.m[5]) > 5) continue; // a new line
-        const step = gs[i]!.m[4] - gs[i - 1]!.m[4];
-        if (i % 4 === 0) between = Math.min(between, step);
-        else inside = Math.max(inside, step);
+        const gap = across(gs[i]!)[0] - across(gs[i - 1]!)[1];
+        if (i % 4 === 0) between = Math.min(between, gap);
+        else inside = Math.max(inside, gap);
       }
     }
     t.ok(
       inside < between,
-      `widest step inside a word ${inside.toFixed(2)} pt, narrowest between words ${between.toFixed(2)} pt`,
+      `widest clear space inside a word ${inside.toFixed(2)} pt, narrowest between words ${between.toFixed(2)} pt`,
     );
   },
 );

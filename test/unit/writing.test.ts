@@ -40,6 +40,7 @@ function read(slug: string, c: string) {
     key: `${slug}:${gid}`,
     upem: font.upem,
     xHeight: font.reach.x ?? font.upem / 2,
+    fontWidth: joined,
   });
   return { font, strokes, how };
 }

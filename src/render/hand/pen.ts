@@ -5,8 +5,8 @@ import { type DisplayList, type DisplayPage, drawingCache, type Item, type Matri
 import { type Alternate, type LoadedFont, perFont } from '../text/fonts.ts';
 import type { GlyphHand, Handwriting, LineHand } from './handwriting.ts';
 import type { Line } from '../text/text-layout.ts';
-import { DRAWINGS, HAND_DRAWINGS_SEED } from './variants.ts';
-import { letterPath, letterStrokes, SHAPES_REACH } from './writing.ts';
+import { type Drawing, DRAWINGS, HAND_DRAWINGS_SEED } from './variants.ts';
+import { drawingWidth, letterPath, letterStrokes, SHAPES_REACH } from './writing.ts';
 
 export interface LinePlacement {
   /** Left edge of the content box the line was laid out in, and its baseline. */
@@ -137,9 +137,31 @@ export class Pen {
     // that letter runs out, so that the pen's one movement has no gap and no step at the join.
     let before: { word: number; m: Matrix; advance: number; exit: [number, number] } | null = null;
     this.written.n = 0;
-    for (const p of placed) {
+    // One of each letter's drawings: the font's alternates, each drawn afresh several times (the
+    // shapes modifier), dealt in writing order so that none repeats within the line.
+    const cards = placed.map((p) => this.deal(p.g, shapes, inLine));
+    // A drawing wider or narrower than the font's sets the letters after it further on or closer
+    // (pt along the line); the line keeps its length, the difference spread over its letters.
+    const along = new Float64Array(placed.length);
+    const wide = new Float64Array(placed.length);
+    let widened = 0;
+    for (let i = 0; i < placed.length; i++) {
+      along[i] = widened;
+      const { g, grow, hand: gh } = placed[i]!;
+      const card = cards[i]!;
+      const w = this.widthOf(g.font, card, shapes);
+      wide[i] = w;
+      if (w === 1) continue;
+      const s = ((size * g.fit) / g.font.upem) * (1 + calm * (grow - 1));
+      widened += (w - 1) * g.font.font.glyphHAdvance(card.gid) * s * gh.stretch;
+    }
+    placed.forEach((_, i) => {
+      along[i]! -= (widened * i) / placed.length;
+    });
+    for (let i = 0; i < placed.length; i++) {
+      const p = placed[i]!;
       const { g, hand: gh } = p;
-      const y = baseline - g.dy + calm * p.dy;
+      const y = baseline - g.dy + calm * (p.dy + along[i]! * lineHand.slope);
       const s = ((size * g.fit) / g.font.upem) * (1 + calm * (p.grow - 1));
       const angle = calm * p.angle;
       const cos = calm === 1 ? p.cos : Math.cos(angle);
@@ -149,9 +171,7 @@ export class Pen {
         fi = this.fontIndex.size;
         this.fontIndex.set(g.font, fi);
       }
-      // One of the letter's drawings: the font's alternates, each drawn afresh several times
-      // (the shapes modifier), dealt so that none repeats within the line.
-      const card = this.deal(g, shapes, inLine);
+      const card = cards[i]!;
       const gid = card.gid;
       const variant = card.drawing;
       const shift = card.shift * s;
@@ -164,7 +184,7 @@ export class Pen {
         w * s * sin,
         s * (k * cos + sin),
         s * (k * sin - cos),
-        p.x + shift * cos,
+        p.x + along[i]! + shift * cos,
         y + shift * sin,
       ];
       const runsOn = before?.word === g.word && g.font.joined;
@@ -183,13 +203,17 @@ export class Pen {
       if (g.font.joined) {
         // A letter whose ink the centrelines did not see run out still meets the next where the
         // font sets them side by side: held there, low on its right edge.
-        const advance = g.font.font.glyphHAdvance(gid);
-        const exit = exitOf(g.font, gid) ?? [advance, 0.25 * (g.font.reach.x ?? g.font.upem / 2)];
+        // Both as wide as the drawing is (drawingWidth).
+        const advance = g.font.font.glyphHAdvance(gid) * wide[i]!;
+        const out = exitOf(g.font, gid);
+        const exit: [number, number] = out
+          ? [out[0] * wide[i]!, out[1]]
+          : [advance, 0.25 * (g.font.reach.x ?? g.font.upem / 2)];
         before = { word: g.word, m, advance, exit };
       } else before = null;
       // A tall letter under a line whose ink hangs low there is written shorter (its ascender,
       // or its top), as a writer's pen shortens a stroke it would cross the line above with.
-      const ink = inkExtent(m, g.font.box(gid), SHAPES_REACH * shapes * g.font.upem, this.extent);
+      const ink = inkExtent(m, g.font.box(gid), SHAPES_REACH * shapes * g.font.upem, this.extent, wide[i]!);
       const above = this.inkAbove(page, ink.left, ink.right);
       const clear = LINE_CLEAR * size;
       const base = m[5]; // the baseline under the pen, after a join moved it
@@ -246,15 +270,7 @@ export class Pen {
     size: number,
     shapes: number,
   ): void {
-    const how = {
-      drawing: variant,
-      shapes,
-      ...this.hand.inkShape,
-      // The hand's own drawings, the same in every document: the document's seed deals them.
-      seed: HAND_DRAWINGS_SEED,
-      key: `${font.id}:${gid}`,
-      advance: font.font.glyphHAdvance(gid),
-    };
+    const how = this.howOf(font, gid, variant, shapes);
     this.glyphs[ref] = {
       font: font.id,
       gid,
@@ -262,6 +278,30 @@ export class Pen {
       scale: size / font.upem,
       path: letterPath(font, gid, how),
       ...(this.centrelines ? { strokes: letterStrokes(font, gid, how) } : {}),
+    };
+  }
+
+  /** Each card's drawing width, as drawn at `shapes` (drawingWidth), worked out once a document. */
+  private readonly widths = new Map<Card, { shapes: number; w: number }>();
+
+  private widthOf(font: LoadedFont, card: Card, shapes: number): number {
+    const known = this.widths.get(card);
+    if (known?.shapes === shapes) return known.w;
+    const w = drawingWidth(font, card.gid, this.howOf(font, card.gid, card.drawing, shapes));
+    this.widths.set(card, { shapes, w });
+    return w;
+  }
+
+  /** How drawing `variant` of glyph `gid` is made. */
+  private howOf(font: LoadedFont, gid: number, variant: number, shapes: number): Drawing {
+    return {
+      drawing: variant,
+      shapes,
+      ...this.hand.inkShape,
+      // The hand's own drawings, the same in every document: the document's seed deals them.
+      seed: HAND_DRAWINGS_SEED,
+      key: `${font.id}:${gid}`,
+      advance: font.font.glyphHAdvance(gid),
     };
   }
 
@@ -518,17 +558,19 @@ interface Extent {
 }
 
 /**
- * The page box (pt, y down) of a letter's ink box `box` (font units, y up) grown by `grown` on
- * every side, placed by `m`: into `e`, which the pen reuses for every letter (no garbage).
+ * The page box (pt, y down) of a letter's ink box `box` (font units, y up), `wide` times as wide
+ * from its pen position and grown by `grown` on every side, placed by `m`: into `e`, which the pen
+ * reuses for every letter (no garbage).
  */
 function inkExtent(
   m: Matrix,
   box: readonly [number, number, number, number],
   grown: number,
   e: Extent,
+  wide = 1,
 ): Extent {
-  const x0 = box[0] - grown;
-  const x1 = box[2] + grown;
+  const x0 = box[0] * wide - grown;
+  const x1 = box[2] * wide + grown;
   const y0 = box[1] - grown;
   const y1 = box[3] + grown;
   // The four corners: x·m0 + y·m2 across, x·m1 + y·m3 down, each the least and most of its terms.

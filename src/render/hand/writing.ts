@@ -42,7 +42,9 @@ export function letterPath(font: LoadedFont, gid: number, how: Drawing): string 
  * (its strokes do not carry its shape); not remembered (the pen asks once per drawing).
  */
 export function letterStrokes(font: LoadedFont, gid: number, how: Drawing): PenStroke[] {
-  return varied(font.centrelines(gid), strokeDrawing(font, how));
+  // A letter whose outline the pen does not write keeps the font's width (drawingWidth).
+  const drawing = strokeDrawing(font, how);
+  return varied(font.centrelines(gid), font.strokes(gid) ? drawing : { ...drawing, fontWidth: true });
 }
 
 function strokeDrawing(font: LoadedFont, how: Drawing): StrokeDrawing {
@@ -55,8 +57,34 @@ function strokeDrawing(font: LoadedFont, how: Drawing): StrokeDrawing {
     key: how.key,
     upem: font.upem,
     xHeight: font.reach.x ?? font.upem / 2,
+    fontWidth: font.joined,
   };
 }
+
+/**
+ * How much wider (above 1) or narrower drawing `how` writes the letter than the font: the pen sets
+ * the letters after it that much further on or closer (Pen.write), so a narrow drawing leaves no
+ * gap in its word. 1 for the font's own drawing, a letter written by its outline (no strokes) and
+ * a connected hand's (its joins stay where the font has them: a join the width moved by a fifth
+ * of an em at the strongest shapes no longer closes).
+ */
+export function drawingWidth(font: LoadedFont, gid: number, how: Drawing): number {
+  if (how.drawing === 0 || how.shapes <= 0 || font.joined || !font.strokes(gid)) return 1;
+  return widthOf(new Random(how.seed, `${how.key}/${how.drawing}/strokes`), how.shapes);
+}
+
+/**
+ * A drawing's width against the font's, as the first draw of its stream: up to WIDTH × shapes
+ * wider, half that narrower (a narrower letter's counters close sooner: its strokes keep their
+ * width).
+ */
+const widthOf = (r: Random, shapes: number) => {
+  const u = r.signed();
+  return 1 + WIDTH * shapes * (u < 0 ? u / 2 : u);
+};
+
+/** How much wider a drawing may be than the font's letter, at shapes 1 (20 % at the default 0.5, 10 % narrower). */
+const WIDTH = 0.4;
 
 export interface StrokeDrawing {
   /** 0: the strokes as read from the font; 1 and up: a drawing of the shapes modifier. */
@@ -73,6 +101,8 @@ export interface StrokeDrawing {
   upem: number;
   /** The hand's x-height (font units): above it is an ascender, below the baseline a descender. */
   xHeight: number;
+  /** The letter keeps the font's width (a connected hand's; one the pen writes by its outline, not its strokes). */
+  fontWidth?: boolean;
 }
 
 /** Points of a round end: a half circle in this many steps. */
@@ -92,8 +122,8 @@ export function reshaped(strokes: readonly PenStroke[], how: StrokeDrawing): Pen
   if (how.drawing === 0 || how.shapes <= 0) return strokes.map((s) => ({ ...s }));
   const r = new Random(how.seed, `${how.key}/${how.drawing}/strokes`);
   const a = how.shapes;
-  // The letter's proportions and slant, as a whole.
-  const sx = 1 + 0.08 * a * r.signed();
+  // The letter's width (drawingWidth: the pen spaces the letters after it by it), its height and slant.
+  const sx = widthOf(r, a);
   const sy = 1 + 0.05 * a * r.signed();
   const shear = 0.1 * a * r.signed();
   // Ascenders and descenders: how far past the x-height and below the baseline they reach.
@@ -105,7 +135,7 @@ export function reshaped(strokes: readonly PenStroke[], how: StrokeDrawing): Pen
     let v = y;
     if (v > xHeight) v = xHeight + (v - xHeight) * up;
     else if (v < 0) v *= down;
-    let px = x * sx + v * shear;
+    let px = x + v * shear;
     let py = v * sy;
     px += waves[0]!.amp * Math.sin(waves[0]!.kx * x + waves[0]!.ky * y + waves[0]!.phase);
     py += waves[1]!.amp * Math.sin(waves[1]!.kx * x + waves[1]!.ky * y + waves[1]!.phase);
@@ -136,7 +166,11 @@ export function reshaped(strokes: readonly PenStroke[], how: StrokeDrawing): Pen
     if (s.exit) [moved[moved.length - 2], moved[moved.length - 1]] = [s.points.at(-2)!, s.points.at(-1)!];
     return { ...s, points: moved, widths: s.widths.slice() };
   });
-  return withinReach(strokes, drawn, SHAPES_REACH * a * upem);
+  const kept = withinReach(strokes, drawn, SHAPES_REACH * a * upem);
+  // Wider or narrower from the pen position on, outside the reach (the letters after it make room).
+  return how.fontWidth
+    ? kept
+    : kept.map((s) => ({ ...s, points: s.points.map((v, i) => (i % 2 ? v : v * sx)) }));
 }
 
 /**
