@@ -118,19 +118,21 @@ t.test(
 );
 
 t.test(
-  'ruled paper: a line to a rule for every hand at 18 pt on 10 mm; blank paper: lines as far apart as the hand reaches',
+  'ruled paper: a line to a rule for every hand at 18 and 20 pt on 10 mm; blank paper: lines as far apart as the hand reaches',
   async (t) => {
-    const lines = (slug: string, spacing: number) => {
+    const lines = (slug: string, spacing: number, fontSize = 18) => {
       const list = renderText({
-        style: style({ paper: { type: 'lined', spacing } }),
+        style: style({ fontSize, paper: { type: 'lined', spacing } }),
         text: TEXT,
         fonts: bundledChain(bundledFontSource(slug)),
       });
       const ys = list.pages[0]!.lines.map((l) => l.y);
       return [...new Set(ys.slice(1).map((y, i) => ((y - ys[i]!) / (spacing * (72 / 25.4))).toFixed(3)))];
     };
-    for (const slug of [...HANDS, 'aref-ruqaa'])
+    for (const slug of [...HANDS, 'aref-ruqaa']) {
       t.same(lines(slug, 10), ['1.000'], `${slug}: every line on the next rule`);
+      t.same(lines(slug, 10, 20), ['1.000'], `${slug} at 20 pt: every line on the next rule`);
+    }
     // Only where the deepest descender over the tallest ascender cannot clear it even written at
     // half its height does a line skip a rule: Homemade Apple (1.87 em from top to bottom) on 8 mm.
     t.same(lines('homemade-apple', 8), ['2.000'], 'Homemade Apple at 18 pt on 8 mm rules: every second rule');

@@ -58,6 +58,23 @@ function withinLimits(m: Modifiers): Modifiers {
   };
 }
 
+/**
+ * How much a drawing departs from the font's outline, `t` tired (0: the outline itself). A tired
+ * hand builds its letters more loosely: up to half as much again (in steps of 0.05, each a set of
+ * drawings of its own), never past a drawing's reach.
+ */
+function shapesAt(m: Modifiers, t: number): number {
+  const s = m.shapes!;
+  if (!s.enabled) return 0;
+  return t > 0 ? Math.min(1, Math.round(s.amount * (1 + 0.5 * t) * 20) / 20) : s.amount;
+}
+
+/** The most a document of `modifiers` departs from the font's outlines, at its most tired. */
+export function mostShapes(modifiers: Modifiers): number {
+  const m = withinLimits(modifiers);
+  return shapesAt(m, tirednessAt(m, TIRING));
+}
+
 /** A letter's share of variation at `x` pt along its line: mostly the wave's, a little its own. */
 const flowAt = (w: Wave, x: number, own: number) =>
   FLOW * (0.7 * Math.sin(w[0] * x + w[1]) + 0.3 * Math.sin(w[2] * x + w[3])) + (1 - FLOW) * own;
@@ -328,12 +345,7 @@ export class Handwriting {
 
   /** How much each drawing of a letter departs from the font's outline (0: the outline itself). */
   get shapes(): number {
-    const s = this.m.shapes!;
-    if (!s.enabled) return 0;
-    // A tired hand builds its letters more loosely: up to half as much again (in steps of 0.05,
-    // each a set of drawings of its own), never past a drawing's reach.
-    const t = this.tired.t;
-    return t > 0 ? Math.min(1, Math.round(s.amount * (1 + 0.5 * t) * 20) / 20) : s.amount;
+    return shapesAt(this.m, this.tired.t);
   }
 
   /** A whole number below `count`, from a stream of its own, so that dealing drawings leaves every other effect where it was. */

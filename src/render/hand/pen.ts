@@ -35,16 +35,23 @@ export interface LinePlacement {
  * paper (`rules`: the spacing) a whole number of rules, the nearest to the line height: lines
  * overlap where their ink does not (a tall letter under a low one is written shorter, down to
  * MOST_SHORTENED of its height: Pen.inkAbove), so a tall hand writes on every rule unless even
- * then its deepest descender would meet its tallest ascender.
+ * then its deepest descender would meet its tallest ascender. `shapes`: the most the document's
+ * drawings depart (Handwriting.mostShapes), what they may add to the reach.
  */
-export function linePitch(font: LoadedFont, size: number, lineHeight: number, rules: number | null): number {
+export function linePitch(
+  font: LoadedFont,
+  size: number,
+  lineHeight: number,
+  rules: number | null,
+  shapes = 1,
+): number {
   const natural = size * lineHeight;
   const least = ((font.reach.ascent + font.reach.descent) / font.upem) * size + 0.2 * size;
   if (!rules) return Math.max(natural, least);
   // Ruled: the deepest descender over the tallest ascender, that one written shorter, with room
   // for the drawings' reach and a little clear space.
   const { ascent, descent } = font.reach;
-  const tight = ((descent + MOST_SHORTENED * ascent) / font.upem + LINE_CLEAR + SHAPES_REACH) * size;
+  const tight = ((descent + MOST_SHORTENED * ascent) / font.upem + LINE_CLEAR + SHAPES_REACH * shapes) * size;
   return rules * Math.max(1, Math.round(natural / rules), Math.ceil(tight / rules - 0.01));
 }
 

@@ -3,7 +3,7 @@
 // under it. Pure: fonts, seed and limits come in as arguments.
 import { type DisplayList, type DisplayPage, MM } from '../display-list.ts';
 import { type FontSource, type LoadedFont, loadFont } from '../text/fonts.ts';
-import { Handwriting, Tiring } from '../hand/handwriting.ts';
+import { Handwriting, mostShapes, Tiring } from '../hand/handwriting.ts';
 import { pageSizePt } from './page-size.ts';
 import { drawPaper } from './paper.ts';
 import { linePitch, Pen, roomOf } from '../hand/pen.ts';
@@ -34,7 +34,13 @@ export function renderText(doc: TextDocument): DisplayList {
   const ruled = style.paper.type === 'lined' || style.paper.type === 'grid';
   const spacing = style.paper.spacing * MM;
   // On ruled paper every baseline sits on a rule; lines never come closer than the hand reaches.
-  const pitch = linePitch(fonts[0]!, size, style.lineHeight, ruled ? spacing : null);
+  const pitch = linePitch(
+    fonts[0]!,
+    size,
+    style.lineHeight,
+    ruled ? spacing : null,
+    mostShapes(style.modifiers),
+  );
   const room = roomOf(fonts[0]!, size, pitch);
   const firstBaseline = ruled
     ? Math.ceil((margin.top + size * 0.8) / spacing) * spacing

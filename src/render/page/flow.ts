@@ -8,7 +8,7 @@
 import { type DisplayList, type DisplayPage, MM } from '../display-list.ts';
 import { blankPage, isClosing } from './document.ts';
 import { type FontSource, type LoadedFont, loadFont } from '../text/fonts.ts';
-import { Handwriting, Tiring } from '../hand/handwriting.ts';
+import { Handwriting, mostShapes, Tiring } from '../hand/handwriting.ts';
 import { pageSizePt } from './page-size.ts';
 import { linePitch, Pen, roomOf } from '../hand/pen.ts';
 import { Random } from '../prng.ts';
@@ -160,7 +160,13 @@ class Flow {
 
   /** Baseline-to-baseline distance for a size: on ruled paper a whole number of rules. */
   private pitch(size: number): number {
-    return linePitch(this.fonts[0]!, size, this.style.lineHeight, this.ruled ? this.spacing : null);
+    return linePitch(
+      this.fonts[0]!,
+      size,
+      this.style.lineHeight,
+      this.ruled ? this.spacing : null,
+      mostShapes(this.style.modifiers),
+    );
   }
 
   /** The first rule at or below y (ruled paper), or y itself. */
