@@ -105,9 +105,16 @@ export interface WordsInk {
 }
 
 /** `text` written in the bundled hand `slug` at `size` pt on a strip 400 mm long, paper off. */
-function onStrip(slug: string, size: number, modifiers: Record<string, unknown>, text: string): DisplayList {
+function onStrip(
+  slug: string,
+  size: number,
+  modifiers: Record<string, unknown>,
+  text: string,
+  style: Record<string, unknown> = {},
+): DisplayList {
   const spec = textSpec(
     {
+      ...style,
       fontId: bundledFontId(slug),
       fontSize: size,
       pageSize: { name: 'strip', width: 400, height: 60, unit: 'mm' },
@@ -143,9 +150,10 @@ export function wordsInk(
   seed: number,
   size: number,
   dpi: number,
+  style: Record<string, unknown> = {},
 ): WordsInk {
   const px = dpi / 72;
-  const list = onStrip(slug, size, { ...modifiers, seed }, text);
+  const list = onStrip(slug, size, { ...modifiers, seed }, text, style);
   const page = list.pages[0]!;
   const xHeight = xHeightPt(slug, size) * px;
   const glyphs = page.items.filter((i) => i.kind === 'glyph');

@@ -3,9 +3,12 @@
 // setting. Measured on pixels: the words drawn red and blue in turn, rasterised at 150 DPI; the
 // gap between two neighbours is the least distance from a pixel of one to a pixel of the other.
 import t from 'tap';
-import { HANDS } from '../helpers/fonts.ts';
+import { bundledChain, bundledFontSource, HANDS } from '../helpers/fonts.ts';
+import { LETTER } from '../helpers/ocr.ts';
+import { bundledFontId } from '../../src/domain/fonts.ts';
+import { renderText } from '../../src/render/page/document.ts';
 import { wordsInk } from '../helpers/ink.ts';
-import { EFFECTS_AT_TOP, EFFECTS_OFF } from '../helpers/specs.ts';
+import { EFFECTS_AT_TOP, EFFECTS_OFF, styleOf } from '../helpers/specs.ts';
 
 /** The least gap between two words' ink, in x-heights (docs/handwriting.md, "Words"). */
 const WORD_GAP = 0.4;
@@ -17,7 +20,10 @@ const TEXTS = [
   'Dear Margaret, The garden looked wonderful, and I have not stopped thinking about',
 ];
 const SETTINGS = { off: EFFECTS_OFF, defaults: {}, top: EFFECTS_AT_TOP } as const;
+/** The least word space a template may ask for (style.wordSpacing, mm). */
+const LEAST_WORD_SPACE = -2;
 const px = DPI / 72;
+const MM = 72 / 25.4;
 
 /** The least distance (px) between two sets of pixels, looking only where they face each other. */
 function gap(left: [number, number][], right: [number, number][], reach: number): number {
@@ -37,8 +43,9 @@ function wordGaps(
   modifiers: Record<string, unknown>,
   text: string,
   seed: number,
+  style: Record<string, unknown> = {},
 ): { pair: string; gap: number }[] {
-  const ink = wordsInk(slug, modifiers, text, seed, SIZE, DPI);
+  const ink = wordsInk(slug, modifiers, text, seed, SIZE, DPI, style);
   t.equal(ink.lines, 1, `${slug}: the text on one line`);
   const names = text.split(' ');
   return ink.words.slice(1).map((_, k) => ({
@@ -50,12 +57,52 @@ function wordGaps(
 for (const slug of HANDS) {
   t.test(`${slug}: at least ${WORD_GAP} x-height between words at every setting`, async (t) => {
     for (const [name, modifiers] of Object.entries(SETTINGS)) {
-      const gaps = TEXTS.flatMap((text, i) => wordGaps(slug, modifiers, text, [5, 11, 1971][i]!));
-      const least = gaps.reduce((a, b) => (b.gap < a.gap ? b : a));
-      t.ok(
-        least.gap >= WORD_GAP,
-        `${name}: the narrowest gap is ${least.gap.toFixed(2)} x-height ("${least.pair}")`,
-      );
+      for (const wordSpacing of [0, LEAST_WORD_SPACE]) {
+        const gaps = TEXTS.flatMap((text, i) =>
+          wordGaps(slug, modifiers, text, [5, 11, 1971][i]!, { wordSpacing }),
+        );
+        const least = gaps.reduce((a, b) => (b.gap < a.gap ? b : a));
+        t.ok(
+          least.gap >= WORD_GAP,
+          `${name}${wordSpacing ? `, the least word space (${wordSpacing} mm)` : ''}: the narrowest gap is ${least.gap.toFixed(2)} x-height ("${least.pair}")`,
+        );
+      }
     }
   });
 }
+
+t.test(
+  'the least word space wraps lines for the space the pen keeps: no line runs further past the right margin than at the default spacing',
+  async (t) => {
+    const text = `${LETTER} ${LETTER}`;
+    /** How far the ink reaches past the right margin, at most (pt): each letter's drawing box carried by its matrix. */
+    const past = (slug: string, wordSpacing: number) => {
+      const style = styleOf({ fontId: bundledFontId(slug), wordSpacing, pageSize: 'A5' });
+      const list = renderText({ style, text, fonts: bundledChain(bundledFontSource(slug)) });
+      let most = -Infinity;
+      for (const page of list.pages)
+        for (const it of page.items) {
+          if (it.kind !== 'glyph') continue;
+          const n = list.glyphs[it.ref]!.path.match(/-?\d+(\.\d+)?/g)!.map(Number);
+          const [xs, ys] = [n.filter((_, i) => i % 2 === 0), n.filter((_, i) => i % 2 === 1)];
+          for (const x of [Math.min(...xs), Math.max(...xs)])
+            for (const y of [Math.min(...ys), Math.max(...ys)])
+              most = Math.max(
+                most,
+                it.m[0] * x + it.m[2] * y + it.m[4] - (page.width - style.margins.right * MM),
+              );
+        }
+      return most;
+    };
+    // At the default spacing a line's own variation (its start's wobble, its letters' jitter)
+    // carries ink a few points past the margin in some hands: the most of those is the bound.
+    const usual = Math.max(...HANDS.map((slug) => past(slug, 0)));
+    for (const slug of HANDS) {
+      const least = past(slug, LEAST_WORD_SPACE);
+      t.ok(
+        least <= usual + 0.1 * 18,
+        `${slug}: ${least.toFixed(1)} pt past the margin at ${LEAST_WORD_SPACE} mm (at the default spacing, at most ${usual.toFixed(1)} pt in any hand)`,
+      );
+    }
+  },
+);

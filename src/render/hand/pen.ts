@@ -4,7 +4,7 @@
 import { type DisplayList, type DisplayPage, drawingCache, type Item, type Matrix } from '../display-list.ts';
 import { type Alternate, type LoadedFont, perFont } from '../text/fonts.ts';
 import type { GlyphHand, Handwriting, LineHand } from './handwriting.ts';
-import type { Line } from '../text/text-layout.ts';
+import { type Line, leastWordSpace } from '../text/text-layout.ts';
 import { type Drawing, DRAWINGS, HAND_DRAWINGS_SEED } from './variants.ts';
 import { drawingWidth, letterPath, letterStrokes, SHAPES_REACH } from './writing.ts';
 
@@ -351,9 +351,8 @@ export class Pen {
     // variation and `guard` for its first letter's shift. Every gap inside a word stays
     // narrower than the gaps between words.
     const guard = GAP_GUARD * size;
-    // The least clear space between two words' ink: INK_GAP of the size, and never less than
-    // WORD_INK of the hand's x-height (a hand with a large x-height needs the wider space).
-    const wordInk = Math.max(INK_GAP, WORD_INK * this.xHeight) * size;
+    // The least clear space between two words' ink (leastWordSpace).
+    const wordInk = leastWordSpace(this.xHeight) * size;
     const glyphs = line.glyphs;
     const out: Placed[] = [];
     let extra = 0;
@@ -394,7 +393,7 @@ export class Pen {
       const own = advance > 0 ? Math.min(gh.scale, 1 + guard / advance) : gh.scale;
       const grow = own * word.scale * gh.grow;
       const angle = gh.rotation + lineHand.angle;
-      // Between words the ink stays apart (INK_GAP): a letter turned, leant or drawn wider than
+      // Between words the ink stays apart (leastWordSpace): a letter turned, leant or drawn wider than
       // its advance must not reach across the gap; the rest of the line moves on to make room.
       const cos = Math.cos(angle);
       const sin = Math.sin(angle);
@@ -604,11 +603,6 @@ const exitOf = perFont((font, gid): [number, number] | null => {
   const out = font.centrelines(gid).find((s) => s.exit);
   return out ? [out.points.at(-2)!, out.points.at(-1)!] : null;
 });
-
-/** The least clear space between the ink of two words, in font sizes. */
-const INK_GAP = 0.12;
-/** And in the hand's x-heights (docs/handwriting.md, "Space between words"). */
-const WORD_INK = 0.45;
 
 /** How much of its variation a line keeps when all of it does not fit its room, tried in turn. */
 const CALMING = [1, 0.8, 0.6, 0.45, 0.3, 0.15];

@@ -226,6 +226,18 @@ interface Shaped {
 }
 
 /** Lays out one paragraph into lines of `m.width` pt. */
+/**
+ * The least clear space between the ink of two words, in font sizes, for a hand whose x-height is
+ * `xHeight` font sizes: INK_GAP, and never less than WORD_INK of the x-height (a hand with a large
+ * x-height needs the wider space; docs/handwriting.md, "Space between words").
+ */
+export function leastWordSpace(xHeight: number): number {
+  return Math.max(INK_GAP, WORD_INK * xHeight);
+}
+
+const INK_GAP = 0.12;
+const WORD_INK = 0.45;
+
 export function layoutParagraph(
   text: string,
   fonts: LoadedFont[],
@@ -258,6 +270,8 @@ export function layoutParagraph(
 
   // Width of each character position (advances land on their cluster's first character).
   const advance = new Float64Array(text.length + 1);
+  /** At a space: how far the letters either side of it reach into it (pt). */
+  const overhang = new Float64Array(text.length + 1);
   for (const s of shaped) {
     const scale = (m.size / s.run.font.upem) * s.fit;
     const { font } = s.run;
@@ -272,9 +286,19 @@ export function layoutParagraph(
         (left ? Math.max(0, font.box(left.gid)[2] - left.advance) : 0) +
         (right ? Math.max(0, -font.box(right.gid)[0]) : 0);
       advance[g.cluster]! += Math.max(0, over - 0.6 * g.advance) * scale;
+      overhang[g.cluster] = over * scale;
     });
   }
-  for (let i = 0; i < text.length; i++) if (isSpace(text.charCodeAt(i))) advance[i]! += m.wordSpacing;
+  // A space narrowed by the template's word spacing keeps at least the clear space the pen keeps
+  // between two words' ink, past what the letters either side reach into it: the line is wrapped
+  // for the space it will take.
+  const hand = fonts[0]!;
+  const least = leastWordSpace((hand.reach.x ?? hand.upem / 2) / hand.upem) * m.size;
+  for (let i = 0; i < text.length; i++) {
+    if (!isSpace(text.charCodeAt(i))) continue;
+    const floor = Math.min(advance[i]!, overhang[i]! + least);
+    advance[i] = Math.max(advance[i]! + m.wordSpacing, floor);
+  }
   // Prefix sums: the width of any stretch in O(1), so long paragraphs stay linear.
   const before = new Float64Array(text.length + 1);
   for (let i = 0; i < text.length; i++) before[i + 1] = before[i]! + advance[i]!;
