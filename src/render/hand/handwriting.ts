@@ -14,6 +14,9 @@ const MM = 72 / 25.4;
 /** Letters over which the writer tires to the full `fatigue.amount` (about 20 A4 pages at 18 pt). */
 export const TIRING = 40_000;
 
+/** How much larger a fully tired hand writes (at `fatigue.amount` 1): it writes looser more than larger. */
+const GROWTH = 0.1;
+
 /** `hex` lightened (t > 0) or darkened (t < 0) by |t|. */
 function shade(hex: string, t: number): string {
   const out = hexRgb(hex).map((c) => Math.round(t >= 0 ? c + (255 - c) * t : c * (1 + t)));
@@ -102,7 +105,7 @@ function lineShare(m: Modifiers, letters: number, width: number): number {
   const t = tirednessAt(m, letters);
   if (t === 0) return 1;
   // Growth of the letters and of the word gaps (a gap in about six letters of about half the size).
-  const stretch = (1 + 0.25 * t) * (1 + 0.2 * t);
+  const stretch = (1 + GROWTH * t) * (1 + 0.2 * t);
   return Math.max(0.5, (width - 12 * MM * t) / width / stretch);
 }
 
@@ -218,10 +221,10 @@ export class Handwriting {
   /**
    * How tired the writer is (`t`: 0 at the first letter, growing to `fatigue.amount` over the
    * first TIRING letters, about 20 A4 pages at 18 pt, then staying there; a card never tires the
-   * hand), and what it does to the hand besides more of every jitter: the writing grows (5 % at the
-   * default amount's end), leans further right, its lines slope further in the writer's own
-   * direction, word gaps widen, the left margin creeps right, and the letters loosen: each is
-   * stretched and slanted a little differently from the one before.
+   * hand), and what it does to the hand besides more of every jitter: the writing grows a little
+   * (2 % at the default amount's end), leans further right, its lines slope further in the
+   * writer's own direction, word gaps widen, the left margin creeps right, and the letters loosen:
+   * each is stretched and slanted a little differently from the one before.
    */
   get tired(): Tired {
     // Tiredness changes slowly: worked out again every 64 letters.
@@ -229,7 +232,7 @@ export class Handwriting {
     if (this.tiredAt.index === step) return this.tiredAt.tired;
     const t = tirednessAt(this.m, step << 6);
     const tired = {
-      grow: 1 + 0.25 * t,
+      grow: 1 + GROWTH * t,
       lean: 0.35 * t,
       slope: this.slopeSign * 1.5 * DEG * t,
       gap: 1 + 1.5 * t,
