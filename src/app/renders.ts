@@ -11,7 +11,7 @@ import { milliSheetsPerPage } from '../domain/page-size.ts';
 import { checkImageSize, parseRenderBody } from '../domain/render-request.ts';
 import { toRenderSpec } from '../domain/render-spec.ts';
 import type { RenderQuota } from '../limits/render-quota.ts';
-import { pageSizePt } from '../render/index.ts';
+import { pageSizePt, penTravel } from '../render/index.ts';
 import type { Caller } from './auth.ts';
 import type { JobDeps } from './generations.ts';
 import { type Renderer, RenderTaskError } from './ports/renderer.ts';
@@ -33,7 +33,7 @@ export async function renderNow(
   caller: Caller,
   body: unknown,
   requestId: string,
-): Promise<{ contentType: string; bytes: Uint8Array }> {
+): Promise<{ contentType: string; bytes: Uint8Array; headers?: Record<string, string> }> {
   const c = d.config;
   if (c.renderMode === 'disabled')
     throw apiRefusal(
@@ -133,7 +133,13 @@ export async function renderNow(
         [req.format === 'png' ? 'png_renders' : 'svg_renders']: 1,
       });
     });
-    return { contentType: CONTENT_TYPES[req.format], bytes };
+    // A pen plotter's page says how often the pen goes down and how far it travels up.
+    const travel =
+      req.format === 'strokes' ? penTravel(new TextDecoder().decode(bytes.subarray(0, 512))) : null;
+    const headers = travel
+      ? { 'X-Pen-Downs': String(travel.penDowns), 'X-Pen-Up-Mm': String(travel.penUpMm) }
+      : undefined;
+    return { contentType: CONTENT_TYPES[req.format], bytes, ...(headers ? { headers } : {}) };
   } finally {
     await release?.();
   }

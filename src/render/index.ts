@@ -18,7 +18,7 @@ export { MODIFIER_LIMITS, resourcesOf } from './spec.ts';
 export { layout } from './page/layout.ts';
 export { assetBytes, type PreviewPage, writePreview } from './write/preview.ts';
 export { pageToSvg as writeSvg } from './write/svg.ts';
-export { pageToStrokes as writeStrokes } from './write/plotter.ts';
+export { pageToStrokes as writeStrokes, type PenTravel, penTravel } from './write/plotter.ts';
 export { type PngOptions, pageToPng as writePng, type Rasterizer } from './write/png.ts';
 export { displayListToPdf as writePdf, type PdfOptions } from './write/pdf.ts';
 export { type MergeOptions, MergeError, mergePdfs } from './write/pdf-merge.ts';

@@ -67,6 +67,20 @@ t.test("strokes (extension): a pen plotter's SVG, counted and limited as an SVG 
     format: 'strokes',
   });
   t.equal(same.body, body, 'the same request draws the same strokes');
+  t.equal(Number(same.headers.get('x-pen-downs')), paths.length, 'X-Pen-Downs: the paths, one a pen-down');
+  // The pen's travel up: from the end of each path to the start of the next, on the page in mm.
+  let up = 0;
+  for (let i = 1; i < paths.length; i++) {
+    const [a, z] = [
+      paths[i - 1]![1]!.match(/-?[\d.]+/g)!.map(Number),
+      paths[i]![1]!.match(/-?[\d.]+/g)!.map(Number),
+    ];
+    up += Math.hypot(z[0]! - a.at(-2)!, z[1]! - a.at(-1)!);
+  }
+  t.ok(
+    Math.abs(Number(same.headers.get('x-pen-up-mm')) - (up * 25.4) / 72) < 0.1,
+    `X-Pen-Up-Mm: the pen's travel up, ${same.headers.get('x-pen-up-mm')} mm`,
+  );
   const long = await render(server, b.live, {
     templateId: b.templates.live.simple,
     text: 'line\n'.repeat(21),

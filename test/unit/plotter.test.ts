@@ -6,7 +6,7 @@ import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
 import { styleOf } from '../helpers/specs.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
 import { renderText } from '../../src/render/page/document.ts';
-import { writeStrokes, writeSvg } from '../../src/render/index.ts';
+import { penTravel, writeStrokes, writeSvg } from '../../src/render/index.ts';
 
 const TEXT = 'A minimum of seven lines\nwill do, quite kindly written.';
 const WIDTH = 1600;
@@ -56,12 +56,13 @@ for (const slug of ['caveat', 'dancing-script', 'aref-ruqaa']) {
     const strokes = writeStrokes(list, page, { color: style.color });
     t.match(
       strokes,
-      /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="210mm" height="297mm" viewBox="0 0 595\.28 841\.89">/,
+      /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="210mm" height="297mm" viewBox="0 0 595\.28 841\.89" data-pen-downs="\d+" data-pen-up-mm="[\d.]+">/,
     );
     t.match(strokes, /<g fill="none" stroke="#1b2a6b" stroke-width="[\d.]+" stroke-linecap="round"/);
     t.notMatch(strokes, /fill="#|<use|<image|<rect|<line/, 'no fills, no paper');
     const ds = paths(strokes);
     t.ok(ds.length > 20, `one path per pen movement (${ds.length})`);
+    t.equal(penTravel(strokes)?.penDowns, ds.length, 'the page says how often the pen goes down');
     t.ok(
       ds.every((d) => /^M[\d.]+ [\d.]+(L[\d.]+ [\d.]+)+$/.test(d)),
       'each path is one pen-down movement: a move, then lines',

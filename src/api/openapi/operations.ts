@@ -326,7 +326,19 @@ export function operations(): Record<string, Record<string, Schema>> {
         responses: {
           '200': {
             description: 'The image; `strokes` answers `image/svg+xml` too.',
-            headers: limitedHeaders,
+            headers: {
+              ...limitedHeaders,
+              'X-Pen-Downs': {
+                description:
+                  'Extension, `strokes` only: how often the pen goes down on the page (its paths); also `data-pen-downs` on the root element.',
+                schema: { type: 'integer', minimum: 0 },
+              },
+              'X-Pen-Up-Mm': {
+                description:
+                  'Extension, `strokes` only: how far the pen travels up between its paths, in mm on the page; also `data-pen-up-mm` on the root element.',
+                schema: { type: 'number', minimum: 0 },
+              },
+            },
             content: {
               'image/svg+xml': { schema: { type: 'string' } },
               'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },

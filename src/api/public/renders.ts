@@ -10,7 +10,11 @@ export const renderRoutes = (d: ApiDeps): Routes<'key'> => [
     body: 'json',
     handler: async (req) => {
       const image = await renderNow(d, req.caller, req.json, req.id);
-      return { status: 200, raw: { contentType: image.contentType, bytes: image.bytes } };
+      return {
+        status: 200,
+        ...(image.headers ? { headers: image.headers } : {}),
+        raw: { contentType: image.contentType, bytes: image.bytes },
+      };
     },
   },
 ];

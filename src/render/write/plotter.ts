@@ -4,7 +4,9 @@
 // letter, each letter's strokes in the order the pen makes them. In a connected hand a stroke
 // that runs out of a letter and the one that runs into the next are one movement, one path. No
 // fills, one pen: the ink's colour and the hand's usual stroke width. The paper (ruling, grain,
-// tilt, shadow) is the sheet in the machine and is not drawn. Lengths in pt, the size in mm.
+// tilt, shadow) is the sheet in the machine and is not drawn. Lengths in pt, the size in mm; the
+// root element says how often the pen goes down and how far it travels up between
+// (`data-pen-downs`, `data-pen-up-mm`: penTravel reads them back).
 import type { PenStroke } from '../geometry.ts';
 import type { DisplayList, DisplayPage, Matrix } from '../display-list.ts';
 
@@ -56,12 +58,34 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
   }
   wordEnds();
   const mm = (pt: number) => n((pt * 25.4) / 72);
+  // The pen's travel up: from where each path ends to where the next begins.
+  let up = 0;
+  let at: [number, number] | null = null;
+  for (const p of paths) {
+    const v = p.match(/-?[\d.]+/g)!.map(Number);
+    if (at) up += Math.hypot(v[0]! - at[0], v[1]! - at[1]);
+    at = [v.at(-2)!, v.at(-1)!];
+  }
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${mm(page.width)}mm" height="${mm(page.height)}mm" viewBox="0 0 ${n(page.width)} ${n(page.height)}">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${mm(page.width)}mm" height="${mm(page.height)}mm" viewBox="0 0 ${n(page.width)} ${n(page.height)}" data-pen-downs="${paths.length}" data-pen-up-mm="${mm(up)}">` +
     `<g fill="none" stroke="${opts.color}" stroke-width="${n(median(widths) || 0.5)}" stroke-linecap="round" stroke-linejoin="round">` +
     paths.map((p) => `<path d="${p}"/>`).join('') +
     '</g></svg>'
   );
+}
+
+/** How often the pen goes down on a page, and how far it travels up between (mm). */
+export interface PenTravel {
+  penDowns: number;
+  penUpMm: number;
+}
+
+/** The figures a page of strokes carries on its root element (pageToStrokes); null for another SVG. */
+export function penTravel(svg: string): PenTravel | null {
+  const head = svg.slice(0, svg.indexOf('>') + 1);
+  const downs = /data-pen-downs="(\d+)"/.exec(head);
+  const up = /data-pen-up-mm="([\d.]+)"/.exec(head);
+  return downs && up ? { penDowns: Number(downs[1]), penUpMm: Number(up[1]) } : null;
 }
 
 /** Points in font units (y up) placed on the page by an instance's matrix. */
