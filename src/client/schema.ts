@@ -2441,6 +2441,10 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description Extension, `strokes` only: how often the pen goes down on the page (its paths); also `data-pen-downs` on the root element. */
+                    "X-Pen-Downs"?: number;
+                    /** @description Extension, `strokes` only: how far the pen travels up between its paths, in mm on the page; also `data-pen-up-mm` on the root element. */
+                    "X-Pen-Up-Mm"?: number;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
