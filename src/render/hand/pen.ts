@@ -210,12 +210,9 @@ export class Pen {
       if (g.font.joined) {
         // A letter whose ink the centrelines did not see run out still meets the next where the
         // font sets them side by side: held there, low on its right edge.
-        // Both as wide as the drawing is (drawingWidth).
-        const advance = g.font.font.glyphHAdvance(gid) * wide[i]!;
-        const out = exitOf(g.font, gid);
-        const exit: [number, number] = out
-          ? [out[0] * wide[i]!, out[1]]
-          : [advance, 0.25 * (g.font.reach.x ?? g.font.upem / 2)];
+        // (A connected hand's drawings keep the font's width: drawingWidth.)
+        const advance = g.font.font.glyphHAdvance(gid);
+        const exit = exitOf(g.font, gid) ?? [advance, 0.25 * (g.font.reach.x ?? g.font.upem / 2)];
         before = { word: g.word, m, advance, exit };
       } else before = null;
       // A tall letter under a line whose ink hangs low there is written shorter (its ascender,
