@@ -1,6 +1,7 @@
 // Reading a rendered page's ink: which pixels are ink, and its connected pieces (8-connected),
 // each with its area, its middle height and its extent across; a line of words drawn in two
-// colours, each word's pixels apart; the counters (holes) of a letter's ink.
+// colours, each word's pixels apart; the counters (holes) of a letter's ink; each letter's ink box
+// as the display list places it.
 import { Resvg } from '@resvg/resvg-js';
 import { PNG } from 'pngjs';
 import { bundledFontId } from '../../src/domain/fonts.ts';
@@ -225,4 +226,52 @@ export function counterArea(pixels: readonly [number, number][]): number {
   let area = 0;
   for (let i = 0; i < w * h; i++) if (!ink[i] && sees[i] === steps.length) area++;
   return area;
+}
+
+const boxes = new Map<string, [number, number, number, number]>();
+/** A drawing's box in font units (y up), from its path data. */
+function drawingBox(list: DisplayList, ref: string): [number, number, number, number] {
+  const path = list.glyphs[ref]!.path;
+  let box = boxes.get(path);
+  if (!box) {
+    const n = path.match(/-?\d+(\.\d+)?/g)!.map(Number);
+    const xs = n.filter((_, i) => i % 2 === 0);
+    const ys = n.filter((_, i) => i % 2 === 1);
+    box = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+    boxes.set(path, box);
+  }
+  return box;
+}
+
+export interface LetterBox {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  /** The page's text line the letter belongs to (nearest baseline). */
+  line: number;
+}
+
+/** The ink box of every letter on a page, in writing order, on the page (pt, y down): its drawing's box carried by its matrix, with the line it is on. */
+export function letterBoxes(list: DisplayList, page: DisplayPage): LetterBox[] {
+  const out: LetterBox[] = [];
+  for (const it of page.items) {
+    if (it.kind !== 'glyph') continue;
+    const [x0, y0, x1, y1] = drawingBox(list, it.ref);
+    const [a, b, c, d, e, f] = it.m;
+    const xs = [x0, x1].flatMap((x) => [y0, y1].map((y) => a * x + c * y + e));
+    const ys = [x0, x1].flatMap((x) => [y0, y1].map((y) => b * x + d * y + f));
+    let line = 0;
+    page.lines.forEach((l, i) => {
+      if (Math.abs(l.y - f) < Math.abs(page.lines[line]!.y - f)) line = i;
+    });
+    out.push({
+      left: Math.min(...xs),
+      right: Math.max(...xs),
+      top: Math.min(...ys),
+      bottom: Math.max(...ys),
+      line,
+    });
+  }
+  return out;
 }

@@ -5,8 +5,9 @@
 // the ink of each letter as drawn: its drawing's box carried by the instance's matrix.
 import t from 'tap';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
+import { letterBoxes } from '../helpers/ink.ts';
 import { EFFECTS_AT_TOP, styleOf as style } from '../helpers/specs.ts';
-import type { DisplayList, DisplayPage } from '../../src/render/display-list.ts';
+import type { DisplayList } from '../../src/render/display-list.ts';
 import { renderText } from '../../src/render/page/document.ts';
 import { renderBlocks } from '../../src/render/page/flow.ts';
 
@@ -16,54 +17,6 @@ const TEXT =
   'quietly, and the old ferry glides by the jetty ' +
   'slowly the evening light fell across the garden wall and the hedge grew dark '.repeat(6);
 
-const boxes = new Map<string, [number, number, number, number]>();
-/** A drawing's box in font units (y up), from its path data. */
-function drawingBox(list: DisplayList, ref: string): [number, number, number, number] {
-  const path = list.glyphs[ref]!.path;
-  let box = boxes.get(path);
-  if (!box) {
-    const n = path.match(/-?\d+(\.\d+)?/g)!.map(Number);
-    const xs = n.filter((_, i) => i % 2 === 0);
-    const ys = n.filter((_, i) => i % 2 === 1);
-    box = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
-    boxes.set(path, box);
-  }
-  return box;
-}
-
-interface Ink {
-  left: number;
-  right: number;
-  top: number;
-  bottom: number;
-  /** The page's text line the letter belongs to (nearest baseline). */
-  line: number;
-}
-
-/** The ink box of every letter on a page, on the page (pt, y down), with the line it is on. */
-function inkOf(list: DisplayList, page: DisplayPage): Ink[] {
-  const out: Ink[] = [];
-  for (const it of page.items) {
-    if (it.kind !== 'glyph') continue;
-    const [x0, y0, x1, y1] = drawingBox(list, it.ref);
-    const [a, b, c, d, e, f] = it.m;
-    const xs = [x0, x1].flatMap((x) => [y0, y1].map((y) => a * x + c * y + e));
-    const ys = [x0, x1].flatMap((x) => [y0, y1].map((y) => b * x + d * y + f));
-    let line = 0;
-    page.lines.forEach((l, i) => {
-      if (Math.abs(l.y - f) < Math.abs(page.lines[line]!.y - f)) line = i;
-    });
-    out.push({
-      left: Math.min(...xs),
-      right: Math.max(...xs),
-      top: Math.min(...ys),
-      bottom: Math.max(...ys),
-      line,
-    });
-  }
-  return out;
-}
-
 /**
  * The closest two lines come: the least distance from a letter's lowest ink to the highest ink of
  * a letter of the next line under it (their ink boxes overlapping across), over the pages.
@@ -71,7 +24,7 @@ function inkOf(list: DisplayList, page: DisplayPage): Ink[] {
 function closest(list: DisplayList): number {
   let least = Infinity;
   for (const page of list.pages) {
-    const ink = inkOf(list, page);
+    const ink = letterBoxes(list, page);
     for (const a of ink)
       for (const b of ink)
         if (b.line === a.line + 1 && b.left < a.right && a.left < b.right)
@@ -156,7 +109,7 @@ t.test('words keep clear space between their ink, every modifier at its maximum'
     const list = renderText({ style: style({ modifiers: { ...MAX, seed: 5 } }), text: TEXT, fonts });
     let least = Infinity;
     for (const page of list.pages) {
-      const ink = inkOf(list, page);
+      const ink = letterBoxes(list, page);
       // One glyph per letter in these hands and this text (no ligatures), so letters count glyphs.
       const letters = page.lines.reduce((n, l) => n + l.text.replace(/ /g, '').length, 0);
       t.equal(ink.length, letters, `${slug}: a glyph per letter`);
@@ -204,7 +157,7 @@ t.test("a table's text stays inside its row: the padding takes the hand's wobble
     .filter((p) => Math.abs(p[p.length - 1]! - p[1]!) < 10 && Math.abs(p[p.length - 2]! - p[0]!) > 100)
     .map((p) => p.filter((_, i) => i % 2 === 1));
   t.ok(across.length >= 9, `${across.length} rules across the table`);
-  const ink = inkOf(list, page);
+  const ink = letterBoxes(list, page);
   const crossing = ink.filter((g) =>
     across.some((ys) => ys.some((y) => y > g.top + 0.2 && y < g.bottom - 0.2)),
   );
@@ -223,7 +176,7 @@ t.test('a tired hand keeps to the page: lines are wrapped for the larger, looser
     const list = renderText({ style: s, text, fonts });
     const right = list.pages[0]!.width - s.margins.right * (72 / 25.4);
     for (const n of [1, 20]) {
-      const ink = inkOf(list, list.pages[n - 1]!);
+      const ink = letterBoxes(list, list.pages[n - 1]!);
       const reach = Math.max(...ink.map((g) => g.right));
       t.ok(
         reach < right + 6,

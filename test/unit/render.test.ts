@@ -3,6 +3,7 @@
 // PDFs as qpdf and poppler read them: test/e2e/pdf-readers.test.ts).
 import t from 'tap';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
+import { letterBoxes } from '../helpers/ink.ts';
 import { EFFECTS_OFF, styleOf } from '../helpers/specs.ts';
 import { type DisplayList, type Item, MM } from '../../src/render/display-list.ts';
 import { hexRgb, letterInk } from '../../src/render/color.ts';
@@ -312,22 +313,13 @@ t.test(
       text: same,
       fonts,
     });
-    // A letter's ink across the page: its drawing's box (font units) carried by its matrix.
-    const across = (it: { ref: string; m: number[] }) => {
-      const n = spaced.glyphs[it.ref]!.path.match(/-?\d+(\.\d+)?/g)!.map(Number);
-      const [xs, ys] = [n.filter((_, i) => i % 2 === 0), n.filter((_, i) => i % 2 === 1)];
-      const corners = [Math.min(...xs), Math.max(...xs)].flatMap((x) =>
-        [Math.min(...ys), Math.max(...ys)].map((y) => it.m[0]! * x + it.m[2]! * y + it.m[4]!),
-      );
-      return [Math.min(...corners), Math.max(...corners)] as const;
-    };
     let inside = 0;
     let between = Infinity;
     for (const page of spaced.pages) {
-      const gs = page.items.filter((i) => i.kind === 'glyph');
-      for (let i = 1; i < gs.length; i++) {
-        if (Math.abs(gs[i]!.m[5] - gs[i - 1]!.m[5]) > 5) continue; // a new line
-        const gap = across(gs[i]!)[0] - across(gs[i - 1]!)[1];
+      const ink = letterBoxes(spaced, page);
+      for (let i = 1; i < ink.length; i++) {
+        if (ink[i]!.line !== ink[i - 1]!.line) continue;
+        const gap = ink[i]!.left - ink[i - 1]!.right;
         if (i % 4 === 0) between = Math.min(between, gap);
         else inside = Math.max(inside, gap);
       }

@@ -7,7 +7,7 @@ import { bundledChain, bundledFontSource, HANDS } from '../helpers/fonts.ts';
 import { LETTER } from '../helpers/ocr.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
 import { renderText } from '../../src/render/page/document.ts';
-import { wordsInk } from '../helpers/ink.ts';
+import { letterBoxes, wordsInk } from '../helpers/ink.ts';
 import { EFFECTS_AT_TOP, EFFECTS_OFF, styleOf } from '../helpers/specs.ts';
 
 /** The least gap between two words' ink, in x-heights (docs/handwriting.md, "Words"). */
@@ -75,24 +75,14 @@ t.test(
   'the least word space wraps lines for the space the pen keeps: no line runs further past the right margin than at the default spacing',
   async (t) => {
     const text = `${LETTER} ${LETTER}`;
-    /** How far the ink reaches past the right margin, at most (pt): each letter's drawing box carried by its matrix. */
+    /** How far the letters' ink boxes reach past the right margin, at most (pt). */
     const past = (slug: string, wordSpacing: number) => {
       const style = styleOf({ fontId: bundledFontId(slug), wordSpacing, pageSize: 'A5' });
       const list = renderText({ style, text, fonts: bundledChain(bundledFontSource(slug)) });
-      let most = -Infinity;
-      for (const page of list.pages)
-        for (const it of page.items) {
-          if (it.kind !== 'glyph') continue;
-          const n = list.glyphs[it.ref]!.path.match(/-?\d+(\.\d+)?/g)!.map(Number);
-          const [xs, ys] = [n.filter((_, i) => i % 2 === 0), n.filter((_, i) => i % 2 === 1)];
-          for (const x of [Math.min(...xs), Math.max(...xs)])
-            for (const y of [Math.min(...ys), Math.max(...ys)])
-              most = Math.max(
-                most,
-                it.m[0] * x + it.m[2] * y + it.m[4] - (page.width - style.margins.right * MM),
-              );
-        }
-      return most;
+      const right = (page: (typeof list.pages)[number]) => page.width - style.margins.right * MM;
+      return Math.max(
+        ...list.pages.flatMap((page) => letterBoxes(list, page).map((b) => b.right - right(page))),
+      );
     };
     // At the default spacing a line's own variation (its start's wobble, its letters' jitter)
     // carries ink a few points past the margin in some hands: the most of those is the bound.

@@ -247,7 +247,7 @@ export function built(strokes: PenStroke[], how: StrokeDrawing): PenStroke[] {
     const flicks = y1 > -0.05 * xHeight && y1 < 0.35 * xHeight;
     const to =
       trims(s.exit, u3) && flicks && turns(s.points, along, length - tail, length) ? length - tail : length;
-    return from > 0 || to < length ? cut(s, along, from, to, false) : s;
+    return from > 0 || to < length ? cut(s, along, from, to) : s;
   });
 }
 
@@ -270,8 +270,7 @@ function crossed(strokes: readonly PenStroke[], bar: PenStroke, along: readonly 
 /** Whether the stroke turns by more than HOOK between arc lengths `from` and `to` (its direction there, against its end's). */
 function turns(p: readonly number[], along: readonly number[], from: number, to: number): boolean {
   const dir = (t: number): number => {
-    let i = 1;
-    while (i < along.length - 1 && along[i]! < t) i++;
+    const i = segmentAt(along, t);
     return Math.atan2(p[2 * i + 1]! - p[2 * i - 1]!, p[2 * i]! - p[2 * i - 2]!);
   };
   // Directions a little inside each end of the span, so that a point exactly at an end does not decide.
@@ -283,13 +282,19 @@ function turns(p: readonly number[], along: readonly number[], from: number, to:
 /** The least turn (radians) of a stroke's end for it to be a hook the hand may leave short. */
 const HOOK = (50 * Math.PI) / 180;
 
+/** The segment (the index of its end point) that arc length `t` falls in (`along`: the arc lengths). */
+function segmentAt(along: readonly number[], t: number): number {
+  let i = 1;
+  while (i < along.length - 1 && along[i]! < t) i++;
+  return i;
+}
+
 /** The part of stroke `s` from arc length `from` to `to` (`along`: its arc lengths), an open stroke. */
-function cut(s: PenStroke, along: readonly number[], from: number, to: number, closed: boolean): PenStroke {
+function cut(s: PenStroke, along: readonly number[], from: number, to: number): PenStroke {
   const points: number[] = [];
   const widths: number[] = [];
   const at = (t: number) => {
-    let i = 1;
-    while (i < along.length - 1 && along[i]! < t) i++;
+    const i = segmentAt(along, t);
     const f = (t - along[i - 1]!) / (along[i]! - along[i - 1]! || 1);
     const p = s.points;
     points.push(
@@ -309,7 +314,7 @@ function cut(s: PenStroke, along: readonly number[], from: number, to: number, c
     ...s,
     points,
     widths,
-    closed,
+    closed: false,
     entry: s.entry && from === 0,
     exit: s.exit && to === along.at(-1),
   };
@@ -317,7 +322,7 @@ function cut(s: PenStroke, along: readonly number[], from: number, to: number, c
 
 /** A closed stroke written on past its start for `by` of its length: one open stroke. */
 function overrun(s: PenStroke, along: readonly number[], by: number): PenStroke {
-  const past = cut(s, along, 0, by, false);
+  const past = cut(s, along, 0, by);
   // The closed stroke repeats its first point last: carry on from there.
   return {
     ...s,

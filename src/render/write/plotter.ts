@@ -12,29 +12,36 @@ import type { DisplayList, DisplayPage, Matrix } from '../display-list.ts';
 
 const n = (v: number) => (Math.round(v * 100) / 100).toString();
 
+/** A pen-down movement: its path data, and where it starts and ends (pt). */
+interface Movement {
+  d: string;
+  from: [number, number];
+  to: [number, number];
+}
+
 export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { color: string }): string {
-  const paths: string[] = [];
+  const paths: Movement[] = [];
   const widths: number[] = [];
-  let d = ''; // the movement being drawn
+  let move: Movement | null = null; // the movement being drawn
   let runs = false; // it runs out of the last letter into the next
-  let later: string[] = []; // what stands apart in the joined word (dots, bars), drawn when it ends
+  let later: Movement[] = []; // what stands apart in the joined word (dots, bars), drawn when it ends
   const lift = () => {
-    if (d) paths.push(d);
-    [d, runs] = ['', false];
+    if (move) paths.push(move);
+    [move, runs] = [null, false];
   };
   const wordEnds = () => {
     lift();
     paths.push(...later);
     later = [];
   };
-  /** A stroke's path data, placed by `m`: from its start, or on from where the pen is. */
-  const line = (s: PenStroke, m: Matrix, scale: number, on: boolean) => {
+  /** A stroke placed by `m`: a movement of its own, or carried on from `on` (where the pen is). */
+  const line = (s: PenStroke, m: Matrix, scale: number, on: Movement | null): Movement => {
     const pts = placed(s.points, m);
     for (const w of s.widths) widths.push(w * scale);
-    let out = on ? '' : `M${n(pts[0]!)} ${n(pts[1]!)}`;
+    let d = on ? on.d : `M${n(pts[0]!)} ${n(pts[1]!)}`;
     for (let i = on || pts.length === 2 ? 0 : 2; i < pts.length; i += 2)
-      out += `L${n(pts[i]!)} ${n(pts[i + 1]!)}`;
-    return out;
+      d += `L${n(pts[i]!)} ${n(pts[i + 1]!)}`;
+    return { d, from: on ? on.from : [pts[0]!, pts[1]!], to: [pts.at(-2)!, pts.at(-1)!] };
   };
   for (const it of page.items) {
     if (it.kind !== 'glyph') continue;
@@ -51,25 +58,21 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
       // The one stroke of a letter that runs on from the one before continues its movement.
       const on = s === into[0] && it.joins === true && runs;
       if (!on) lift();
-      d += line(s, it.m, def.scale, on);
+      move = line(s, it.m, def.scale, on ? move : null);
       runs = s.exit;
     }
-    if (joined) for (const s of apart) later.push(line(s, it.m, def.scale, false));
+    if (joined) for (const s of apart) later.push(line(s, it.m, def.scale, null));
   }
   wordEnds();
   const mm = (pt: number) => n((pt * 25.4) / 72);
   // The pen's travel up: from where each path ends to where the next begins.
   let up = 0;
-  let at: [number, number] | null = null;
-  for (const p of paths) {
-    const v = p.match(/-?[\d.]+/g)!.map(Number);
-    if (at) up += Math.hypot(v[0]! - at[0], v[1]! - at[1]);
-    at = [v.at(-2)!, v.at(-1)!];
-  }
+  for (let i = 1; i < paths.length; i++)
+    up += Math.hypot(paths[i]!.from[0] - paths[i - 1]!.to[0], paths[i]!.from[1] - paths[i - 1]!.to[1]);
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${mm(page.width)}mm" height="${mm(page.height)}mm" viewBox="0 0 ${n(page.width)} ${n(page.height)}" data-pen-downs="${paths.length}" data-pen-up-mm="${mm(up)}">` +
     `<g fill="none" stroke="${opts.color}" stroke-width="${n(median(widths) || 0.5)}" stroke-linecap="round" stroke-linejoin="round">` +
-    paths.map((p) => `<path d="${p}"/>`).join('') +
+    paths.map((p) => `<path d="${p.d}"/>`).join('') +
     '</g></svg>'
   );
 }
