@@ -11,7 +11,7 @@ import { parseTemplate, type Style } from '../src/domain/template.ts';
 import { renderText } from '../src/render/page/document.ts';
 import { displayListToPdf } from '../src/render/write/pdf.ts';
 import { bundledFontId } from '../src/domain/fonts.ts';
-import { PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
+import { deflateFont, PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
 import { prose } from './prose.ts';
 
 export const DOC_STYLE = {
@@ -64,7 +64,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         : [seeded(DOC_STYLE, req.seed), doc];
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    const pdf = displayListToPdf(renderText({ style, text, fonts }), { deflate });
+    const pdf = displayListToPdf(renderText({ style, text, fonts }), { deflate, deflateFont });
     const ms = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     return { ms, cpuMs: (cpu.user + cpu.system) / 1000, bytes: pdf.length };

@@ -17,7 +17,7 @@ import { resvgRasterizer as raster } from '../workers/resvg.ts';
 import { pageToSvg } from '../src/render/write/svg.ts';
 import { caption as captionText, prose } from './prose.ts';
 import { DOC_STYLE, styleOf } from './render-doc.ts';
-import { PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
+import { deflateFont, PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
 import { machine } from './serve.ts';
 import { record } from './record.ts';
 
@@ -49,12 +49,12 @@ for (let i = 0; i < runs + 1; i++) {
   const t0 = performance.now();
   const list = renderText({ style: docStyle, text, fonts });
   const t1 = performance.now();
-  const pdf = displayListToPdf(list, { deflate, createdAt: '2026-11-22T00:00:00Z' });
+  const pdf = displayListToPdf(list, { deflate, deflateFont, createdAt: '2026-11-22T00:00:00Z' });
   const t2 = performance.now();
   if (i === 0) {
     if (args.out) writeFileSync(args.out, pdf);
     doc.first = t2 - t0;
-    continue; // warm-up: fonts load, JIT, and the thread's caches of words, outlines and forms fill
+    continue; // warm-up: fonts load, JIT, and the thread's caches of words, outlines and charstrings fill
   }
   doc.layout.push(t1 - t0);
   doc.pdf.push(t2 - t1);
@@ -100,7 +100,7 @@ for (let i = 0; i < runs * 3 + 1; i++) {
 const table = [
   `### Render engine, one thread, ${new Date().toISOString().slice(0, 10)} (bench/render.ts)`,
   '',
-  `${machine()}; medians of ${runs} runs after a warm-up run. A render thread keeps its fonts, shaped words, warped outlines and PDF glyph forms between documents, as the pool's workers do.`,
+  `${machine()}; medians of ${runs} runs after a warm-up run. A render thread keeps its fonts, shaped words, drawings and their charstrings between documents, as the pool's workers do.`,
   '',
   '| case | median | target |',
   '|---|---:|---|',

@@ -1,7 +1,7 @@
 // One render request → bytes, through the engine's door: a PDF, one page as SVG, PNG or a pen
 // plotter's strokes, or a preview's JSON of watermarked PNG pages. Both renderer adapters run it
 // (piscina threads, or in process for fast tests). Fonts are read once per thread and stay loaded.
-import { deflateSync } from 'node:zlib';
+import { deflateSync, constants as zlibConstants } from 'node:zlib';
 import type { Rendered, RenderRequest, RenderResult } from '../src/app/ports/renderer.ts';
 import { bundledFontId, WATERMARK_FONT } from '../src/domain/fonts.ts';
 import {
@@ -26,6 +26,9 @@ import { resvgRasterizer as raster } from './resvg.ts';
 export const PDF_DEFLATE_LEVEL = 1;
 
 const deflate = (b: Uint8Array) => deflateSync(b, { level: PDF_DEFLATE_LEVEL });
+/** For a PDF's font program (PdfOptions.deflateFont): Huffman coding alone. */
+export const deflateFont = (b: Uint8Array) =>
+  deflateSync(b, { level: PDF_DEFLATE_LEVEL, strategy: zlibConstants.Z_HUFFMAN_ONLY });
 
 /** Renders a request; a refusal of the input comes back as a value (errors lose their class crossing threads). */
 export function renderRequest(req: RenderRequest): RenderResult {
@@ -55,6 +58,7 @@ function render(req: RenderRequest): Rendered {
       const list = layout(req.spec, res, { maxPages: limits.maxPages });
       const bytes = writePdf(list, {
         deflate,
+        deflateFont,
         createdAt: req.createdAt,
         maxBytes: limits.maxBytes,
         assets: assetBytes(res),

@@ -56,12 +56,11 @@ t.test('PDF: outlines once, text extractable, valid, deterministic, size capped 
   );
   const raw = Buffer.from(displayListToPdf(list, { createdAt: opts.createdAt })).toString('latin1');
   const instances = list.pages.flatMap((p) => p.items.filter((i) => i.kind === 'glyph')).length;
-  t.equal(
-    raw.match(/\/Subtype \/Form/g)?.length,
-    Object.keys(list.glyphs).length,
-    'one form per distinct outline',
-  );
-  t.equal(raw.match(/ Do Q/g)?.length, instances, 'placed once per instance');
+  t.equal(raw.match(/\/Subtype \/CIDFontType0C/g)?.length, 1, 'one font program for the drawings');
+  t.notMatch(raw, /\/Subtype \/Form/, 'no drawing as a form of its own');
+  const placed = [...raw.matchAll(/ Tm <([0-9a-f]{4})> Tj/g)].map((m) => m[1]);
+  t.equal(placed.length, instances, 'placed once per instance');
+  t.equal(new Set(placed).size, Object.keys(list.glyphs).length, 'one glyph per distinct drawing');
   t.ok(
     Object.keys(list.glyphs).length < instances,
     `and reused (${Object.keys(list.glyphs).length} drawings for ${instances} letters)`,
@@ -95,6 +94,15 @@ t.test('PDF: outlines once, text extractable, valid, deterministic, size capped 
     'मेरा नाम',
   ])
     t.ok(extracted.includes(phrase), `"${phrase}" is searchable`);
+  // The drawn glyphs give no text of their own (an empty /ActualText): only the text's characters
+  // (and the marks poppler sets around a right-to-left run).
+  const strays = [...extracted].filter((ch) => !/[\s\u202a-\u202e]/.test(ch) && !text.includes(ch));
+  t.same(strays, [], 'nothing extracted but the text');
+  t.match(
+    execFileSync('pdffonts', [file], { encoding: 'utf8' }),
+    /ScriptoriumHand\s+CID Type 0C\s+Identity-H\s+yes\s+yes/,
+    'the drawings font embedded, Identity-H',
+  );
 
   const { RenderError: E } = await import('../../src/render/text/text-layout.ts');
   t.throws(

@@ -234,9 +234,37 @@ function drawingBox(list: DisplayList, ref: string): [number, number, number, nu
   const path = list.glyphs[ref]!.path;
   let box = boxes.get(path);
   if (!box) {
-    const n = path.match(/-?\d+(\.\d+)?/g)!.map(Number);
-    const xs = n.filter((_, i) => i % 2 === 0);
-    const ys = n.filter((_, i) => i % 2 === 1);
+    // The ink's box, not the control points' (a curve's lie outside it): each curve at 16 points.
+    const xs: number[] = [];
+    const ys: number[] = [];
+    let [x, y] = [0, 0];
+    for (const [, cmd, body] of path.matchAll(/([MLQCZ])([^MLQCZ]*)/g)) {
+      const v = body!.trim()
+        ? body!
+            .trim()
+            .split(/[\s,]+/)
+            .map(Number)
+        : [];
+      // A quadratic as the cubic through the same points.
+      const third = (a: number, b: number) => a + (2 / 3) * (b - a);
+      const pts =
+        cmd === 'Q'
+          ? [x, y, third(x, v[0]!), third(y, v[1]!), third(v[2]!, v[0]!), third(v[3]!, v[1]!), v[2]!, v[3]!]
+          : [x, y, ...v];
+      if (cmd === 'Q' || cmd === 'C') {
+        for (let k = 1; k <= 16; k++) {
+          const [t, u] = [k / 16, 1 - k / 16];
+          const w = [u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t];
+          xs.push(w.reduce((sum, c, i) => sum + c * pts[2 * i]!, 0));
+          ys.push(w.reduce((sum, c, i) => sum + c * pts[2 * i + 1]!, 0));
+        }
+      }
+      if (v.length >= 2) {
+        [x, y] = [v.at(-2)!, v.at(-1)!];
+        xs.push(x);
+        ys.push(y);
+      }
+    }
     box = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
     boxes.set(path, box);
   }

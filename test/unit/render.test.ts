@@ -813,7 +813,7 @@ t.test('PDF: each letter in its own ink, the colour and opacity set only where t
   const alphas = new Map([...pdf.matchAll(/\/(A\d+) << \/ca ([\d.]+)/g)].map((m) => [m[1]!, Number(m[2])]));
   const content = [...pdf.matchAll(/stream\n([\s\S]*?)\nendstream/g)]
     .map((m) => m[1]!)
-    .find((c) => c.includes(' Do'))!;
+    .find((c) => c.includes(' Tj'))!;
   // The page's content read as a reader does: a stack of graphics states, each letter drawn in the top one.
   let state = { fill: [0, 0, 0], alpha: 1 };
   const stack: (typeof state)[] = [];
@@ -828,7 +828,7 @@ t.test('PDF: each letter in its own ink, the colour and opacity set only where t
     else if (token === 'Q') state = stack.pop()!;
     else if (token === 'rg') state = { ...state, fill: operands.slice(-3).map(Number) };
     else if (token === 'gs') state = { ...state, alpha: alphas.get(operands.at(-1)!.slice(1))! };
-    else if (token === 'Do') drawn.push(state);
+    else if (token === 'Tj') drawn.push(state);
     operands.length = 0;
   }
   const inkOf = letterInk(page);

@@ -15,6 +15,7 @@ import {
   strokesPath,
   varied,
 } from '../../src/render/hand/writing.ts';
+import { simplifyOutline } from '../../src/render/write/simplify.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
 
 /** What is left of two drawings' difference after the best affine map (RMS, in ems), at the template default shapes (0.5). */
@@ -217,11 +218,44 @@ t.test('joins stay where the font has them, at full weight', async (t) => {
 
 t.test('the outline: closed rings of whole font units', async (t) => {
   const { strokes, how } = read('kalam', 'e');
-  const d = strokesPath(pressed(varied(strokes, how(2)), how(2)));
-  t.match(d, /^(M-?\d+ -?\d+(Q-?\d+ -?\d+ -?\d+ -?\d+)+Z)+$/, 'M, Q and Z only, whole numbers');
+  const d = strokesPath(pressed(varied(strokes, how(2)), how(2)), 3);
+  t.match(d, /^(M-?\d+ -?\d+(C-?\d+ -?\d+ -?\d+ -?\d+ -?\d+ -?\d+)+Z)+$/, 'M, C and Z only, whole numbers');
   t.equal(
     d.split('M').length - 1,
     strokes.reduce((n, s) => n + (s.closed ? 2 : 1), 0),
     'a ring a stroke, two for a closed one',
   );
 });
+
+t.test(
+  'the outline in few curves: every letter of every hand within the tolerance of the exact one',
+  async (t) => {
+    // The ink's box of path data, its curves flattened finely.
+    const box = (d: string) => {
+      const p = simplifyOutline(d, 0.2).flatMap((r) => [...r]);
+      const xs = p.filter((_, i) => i % 2 === 0);
+      const ys = p.filter((_, i) => i % 2 === 1);
+      return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+    };
+    const curves = (d: string) => d.split(/[CQ]/).length - 1;
+    let [fitted, exact] = [0, 0];
+    for (const slug of [...HANDS, 'patrick-hand', 'gochi-hand', 'reenie-beanie']) {
+      for (const c of 'abdefghklmnopqrstuwy') {
+        const { font, strokes, how } = read(slug, c);
+        for (const d of [1, 5, 9, 13]) {
+          const drawn = pressed(varied(strokes, how(d, 1, 1)), how(d, 1, 1));
+          const tol = 0.003 * font.upem;
+          const [few, all] = [strokesPath(drawn, tol), strokesPath(drawn, 0.01)];
+          const [a, b] = [box(few), box(all)];
+          const off = Math.max(...a.map((v, i) => Math.abs(v - b[i]!)));
+          if (off > tol + 1)
+            t.fail(`${slug} ${c}, drawing ${d}: the ink's box moved ${off.toFixed(1)} units`);
+          fitted += curves(few);
+          exact += curves(all);
+        }
+      }
+    }
+    t.pass('every box within the tolerance');
+    t.ok(fitted < 0.6 * exact, `${fitted} curves where the exact outline takes ${exact}`);
+  },
+);

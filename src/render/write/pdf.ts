@@ -1,11 +1,15 @@
-// PDF writer (ISO 32000-1), a small serializer of its own. Each distinct glyph outline (or
-// variant) is one Form XObject for the whole document, placed per instance with
-// `q … cm /Gn Do Q` (§8.10): never an outline repeated per instance. Each line's text is laid
-// over the drawing in text render mode 3 (invisible, §9.3.6) with a Type 3 font whose glyphs are
-// empty and whose ToUnicode map gives the characters back, so the text is selectable and
-// searchable in any script. Pure: compression and the date come in as arguments.
+// PDF writer (ISO 32000-1), a small serializer of its own. The letters' drawings are the glyphs
+// of one compact font program for the whole document (a CID-keyed CFF, cff.ts, §9.7.4), each
+// placed per instance with its own text matrix (`a b c d e f Tm <gid> Tj`, §9.4.2): never an
+// outline repeated per instance. The drawn glyphs carry an empty /ActualText (§14.9.4), so text
+// extraction skips them; each line's text is laid over the drawing in text render mode 3
+// (invisible, §9.3.6) with a Type 3 font whose glyphs are empty and whose ToUnicode map gives
+// the characters back, so the text is selectable and searchable in any script. Pure:
+// compression and the date come in as arguments.
 import { hexRgb, letterInk } from '../color.ts';
 import { type DisplayList, type DisplayPage, type Item, KEPT_DRAWINGS } from '../display-list.ts';
+import { charString, cidFont } from './cff.ts';
+import { crc32 } from './crc32.ts';
 import { pdfString } from './pdf-string.ts';
 import type { AssetBytes } from './svg.ts';
 import { RenderError } from '../text/text-layout.ts';
@@ -13,6 +17,12 @@ import { RenderError } from '../text/text-layout.ts';
 export interface PdfOptions {
   /** zlib deflate for streams (the caller passes node:zlib's); streams stay plain without it. */
   deflate?: (bytes: Uint8Array) => Uint8Array;
+  /**
+   * The compressor for the letters' font program (zlib's, Huffman coding only: its small relative
+   * steps hardly repeat, and matching them took twice the time for 2 % fewer bytes); `deflate`
+   * without it.
+   */
+  deflateFont?: (bytes: Uint8Array) => Uint8Array;
   /** Creation date written in the metadata, so the same input gives the same bytes. */
   createdAt?: string;
   title?: string;
@@ -222,49 +232,6 @@ function rgb(hex: string): string {
   return out;
 }
 
-/** SVG path data (M L Q C Z, absolute, whole font units) → PDF path operators; quadratics become cubics. */
-function pathOps(d: string): string {
-  const out: string[] = [];
-  const re = /([MLQCZ])([^MLQCZ]*)/g;
-  let [cx, cy] = [0, 0];
-  for (let m = re.exec(d); m; m = re.exec(d)) {
-    const v = m[2]!.trim()
-      ? m[2]!
-          .trim()
-          .split(/[\s,]+/)
-          .map(Number)
-      : [];
-    switch (m[1]) {
-      case 'M':
-        [cx, cy] = [v[0]!, v[1]!];
-        out.push(`${cx} ${cy} m`);
-        break;
-      case 'L':
-        [cx, cy] = [v[0]!, v[1]!];
-        out.push(`${cx} ${cy} l`);
-        break;
-      case 'Q': {
-        // The cubic's control points in whole font units too: half a unit (1/2000 em) is far
-        // below what any page shows, and a form of whole numbers is a sixth smaller deflated.
-        const [qx, qy, x, y] = v as [number, number, number, number];
-        const third = (a: number, b: number) => Math.round(a + (2 / 3) * (b - a));
-        out.push(`${third(cx, qx)} ${third(cy, qy)} ${third(x, qx)} ${third(y, qy)} ${x} ${y} c`);
-        [cx, cy] = [x, y];
-        break;
-      }
-      case 'C':
-        out.push(`${v.join(' ')} c`);
-        [cx, cy] = [v[4]!, v[5]!];
-        break;
-      case 'Z':
-        out.push('h');
-        break;
-    }
-  }
-  out.push('f');
-  return out.join('\n');
-}
-
 function bbox(d: string): [number, number, number, number] {
   const nums = d
     .replace(/[MLQCZ]/g, ' ')
@@ -289,40 +256,36 @@ function bbox(d: string): [number, number, number, number] {
 }
 
 /**
- * A glyph drawing's form: its path operators, its box, and the operators compressed (by the
- * compressor named in `packedBy`). Documents in one hand and seed write the same drawings (the
- * seed is 1 unless a template sets one), so a thread keeps them: its next document neither
- * builds nor compresses them again (900 small streams in a 176-page letter).
+ * A glyph drawing as the font program takes it: its charstring and its box. Documents in one
+ * hand write the same drawings (a hand's drawings are built once, whatever the seed), so a thread
+ * keeps them: its next document does not encode them again.
  */
-interface Form {
-  ops: Uint8Array;
-  bbox: string;
-  packed?: Uint8Array;
-  packedBy?: (bytes: Uint8Array) => Uint8Array;
+interface Drawn {
+  cs: Uint8Array;
+  box: [number, number, number, number];
 }
 
-/** Forms by outline, kept per thread: documents reuse the same glyphs. */
-const forms = new Map<string, Form>();
+/** Drawings by outline, kept per thread: documents reuse the same glyphs. */
+const drawn = new Map<string, Drawn>();
 
-/** `form`'s operators compressed by `deflate`, once per thread and compressor. */
-function packedOf(form: Form, deflate: (bytes: Uint8Array) => Uint8Array): Uint8Array {
-  if (form.packedBy !== deflate || !form.packed) {
-    // A copy the size of the bytes: zlib hands back a view of its 16 KiB output chunk.
-    form.packed = Uint8Array.prototype.slice.call(deflate(form.ops));
-    form.packedBy = deflate;
-  }
-  return form.packed;
-}
-
-function formOf(path: string): Form {
-  let f = forms.get(path);
+function drawnOf(path: string): Drawn {
+  let f = drawn.get(path);
   if (!f) {
-    f = { ops: enc.encode(pathOps(path)), bbox: bbox(path).join(' ') };
-    if (forms.size >= KEPT_DRAWINGS) forms.clear();
-    forms.set(path, f);
+    f = {
+      cs: charString(path, GLYPH_UNIT),
+      box: bbox(path).map((v) => Math.round(v / GLYPH_UNIT)) as Drawn['box'],
+    };
+    if (drawn.size >= KEPT_DRAWINGS) drawn.clear();
+    drawn.set(path, f);
   }
   return f;
 }
+
+/** Font units a unit of the font programs' glyph space holds (cff.ts charString). */
+const GLYPH_UNIT = 2;
+
+/** Glyphs a font program of the document holds (two-byte codes; glyph 0 is the empty one). */
+const GLYPHS_PER_FONT = 65_000;
 
 class Writer {
   private readonly chunks: Uint8Array[] = [];
@@ -411,9 +374,16 @@ function toUnicode(chars: string[]): string {
   ].join('\n');
 }
 
+/** How a page shows a drawing: its font and size (`/Hn size Tf`), its code (hex) and its matrix's scale. */
+interface PlacedGlyph {
+  face: string;
+  code: string;
+  k: number;
+}
+
 function pageContent(
   page: DisplayPage,
-  forms: Map<string, { name: string; k: number }>,
+  glyphs: Map<string, PlacedGlyph>,
   gs: Map<number, string>,
   codes: TextCodes,
   images: Map<string, PdfImage & { name: string }>,
@@ -430,14 +400,14 @@ function pageContent(
       `${f4(cos)} ${f4(sin)} ${f4(-sin)} ${f4(cos)} ${f2(cx - cos * cx + sin * cy)} ${f2(cy - sin * cx - cos * cy)} cm`,
     );
   }
-  // The letters go in groups scaled to tenths of a point, one group per run of letters between
+  // The letters go in text objects scaled to tenths of a point, one per run of letters between
   // other items; inside one, the ink's colour and opacity are set only where they change (the
   // ink drifts from letter to letter, so that is often, and a group per change cost a fifth of
-  // the page's bytes).
+  // the page's bytes), and the font and its size where the drawing's font or scale changes.
   let open = false;
-  let [fill, alpha] = ['', 100];
+  let [fill, alpha, face] = ['', 100, ''];
   const endInk = () => {
-    if (open) c.line('Q');
+    if (open) c.line('ET EMC Q');
     open = false;
   };
   const inkOf = letterInk(page);
@@ -445,8 +415,9 @@ function pageContent(
     if (it.kind === 'glyph') {
       const { color, opacity } = inkOf(it);
       if (!open) {
-        c.line('q 0.1 0 0 0.1 0 0 cm'); // glyph positions in tenths of a point
-        [open, fill, alpha] = [true, '', 100];
+        // Glyph positions in tenths of a point; the drawings are no text of their own.
+        c.line('q 0.1 0 0 0.1 0 0 cm /Span << /ActualText () >> BDC BT');
+        [open, fill, alpha, face] = [true, '', 100, ''];
       }
       const o = Math.round(opacity * 100);
       if (color !== fill || o !== alpha) {
@@ -455,13 +426,17 @@ function pageContent(
         if (o !== alpha) c.ascii('/').ascii(gs.get(o)!).ascii(' gs');
         [fill, alpha] = [color, o];
       }
-      // The form carries the font-size scale / 100 (/Matrix) and the group a tenth, so what is
-      // left is a near-identity matrix in thousandths and a position in tenths of a point: small
-      // integers, quick to write and compact once deflated.
+      const glyph = glyphs.get(it.ref)!;
+      if (glyph.face !== face) {
+        c.line(glyph.face);
+        face = glyph.face;
+      }
+      // The font size carries the drawing's scale, so what is left is a near-identity matrix in
+      // thousandths and a position in tenths of a point: small integers, quick to write and
+      // compact once deflated.
       const m = it.m;
-      const form = forms.get(it.ref)!;
-      const k = form.k;
-      c.line('q ')
+      const k = glyph.k;
+      c.line()
         .int(Math.round(m[0] * k))
         .ascii(' ')
         .int(Math.round(m[1] * k))
@@ -473,9 +448,9 @@ function pageContent(
         .int(Math.round(m[4] * 10))
         .ascii(' ')
         .int(Math.round(m[5] * 10))
-        .ascii(' cm /')
-        .ascii(form.name)
-        .ascii(' Do Q');
+        .ascii(' Tm <')
+        .ascii(glyph.code)
+        .ascii('> Tj');
       continue;
     }
     endInk();
@@ -551,8 +526,23 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
   }
   const w = new Writer(opts.maxBytes ?? 55_000_000);
   w.push('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
+  // The drawings in font programs of up to GLYPHS_PER_FONT glyphs each (one for any letter).
   const refs = Object.keys(list.glyphs).sort();
-  const glyphNames = new Map(refs.map((r, i) => [r, `G${i}`]));
+  const faces: string[][] = [];
+  for (let i = 0; i < refs.length; i += GLYPHS_PER_FONT) faces.push(refs.slice(i, i + GLYPHS_PER_FONT));
+  const glyphs = new Map<string, PlacedGlyph>();
+  faces.forEach((face, fi) => {
+    face.forEach((r, i) => {
+      const scale = list.glyphs[r]!.scale;
+      // Glyph space is a thousandth of the size, the group a tenth of a point, a unit of glyph
+      // space GLYPH_UNIT font units: size 10 × GLYPH_UNIT × scale.
+      glyphs.set(r, {
+        face: `/H${fi} ${f8(scale * 10 * GLYPH_UNIT)} Tf`,
+        code: (i + 1).toString(16).padStart(4, '0'),
+        k: 1000 / scale,
+      });
+    });
+  });
   const opacities = new Set<number>();
   for (const p of list.pages) {
     const inkOf = letterInk(p);
@@ -565,12 +555,11 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
   if (opacities.size > 0) opacities.add(100);
   const gs = new Map([...opacities].sort((a, b) => a - b).map((o) => [o, `A${o}`]));
   const codes = new TextCodes();
-  const forms = new Map(refs.map((r) => [r, { name: glyphNames.get(r)!, k: 1000 / list.glyphs[r]!.scale }]));
-  const contents = list.pages.map((p) => pageContent(p, forms, gs, codes, images));
+  const contents = list.pages.map((p) => pageContent(p, glyphs, gs, codes, images));
 
   // Object numbers: 1 catalog, 2 pages, 3 info, 4 resources, then glyphs, text fonts, pages.
   let next = 5;
-  const glyphObj = new Map(refs.map((r) => [r, next++]));
+  const faceObjs = faces.map(() => ({ type0: next++, cid: next++, descriptor: next++, file: next++ }));
   const fontObjs = codes.fonts.map(() => ({ font: next++, cmap: next++, proc: next++ }));
   const pageObjs = list.pages.map(() => ({ page: next++, content: next++ }));
   const imageObj = new Map([...images.keys()].map((id) => [id, next++]));
@@ -586,29 +575,46 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
     3,
     `<< /Producer (Scriptorium) /Creator (Scriptorium) /Title ${pdfString(opts.title ?? 'Handwritten document')} /CreationDate (${date}) /ModDate (${date}) >>`,
   );
-  const xobjects = [
-    ...refs.map((r) => `/${glyphNames.get(r)} ${glyphObj.get(r)} 0 R`),
-    ...[...images].map(([id, img]) => `/${img.name} ${imageObj.get(id)} 0 R`),
+  const xobjects = [...images].map(([id, img]) => `/${img.name} ${imageObj.get(id)} 0 R`).join(' ');
+  const fonts = [
+    ...faceObjs.map((f, i) => `/H${i} ${f.type0} 0 R`),
+    ...fontObjs.map((f, i) => `/T${i} ${f.font} 0 R`),
   ].join(' ');
-  const fonts = fontObjs.map((f, i) => `/T${i} ${f.font} 0 R`).join(' ');
   const states = [...gs].map(([o, name]) => `/${name} << /ca ${f2(o / 100)} /CA ${f2(o / 100)} >>`).join(' ');
   w.object(
     4,
     `<< /XObject << ${xobjects} >> /Font << ${fonts} >> /ExtGState << ${states} >> /ProcSet [/PDF /Text] >>`,
   );
-  const deflate = opts.deflate;
-  for (const r of refs) {
-    const def = list.glyphs[r]!;
-    const s = f8(def.scale / 100);
-    const form = formOf(def.path);
-    w.stream(
-      glyphObj.get(r)!,
-      `/Type /XObject /Subtype /Form /BBox [${form.bbox}] /Matrix [${s} 0 0 ${s} 0 0]`,
-      form.ops,
-      // The form's operators compressed once per thread (packedOf), not once per document.
-      deflate && (() => packedOf(form, deflate)),
+  faces.forEach((face, fi) => {
+    const o = faceObjs[fi]!;
+    const box: [number, number, number, number] = [0, 0, 0, 0];
+    const charStrings = face.map((r) => {
+      const d = drawnOf(list.glyphs[r]!.path);
+      for (let j = 0; j < 4; j++)
+        box[j] = j < 2 ? Math.min(box[j]!, d.box[j]!) : Math.max(box[j]!, d.box[j]!);
+      return d.cs;
+    });
+    // A subset's name: six capitals, a plus, the font's (§9.6.4); the capitals from the glyphs,
+    // so that two documents' different drawings (merged into one file) never share a name.
+    const program = cidFont('ScriptoriumHand', charStrings, box);
+    let tag = '';
+    for (let h = crc32(program), i = 0; i < 6; i++, h = Math.floor(h / 26))
+      tag += String.fromCharCode(65 + (h % 26));
+    const name = `${tag}+ScriptoriumHand`;
+    w.object(
+      o.type0,
+      `<< /Type /Font /Subtype /Type0 /BaseFont /${name} /Encoding /Identity-H /DescendantFonts [${o.cid} 0 R] >>`,
     );
-  }
+    w.object(
+      o.cid,
+      `<< /Type /Font /Subtype /CIDFontType0 /BaseFont /${name} /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor ${o.descriptor} 0 R /DW 0 >>`,
+    );
+    w.object(
+      o.descriptor,
+      `<< /Type /FontDescriptor /FontName /${name} /Flags 4 /FontBBox [${box.join(' ')}] /ItalicAngle 0 /Ascent ${box[3]} /Descent ${box[1]} /CapHeight ${box[3]} /StemV 80 /FontFile3 ${o.file} 0 R >>`,
+    );
+    w.stream(o.file, '/Subtype /CIDFontType0C', program, opts.deflateFont ?? opts.deflate);
+  });
   codes.fonts.forEach((chars, i) => {
     const o = fontObjs[i]!;
     const widths = chars.map(() => 500).join(' ');
