@@ -1,6 +1,7 @@
 // Query strings: each route names the parameters it accepts; an unknown or repeated one is
 // refused by name, so `?limt=5` is an error rather than a silently ignored typo.
 import { invalid, apiRefusal } from '../domain/errors.ts';
+import type { Hold } from '../app/waits.ts';
 import type { ApiRequest } from './types.ts';
 
 export function queryParams<const K extends string>(
@@ -45,4 +46,24 @@ export function listParams(
   }
   if (q.cursor === '') throw invalid('cursor', 'a nextCursor from an earlier page', q.cursor);
   return { limit, cursor: q.cursor, rest: q };
+}
+
+/** The longest a read may be held (`?wait=`), in seconds: under the edge's and clients' idle timeouts. */
+export const MOST_WAIT_SECONDS = 30;
+
+/**
+ * `?wait=` (whole seconds, 0-30) and `?waitFor=` (`change`, the default, or `end`) of the reads
+ * that can be held (src/app/waits.ts); other parameters are refused.
+ */
+export function holdParams(req: ApiRequest): Hold {
+  const q = queryParams(req, ['wait', 'waitFor']);
+  let seconds = 0;
+  if (q.wait !== undefined) {
+    if (!/^\d{1,2}$/.test(q.wait) || Number(q.wait) > MOST_WAIT_SECONDS)
+      throw invalid('wait', `a whole number of seconds 0-${MOST_WAIT_SECONDS}`, q.wait);
+    seconds = Number(q.wait);
+  }
+  const until = q.waitFor ?? 'change';
+  if (until !== 'change' && until !== 'end') throw invalid('waitFor', 'change or end', until);
+  return { seconds, until };
 }

@@ -23,6 +23,11 @@ export interface ApiRequest {
    * (the transport pays a system call for it) and kept.
    */
   peer(): string;
+  /**
+   * Whether the answer is no longer wanted: the client went away, or the server is stopping. A
+   * handler that holds a request (`?wait=`) stops at it. Absent where neither can happen.
+   */
+  left?(): boolean;
 }
 
 /**

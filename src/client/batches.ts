@@ -1,7 +1,7 @@
 // Batches (an extension of the service, docs/batches.md): many documents of one template in one
 // request, waited for with progress, and their PDFs downloaded as one ZIP or merged as one PDF.
 import type { Calls, CreateOptions, Page } from './calls.ts';
-import { type PollOptions, pollUntil } from './poll.ts';
+import { type Hold, type PollOptions, pollUntil } from './poll.ts';
 import { type Destination, downloadOf, save } from './save.ts';
 import type { components, operations } from './schema.ts';
 
@@ -29,8 +29,9 @@ export class BatchesApi {
     return this.calls.post<Batch>('/batches', body, opts);
   }
 
-  get(id: string, signal?: AbortSignal): Promise<Batch> {
-    return this.calls.get<Batch>(at(id), undefined, signal);
+  /** A batch; `hold` keeps the answer until it changes or the batch ends (up to `hold.wait` seconds). */
+  get(id: string, signal?: AbortSignal, hold?: Hold): Promise<Batch> {
+    return this.calls.get<Batch>(at(id), hold ? { ...hold } : undefined, signal);
   }
 
   list(q: Query<'listBatches'> = {}): Promise<Page<Batch>> {
@@ -47,11 +48,11 @@ export class BatchesApi {
     return this.calls.act<Batch>(at(id, '/cancel'));
   }
 
-  /** Polls a batch until every row ended (completed or cancelled), at the polite pace of waitForCompletion. */
+  /** Waits until every row ended (completed or cancelled), telling each change, as waitForCompletion does. */
   wait(id: string, opts: BatchWaitOptions = {}): Promise<Batch> {
     return pollUntil(
       this.calls.http,
-      () => this.get(id, opts.signal),
+      (hold) => this.get(id, opts.signal, hold),
       (b) => ENDED.includes(b.status),
       {
         ...opts,

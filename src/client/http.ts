@@ -93,7 +93,8 @@ export class Http {
   private readonly key: string;
   private readonly maxRetries: number;
   private readonly maxRetryWaitMs: number;
-  private readonly timeoutMs: number;
+  /** How long a request may take before it is given up (TIMEOUT). */
+  readonly timeoutMs: number;
   private readonly fetch: typeof fetch;
   private readonly onRetry: ((e: RetryEvent) => void) | undefined;
   /** The key's own limit as the last answer told it. */

@@ -8,7 +8,7 @@ import { BatchesApi } from './batches.ts';
 import { Calls, type CreateOptions, json, newKey, type Page, type Query as Params } from './calls.ts';
 import { ScriptoriumError } from './errors.ts';
 import { type ClientOptions, Http } from './http.ts';
-import { type PollOptions, pollUntil } from './poll.ts';
+import { type Hold, type PollOptions, pollUntil } from './poll.ts';
 import { type Destination, type Download, downloadOf, save } from './save.ts';
 import type { components, operations } from './schema.ts';
 
@@ -20,7 +20,7 @@ export type { BatchWebhookEvent, WebhookEvent, WebhookTestEvent } from './webhoo
 export type { components, operations, paths } from './schema.ts';
 export type { Batch, BatchRequest, BatchRowJob, BatchWaitOptions } from './batches.ts';
 export type { CreateOptions, Page } from './calls.ts';
-export type { PollOptions } from './poll.ts';
+export type { Hold, PollOptions } from './poll.ts';
 export type { Destination, Download } from './save.ts';
 
 type Schemas = components['schemas'];
@@ -132,8 +132,9 @@ export class Scriptorium {
     /** Queues a PDF job; safe to retry (an Idempotency-Key goes with every call). */
     create: (body: GenerationRequest, opts: CreateOptions = {}) =>
       this.post<Generation>('/generations', body, opts),
-    get: (id: string, signal?: AbortSignal) =>
-      this.get<Generation>(`/generations/${encodeURIComponent(id)}`, undefined, signal),
+    /** A job; `hold` keeps the answer until it changes or the job ends (up to `hold.wait` seconds). */
+    get: (id: string, signal?: AbortSignal, hold?: Hold) =>
+      this.get<Generation>(`/generations/${encodeURIComponent(id)}`, hold ? { ...hold } : undefined, signal),
     list: (q: ListGenerationsQuery = {}) => this.get<Page<Generation>>('/generations', q),
     all: (q: Omit<ListGenerationsQuery, 'cursor'> = {}) => this.all<Generation>('/generations', q),
     cancel: (id: string) => this.calls.act<Generation>(`/generations/${encodeURIComponent(id)}/cancel`),
@@ -185,7 +186,7 @@ export class Scriptorium {
   async waitForCompletion(id: string, opts: WaitOptions = {}): Promise<Generation> {
     return pollUntil(
       this.http,
-      () => this.generations.get(id, opts.signal),
+      (hold) => this.generations.get(id, opts.signal, hold),
       (job) => FINAL.includes(job.status),
       {
         ...opts,

@@ -1825,7 +1825,12 @@ export interface operations {
     };
     getBatch: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Extension: hold the answer up to this many seconds, until what it shows changes (its status, a count) or the work ends; one request of the per-key limit. */
+                wait?: number;
+                /** @description Extension: with `wait`, `end` holds the answer until the work ends (or `wait` passes), not the first change. */
+                waitFor?: "change" | "end";
+            };
             header?: never;
             path: {
                 /** @description a `bat_…` id */
@@ -2198,7 +2203,12 @@ export interface operations {
     };
     getGeneration: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Extension: hold the answer up to this many seconds, until what it shows changes (its status, a count) or the work ends; one request of the per-key limit. */
+                wait?: number;
+                /** @description Extension: with `wait`, `end` holds the answer until the work ends (or `wait` passes), not the first change. */
+                waitFor?: "change" | "end";
+            };
             header?: never;
             path: {
                 /** @description a `gen_…` id */

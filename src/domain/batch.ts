@@ -28,6 +28,8 @@ export const BATCH_LIMITS = {
 /** Where its rows stand: `completed` once every row ended, even where some failed. */
 export type BatchStatus = 'queued' | 'processing' | 'completed' | 'cancelled';
 export const BATCH_STATUSES: readonly BatchStatus[] = ['queued', 'processing', 'completed', 'cancelled'];
+/** The statuses of a batch whose rows have all ended. */
+export const BATCH_ENDED: readonly BatchStatus[] = ['completed', 'cancelled'];
 
 /** One row as sent: what a single generation would take, its labels and its seed. */
 export interface BatchRow {
@@ -471,7 +473,7 @@ export function batchStatus(b: Batch, c: BatchCounts): BatchStatus {
 /** The batch object of the API: absent fields are left out, never null. */
 export function batchView(b: Batch, c: BatchCounts) {
   const status = batchStatus(b, c);
-  const ended = status === 'completed' || status === 'cancelled';
+  const ended = BATCH_ENDED.includes(status);
   return {
     id: b.id,
     status,

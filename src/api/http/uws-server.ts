@@ -184,7 +184,7 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
       else if (whole) body = Buffer.concat([whole.subarray(0, Math.min(size, whole.length)), ...chunks]);
       else body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
       api
-        .handle({ ...req, body })
+        .handle({ ...req, body, left: () => x.aborted || closing })
         .then((reply) => write(x, reply))
         // A stream that failed has cut its connection already; anything else is cut here.
         .catch((err: unknown) => fault(x, res, err))

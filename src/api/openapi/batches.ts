@@ -11,6 +11,7 @@ import {
   jsonOk,
   keyInUse,
   fileResponse,
+  holdQuery,
   listQuery,
   location,
   replayed,
@@ -218,7 +219,7 @@ export function batchOperations(): Record<string, Record<string, Schema>> {
       get: {
         operationId: 'getBatch',
         summary: 'Extension: a batch, with its rows counted by status.',
-        parameters: [batchId],
+        parameters: [batchId, ...holdQuery],
         responses: { ...jsonOk('The batch.', 'Batch'), ...common },
       },
     },

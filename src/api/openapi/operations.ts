@@ -1,4 +1,5 @@
 import { IMAGE_TYPES } from '../../domain/images.ts';
+import { MOST_WAIT_SECONDS } from '../query.ts';
 import { EXAMPLE_IDS } from './samples.ts';
 
 import { day, id, moment, ref, type Schema } from './schemas.ts';
@@ -136,6 +137,23 @@ export const listQuery = [
     description: 'nextCursor of the previous page.',
   },
 ];
+/** `?wait=` and `?waitFor=` of the reads that can be held (src/app/waits.ts). */
+export const holdQuery = [
+  {
+    name: 'wait',
+    in: 'query',
+    schema: { type: 'integer', minimum: 0, maximum: MOST_WAIT_SECONDS, default: 0 },
+    description:
+      'Extension: hold the answer up to this many seconds, until what it shows changes (its status, a count) or the work ends; one request of the per-key limit.',
+  },
+  {
+    name: 'waitFor',
+    in: 'query',
+    schema: { type: 'string', enum: ['change', 'end'], default: 'change' },
+    description:
+      'Extension: with `wait`, `end` holds the answer until the work ends (or `wait` passes), not the first change.',
+  },
+];
 export const jsonBody = (schema: string, example: unknown) => ({
   required: true,
   content: { 'application/json': { schema: ref(schema), example } },
@@ -255,7 +273,7 @@ export function operations(): Record<string, Record<string, Schema>> {
       get: {
         operationId: 'getGeneration',
         summary: 'A job.',
-        parameters: [idParam('id', 'gen')],
+        parameters: [idParam('id', 'gen'), ...holdQuery],
         responses: { ...jsonOk('The job.', 'Generation'), ...common },
       },
     },

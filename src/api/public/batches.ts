@@ -11,13 +11,14 @@ import {
   type SubmittedBatch,
   submitBatch,
 } from '../../app/batches.ts';
-import { batchPath, batchRowView, batchView } from '../../domain/batch.ts';
+import { BATCH_ENDED, batchPath, batchRowView, batchView } from '../../domain/batch.ts';
+import { heldRead } from '../../app/waits.ts';
 import { invalid } from '../../domain/errors.ts';
 import type { JobStatus } from '../../domain/generation.ts';
 import type { ApiDeps } from '../deps.ts';
 import { remember } from '../idempotency.ts';
 import { STATUSES } from '../input.ts';
-import { listParams, queryParams } from '../query.ts';
+import { holdParams, listParams, queryParams } from '../query.ts';
 import { attachment, ok, type Reply, type Routes } from '../types.ts';
 
 export function batchRoutes(d: ApiDeps, log: Logger): Routes<'key'> {
@@ -64,8 +65,12 @@ export function batchRoutes(d: ApiDeps, log: Logger): Routes<'key'> {
       path: '/batches/{id}',
       body: 'none',
       handler: async (req) => {
-        const { batch, counts } = await batchOf(d, req.caller.tenant, req.params.id!);
-        return ok(batchView(batch, counts));
+        const hold = holdParams(req);
+        const read = async () => {
+          const { batch, counts } = await batchOf(d, req.caller.tenant, req.params.id!);
+          return batchView(batch, counts);
+        };
+        return ok(await heldRead(read, hold, (b) => BATCH_ENDED.includes(b.status), req.left));
       },
     },
     {

@@ -4,14 +4,15 @@ import type { Logger } from 'pino';
 import { cancelJob, submitJob } from '../../app/generations.ts';
 import { jobsPage } from '../../app/reads.ts';
 import { invalid, apiRefusal } from '../../domain/errors.ts';
-import { type Job, type JobKind, type JobStatus, jobPath } from '../../domain/generation.ts';
+import { type Job, type JobKind, type JobStatus, jobPath, UNFINISHED } from '../../domain/generation.ts';
+import { heldRead } from '../../app/waits.ts';
 import { isId, shownId } from '../../domain/ids.ts';
 import { instantRange } from '../../domain/usage-range.ts';
 import type { ApiDeps } from '../deps.ts';
 import { remember } from '../idempotency.ts';
 import { STATUSES } from '../input.ts';
 import { jobOutputs } from '../outputs.ts';
-import { listParams } from '../query.ts';
+import { holdParams, listParams } from '../query.ts';
 import { ok, type Reply, type RouteRequest, type Routes } from '../types.ts';
 import { jobView } from '../views.ts';
 
@@ -70,7 +71,11 @@ export function generationRoutes(d: ApiDeps, log: Logger): Routes<'key'> {
       method: 'GET',
       path: '/generations/{id}',
       body: 'none',
-      handler: async (req) => ({ status: 200, json: jobView(await find(req)) }),
+      handler: async (req) => {
+        const hold = holdParams(req);
+        const read = async () => jobView(await find(req));
+        return ok(await heldRead(read, hold, (j) => !UNFINISHED.includes(j.status), req.left));
+      },
     },
     {
       method: 'POST',
