@@ -156,7 +156,7 @@ async function measure(
   }
   for (const r of rows)
     console.error(
-      `${label} ${r.tool}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.cpuUs?.toFixed(1)} µs CPU a request`,
+      `${label} ${r.tool}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.cpuUs === undefined ? "the server's CPU not measured (not a process of this machine)" : `${r.cpuUs.toFixed(1)} µs CPU a request`}`,
     );
   return rows;
 }

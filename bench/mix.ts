@@ -1,7 +1,8 @@
 // An integrator's day in one autocannon run, against a running deployment: each connection goes
 // round a cycle of six reads (the template, the usage), one synchronous SVG render and one PDF
-// job, as an integrator checks, previews and sends. Prints what came back by status and the
-// figures of the whole mix; docs/operations.md, "Load testing", says which limits to raise first.
+// job, as an integrator checks, previews and sends. Prints what came back by status (a 429 by the
+// limit that refused it, its body's `reason`) and the figures of the whole mix; docs/operations.md,
+// "Load testing", says which limits to raise first.
 //
 //   node --import tsx bench/mix.ts --url http://127.0.0.1:8080 --key hw_test_… --template tpl_…
 //     [--connections 20] [--duration 30]
@@ -22,8 +23,18 @@ if (!args.url || !args.key || !args.template)
 
 const templateId = args.template;
 const json = (body: unknown) => JSON.stringify(body);
-const read = { method: 'GET' as const, path: `/api/v1/templates/${templateId}` };
-const usage = { method: 'GET' as const, path: '/api/v1/usage' };
+/** 429s by the limit that refused them (the error body's `reason`). */
+const refusedBy = new Map<string, number>();
+const onResponse = (status: number, body: string) => {
+  if (status !== 429) return;
+  let reason = 'no reason given';
+  try {
+    reason = (JSON.parse(body) as { error?: { reason?: string } }).error?.reason ?? reason;
+  } catch {}
+  refusedBy.set(reason, (refusedBy.get(reason) ?? 0) + 1);
+};
+const read = { method: 'GET' as const, path: `/api/v1/templates/${templateId}`, onResponse };
+const usage = { method: 'GET' as const, path: '/api/v1/usage', onResponse };
 const result = await autocannon({
   url: args.url.replace(/\/+$/, ''),
   connections: Number(args.connections),
@@ -37,6 +48,7 @@ const result = await autocannon({
       method: 'POST',
       path: '/api/v1/renders',
       body: json({ templateId, text: 'See you soon.', format: 'svg' }),
+      onResponse,
     },
     read,
     usage,
@@ -45,6 +57,7 @@ const result = await autocannon({
       method: 'POST',
       path: '/api/v1/generations',
       body: json({ templateId, text: 'Dear friend, a short letter from the load test.' }),
+      onResponse,
     },
   ],
 });
@@ -57,5 +70,8 @@ console.log(
     `requests: ${result.requests.total} in ${result.duration} s, ${Math.round(result.requests.average)} a second`,
     `latency: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`,
     `answers by status: ${byStatus}; connection errors ${result.errors}, timeouts ${result.timeouts}`,
+    `429s by limit: ${
+      refusedBy.size ? [...refusedBy].map(([reason, n]) => `${reason} ${n}`).join(', ') : 'none'
+    } (docs/operations.md, "Load testing", says how to raise each)`,
   ].join('\n'),
 );

@@ -3,6 +3,7 @@
 // API (./admin.ts); this module adds who may call them.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KeyMode } from '../domain/api-keys.ts';
+import { SIGN_UP_TEST_SHEETS } from '../domain/plans.ts';
 import { Refusal, apiRefusal } from '../domain/errors.ts';
 import { shownId } from '../domain/ids.ts';
 import {
@@ -80,6 +81,7 @@ export async function signUp(
     passwordHash: await hashPassword(password),
     accountName,
     session: g.session,
+    testSheets: SIGN_UP_TEST_SHEETS,
     now,
   });
   return { token: g.token, expiresAt: g.session.expiresAt, user, account };

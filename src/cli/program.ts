@@ -63,6 +63,62 @@ const accountOption = () =>
 const modeOption = () => new Option('--mode <mode>', 'key mode').choices(KEY_MODES).default('live');
 const jsonOption = () => new Option('--json', 'print one JSON object');
 
+/** `admin template import --url`: the template posted to the admin API of a running server. */
+async function importOverHttp(
+  opts: {
+    account: string;
+    file: string;
+    mode: 'live' | 'test';
+    url: string;
+    token?: string | undefined;
+    /** The file's text. */
+    text: string;
+    /** --json: the template as JSON, not a line. */
+    asJson?: boolean | undefined;
+  },
+  human: (t: { id: string; kind: string; mode: string; name: string }) => string,
+): Promise<void> {
+  const token = opts.token ?? envValue('ADMIN_TOKEN');
+  if (!token)
+    throw new Refusal('invalid', 'importing over HTTP needs the admin token: --token TOKEN or ADMIN_TOKEN');
+  if (!/^https?:\/\/[^/]+/.test(opts.url))
+    throw new Refusal(
+      'invalid',
+      `--url must be an http:// or https:// address, got ${JSON.stringify(opts.url)}`,
+    );
+  let template: unknown;
+  try {
+    template = JSON.parse(opts.text);
+  } catch (err) {
+    throw new Refusal('invalid', `${opts.file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const at = `${opts.url.replace(/\/+$/, '')}/admin/v1/accounts/${encodeURIComponent(opts.account)}/templates`;
+  let res: Response;
+  try {
+    res = await fetch(at, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: opts.mode, template }),
+    });
+  } catch (err) {
+    throw new Refusal('unavailable', `${opts.url} could not be reached: ${(err as Error).message}`);
+  }
+  const body = (await res.json().catch(() => ({}))) as { error?: { message?: string; field?: string } };
+  if (res.status !== 201) {
+    const message = `${opts.file}: ${body.error?.message ?? `the server answered ${res.status}`}`;
+    throw new Refusal(
+      res.status === 404 ? 'missing' : res.status >= 500 ? 'unavailable' : 'invalid',
+      message,
+      {
+        ...(body.error?.field ? { field: body.error.field } : {}),
+      },
+    );
+  }
+  // The admin API's template: `mode` is its kind (simple or structured), `keyMode` the key mode.
+  const t = body as unknown as { id: string; mode: string; keyMode: string; name: string };
+  io.out(`${opts.asJson ? JSON.stringify(t) : human({ ...t, kind: t.mode, mode: t.keyMode })}\n`);
+}
+
 export function buildProgram(): Command {
   const program = new Command('scriptorium')
     .description('Handwriting rendering service and render farm')
@@ -220,18 +276,40 @@ export function buildProgram(): Command {
     .addOption(accountOption())
     .requiredOption('--file <file>', 'template JSON file', readableFile)
     .addOption(modeOption())
+    .option('--url <url>', "import through a running server's admin API instead of its store")
+    .option('--token <token>', 'the admin token for --url (default: ADMIN_TOKEN)')
     .addOption(jsonOption())
-    .action((opts: { account: string; file: string; mode: 'live' | 'test'; json?: boolean }) =>
-      withContext(
-        opts,
-        (ctx, use) =>
-          use.admin.importTemplate(ctx, {
-            ...opts,
-            json: readFileSync(opts.file, 'utf8'),
-            source: opts.file,
-          }),
-        (t) => `imported template ${t.id} (${t.kind}, ${t.mode}): ${t.name}`,
-      ),
+    .action(
+      (opts: {
+        account: string;
+        file: string;
+        mode: 'live' | 'test';
+        url?: string;
+        token?: string;
+        json?: boolean;
+      }) => {
+        const human = (t: { id: string; kind: string; mode: string; name: string }) =>
+          `imported template ${t.id} (${t.kind}, ${t.mode}): ${t.name}`;
+        const json = readFileSync(opts.file, 'utf8');
+        if (opts.url)
+          return importOverHttp(
+            {
+              account: opts.account,
+              file: opts.file,
+              mode: opts.mode,
+              url: opts.url,
+              token: opts.token,
+              text: json,
+              asJson: opts.json,
+            },
+            human,
+          );
+        return withContext(
+          opts,
+          (ctx, use) => use.admin.importTemplate(ctx, { ...opts, json, source: opts.file }),
+          human,
+        );
+      },
     );
 
   const font = admin.command('font').description('fonts');

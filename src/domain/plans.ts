@@ -64,6 +64,8 @@ export const DEFAULT_PLANS: Record<PlanId, Plan> = {
 
 /** Packs of non-expiring extra sheets (spec §4 billing rule 4). */
 export const PACK_MIN_SHEETS = 50;
+/** Test sheets a new account starts with, so that its first test call is answered (docs/decisions.md). */
+export const SIGN_UP_TEST_SHEETS = 50;
 export const PACK_MAX_SHEETS = 1000;
 
 export type PlanCatalog = Record<PlanId, Plan>;

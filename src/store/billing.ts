@@ -110,33 +110,36 @@ export class BillingRepo {
         `sheets must be a whole number ${PACK_MIN_SHEETS}-${PACK_MAX_SHEETS}, got ${sheets}`,
       );
     }
-    const milli = sheets * 1000;
-    await this.db.write(async (tx) => {
-      await this.load(tx, tenant, now, true);
-      await tx
-        .updateTable('balances')
-        .set((eb) => ({ extra_milli: eb('extra_milli', '+', milli), updated_at: now.toISOString() }))
-        .where('account_id', '=', tenant.accountId)
-        .where('mode', '=', tenant.mode)
-        .execute();
-      await tx
-        .insertInto('ledger')
-        .values({
-          id: newId('led'),
-          account_id: tenant.accountId,
-          mode: tenant.mode,
-          kind: 'topup',
-          job_id: null,
-          plan_milli: 0,
-          extra_milli: milli,
-          total_milli: milli,
-          pages: 0,
-          note,
-          created_at: now.toISOString(),
-        })
-        .execute();
-    });
+    await this.db.write((tx) => this.credit(tx, tenant, sheets, now, note));
     return this.report(tenant, now);
+  }
+
+  /** Adds `sheets` extra sheets to a balance inside a write, with its ledger line. */
+  async credit(tx: Tx, tenant: Tenant, sheets: number, now: Date, note: string): Promise<void> {
+    const milli = sheets * 1000;
+    await this.load(tx, tenant, now, true);
+    await tx
+      .updateTable('balances')
+      .set((eb) => ({ extra_milli: eb('extra_milli', '+', milli), updated_at: now.toISOString() }))
+      .where('account_id', '=', tenant.accountId)
+      .where('mode', '=', tenant.mode)
+      .execute();
+    await tx
+      .insertInto('ledger')
+      .values({
+        id: newId('led'),
+        account_id: tenant.accountId,
+        mode: tenant.mode,
+        kind: 'topup',
+        job_id: null,
+        plan_milli: 0,
+        extra_milli: milli,
+        total_milli: milli,
+        pages: 0,
+        note,
+        created_at: now.toISOString(),
+      })
+      .execute();
   }
 
   /** The check before work (spec §3 rule 3): some allowance must remain. */

@@ -62,7 +62,7 @@ export class Store {
     this.batches = new BatchRepo(db, this.billing, this.webhooks);
     this.generations = new GenerationRepo(db, this.billing, this.webhooks, this.batches);
     this.idempotency = new IdempotencyRepo(db);
-    this.users = new UserRepo(db, this.accounts);
+    this.users = new UserRepo(db, this.accounts, this.billing);
   }
 
   /** Opens the database and brings its schema up to date. */

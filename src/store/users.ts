@@ -7,6 +7,7 @@ import { shownId } from '../domain/ids.ts';
 import type { Membership, Role, User } from '../domain/users.ts';
 import { newId } from '../lib/ids.ts';
 import type { Account, AccountRepo } from './accounts.ts';
+import type { BillingRepo } from './billing.ts';
 import { type Db, isUniqueViolation, type Tx } from './database.ts';
 import type { InvitationsTable, UsersTable } from './schema.ts';
 
@@ -74,6 +75,7 @@ export class UserRepo {
   constructor(
     private readonly db: Db,
     private readonly accounts: AccountRepo,
+    private readonly billing: BillingRepo,
   ) {}
 
   private async insertUser(
@@ -117,11 +119,21 @@ export class UserRepo {
     passwordHash: string;
     accountName: string;
     session: SessionGrant;
+    /** Test sheets the new account starts with (its first test calls). */
+    testSheets: number;
     now: Date;
   }): Promise<{ user: User; account: Account }> {
     return this.db.write(async (tx) => {
       const user = await this.insertUser(tx, input);
       const account = await this.accounts.insert(tx, { name: input.accountName, now: input.now });
+      if (input.testSheets > 0)
+        await this.billing.credit(
+          tx,
+          { accountId: account.id, mode: 'test' },
+          input.testSheets,
+          input.now,
+          'sign-up test sheets',
+        );
       await tx
         .insertInto('memberships')
         .values({

@@ -246,9 +246,15 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
       passwordHash: '$argon2id$stand-in',
       accountName: 'Byron Letters',
       session: grant('s1'),
+      testSheets: 50,
       now: NOW,
     });
     t.equal(up.account.name, 'Byron Letters');
+    t.equal(
+      (await store.billing.report({ accountId: up.account.id, mode: 'test' }, NOW)).extraSheets,
+      50,
+      'the new account starts with its test sheets',
+    );
     t.same(
       (await store.users.memberships(up.user.id)).map((m) => [m.accountId, m.accountName, m.role]),
       [[up.account.id, 'Byron Letters', 'owner']],
@@ -263,6 +269,7 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
         passwordHash: 'x',
         accountName: 'Second',
         session: grant('s-taken'),
+        testSheets: 50,
         now: NOW,
       }),
       /already has a user; sign in instead/,
@@ -292,6 +299,7 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
       passwordHash: 'h',
       accountName: 'Team',
       session: { tokenHash: `o-${tag}`, expiresAt: later(14) },
+      testSheets: 50,
       now: NOW,
     });
     const invite = (email: string, hash: string) =>
@@ -371,6 +379,7 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
         passwordHash: 'h',
         accountName: 'Pair',
         session: { tokenHash: `a-${tag}`, expiresAt: later },
+        testSheets: 50,
         now: NOW,
       });
       const accountId = ada.account.id;

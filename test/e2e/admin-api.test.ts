@@ -2,7 +2,11 @@
 // accounts, keys, jobs, top-ups and plan changes do what the CLI does (same functions), refuse
 // bad input by field and change nothing; the live snapshot, GET /metrics and the WebSocket feed
 // carry the figures of what the server did.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
+import { cli } from '../helpers/cli.ts';
 import { promtoolAvailable, promtoolProblems } from '../helpers/promtool.ts';
 import WebSocket from 'ws';
 import { call, startTestServer } from '../helpers/server.ts';
@@ -317,5 +321,94 @@ t.test(
     );
     t.match(await guess('127.0.0.2', TOKEN), /^HTTP\/1.1 200 /, 'another source is not shut out');
     t.match(await guess('127.0.0.2', 'wrong'), /^HTTP\/1.1 401 /, 'and has its own count');
+  },
+);
+
+t.test(
+  'templates: made with the admin token alone and used by the key; refused by field, unchanged',
+  async (t) => {
+    const account = (
+      await call(t, server, 'POST', A('/accounts'), {
+        headers: admin,
+        body: { name: 'Load 1', plan: 'pro', period: 30 },
+      })
+    ).body.id as string;
+    const key = (
+      await call(t, server, 'POST', A(`/accounts/${account}/keys`), {
+        headers: admin,
+        body: { mode: 'test' },
+      })
+    ).body.key as string;
+    const template = JSON.parse(
+      readFileSync(new URL('../../src/app/demo/letter.template.json', import.meta.url), 'utf8'),
+    );
+    const count = async () => (await call(t, server, 'GET', '/templates', { key })).body.data.length;
+    const refusals: [unknown, number, string, RegExp][] = [
+      [{ template }, 400, 'mode', /mode must be one of live, test, got nothing/],
+      [{ mode: 'staging', template }, 400, 'mode', /got "staging"/],
+      [{ mode: 'test' }, 400, 'template', /template must be a template object/],
+      [{ mode: 'test', template: [] }, 400, 'template', /got an array of 0/],
+      [{ mode: 'test', template: { ...template, version: 7 } }, 400, 'version', /version/],
+      [{ mode: 'test', template, extra: 1 }, 400, 'extra', /extra/],
+    ];
+    for (const [body, status, field, message] of refusals) {
+      const r = await call(t, server, 'POST', A(`/accounts/${account}/templates`), { headers: admin, body });
+      t.equal(r.status, status, `${JSON.stringify(body).slice(0, 60)}: ${status}`);
+      t.equal(r.body.error.field, field, `naming ${field}`);
+      t.match(r.body.error.message, message);
+    }
+    const missing = await call(t, server, 'POST', A('/accounts/acc_0000000000000000000000/templates'), {
+      headers: admin,
+      body: { mode: 'test', template },
+    });
+    t.equal(missing.status, 404, 'an unknown account: 404');
+    t.equal(await count(), 0, 'nothing made by a refusal');
+
+    const made = await call(t, server, 'POST', A(`/accounts/${account}/templates`), {
+      headers: admin,
+      body: { mode: 'test', template },
+    });
+    t.equal(made.status, 201);
+    t.match(made.body, {
+      id: /^tpl_/,
+      name: template.name,
+      mode: 'simple',
+      accountId: account,
+      keyMode: 'test',
+    });
+    const read = await call(t, server, 'GET', `/templates/${made.body.id}`, { key });
+    t.equal(read.status, 200, "the account's test key reads it");
+    const render = await call(t, server, 'POST', '/renders', {
+      key,
+      body: { templateId: made.body.id, text: 'Made from the admin token.', format: 'svg' },
+    });
+    t.equal(render.status, 200, 'and renders with it');
+
+    // The command line, over HTTP with the admin token.
+    const file = join(tmpdir(), `scriptorium-template-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify(template));
+    t.teardown(() => rmSync(file, { force: true }));
+    const args = [
+      'admin',
+      'template',
+      'import',
+      '--url',
+      server.base,
+      '--account',
+      account,
+      '--mode',
+      'test',
+      '--file',
+      file,
+    ];
+    const line = await cli(args, { ADMIN_TOKEN: TOKEN });
+    t.equal(line.code, 0, line.stderr);
+    t.match(line.stdout, /^imported template tpl_\w+ \(simple, test\): /, 'the command says what it made');
+    const json = await cli([...args, '--json'], { ADMIN_TOKEN: TOKEN });
+    t.match(JSON.parse(json.stdout), { id: /^tpl_/, keyMode: 'test' }, '--json prints the template');
+    const wrong = await cli(args, { ADMIN_TOKEN: 'wrong' });
+    t.not(wrong.code, 0, 'a wrong token fails');
+    t.match(wrong.stderr, /admin API/, 'saying why');
+    t.equal(await count(), 3, 'three templates made in all');
   },
 );

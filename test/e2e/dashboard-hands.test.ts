@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { createKey } from '../../src/app/admin.ts';
 import { sheetLayout } from '../../src/foundry/index.ts';
-import { accessible, accountOf, addTestTemplate, dashboardTest, signUp } from '../helpers/dashboard.ts';
+import { accessible, accountOf, addTestTemplate, dashboardTest, signUp, fits } from '../helpers/dashboard.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
 import { png } from '../helpers/images.ts';
 import { sheetPhotos } from '../helpers/sheet-photo.ts';
@@ -72,6 +72,10 @@ t.test('a sheet downloaded, filled pages uploaded, a drawing fixed, built, writt
   t.equal(await drawings.count(), 174, 'every drawing of the sheet shown');
   t.equal(await page.locator('fieldset[data-char="a"] [data-drawing]').count(), 3, 'three drawings of a');
   await accessible(t, page, 'hands-read');
+  // The editor on a phone's window: the letters' drawings wrap, nothing scrolls sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await fits(t, page, 'the hand editor at 390 px');
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // Fixed: one drawing of b removed, one of g raised.
   await page.getByRole('button', { name: 'Remove b/2', exact: true }).click();

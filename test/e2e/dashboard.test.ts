@@ -110,8 +110,15 @@ t.test('sign up, keys, live and test, revoke, the limit, a member, sign out ever
   t.equal(await page.getByTestId('new-key').count(), 0, 'and then it is gone from the page');
   t.notOk((await page.content()).includes(shown), 'nowhere on the page any more');
 
-  // The key works on the public API, and its use shows as last used.
-  t.equal((await api(shown, '/usage')).status, 200, 'the new key opens the public API');
+  // The key works on the public API, on the test sheets the account starts with, and its use
+  // shows as last used.
+  const usage = await api(shown, '/usage');
+  t.equal(usage.status, 200, 'the new key opens the public API');
+  t.equal(
+    ((await usage.json()) as { balance: { availableSheets: number } }).balance.availableSheets,
+    50,
+    'a new account has 50 test sheets for its first test calls',
+  );
   await server.service.counter.flush();
   await page.reload();
   const row = page.getByRole('row', { name: /staging server/ });
@@ -298,16 +305,16 @@ t.test('test sheets, a job through the public API with a dashboard key, its PDF 
   await signUp(page, { name: 'Ida Wells', company: 'Wells & Co', email: 'ida@example.com' });
   const key = await newKeyOf(page, 'jobs');
 
-  // Test sheets from the usage page: a new account has none.
+  // Test sheets from the usage page: a new account has the 50 it starts with.
   await page.getByRole('link', { name: 'Usage' }).click();
   await page.getByRole('heading', { name: 'Usage' }).waitFor();
-  t.equal(await page.getByTestId('available').textContent(), '0', 'a new account has no sheets');
+  t.equal(await page.getByTestId('available').textContent(), '50', 'a new account has its 50 test sheets');
   await page.getByLabel('Test sheets to add').fill('20');
   await page.getByRole('button', { name: 'Add test sheets' }).click();
   await page.getByText('Test sheets to add must be a whole number 50-1000, got 20').waitFor();
   await page.getByLabel('Test sheets to add').fill('200');
   await page.getByRole('button', { name: 'Add test sheets' }).click();
-  await page.getByTestId('available').filter({ hasText: '200' }).waitFor();
+  await page.getByTestId('available').filter({ hasText: '250' }).waitFor();
   t.pass('200 test sheets added');
 
   // Images: the limits said, an upload, a thumbnail, and a delete refused while a template uses it.
@@ -502,8 +509,8 @@ t.test('test sheets, a job through the public API with a dashboard key, its PDF 
     .waitFor();
   t.equal(
     await page.getByTestId('available').textContent(),
-    String(200 - job.creditsSpent),
-    'the balance is the sheets added less those spent',
+    String(250 - job.creditsSpent),
+    'the balance is the sheets the account started with and added, less those spent',
   );
   const bars = await page
     .locator('svg rect.pages')
@@ -534,7 +541,7 @@ t.test(
     await page.getByRole('link', { name: 'Usage' }).click();
     await page.getByLabel('Test sheets to add').fill('100');
     await page.getByRole('button', { name: 'Add test sheets' }).click();
-    await page.getByTestId('available').filter({ hasText: '100' }).waitFor();
+    await page.getByTestId('available').filter({ hasText: '150' }).waitFor();
     const dir = mkdtempSync(join(tmpdir(), 'scriptorium-dash-builder-'));
     t.teardown(() => rmSync(dir, { recursive: true, force: true }));
     const meadow = join(dir, 'meadow.png');

@@ -127,3 +127,33 @@ export async function addTestTemplate(page: Page, accountId: string, template: u
     { accountId, template },
   );
 }
+
+/** The page's width against the window's: the widest element that reaches past the right edge, if any. */
+export async function fits(t: Test, page: Page, name: string): Promise<void> {
+  const m = await page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: DomDocument }).document;
+    const width = doc.documentElement.clientWidth;
+    const over = [...doc.querySelectorAll('body *')]
+      .map((el) => ({ el, right: el.getBoundingClientRect().right }))
+      .filter((x) => x.right > width + 0.5 && !x.el.closest('thead, .visually-hidden'))
+      .map(
+        (x) =>
+          `${x.el.tagName.toLowerCase()}${x.el.className ? `.${x.el.className}` : ''} to ${Math.round(x.right)} px`,
+      );
+    return { scroll: doc.documentElement.scrollWidth, width, over: over.slice(0, 5) };
+  });
+  t.ok(
+    m.scroll <= m.width,
+    `${name}: ${m.scroll} px wide in a ${m.width} px window${m.over.length ? ` (${m.over.join(', ')})` : ''}`,
+  );
+}
+
+interface DomDocument {
+  documentElement: { clientWidth: number; scrollWidth: number };
+  querySelectorAll(s: string): Iterable<{
+    tagName: string;
+    className: string;
+    getBoundingClientRect(): { right: number };
+    closest(s: string): unknown;
+  }>;
+}

@@ -9,6 +9,7 @@ import { accountRoutes } from './accounts.ts';
 import { metricsRoutes, snapshotRoutes } from './figures.ts';
 import { jobRoutes } from './jobs.ts';
 import { keyRoutes } from './keys.ts';
+import { templateRoutes } from './templates.ts';
 import { webhookRoutes } from './webhooks.ts';
 
 export type { AdminAccount, AdminJob, AdminKey, AdminPage, AdminSnapshot } from './wire.ts';
@@ -17,6 +18,7 @@ export const adminRoutes = (d: ApiDeps): AnyRoute[] => [
   ...under(ADMIN_PREFIX, 'admin', [
     ...accountRoutes(d),
     ...keyRoutes(d),
+    ...templateRoutes(d),
     ...jobRoutes(d),
     ...snapshotRoutes(d),
     ...webhookRoutes(d),
