@@ -54,16 +54,20 @@ export async function pollUntil<T extends { id: string; status: string }>(
     const message = `${what} is still ${last?.status ?? 'unknown'} after ${Math.round((Date.now() - started) / 1000)} s; it goes on: wait again or cancel it`;
     return opts.timeoutError?.(last, message) ?? new ScriptoriumError('TIMEOUT', message);
   };
+  let waitedForReset = false;
   for (;;) {
     if (opts.signal?.aborted) throw new ScriptoriumError('ABORTED', 'the wait was aborted by its signal');
     let pause = 0;
     try {
       // The first read answers at once; the next ones are held, within the wait and a request's time.
       const limit = http.rateLimit;
-      if (last && limit && limit.remaining <= 1) {
-        // The key's last request is kept for what comes next: the window's reset is waited for.
+      if (last && limit && limit.remaining <= 1 && !waitedForReset) {
+        // The key's last request is kept for what comes next: the window's reset is waited for,
+        // then a read tells where the window stands.
         pause = limit.resetSeconds * 1000 + 100;
+        waitedForReset = true;
       } else {
+        waitedForReset = false;
         const seconds = Math.floor(
           Math.min(HOLD_SECONDS, (http.timeoutMs - 5000) / 1000, (deadline - Date.now()) / 1000),
         );

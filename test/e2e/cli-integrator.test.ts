@@ -1,11 +1,13 @@
 // The integrator commands as real processes against a real server: `generate` writes the PDF and
 // says so (or one JSON object), shows a progress line on a terminal, and exits by outcome (0 done,
 // 2 usage, 3 refused, 4 failed or cancelled, 5 unreachable); `render` writes an image.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { importTemplate } from '../../src/app/admin.ts';
+import { readExample } from '../../src/app/demo.ts';
 import { cli } from '../helpers/cli.ts';
 import { call, startTestServer } from '../helpers/server.ts';
 import { childEnv, ROOT } from '../helpers/spawn.ts';
@@ -307,3 +309,44 @@ t.test(
     t.equal(none.code, 2, 'neither --csv nor --rows: a usage error');
   },
 );
+
+t.test('batch --merge --envelope-template: one PDF of the letters, one of their envelopes', async (t) => {
+  const b = await server.tenant();
+  const envelope = await importTemplate(server.ctx, {
+    account: b.accountId,
+    mode: 'test',
+    json: readExample('envelope', {}).template,
+    source: 'envelope',
+  });
+  const csv = file(
+    'addressed.csv',
+    [
+      'text,envelope.name,envelope.street,envelope.city',
+      '"Dear Margaret, thank you for the roses.",Mrs Margaret Hale,14 Rosemary Lane,Helstone SO41 8QT',
+      '"Dear John, thank you for the tour of the mill.",Mr John Thornton,Marlborough Mills,Milton',
+      '"Dear Fanny, thank you for the letters.",Miss Fanny Price,Mansfield Park,Northampton',
+    ].join('\n'),
+  );
+  const out = join(dir, 'addressed.pdf');
+  const env = { SCRIPTORIUM_API_KEY: b.test, SCRIPTORIUM_URL: server.base };
+  const args = ['batch', '--template', b.templates.test.simple, '--csv', csv, '-o', out, '--merge'];
+  const refused = await cli(args, env);
+  t.equal(refused.code, 3, 'envelope columns without an envelope template: refused, exit 3');
+  t.match(refused.stderr, /envelope/);
+  const r = await cli([...args, '--envelope-template', envelope.id], env);
+  t.equal(r.code, 0, r.stderr);
+  const envelopes = join(dir, 'addressed-envelopes.pdf');
+  t.match(r.stdout, new RegExp(`^${out}: 3 letters in one PDF, \\d+ pages`), 'the letters, merged');
+  t.match(r.stdout, new RegExp(`\\n${envelopes}: the envelopes in one PDF`), 'and the envelopes beside them');
+  const pages = (f: string) =>
+    Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [f], { encoding: 'utf8' }))![1]);
+  t.equal(pages(out), 3, 'a page a letter');
+  t.equal(pages(envelopes), 3, 'an envelope a row');
+  t.match(
+    execFileSync('pdftotext', [envelopes, '-'], { encoding: 'utf8' }),
+    /Mrs Margaret Hale/,
+    'addressed',
+  );
+  const bad = await cli([...args, '--envelope-template', 'envelope.json'], env);
+  t.equal(bad.code, 2, 'an envelope template that is no id: a usage error');
+});
