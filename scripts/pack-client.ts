@@ -1,12 +1,14 @@
-// Packs the typed client alone for another project: a package named `scriptorium` whose only
-// entry is `scriptorium/client` (dist/client, built by `npm run build:client`), with no
-// dependencies, written to dist/scriptorium-client.tgz. Another project installs it with
-// `npm install <checkout>/dist/scriptorium-client.tgz` (docs/client.md).
+// Packs the typed client alone for another project: a package named `scriptorium` whose entry
+// is `scriptorium/client` (dist/client, built by `npm run build:client`) and whose command is the
+// integrator's (`scriptorium generate|render|batch`: src/cli/client-main.ts bundled with commander
+// into dist/cli.js), with no dependencies, written to dist/scriptorium-client.tgz. Another project
+// installs it with `npm install <checkout>/dist/scriptorium-client.tgz` (docs/client.md).
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -22,6 +24,27 @@ export function packClient(): string {
   const stage = mkdtempSync(join(tmpdir(), 'scriptorium-client-pack-'));
   try {
     cpSync(join(ROOT, 'dist/client'), join(stage, 'dist/client'), { recursive: true });
+    // The command: one file, commander inside it, the service's packages nowhere near it.
+    const built = esbuild.buildSync({
+      absWorkingDir: ROOT,
+      entryPoints: ['src/cli/client-main.ts'],
+      outfile: join(stage, 'dist/cli.js'),
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20.10',
+      banner: {
+        js: "#!/usr/bin/env node\nimport { createRequire as __req } from 'node:module'; const require = __req(import.meta.url);",
+      },
+      legalComments: 'none',
+      metafile: true,
+      logLevel: 'warning',
+    });
+    const inputs = Object.keys(built.metafile!.inputs);
+    const strays = inputs.filter(
+      (f) => !/^(src\/(cli|client|config|domain|lib)\/|node_modules\/commander\/)/.test(f),
+    );
+    if (strays.length) throw new Error(`the client's command would carry ${strays.slice(0, 5).join(', ')}`);
     writeFileSync(
       join(stage, 'package.json'),
       `${JSON.stringify(
@@ -34,7 +57,8 @@ export function packClient(): string {
           type: 'module',
           engines: { node: '>=20.10' },
           exports: { './client': own.exports['./client'], './package.json': './package.json' },
-          files: ['dist/client'],
+          bin: { scriptorium: 'dist/cli.js' },
+          files: ['dist/client', 'dist/cli.js'],
         },
         null,
         2,

@@ -1,7 +1,7 @@
 // A batch from a CSV: the file read, its columns mapped to the template's fields (a column whose
 // name is a field's is mapped already), the first row drawn as the batch will draw it, the batch
 // sent; then its progress, and its ZIP and merged PDF once it ended. Recent batches below.
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { type CallError, call, type TemplateSummary, when } from './api.ts';
 import { badUtf8, whereNotUtf8 } from '../../src/domain/utf8.ts';
 import { FormError, Table } from './ui.tsx';
@@ -43,6 +43,8 @@ export function BatchesPage(props: { accountId: string; mode: 'live' | 'test' })
   const ids = useId();
   const [templates, setTemplates] = useState<TemplateSummary[]>([]);
   const [templateId, setTemplateId] = useState('');
+  /** The envelope template: every row also gets an envelope in it ('' for none). */
+  const [envelopeId, setEnvelopeId] = useState('');
   const [csv, setCsv] = useState<{ name: string; text: string } | null>(null);
   const [inspected, setInspected] = useState<Inspected | null>(null);
   const [columns, setColumns] = useState<(string | null)[]>([]);
@@ -67,10 +69,13 @@ export function BatchesPage(props: { accountId: string; mode: 'live' | 'test' })
         const usable = p.data.filter((t) => t.mode !== 'document' || t.version !== 1);
         setTemplates(usable);
         setTemplateId((id) => (usable.some((t) => t.id === id) ? id : (usable[0]?.id ?? '')));
+        setEnvelopeId((id) => (usable.some((t) => t.id === id) ? id : ''));
       },
       fail,
     );
   }, [accountId, mode, loadRecent, fail]);
+
+  const envelope = useMemo(() => (envelopeId ? { envelopeTemplateId: envelopeId } : {}), [envelopeId]);
 
   // A new file or template: its columns looked at again, and the mapping the names suggest.
   useEffect(() => {
@@ -78,11 +83,14 @@ export function BatchesPage(props: { accountId: string; mode: 'live' | 'test' })
     setPreview(null);
     if (!csv || !templateId) return;
     setProblem('');
-    call<Inspected>('POST', `${base}/inspect`, { mode, templateId, csv: csv.text }).then((found) => {
-      setInspected(found);
-      setColumns(found.suggested);
-    }, fail);
-  }, [base, mode, templateId, csv, fail]);
+    call<Inspected>('POST', `${base}/inspect`, { mode, templateId, csv: csv.text, ...envelope }).then(
+      (found) => {
+        setInspected(found);
+        setColumns(found.suggested);
+      },
+      fail,
+    );
+  }, [base, mode, templateId, csv, envelope, fail]);
 
   // The first row drawn with the mapping as it stands.
   useEffect(() => {
@@ -94,13 +102,14 @@ export function BatchesPage(props: { accountId: string; mode: 'live' | 'test' })
         templateId,
         csv: csv.text,
         columns,
+        ...envelope,
       }).then((p) => {
         setProblem('');
         setPreview(p);
       }, fail);
     }, 300);
     return () => clearTimeout(timer);
-  }, [base, mode, templateId, csv, inspected, columns, fail]);
+  }, [base, mode, templateId, csv, inspected, columns, envelope, fail]);
 
   // The batch sent: polled until it ended.
   useEffect(() => {
@@ -118,7 +127,7 @@ export function BatchesPage(props: { accountId: string; mode: 'live' | 'test' })
     if (!csv) return;
     setBusy(true);
     setProblem('');
-    call<Batch>('POST', base, { mode, templateId, csv: csv.text, columns, merge })
+    call<Batch>('POST', base, { mode, templateId, csv: csv.text, columns, merge, ...envelope })
       .then((b) => {
         setCurrent(b);
         void loadRecent();
@@ -143,6 +152,20 @@ export function BatchesPage(props: { accountId: string; mode: 'live' | 'test' })
             </option>
           ))}
         </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-envelope`}>Envelopes</label>
+        <select id={`${ids}-envelope`} value={envelopeId} onChange={(e) => setEnvelopeId(e.target.value)}>
+          <option value="">No envelopes</option>
+          {templates.map((t) => (
+            <option key={t.id} value={t.id}>
+              An envelope for each row in {t.name}
+            </option>
+          ))}
+        </select>
+        <p className="hint">
+          The envelope's fields are columns named envelope.name, envelope.street and so on.
+        </p>
       </div>
       <div className="field">
         <label htmlFor={`${ids}-csv`}>CSV file</label>

@@ -266,18 +266,25 @@ export async function inspectCsv(
   templateId: string,
   csv: string,
   sample: JobInput,
+  envelope?: { templateId: string; sample: JobInput },
 ): Promise<{ columns: string[]; rows: number; targets: string[]; suggested: (string | null)[] }> {
   const template = await ownTemplate(d, tenant, templateId);
   const [header = [], ...body] = await csvRecords(csv);
-  const targets = 'text' in sample ? ['text'] : 'data' in sample ? dataPaths(sample.data) : [];
-  if (csvTarget(template.model).takes === 'content')
-    throw apiRefusal(
+  const targetsOf = (s: JobInput) => ('text' in s ? ['text'] : 'data' in s ? dataPaths(s.data) : []);
+  const legacy = (field: string) =>
+    apiRefusal(
       'INVALID_REQUEST',
       'a legacy Document v1 template takes content blocks, which CSV cannot carry',
-      {
-        field: 'templateId',
-      },
+      { field },
     );
+  if (csvTarget(template.model).takes === 'content') throw legacy('templateId');
+  const targets = targetsOf(sample);
+  if (envelope) {
+    // The envelope's fields beside the letter's, as CSV columns name them: envelope.FIELD.
+    if (csvTarget((await envelopeTemplate(d, tenant, envelope.templateId)).model).takes === 'content')
+      throw legacy('envelopeTemplateId');
+    targets.push(...targetsOf(envelope.sample).map((t) => `envelope.${t}`));
+  }
   const suggested = header.map((raw) => {
     const name = raw.trim();
     if (targets.includes(name) || name === 'seed' || (name.startsWith('metadata.') && name.length > 9))
@@ -306,8 +313,10 @@ export async function mappedCsvRows(
   templateId: string,
   csv: string,
   columns: (string | null)[],
+  envelopeTemplateId?: string,
 ): Promise<{ rows: unknown[]; model: TemplateModel }> {
   const template = await ownTemplate(d, tenant, templateId);
+  const envelope = envelopeTemplateId ? await envelopeTemplate(d, tenant, envelopeTemplateId) : null;
   const [header = [], ...body] = await csvRecords(csv);
   if (columns.length !== header.length)
     throw invalid(
@@ -330,7 +339,10 @@ export async function mappedCsvRows(
   const kept = columns.flatMap((c, i) => (c === null ? [] : [i]));
   if (kept.length === 0) throw invalid('columns', 'at least one column mapped to a field', 'none');
   const records = [kept.map((i) => columns[i]!), ...body.map((r) => kept.map((i) => r[i] ?? ''))];
-  return { rows: rowsOfCsv(records, csvTarget(template.model)), model: template.model };
+  return {
+    rows: rowsOfCsv(records, csvTarget(template.model), envelope ? csvTarget(envelope.model) : null),
+    model: template.model,
+  };
 }
 
 /**

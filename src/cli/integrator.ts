@@ -11,7 +11,7 @@ import {
   Scriptorium,
   ScriptoriumError,
 } from '../client/index.ts';
-import { envValue } from '../config/index.ts';
+import { envValue } from '../config/env.ts';
 import { Refusal } from '../domain/errors.ts';
 import { badUtf8, whereNotUtf8 } from '../domain/utf8.ts';
 import { io } from './io.ts';

@@ -1,28 +1,9 @@
-// Runs one `scriptorium` command line and says every refusal in one line on stderr with exit
-// code 1 (the integrator commands set their own codes; a usage error of theirs is 2). It never
-// exits the process: src/cli/main.ts runs it for the command, the unit tests in-process.
-import { CommanderError } from 'commander';
-import { ConfigError, envValue } from '../config/index.ts';
-import { Refusal } from '../domain/errors.ts';
-import { io } from './io.ts';
+// Runs one `scriptorium` command line (outcome.ts says how it ends). src/cli/main.ts runs it for
+// the command, the unit tests in-process.
+import { runProgram } from './outcome.ts';
 import { buildProgram } from './program.ts';
 
 /** `argv` as process.argv has it (node, the script, then the arguments); sets process.exitCode. */
-export async function runCli(argv: readonly string[]): Promise<void> {
-  try {
-    await buildProgram().parseAsync([...argv]);
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      // Commander has said why (or printed the help or version, exit code 0).
-      process.exitCode = err.exitCode;
-      return;
-    }
-    if (err instanceof Refusal || err instanceof ConfigError) {
-      io.err(`scriptorium: ${err.message}\n`);
-    } else {
-      io.err(`scriptorium: ${(err as Error).message ?? String(err)}\n`);
-      if (envValue('DEBUG')) console.error(err);
-    }
-    process.exitCode = 1;
-  }
+export function runCli(argv: readonly string[]): Promise<void> {
+  return runProgram(buildProgram(), argv);
 }

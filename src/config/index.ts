@@ -4,23 +4,12 @@ import { type Config, type Descriptor, descriptors } from './descriptors.ts';
 
 export { type Config, descriptors } from './descriptors.ts';
 
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError, envValue } from './env.ts';
+import { ConfigError } from './env.ts';
 
 /** The settings of this process, from its environment (the one place that reads it). */
 export function configFromEnv(overrides: Partial<Config> = {}): Config {
   return loadConfig(process.env, overrides);
-}
-
-/** A variable read outside the settings: the console's token, the integrator commands' key and server, DEBUG. */
-export function envValue(
-  name: 'ADMIN_TOKEN' | 'DEBUG' | 'SCRIPTORIUM_API_KEY' | 'SCRIPTORIUM_URL' | 'SCRIPTORIUM_FROM_SOURCE',
-): string | undefined {
-  return process.env[name];
 }
 
 /**

@@ -54,6 +54,24 @@ try { await client.templates.get('tpl_0000000000000000000000'); } catch (err) { 
   const used = await sh(`KEY=${a.live} URL=${server.base} node try.mjs`, project);
   t.equal(used.code, 0, used.out);
   t.equal(used.out.trim(), '3 tpl_\ntrue TEMPLATE_NOT_FOUND', 'the client answers from the real server');
+
+  // The integrator's command comes with it: `npx scriptorium batch` in the project.
+  const help = await sh('npx scriptorium --help', project);
+  t.equal(help.code, 0, help.out);
+  t.match(help.out, /generate[\s\S]*render[\s\S]*batch/, 'generate, render and batch');
+  t.notMatch(help.out, /\bserve\b|\badmin\b/, 'and nothing of the service');
+  writeFileSync(join(project, 'rows.csv'), 'text\n"Dear Ada, thank you."\n"Dear Tom, thank you."\n');
+  const batch = await sh(
+    `SCRIPTORIUM_API_KEY=${a.test} SCRIPTORIUM_URL=${server.base} npx scriptorium batch --template ${a.templates.test.simple} --csv rows.csv -o letters.zip`,
+    project,
+  );
+  t.equal(batch.code, 0, batch.out);
+  t.match(batch.out, /letters\.zip: 2 PDFs/, 'the batch made and downloaded');
+  t.equal(
+    readFileSync(join(project, 'letters.zip')).subarray(0, 2).toString(),
+    'PK',
+    'the ZIP in the project',
+  );
 });
 
 t.test("in the checkout, 'scriptorium/client' resolves after npm ci", async (t) => {

@@ -113,3 +113,47 @@ t.test('a CSV mapped, its first row previewed, the batch followed to its ZIP and
   await page.getByRole('heading', { name: 'Recent batches' }).waitFor();
   t.ok(await page.getByRole('link', { name: `PDF of ${batch!.id}` }).isVisible(), 'listed with its links');
 });
+
+t.test('envelopes: a letter and its envelope for every row, the columns of both mapped', async (t) => {
+  const { page } = await newPage();
+  await signUp(page, base, { name: 'Fanny Price', company: 'Mansfield Letters', email: 'fanny@example.com' });
+  const accountId = await accountOf(page);
+  const letterId = await addTestTemplate(page, accountId, JSON.parse(readExample('letter', {}).template));
+  const envelopeId = await addTestTemplate(page, accountId, JSON.parse(readExample('envelope', {}).template));
+
+  await page.getByRole('link', { name: 'Batches' }).click();
+  await page.getByRole('heading', { name: 'Batches' }).waitFor();
+  await page.getByLabel('Template').selectOption(letterId);
+  await page.getByLabel('Envelopes').selectOption(envelopeId);
+  const file = join(dir, 'addressed.csv');
+  writeFileSync(
+    file,
+    [
+      'text,envelope.name,envelope.street,envelope.city',
+      '"Dear Margaret, thank you for the roses.",Mrs Margaret Hale,14 Rosemary Lane,Helstone',
+      '"Dear John, thank you for the tour of the mill.",Mr John Thornton,Marlborough Mills,Milton',
+    ].join('\n'),
+  );
+  await page.getByLabel('CSV file').setInputFiles(file);
+  await page.getByRole('heading', { name: 'Columns of addressed.csv (2 rows)' }).waitFor();
+  for (const column of ['text', 'envelope.name', 'envelope.street', 'envelope.city'])
+    t.equal(await page.getByLabel(column, { exact: true }).inputValue(), column, `${column} is mapped`);
+  await page.getByRole('img', { name: "The first row's first page as the batch will write it" }).waitFor();
+  await accessible(t, page, 'batches-envelopes');
+  await page.getByRole('button', { name: 'Make 2 documents' }).click();
+  await page.getByRole('heading', { name: /^Batch bat_\w+: completed$/ }).waitFor({ timeout: 120_000 });
+
+  const zipDownload = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download ZIP' }).click();
+  const zip = join(dir, 'addressed.zip');
+  await (await zipDownload).saveAs(zip);
+  t.same(
+    execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n'),
+    ['0.pdf', '0-envelope.pdf', '1.pdf', '1-envelope.pdf'],
+    'each row its letter and its envelope',
+  );
+  const [batch] = await server.ctx.store.batches
+    .list({ accountId, mode: 'test' }, { limit: 1 })
+    .then((p) => p.data);
+  t.equal(batch?.envelopeTemplateId, envelopeId, 'the batch names its envelope template');
+});

@@ -341,8 +341,19 @@ t.test('test sheets, a job through the public API with a dashboard key, its PDF 
   const assetId = await uploadImage(page, meadow);
   const thumb = page.getByRole('img', { name: new RegExp(`^${assetId}, \\d+ by \\d+ pixels$`) });
   await thumb.waitFor();
+  // Drawn once it has loaded (on a busy machine the element is there before its bytes are).
   t.ok(
-    await thumb.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth > 0),
+    await thumb.evaluate((el) => {
+      const img = el as unknown as {
+        complete: boolean;
+        naturalWidth: number;
+        decode(): Promise<void>;
+      };
+      return img.decode().then(
+        () => img.naturalWidth > 0,
+        () => false,
+      );
+    }),
     'its thumbnail is drawn',
   );
   t.match(await page.getByTestId('quota').textContent(), /^1 of /);

@@ -22,14 +22,19 @@ import { listParams } from '../query.ts';
 import { attachment, ok, type RouteRequest, type Routes } from '../types.ts';
 import { callerOf, tenantOf } from './account.ts';
 
-/** The fields every call about a CSV sends: its mode, its template and the CSV text. */
+/**
+ * The fields every call about a CSV sends: its mode, its template and the CSV text, and the
+ * envelope template when every row gets an envelope.
+ */
 function csvBody(req: RouteRequest<'session'>, more: string[] = []) {
-  allowOnly(req.json, ['mode', 'templateId', 'csv', ...more]);
+  allowOnly(req.json, ['mode', 'templateId', 'csv', 'envelopeTemplateId', ...more]);
   const mode = oneOf('mode', req.json.mode, MODES);
-  const { templateId, csv } = req.json;
+  const { templateId, csv, envelopeTemplateId } = req.json;
   if (typeof templateId !== 'string') throw invalid('templateId', 'a template id (tpl_…)', templateId);
   if (typeof csv !== 'string' || csv.trim() === '') throw invalid('csv', 'CSV text with a header row', csv);
-  return { mode, templateId, csv };
+  if (envelopeTemplateId !== undefined && typeof envelopeTemplateId !== 'string')
+    throw invalid('envelopeTemplateId', 'a template id (tpl_…)', envelopeTemplateId);
+  return { mode, templateId, csv, ...(envelopeTemplateId ? { envelopeTemplateId } : {}) };
 }
 
 /** The target of each column: a CSV column name, or null to leave the column out. */
@@ -47,10 +52,13 @@ export function batchDashboardRoutes(d: ApiDeps, log: Logger): Routes<'session'>
       path: `${base}/inspect`,
       body: 'batch',
       handler: async (req) => {
-        const { mode, templateId, csv } = csvBody(req);
+        const { mode, templateId, csv, envelopeTemplateId } = csvBody(req);
         const tenant = tenantOf(req, mode);
         const sample = await templateSample(d, tenant, templateId);
-        return ok(await inspectCsv(d, tenant, templateId, csv, sample));
+        const envelope = envelopeTemplateId
+          ? { templateId: envelopeTemplateId, sample: await templateSample(d, tenant, envelopeTemplateId) }
+          : undefined;
+        return ok(await inspectCsv(d, tenant, templateId, csv, sample, envelope));
       },
     },
     {
@@ -58,15 +66,16 @@ export function batchDashboardRoutes(d: ApiDeps, log: Logger): Routes<'session'>
       path: `${base}/preview`,
       body: 'batch',
       handler: async (req) => {
-        const { mode, templateId, csv } = csvBody(req, ['columns']);
+        const { mode, templateId, csv, envelopeTemplateId } = csvBody(req, ['columns']);
         const caller = await callerOf(d, req, mode);
-        // What the batch would make of the first row, drawn as the builder draws a draft.
+        // What the batch would make of the first row's letter, drawn as the builder draws a draft.
         const { rows, model } = await mappedCsvRows(
           d,
           caller.tenant,
           templateId,
           csv,
           columnsOf(req.json.columns),
+          envelopeTemplateId,
         );
         const row = rows[0] as (JobInput & { metadata?: Record<string, string>; seed?: number }) | undefined;
         if (!row) throw invalid('csv', 'a header row and at least one row', 'a header alone');
@@ -84,13 +93,25 @@ export function batchDashboardRoutes(d: ApiDeps, log: Logger): Routes<'session'>
       path: base,
       body: 'batch',
       handler: async (req) => {
-        const { mode, templateId, csv } = csvBody(req, ['columns', 'merge']);
+        const { mode, templateId, csv, envelopeTemplateId } = csvBody(req, ['columns', 'merge']);
         const caller = await callerOf(d, req, mode);
-        const { rows } = await mappedCsvRows(d, caller.tenant, templateId, csv, columnsOf(req.json.columns));
+        const { rows } = await mappedCsvRows(
+          d,
+          caller.tenant,
+          templateId,
+          csv,
+          columnsOf(req.json.columns),
+          envelopeTemplateId,
+        );
         const made = await submitBatch(
           d,
           caller,
-          { templateId, rows, ...(req.json.merge !== undefined ? { merge: req.json.merge } : {}) },
+          {
+            templateId,
+            rows,
+            ...(req.json.merge !== undefined ? { merge: req.json.merge } : {}),
+            ...(envelopeTemplateId ? { envelope: { templateId: envelopeTemplateId } } : {}),
+          },
           undefined,
           req.id,
         );
