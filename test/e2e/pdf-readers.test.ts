@@ -98,6 +98,16 @@ t.test('PDF: outlines once, text extractable, valid, deterministic, size capped 
   // (and the marks poppler sets around a right-to-left run).
   const strays = [...extracted].filter((ch) => !/[\s\u202a-\u202e]/.test(ch) && !text.includes(ch));
   t.same(strays, [], 'nothing extracted but the text');
+  // MuPDF does not honour the empty /ActualText: the drawings read as spaces there, never as
+  // replacement characters, and the text layer as the text.
+  if (has('mutool')) {
+    const mu = execFileSync('mutool', ['draw', '-q', '-F', 'txt', '-o', '-', file], { encoding: 'utf8' });
+    t.notMatch(mu, /\ufffd/, 'MuPDF: no replacement character for a drawing');
+    t.ok(
+      mu.replace(/\s+/g, ' ').includes('Dear friend, thank you for the lovely afternoon.'),
+      'MuPDF: the text layer read',
+    );
+  } else t.ok(!process.env.CI, 'mutool is installed in CI');
   t.match(
     execFileSync('pdffonts', [file], { encoding: 'utf8' }),
     /ScriptoriumHand\s+CID Type 0C\s+Identity-H\s+yes\s+yes/,

@@ -2,10 +2,10 @@
 // of one compact font program for the whole document (a CID-keyed CFF, cff.ts, §9.7.4), each
 // placed per instance with its own text matrix (`a b c d e f Tm <gid> Tj`, §9.4.2): never an
 // outline repeated per instance. The drawn glyphs carry an empty /ActualText (§14.9.4), so text
-// extraction skips them; each line's text is laid over the drawing in text render mode 3
-// (invisible, §9.3.6) with a Type 3 font whose glyphs are empty and whose ToUnicode map gives
-// the characters back, so the text is selectable and searchable in any script. Pure:
-// compression and the date come in as arguments.
+// extraction skips them (and reads them as spaces where it does not honour that); each line's
+// text is laid over the drawing in text render mode 3 (invisible, §9.3.6) with a Type 3 font
+// whose glyphs are empty and whose ToUnicode map gives the characters back, so the text is
+// selectable and searchable in any script. Pure: compression and the date come in as arguments.
 import { hexRgb, letterInk } from '../color.ts';
 import { type DisplayList, type DisplayPage, type Item, KEPT_DRAWINGS } from '../display-list.ts';
 import { charString, cidFont } from './cff.ts';
@@ -353,11 +353,13 @@ class TextCodes {
   }
 }
 
-function toUnicode(chars: string[]): string {
-  const lines = chars.map((ch, code) => {
+/** A ToUnicode CMap (§9.10.3) giving code i the characters `chars[i]` (`bytes`-byte codes, from `first`). */
+function toUnicode(chars: string[], bytes: 1 | 2 = 1, first = 0): string {
+  const hexOf = (code: number) => `<${code.toString(16).padStart(2 * bytes, '0')}>`;
+  const lines = chars.map((ch, i) => {
     let hex = '';
-    for (let i = 0; i < ch.length; i++) hex += ch.charCodeAt(i).toString(16).padStart(4, '0');
-    return `<${code.toString(16).padStart(2, '0')}> <${hex}>`;
+    for (let j = 0; j < ch.length; j++) hex += ch.charCodeAt(j).toString(16).padStart(4, '0');
+    return `${hexOf(first + i)} <${hex}>`;
   });
   const blocks: string[] = [];
   for (let i = 0; i < lines.length; i += 100) {
@@ -368,7 +370,7 @@ function toUnicode(chars: string[]): string {
     '/CIDInit /ProcSet findresource begin 12 dict begin begincmap',
     '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def',
     '/CMapName /Adobe-Identity-UCS def /CMapType 2 def',
-    '1 begincodespacerange <00> <FF> endcodespacerange',
+    `1 begincodespacerange ${hexOf(0)} ${hexOf(bytes === 1 ? 0xff : 0xffff)} endcodespacerange`,
     ...blocks,
     'endcmap CMapName currentdict /CMap defineresource pop end end',
   ].join('\n');
@@ -559,7 +561,13 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
 
   // Object numbers: 1 catalog, 2 pages, 3 info, 4 resources, then glyphs, text fonts, pages.
   let next = 5;
-  const faceObjs = faces.map(() => ({ type0: next++, cid: next++, descriptor: next++, file: next++ }));
+  const faceObjs = faces.map(() => ({
+    type0: next++,
+    cid: next++,
+    descriptor: next++,
+    file: next++,
+    cmap: next++,
+  }));
   const fontObjs = codes.fonts.map(() => ({ font: next++, cmap: next++, proc: next++ }));
   const pageObjs = list.pages.map(() => ({ page: next++, content: next++ }));
   const imageObj = new Map([...images.keys()].map((id) => [id, next++]));
@@ -603,7 +611,21 @@ export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint
     const name = `${tag}+ScriptoriumHand`;
     w.object(
       o.type0,
-      `<< /Type /Font /Subtype /Type0 /BaseFont /${name} /Encoding /Identity-H /DescendantFonts [${o.cid} 0 R] >>`,
+      `<< /Type /Font /Subtype /Type0 /BaseFont /${name} /Encoding /Identity-H /DescendantFonts [${o.cid} 0 R] /ToUnicode ${o.cmap} 0 R >>`,
+    );
+    // Every drawing reads as a space: an extractor that does not honour the empty /ActualText
+    // (MuPDF) gives blank space, not a replacement character a glyph, beside the text layer.
+    w.stream(
+      o.cmap,
+      '',
+      enc.encode(
+        toUnicode(
+          face.map(() => ' '),
+          2,
+          1,
+        ),
+      ),
+      opts.deflate,
     );
     w.object(
       o.cid,
