@@ -63,6 +63,21 @@ const accountOption = () =>
 const modeOption = () => new Option('--mode <mode>', 'key mode').choices(KEY_MODES).default('live');
 const jsonOption = () => new Option('--json', 'print one JSON object');
 
+/**
+ * The admin token for a command that talks to a running server (`what` needs it), after its
+ * `--url` is checked: from `--token`, else ADMIN_TOKEN.
+ */
+function adminToken(opts: { url: string; token?: string | undefined }, what: string): string {
+  const token = opts.token ?? envValue('ADMIN_TOKEN');
+  if (!token) throw new Refusal('invalid', `${what} needs the admin token: --token TOKEN or ADMIN_TOKEN`);
+  if (!/^https?:\/\/[^/]+/.test(opts.url))
+    throw new Refusal(
+      'invalid',
+      `--url must be an http:// or https:// address, got ${JSON.stringify(opts.url)}`,
+    );
+  return token;
+}
+
 /** `admin template import --url`: the template posted to the admin API of a running server. */
 async function importOverHttp(
   opts: {
@@ -78,14 +93,7 @@ async function importOverHttp(
   },
   human: (t: { id: string; kind: string; mode: string; name: string }) => string,
 ): Promise<void> {
-  const token = opts.token ?? envValue('ADMIN_TOKEN');
-  if (!token)
-    throw new Refusal('invalid', 'importing over HTTP needs the admin token: --token TOKEN or ADMIN_TOKEN');
-  if (!/^https?:\/\/[^/]+/.test(opts.url))
-    throw new Refusal(
-      'invalid',
-      `--url must be an http:// or https:// address, got ${JSON.stringify(opts.url)}`,
-    );
+  const token = adminToken(opts, 'importing over HTTP');
   let template: unknown;
   try {
     template = JSON.parse(opts.text);
@@ -503,14 +511,7 @@ export function buildProgram(): Command {
     .option('--url <url>', 'server', 'http://127.0.0.1:8080')
     .option('--token <token>', 'admin token (default: ADMIN_TOKEN)')
     .action(async (opts: { url: string; token?: string }) => {
-      const token = opts.token ?? envValue('ADMIN_TOKEN');
-      if (!token)
-        throw new Refusal('invalid', 'the console needs the admin token: --token TOKEN or ADMIN_TOKEN');
-      if (!/^https?:\/\/[^/]+/.test(opts.url))
-        throw new Refusal(
-          'invalid',
-          `--url must be an http:// or https:// address, got ${JSON.stringify(opts.url)}`,
-        );
+      const token = adminToken(opts, 'the console');
       if (!process.stdin.isTTY)
         throw new Refusal('invalid', 'the console needs a terminal (stdin is not a TTY)');
       forgetCiForConsole();
