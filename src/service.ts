@@ -146,10 +146,12 @@ export async function startService(ctx: Context, opts: ServiceOptions = {}): Pro
       ctx.store.generations.unfinishedCounts(),
       ctx.store.billing.usageBetween(null, today.from, today.to),
     ]);
+    const held = queue.stats();
     const figures = {
       waiting: counts.queued,
       active: counts.processing,
-      delayed: queue.stats().delayed,
+      delayed: held.delayed,
+      retrying: held.retrying,
       completedToday: usage.successful_generations,
       failedToday: usage.failed_generations,
     };

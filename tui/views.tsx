@@ -53,6 +53,8 @@ export interface JobRow {
   templateId?: string;
   pages?: number;
   attempt: number;
+  /** Why an unfinished job the queue holds is not running (AdminJob's `wait`). */
+  wait?: JobWaitRow;
   createdAt: string;
   startedAt?: string;
   completedAt?: string;
@@ -62,6 +64,36 @@ export interface JobRow {
   requestId?: string;
   metadata?: Record<string, string>;
 }
+
+export interface JobWaitRow {
+  reason: string;
+  until?: string;
+  faults: number;
+}
+
+/** The status a list shows: a job waiting out a retry's back-off, or held behind its account's job, says so. */
+export function shownStatus(j: JobRow): string {
+  if (j.wait?.reason === 'retry') return `retry ${j.wait.faults}`;
+  if (j.wait?.reason === 'account') return 'held';
+  return j.status;
+}
+
+/**
+ * Why a job waits, in words: delayed until when and for which retry, or behind its account's
+ * running job, or next in line. Empty for a job the queue does not hold waiting.
+ */
+export function waitText(w: JobWaitRow | undefined): string {
+  if (!w) return '';
+  const runs = `${w.faults} run${w.faults === 1 ? '' : 's'} in a row failed on a fault of the service`;
+  if (w.reason === 'retry')
+    return `delayed${w.until ? ` until ${clock(w.until)} UTC` : ''} for retry ${w.faults}: ${runs}`;
+  if (w.reason === 'account')
+    return `held: its account has a job rendering (one at a time)${w.until ? `, next look ${clock(w.until)} UTC` : ''}${w.faults ? `; then retry ${w.faults}` : ''}`;
+  return `next in line for a render thread${w.faults ? `, for retry ${w.faults}` : ''}`;
+}
+
+/** A job's tries: the count, marked when it was started more than once. */
+const tries = (j: JobRow) => (j.attempt > 1 ? `↻${j.attempt}` : String(j.attempt));
 
 /** When a finished job finished; nothing while it is queued or processing. */
 const finishedAt = (j: JobRow) => j.completedAt ?? j.failedAt ?? j.cancelledAt;
@@ -211,6 +243,24 @@ export function Dashboard(props: { snapshot: Snapshot | null; history: Snapshot[
         {count(s.queue.completedToday)} · failed today {count(s.queue.failedToday)}
       </Text>
       <Text>
+        <Text bold>Delayed </Text>
+        {s.queue.delayed === 0 ? (
+          <Text dimColor>none</Text>
+        ) : (
+          cell(
+            [
+              s.queue.retrying ? `${s.queue.retrying} waiting to retry after a fault` : '',
+              s.queue.delayed > s.queue.retrying
+                ? `${s.queue.delayed - s.queue.retrying} behind their account's job`
+                : '',
+            ]
+              .filter(Boolean)
+              .join(' · '),
+            70 + extra(size).columns,
+          )
+        )}
+      </Text>
+      <Text>
         <Text bold>Pool </Text>
         {s.pool.busy}/{s.pool.threads} threads busy · {s.instances.length} instance
         {s.instances.length === 1 ? '' : 's'} (
@@ -350,7 +400,13 @@ export const JOB_FILTERS = ['all', 'queued', 'processing', 'completed', 'failed'
 export type JobFilter = (typeof JOB_FILTERS)[number];
 
 const statusColor = (status: string) =>
-  status === 'failed' ? 'red' : status === 'completed' ? 'green' : undefined;
+  status === 'failed'
+    ? 'red'
+    : status === 'completed'
+      ? 'green'
+      : status === 'held' || status.startsWith('retry')
+        ? 'yellow'
+        : undefined;
 
 export function Jobs(props: {
   jobs: JobRow[];
@@ -393,9 +449,9 @@ export function Jobs(props: {
           {cell(job.id, idWidth)}
           {cell(props.names[job.accountId] ?? job.accountId, accountWidth)}
           {cell(`${job.kind}${job.mode === 'test' ? '·t' : ''}`, 10)}
-          <Text color={statusColor(job.status)}>{cell(job.status, 11)}</Text>
+          <Text color={statusColor(shownStatus(job))}>{cell(shownStatus(job), 11)}</Text>
           {cell(job.pages === undefined ? '' : String(job.pages), 6, 'right')}
-          {cell(String(job.attempt), 4, 'right')}
+          <Text color={job.attempt > 1 ? 'yellow' : undefined}>{cell(tries(job), 4, 'right')}</Text>
           {cell(between(job.startedAt, finishedAt(job)), 8, 'right')}
           {cell(clock(job.createdAt), 9, 'right')}
           {showError ? `  ${cell(job.error?.code ?? '', errorWidth)}` : ''}
@@ -407,9 +463,35 @@ export function Jobs(props: {
           first={`${j.id} · ${props.names[j.accountId] ?? ''} ${j.accountId} · Enter: details`}
           {...(j.error
             ? { second: `${j.error.code}: ${j.error.message}`, tone: 'red' as const }
-            : { second: '' })}
+            : { second: waitText(j.wait) })}
         />
       ) : null}
+    </Box>
+  );
+}
+
+/** A labelled value over several lines, its words wrapped to `width`; a `first` line in `color` above them. */
+function Lines(props: {
+  label: string;
+  width: number;
+  text: string;
+  first?: string;
+  color: 'red' | 'yellow';
+}) {
+  return (
+    <Box>
+      <Box width={12}>
+        <Text>{props.label}</Text>
+      </Box>
+      <Box width={props.width} flexDirection="column">
+        {props.first !== undefined ? <Text color={props.color}>{props.first}</Text> : null}
+        {wrapWords(props.text, props.width - 1).map((line, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one text, in order
+          <Text key={i} color={props.first === undefined ? props.color : undefined}>
+            {line}
+          </Text>
+        ))}
+      </Box>
     </Box>
   );
 }
@@ -423,8 +505,12 @@ export function JobDetail(props: { job: JobRow; names: Record<string, string>; s
     ['Account', `${props.names[j.accountId] ?? ''} ${j.accountId}`.trim()],
     ['Kind', `${j.kind}, ${j.mode} mode`],
     ['Status', j.status],
+    ...(j.wait ? ([['Waits', waitText(j.wait)]] as [string, string][]) : []),
     ['Pages', j.pages === undefined ? '–' : String(j.pages)],
-    ['Attempts', String(j.attempt)],
+    [
+      'Attempts',
+      j.attempt > 1 ? `${j.attempt}, started again after a run that did not finish` : String(j.attempt),
+    ],
     ['Created', `${dateTime(j.createdAt, true)} UTC`],
     [
       'Started',
@@ -452,25 +538,18 @@ export function JobDetail(props: { job: JobRow; names: Record<string, string>; s
         <Text bold>Job {j.id}</Text>
         <Text dimColor> Esc back · c cancel</Text>
       </Text>
-      {rows.map(([label, value]) => (
-        <Text key={label}>
-          {cell(label, 12)}
-          <Text color={label === 'Status' ? statusColor(value) : undefined}>{cell(value, width)}</Text>
-        </Text>
-      ))}
+      {rows.map(([label, value]) =>
+        label === 'Waits' ? (
+          <Lines key={label} label={label} width={width} text={value} color="yellow" />
+        ) : (
+          <Text key={label}>
+            {cell(label, 12)}
+            <Text color={label === 'Status' ? statusColor(value) : undefined}>{cell(value, width)}</Text>
+          </Text>
+        ),
+      )}
       {j.error ? (
-        <Box>
-          <Box width={12}>
-            <Text>Failure</Text>
-          </Box>
-          <Box width={width} flexDirection="column">
-            <Text color="red">{j.error.code}</Text>
-            {wrapWords(j.error.message, width - 1).map((line, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one message, in order
-              <Text key={i}>{line}</Text>
-            ))}
-          </Box>
-        </Box>
+        <Lines label="Failure" width={width} first={j.error.code} color="red" text={j.error.message} />
       ) : null}
     </Box>
   );

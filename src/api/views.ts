@@ -98,11 +98,25 @@ export const assetView = (a: AssetRecord) => ({
 });
 
 /** A job as the operator sees it: whose, which mode, which attempt, and why it failed. */
-export const adminJobView = (j: Job) => ({
+/**
+ * A job as the operator sees it; `wait`, for an unfinished job the queue holds, says why it is not
+ * running: `retry` (the back-off after `faults` runs failed on a fault of the service, until
+ * `until`), `account` (its account's lane is full) or `threads` (next in line).
+ */
+export const adminJobView = (j: Job, wait?: { reason: string; until?: Date; faults: number }) => ({
   ...jobView(j),
   accountId: j.accountId,
   mode: j.mode,
   attempt: j.attempt,
+  ...(wait
+    ? {
+        wait: {
+          reason: wait.reason,
+          ...(wait.until ? { until: wait.until.toISOString() } : {}),
+          faults: wait.faults,
+        },
+      }
+    : {}),
   ...(j.status === 'failed' ? { failedAt: j.updatedAt } : {}),
   ...(j.error ? { error: j.error } : {}),
   ...(j.requestId ? { requestId: j.requestId } : {}),

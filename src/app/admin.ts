@@ -20,7 +20,7 @@ import type {
   TemplateRecord,
 } from '../store/index.ts';
 import type { Page } from '../store/paging.ts';
-import type { JobQueue } from '../queue/types.ts';
+import type { JobQueue, JobWait } from '../queue/types.ts';
 import type { FontQuota } from '../domain/fonts.ts';
 import type { UsageCounter } from '../store/schema.ts';
 
@@ -267,8 +267,20 @@ export function listKeys(d: AdminDeps, account: string): Promise<ApiKeyRecord[]>
 
 export type JobFilter = Parameters<Store['generations']['listAll']>[0];
 
-export function listJobs(d: AdminDeps, filter: JobFilter): Promise<Page<Job>> {
-  return d.store.generations.listAll(filter);
+/**
+ * Any account's jobs, newest first, with why each unfinished one the queue holds is not running
+ * (a retry's back-off and when it ends, its account's lane, or the line for a thread). Without a
+ * queue that answers, the jobs come without their waits.
+ */
+export async function listJobs(
+  d: AdminDeps & { queue?: Pick<JobQueue, 'waits'> },
+  filter: JobFilter,
+): Promise<Page<Job> & { waits: Map<string, JobWait> }> {
+  const page = await d.store.generations.listAll(filter);
+  const open = page.data.filter((j) => j.status === 'queued' || j.status === 'processing').map((j) => j.id);
+  const waits =
+    d.queue && open.length ? await d.queue.waits(open).catch(() => new Map<string, JobWait>()) : new Map();
+  return { ...page, waits };
 }
 
 /**

@@ -78,14 +78,17 @@ export function listCommands(admin: Command, account: Command, withContext: With
         withContext(
           opts,
           (ctx, use) =>
-            use.admin.listJobs(ctx, {
-              limit: opts.limit,
-              cursor: opts.cursor,
-              status: opts.status,
-              accountId: opts.account,
-              mode: opts.mode,
-              kind: opts.kind,
-            }),
+            use.admin
+              .listJobs(ctx, {
+                limit: opts.limit,
+                cursor: opts.cursor,
+                status: opts.status,
+                accountId: opts.account,
+                mode: opts.mode,
+                kind: opts.kind,
+              })
+              // A command holds no queue: the waits are the servers' to say (the console shows them).
+              .then(({ waits: _, ...page }) => page),
           (page) => (page.data.map(jobLine).join('\n') || '(no jobs)') + more(page),
         ),
     );

@@ -61,14 +61,16 @@ export interface QueueFigures {
   waiting: number;
   /** Jobs a worker is rendering. */
   active: number;
-  /** Jobs put back for a while because their account already has one rendering. */
+  /** Jobs put back for a while: their account already has one rendering, or a retry's back-off. */
   delayed: number;
+  /** Of the delayed: jobs waiting out the back-off after a run failed on a fault of the service. */
+  retrying: number;
   /** Jobs completed and failed today (UTC). */
   completedToday: number;
   failedToday: number;
 }
 
-const QUEUE_STATES = ['waiting', 'active', 'delayed', 'completedToday', 'failedToday'] as const;
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'retrying', 'completedToday', 'failedToday'] as const;
 const EVENTS = ['renders', 'generations', 'previews', 'pages', 'rejected'] as const;
 
 export interface Snapshot {

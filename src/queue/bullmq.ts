@@ -14,6 +14,7 @@ import {
   type JobQueue,
   BATCH_EXTRA_JOBS,
   type JobRunner,
+  type JobWait,
   laneOf,
   roomFor,
   type QueuedJob,
@@ -82,7 +83,7 @@ export class BullQueue implements JobQueue {
   private readonly aborted = new Set<string>();
   /** Connections this queue opened, closed by stop(). */
   private readonly connections: Redis[] = [];
-  private counts: QueueStats = { waiting: 0, active: 0, delayed: 0 };
+  private counts: QueueStats = { waiting: 0, active: 0, delayed: 0, retrying: 0 };
   /** Seconds in a row this worker sat idle while jobs waited. */
   private idleWhileWaiting = 0;
   private readonly timer: NodeJS.Timeout;
@@ -124,6 +125,11 @@ export class BullQueue implements JobQueue {
     return `${this.opts.prefix}cancel`;
   }
 
+  /** A set of the jobs waiting out a back-off after a fault, or waiting to run the retry after it. */
+  private get retryingKey(): string {
+    return `${this.opts.prefix}retrying`;
+  }
+
   private startWorker(): Worker {
     const worker = new Worker(QUEUE, (job, token) => this.process(job, token), {
       connection: this.connect(),
@@ -152,6 +158,7 @@ export class BullQueue implements JobQueue {
     // Waiting or delayed: out of the queue. Running somewhere: its process hears the channel.
     this.remember(id);
     void this.queue.remove(id).catch(() => {});
+    void this.redis.srem(this.retryingKey, id).catch(() => {});
     void this.redis.publish(this.cancelChannel, id).catch(() => {});
     this.running.get(id)?.abort();
   }
@@ -168,9 +175,17 @@ export class BullQueue implements JobQueue {
   private async refresh(): Promise<void> {
     let waiting: number;
     try {
-      const c = await this.queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active');
+      const [c, retrying] = await Promise.all([
+        this.queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active'),
+        this.redis.scard(this.retryingKey),
+      ]);
       waiting = (c.waiting ?? 0) + (c.prioritized ?? 0);
-      this.counts = { waiting: waiting + (c.delayed ?? 0), active: c.active ?? 0, delayed: c.delayed ?? 0 };
+      this.counts = {
+        waiting: waiting + (c.delayed ?? 0),
+        active: c.active ?? 0,
+        delayed: c.delayed ?? 0,
+        retrying: Math.min(retrying, c.delayed ?? 0),
+      };
     } catch {
       return; // Redis away: the figures wait for it.
     }
@@ -185,6 +200,34 @@ export class BullQueue implements JobQueue {
       this.opts.onError(new Error('the queue worker took no jobs while jobs waited; replaced'), null);
       void stale.close(true).catch(() => {});
     }
+  }
+
+  async waits(ids: readonly string[]): Promise<Map<string, JobWait>> {
+    const out = new Map<string, JobWait>();
+    if (!ids.length) return out;
+    const p = this.redis.pipeline();
+    for (const id of ids)
+      p.zscore(this.queue.keys.delayed!, id)
+        .hget(this.queue.toKey(id), 'data')
+        .lpos(this.queue.keys.wait!, id)
+        .sismember(this.retryingKey, id);
+    const replies = (await p.exec()) ?? [];
+    for (const [i, id] of ids.entries()) {
+      const [score, data, inLine, retrying] = replies.slice(4 * i, 4 * i + 4).map((r) => r?.[1]);
+      let faults = 0;
+      try {
+        faults = (JSON.parse(String(data)) as Carried).faults ?? 0;
+      } catch {}
+      // A delayed job's score is the time it is due, in ms, times 0x1000 (BullMQ's getDelayedScore).
+      if (score !== null && score !== undefined)
+        out.set(id, {
+          reason: retrying ? 'retry' : 'account',
+          until: new Date(Math.floor(Number(score) / 0x1000)),
+          faults,
+        });
+      else if (inLine !== null && inLine !== undefined) out.set(id, { reason: 'threads', faults });
+    }
+    return out;
   }
 
   /** Ids of jobs BullMQ holds in any live state, for the reconciler. */
@@ -231,11 +274,15 @@ export class BullQueue implements JobQueue {
       this.jobs.delete(id);
       await this.redis.eval(RELEASE, 1, lease, mine).catch(() => {});
     }
-    if (!failed || this.aborted.has(id)) return;
+    if (!failed || this.aborted.has(id)) {
+      if (job.data.faults) await this.redis.srem(this.retryingKey, id).catch(() => {});
+      return;
+    }
     // Run again after a back-off. Should Redis fail here too, the job leaves the queue and the
     // reconciler queues it again from the store.
     const faults = (job.data.faults ?? 0) + 1;
     await job.updateData({ ...queued, faults });
+    await this.redis.sadd(this.retryingKey, id);
     await job.moveToDelayed(Date.now() + retryDelay(faults, this.opts.backoff ?? DEFAULT_BACKOFF), token);
     throw new DelayedError();
   }

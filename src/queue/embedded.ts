@@ -7,6 +7,7 @@ import {
   DEFAULT_BACKOFF,
   type JobQueue,
   type JobRunner,
+  type JobWait,
   laneOf,
   roomFor,
   type QueuedJob,
@@ -22,7 +23,7 @@ export class EmbeddedQueue implements JobQueue {
     { job: QueuedJob; controller: AbortController; done: Promise<void> }
   >();
   /** Jobs whose run rejected, waiting out their back-off. */
-  private readonly backingOff = new Map<string, { job: QueuedJob; timer: NodeJS.Timeout }>();
+  private readonly backingOff = new Map<string, { job: QueuedJob; timer: NodeJS.Timeout; until: Date }>();
   /** Rejections in a row per job, for the back-off. */
   private readonly faults = new Map<string, number>();
   private stopped = false;
@@ -82,7 +83,22 @@ export class EmbeddedQueue implements JobQueue {
       waiting: this.waiting.length + this.backingOff.size,
       active: this.active.size,
       delayed: held,
+      retrying: this.backingOff.size,
     };
+  }
+
+  async waits(ids: readonly string[]): Promise<Map<string, JobWait>> {
+    const busy = this.busyLanes();
+    const out = new Map<string, JobWait>();
+    for (const id of ids) {
+      const faults = this.faults.get(id) ?? 0;
+      const backoff = this.backingOff.get(id);
+      const waiting = this.waiting.find((w) => w.id === id);
+      if (backoff) out.set(id, { reason: 'retry', until: backoff.until, faults });
+      else if (waiting)
+        out.set(id, { reason: EmbeddedQueue.free(busy, waiting) ? 'threads' : 'account', faults });
+    }
+    return out;
   }
 
   private dropBackoff(id: string): void {
@@ -97,15 +113,13 @@ export class EmbeddedQueue implements JobQueue {
     if (this.stopped) return;
     const faults = (this.faults.get(job.id) ?? 0) + 1;
     this.faults.set(job.id, faults);
-    const timer = setTimeout(
-      () => {
-        this.backingOff.delete(job.id);
-        this.enqueue(job);
-      },
-      retryDelay(faults, this.opts.backoff ?? DEFAULT_BACKOFF),
-    );
+    const delay = retryDelay(faults, this.opts.backoff ?? DEFAULT_BACKOFF);
+    const timer = setTimeout(() => {
+      this.backingOff.delete(job.id);
+      this.enqueue(job);
+    }, delay);
     timer.unref();
-    this.backingOff.set(job.id, { job, timer });
+    this.backingOff.set(job.id, { job, timer, until: new Date(Date.now() + delay) });
   }
 
   async stop(graceMs: number): Promise<void> {

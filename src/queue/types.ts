@@ -58,6 +58,23 @@ export interface QueueStats {
   active: number;
   /** Of the waiting: jobs held back (their account already has one running, or a back-off). */
   delayed: number;
+  /** Of the delayed: jobs waiting out the back-off after a run that failed on a fault of the service. */
+  retrying: number;
+}
+
+/**
+ * Why a job the queue holds is not running. `retry`: it waits out the back-off after `faults`
+ * runs in a row failed on a fault of the service (a store or disk that failed), and is tried
+ * again at `until`. `account`: its account's lane is full (one single job per account, or the
+ * batch lane's share), and it is tried again when that run ends (`until`, in a farm, is the next
+ * look). `threads`: it is next in line for a free render thread. Jobs running or unknown to the
+ * queue have none.
+ */
+export interface JobWait {
+  reason: 'retry' | 'account' | 'threads';
+  until?: Date;
+  /** Runs in a row that failed on a fault of the service: the run waited for is retry number `faults`. */
+  faults: number;
 }
 
 export interface JobQueue {
@@ -73,6 +90,8 @@ export interface JobQueue {
   /** Stops the job: out of the queue if it waits, its task aborted if it runs. */
   abort(id: string): void;
   stats(): QueueStats;
+  /** Why each of these jobs, where the queue holds it and it is not running, waits. */
+  waits(ids: readonly string[]): Promise<Map<string, JobWait>>;
   /** Takes no new work; waits for running jobs up to `graceMs`, then aborts them. */
   stop(graceMs: number): Promise<void>;
 }

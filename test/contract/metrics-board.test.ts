@@ -5,7 +5,7 @@ import t from 'tap';
 import { combine, Metrics, SampleBoard } from '../../src/metrics/index.ts';
 import { REDIS_URL, redisPrefix, unavailable } from '../helpers/services.ts';
 
-const queue = { waiting: 3, active: 2, delayed: 1, completedToday: 40, failedToday: 1 };
+const queue = { waiting: 3, active: 2, delayed: 1, retrying: 0, completedToday: 40, failedToday: 1 };
 
 t.test(
   'samples meet in Redis; a stopped instance drops out',

@@ -180,4 +180,69 @@ export function queueContract(t: Test, name: string, make: QueueFactory): void {
     await sleep(1000);
     t.equal(runs, 1, 'not run again after abort');
   });
+
+  t.test(
+    `${name}: waits() says why a held job does not run: its account's job, or a retry's back-off`,
+    async (t) => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => {
+        release = r;
+      });
+      let faults = 0;
+      const q = await make(async (job) => {
+        if (job.id.endsWith('_first')) await gate;
+        if (job.id.endsWith('_failing') && faults < 6) {
+          faults++;
+          throw new Error('store unreachable');
+        }
+      }, 2);
+      t.teardown(() => q.stop(1000));
+      const first = `gen_${name}_waits_first`;
+      const second = `gen_${name}_waits_second`;
+      const failing = `gen_${name}_waits_failing`;
+      q.enqueue({ id: first, accountId: 'acc_waits' });
+      await sleep(100);
+      q.enqueue({ id: second, accountId: 'acc_waits' });
+      q.enqueue({ id: failing, accountId: 'acc_waits_other' });
+      const seen: { id: string; reason: string; faults: number; ahead: number }[] = [];
+      let retryingSeen = 0;
+      const end = Date.now() + 10_000;
+      while (Date.now() < end && !(faults === 6 && seen.some((s) => s.id === second))) {
+        const now = Date.now();
+        for (const [id, w] of await q.waits([first, second, failing]))
+          seen.push({
+            id,
+            reason: w.reason,
+            faults: w.faults,
+            ahead: w.until ? w.until.getTime() - now : -1,
+          });
+        retryingSeen = Math.max(retryingSeen, q.stats().retrying);
+        await sleep(15);
+      }
+      t.notOk(
+        seen.some((s) => s.id === first),
+        'the running job has no wait',
+      );
+      t.ok(
+        seen.some((s) => s.id === second && s.reason === 'account' && s.faults === 0),
+        `the second job of an account waits for its account: ${JSON.stringify(seen.find((s) => s.id === second))}`,
+      );
+      const retries = seen.filter((s) => s.id === failing && s.reason === 'retry');
+      t.ok(retries.length > 0, 'the failing job waits out its back-off');
+      t.ok(
+        retries.every((s) => s.faults >= 1 && s.faults <= 6 && s.ahead > -1000 && s.ahead <= 450),
+        `for the retry after its faults, due within its back-off: ${JSON.stringify(retries.slice(-3))}`,
+      );
+      t.ok(
+        retries.some((s) => s.faults >= 3),
+        'the count of faults grows with each failed run',
+      );
+      release();
+      t.ok(await until(() => faults === 6), 'the failing job ran on');
+      await sleep(700);
+      t.same([...(await q.waits([first, second, failing]))], [], 'no waits once every job is done');
+      t.equal(retryingSeen, 1, 'stats() counted the one job waiting out a back-off');
+      t.equal(q.stats().retrying, 0, 'and none once it ran');
+    },
+  );
 }

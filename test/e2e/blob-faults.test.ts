@@ -13,6 +13,7 @@ import { png } from '../helpers/images.ts';
 import { startS3 } from '../helpers/s3.ts';
 import { call, jobFinished, startTestServer, type TestServer } from '../helpers/server.ts';
 
+const ADMIN = 'blob-faults-admin-token-0123456789';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function letter(t: Test, server: TestServer, key: string, templateId: string): Promise<string> {
@@ -139,6 +140,7 @@ t.test('S3 stopped: downloads and uploads answer 503, a job waits for it and the
     s3Bucket: `faults-${process.pid}`,
     jobRetryBaseMs: 100,
     jobRetryMaxMs: 400,
+    adminToken: ADMIN,
   });
   const tenant = await server.tenant();
   const key = tenant.test;
@@ -175,6 +177,21 @@ t.test('S3 stopped: downloads and uploads answer 503, a job waits for it and the
   }
   t.ok(attempts >= 3, `it is tried again while S3 is away (${attempts} attempts)`);
   t.equal((await call(t, server, 'GET', `/generations/${post.body.id}`, { key })).body.status, 'processing');
+  // The operator sees why: the job waits out a retry's back-off, until when and for which retry.
+  let wait: { reason: string; until?: string; faults: number } | undefined;
+  for (let i = 0; i < 50 && wait?.reason !== 'retry'; i++) {
+    const listed = await call(t, server, 'GET', '//admin/v1/jobs?status=processing', {
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+    wait = listed.body.data.find((j: { id: string }) => j.id === post.body.id)?.wait;
+    if (wait?.reason !== 'retry') await sleep(20);
+  }
+  t.equal(wait?.reason, 'retry', 'the admin API says the job waits for a retry');
+  t.ok(wait && wait.faults >= 1, `after its faults (${wait?.faults})`);
+  t.ok(
+    wait?.until && Math.abs(Date.parse(wait.until) - Date.now()) < 2000,
+    `due within its back-off (${wait?.until})`,
+  );
 
   await s3.restart();
   const job = await jobFinished(t, server, key, post.body.id);

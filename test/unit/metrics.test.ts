@@ -4,7 +4,7 @@
 import t from 'tap';
 import { combine, LATENCY_BUCKETS_MS, Metrics, quantile } from '../../src/metrics/index.ts';
 
-const queue = { waiting: 3, active: 2, delayed: 1, completedToday: 40, failedToday: 1 };
+const queue = { waiting: 3, active: 2, delayed: 1, retrying: 0, completedToday: 40, failedToday: 1 };
 
 t.test('a minute of events, kept by the second', async (t) => {
   let now = Date.UTC(2026, 10, 22, 12, 0, 0);

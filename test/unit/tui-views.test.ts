@@ -76,7 +76,14 @@ function snap(i: number, over: Partial<Snapshot> = {}): Snapshot {
         pool: { threads: 2, busy: i % 3 },
       },
     ],
-    queue: { waiting: i % 5, active: i % 3, delayed: i % 2, completedToday: 1200 + i * 3, failedToday: 4 },
+    queue: {
+      waiting: i % 5,
+      active: i % 3,
+      delayed: (i % 2) * 3,
+      retrying: i % 4 === 1 ? 1 : 0,
+      completedToday: 1200 + i * 3,
+      failedToday: 4,
+    },
     pool: { threads: 4, busy: i % 3 },
     perMinute: {
       renders: 40 + i * 4,
@@ -106,6 +113,12 @@ t.test('dashboard, frame by frame as the figures arrive', async (t) => {
     );
   }
   t.not(frames[0], frames[1], 'each new snapshot changes the frame');
+  t.match(frames[0]!, /^Delayed none$/m);
+  t.match(
+    frames[1]!,
+    /^Delayed 1 waiting to retry after a fault · 2 behind their account's job$/m,
+    'why the delayed jobs wait',
+  );
   t.match(frames[2]!, /renders\s+156\s+[▁-█]{30}/, 'thirty bars of renders after thirty snapshots');
   t.match(frames[2]!, /Errors, last minute RATE_LIMIT_EXCEEDED 3 · INVALID_REQUEST 1/);
   const many = snap(3, {
@@ -187,7 +200,10 @@ const jobs: JobRow[] = Array.from({ length: 20 }, (_, n) => {
     status,
     templateId: 'tpl_4Hn2pQ8sVw3xYz5Ab7Cd9E',
     ...(status === 'completed' ? { pages: n * 3 } : {}),
-    attempt: status === 'failed' ? 2 : 1,
+    attempt: status === 'failed' || n === 5 ? 2 : 1,
+    // Job 5 waits out a retry's back-off; job 10 waits behind its account's running job.
+    ...(n === 5 ? { wait: { reason: 'retry', until: at(created + 42_000), faults: 1 } } : {}),
+    ...(n === 10 ? { wait: { reason: 'account', faults: 0 } } : {}),
     createdAt: at(created),
     ...(status === 'queued' ? {} : { startedAt: at(created + 1_250) }),
     ...(status === 'completed' ? { completedAt: at(created + 1_250 + n * 400) } : {}),
@@ -226,9 +242,24 @@ t.test('accounts, keys and jobs lists with their selection', async (t) => {
   const all = frame(t, 'jobs-all', h(Jobs, { jobs, selected: 3, filter: 'all', names }));
   t.match(
     all,
-    /› gen_xxxxxxxxxx… Atelier Nord\s+pdf\s+failed\s+2\s+1m15s 12:03:03/,
-    'a failed job: its attempts and how long it ran',
+    /› gen_xxxxxxxxxx… Atelier Nord\s+pdf\s+failed\s+↻2\s+1m15s 12:03:03/,
+    'a failed job: its tries, marked, and how long it ran',
   );
+  t.match(all, /gen_xxxxxxxxxx… Calligraphy… preview\s+retry 1\s+↻2 /, 'a job waiting for its retry says so');
+  const behind = frame(t, 'jobs-held', h(Jobs, { jobs, selected: 10, filter: 'all', names }));
+  t.match(
+    behind,
+    /› gen_xxxxxxxxxx… Bureau des … preview\s+held\s+1 /,
+    "a job behind its account's job says so",
+  );
+  const waiting = frame(t, 'jobs-retry', h(Jobs, { jobs, selected: 5, filter: 'all', names }));
+  t.match(
+    waiting,
+    /^delayed until 12:05:47 UTC for retry 1: 1 run in a row failed on a fault/m,
+    'the selected waiting job: until when, and for which retry',
+  );
+  const held = frame(t, 'job-detail-held', h(JobDetail, { job: jobs[10]!, names }));
+  t.match(held, /Waits\s+held: its account has a job rendering \(one at a time\)/);
   t.match(all, /gen_xxxxxxxxxx… Calligraphy… pdf\s+completed\s+6\s+1\s+800 ms/, 'pages and duration');
   t.match(
     all,
@@ -246,7 +277,12 @@ t.test('accounts, keys and jobs lists with their selection', async (t) => {
   frame(t, 'jobs-filtered-empty', h(Jobs, { jobs: [], selected: 0, filter: 'failed', names }));
   frame(t, 'jobs-query-empty', h(Jobs, { jobs: [], selected: 0, filter: 'all', query: 'A-1099', names }));
   const detail = frame(t, 'job-detail-failed', h(JobDetail, { job: jobs[3]!, names }));
-  t.match(detail, /Attempts\s+2/);
+  t.match(detail, /Attempts\s+2, started again after a run that did not finish/);
+  const retrying = frame(t, 'job-detail-retry', h(JobDetail, { job: jobs[5]!, names }));
+  t.match(
+    retrying,
+    /Waits\s+delayed until 12:05:47 UTC for retry 1: 1 run in a row failed on\s+a fault of the service/,
+  );
   t.match(detail, /Started\s+2026-11-22 12:03:04 UTC, after 1.2 s queued/);
   t.match(detail, /Failed\s+2026-11-22 12:04:19 UTC, took 1m15s/);
   t.match(detail, /Request\s+req_r+3/);

@@ -20,7 +20,8 @@ export const jobRoutes = (d: ApiDeps): Routes<'admin'> => [
         mode: rest.mode === undefined ? undefined : oneOf('mode', rest.mode, MODES),
         ...jobFilters(rest),
       });
-      return ok({ ...page, data: page.data.map(adminJobView) });
+      const { waits, ...listed } = page;
+      return ok({ ...listed, data: page.data.map((j) => adminJobView(j, waits.get(j.id))) });
     },
   },
   {
