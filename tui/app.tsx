@@ -19,6 +19,10 @@ import {
   Jobs,
   jobMatches,
   Keys,
+  type PlanRequestRow,
+  REQUEST_FILTERS,
+  type RequestFilter,
+  Requests,
   Screen,
   type Size,
   sizeOf,
@@ -30,6 +34,7 @@ const HISTORY = 60;
 
 type Pending =
   | { kind: 'topup-sheets'; account: AccountRow; input: string; mode: 'live' | 'test'; refused?: string }
+  | { kind: 'refuse-reason'; request: PlanRequestRow; input: string }
   | { kind: 'search'; input: string }
   | { kind: 'confirm'; question: string; run: () => Promise<string> };
 
@@ -62,6 +67,9 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
   const [filter, setFilter] = useState<JobFilter>('all');
   const [query, setQuery] = useState('');
   const [detailOf, setDetailOf] = useState<string | null>(null);
+  const [requests, setRequests] = useState<PlanRequestRow[]>([]);
+  const [requestAt, setRequestAt] = useState(0);
+  const [requestFilter, setRequestFilter] = useState<RequestFilter>('pending');
   const [pending, showPending] = useState<Pending | null>(null);
   // Keys typed or pasted fast arrive before the next render: each reads and writes the question as
   // the key before left it, not as it was last drawn.
@@ -91,7 +99,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
     // only count as more wrong guesses.
     if (refused) return;
     try {
-      if (view === 'accounts' || view === 'jobs') {
+      if (view === 'accounts' || view === 'jobs' || view === 'requests') {
         const page = await client.call<Page<AccountRow>>('GET', '/accounts?limit=100');
         setAccounts(page.data);
         names.current = Object.fromEntries(page.data.map((a) => [a.account.id, a.account.name]));
@@ -103,13 +111,20 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
         );
         setJobs(page.data);
       }
+      if (view === 'requests') {
+        const page = await client.call<Page<PlanRequestRow>>(
+          'GET',
+          `/plan-requests?limit=100${requestFilter === 'all' ? '' : `&status=${requestFilter}`}`,
+        );
+        setRequests(page.data);
+      }
       if (view === 'accounts' && keysOf) {
         setKeys((await client.call<{ data: AdminKey[] }>('GET', `/accounts/${keysOf.account.id}/keys`)).data);
       }
     } catch {
       // The header already says the server is away; the lists keep their last state.
     }
-  }, [client, view, filter, keysOf, refused]);
+  }, [client, view, filter, requestFilter, keysOf, refused]);
 
   const shownJobs = query ? jobs.filter((j) => jobMatches(j, query, names.current)) : jobs;
   const detail = detailOf ? (jobs.find((j) => j.id === detailOf) ?? null) : null;
@@ -159,6 +174,31 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
           );
           return `Added ${count(sheets)} ${mode} sheets to ${account.account.name}: ${count(b.availableSheets)} available`;
         });
+        return;
+      }
+      if (pending?.kind === 'refuse-reason') {
+        if (key.escape) return setPending(null);
+        if (key.backspace || key.delete) return setPending({ ...pending, input: pending.input.slice(0, -1) });
+        if (!key.return && !/[\r\n]/.test(input)) {
+          if (input && !key.ctrl && !key.meta)
+            setPending({ ...pending, input: (pending.input + input).slice(0, 200) });
+          return;
+        }
+        const reason = (pending.input + input.replace(/[\r\n].*$/s, '')).trim();
+        if (!reason) return;
+        const { request } = pending;
+        setPending(null);
+        setMessage({ text: 'Working…', error: false });
+        client.call('POST', `/plan-requests/${request.id}/refuse`, { reason }).then(
+          () => {
+            setMessage({
+              text: `Refused ${request.plan} for ${names.current[request.accountId] ?? request.accountId}`,
+              error: false,
+            });
+            void refresh();
+          },
+          (err: Error) => setMessage({ text: err.message, error: true }),
+        );
         return;
       }
       if (pending?.kind === 'search') {
@@ -231,6 +271,29 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
         }
         return;
       }
+      if (view === 'requests') {
+        if (up || down) return setRequestAt((i) => clamp(i + (down ? 1 : -1), requests.length));
+        if (input === 'f') {
+          setRequestAt(0);
+          return setRequestFilter(
+            (f) => REQUEST_FILTERS[(REQUEST_FILTERS.indexOf(f) + 1) % REQUEST_FILTERS.length]!,
+          );
+        }
+        const r = requests[requestAt];
+        if ((input === 'a' || input === 'x') && r && r.status !== 'pending')
+          return setMessage({ text: `${r.id} is ${r.status} already`, error: true });
+        const who = r ? (names.current[r.accountId] ?? r.accountId) : '';
+        if (input === 'a' && r)
+          act(
+            `Approve plan ${r.plan}${r.periodDays ? ` (${r.periodDays} days)` : ''} for ${who}? (y/n)`,
+            async () => {
+              await client.call('POST', `/plan-requests/${r.id}/approve`, {});
+              return `Approved: ${who} has plan ${r.plan} from now on`;
+            },
+          );
+        if (input === 'x' && r) setPending({ kind: 'refuse-reason', request: r, input: '' });
+        return;
+      }
       if (view === 'jobs') {
         const cancel = (j: JobRow) => {
           if (j.status !== 'queued' && j.status !== 'processing')
@@ -278,11 +341,16 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
           refused: pending.refused !== undefined,
           input: pending.input,
         }
-      : pending?.kind === 'search'
-        ? { prompt: 'Filter jobs (Enter to apply, empty to clear, Esc to drop):', input: pending.input }
-        : pending?.kind === 'confirm'
-          ? { prompt: pending.question }
-          : { message };
+      : pending?.kind === 'refuse-reason'
+        ? {
+            prompt: `Refuse ${pending.request.plan} for ${names.current[pending.request.accountId] ?? pending.request.accountId}: the reason the account sees (Enter, Esc to drop):`,
+            input: pending.input,
+          }
+        : pending?.kind === 'search'
+          ? { prompt: 'Filter jobs (Enter to apply, empty to clear, Esc to drop):', input: pending.input }
+          : pending?.kind === 'confirm'
+            ? { prompt: pending.question }
+            : { message };
 
   return (
     <Screen
@@ -308,6 +376,14 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
         ) : (
           <Accounts accounts={accounts} selected={accountAt} size={size} />
         )
+      ) : view === 'requests' ? (
+        <Requests
+          requests={requests}
+          selected={requestAt}
+          filter={requestFilter}
+          names={names.current}
+          size={size}
+        />
       ) : detail ? (
         <JobDetail job={detail} names={names.current} size={size} />
       ) : (

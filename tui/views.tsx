@@ -7,7 +7,7 @@ import type { AdminAccount, AdminKey, AdminSnapshot as Snapshot } from '../src/a
 import type { LiveState } from './client.ts';
 import { cell, clock, count, dateTime, niceCeiling, span, sparkline, uptime, wrapWords } from './format.ts';
 
-export const VIEWS = ['dashboard', 'accounts', 'jobs'] as const;
+export const VIEWS = ['dashboard', 'accounts', 'jobs', 'requests'] as const;
 export type View = (typeof VIEWS)[number];
 
 /** The terminal's size in characters; the console draws at 80 x 24 at the least. */
@@ -555,15 +555,90 @@ export function JobDetail(props: { job: JobRow; names: Record<string, string>; s
   );
 }
 
+/** A plan change request as listed (GET /admin/v1/plan-requests): the fields the console reads. */
+export interface PlanRequestRow {
+  id: string;
+  accountId: string;
+  plan: string;
+  periodDays: number | null;
+  note: string;
+  status: string;
+  fromPlan: string;
+  decisionNote: string | null;
+  decidedAt: string | null;
+  createdAt: string;
+}
+
+export const REQUEST_FILTERS = ['pending', 'all'] as const;
+export type RequestFilter = (typeof REQUEST_FILTERS)[number];
+
+const planAsked = (r: PlanRequestRow) => `${r.plan}${r.periodDays ? ` ${r.periodDays} d` : ''}`;
+
+/** Plan change requests: the pending ones (or all), each account's ask, and the selected one in full. */
+export function Requests(props: {
+  requests: PlanRequestRow[];
+  selected: number;
+  filter: RequestFilter;
+  names: Record<string, string>;
+  size?: Size;
+}) {
+  const size = props.size ?? SMALLEST;
+  const name = 20 + extra(size).columns;
+  const { start, shown } = windowOf(props.requests, props.selected, listRows(size) - 4);
+  const r = props.requests[props.selected];
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text bold>Plan requests </Text>
+        {REQUEST_FILTERS.map((f) => (
+          <Text key={f} inverse={f === props.filter}>{` ${f} `}</Text>
+        ))}
+        <Text dimColor> a approve · x refuse · f filter</Text>
+      </Text>
+      <Text
+        bold
+      >{`  ${cell('Account', name)}${cell('From', 9)}${cell('Asks', 13)}${cell('Status', 10)}${cell('Requested', 18)}`}</Text>
+      {props.requests.length === 0 ? (
+        <Text dimColor>No plan requests{props.filter === 'pending' ? ' pending' : ''}.</Text>
+      ) : null}
+      {shown.map((req, i) => (
+        <Text key={req.id} inverse={start + i === props.selected}>
+          {mark(start + i === props.selected)}
+          {cell(props.names[req.accountId] ?? req.accountId, name)}
+          {cell(req.fromPlan, 9)}
+          {cell(planAsked(req), 13)}
+          <Text color={req.status === 'pending' ? 'yellow' : req.status === 'refused' ? 'red' : undefined}>
+            {cell(req.status, 10)}
+          </Text>
+          {cell(dateTime(req.createdAt), 18)}
+        </Text>
+      ))}
+      {r ? (
+        <Selected
+          size={size}
+          first={`${r.id} · ${props.names[r.accountId] ?? ''} ${r.accountId}`}
+          {...(r.status === 'pending'
+            ? { second: r.note ? `note: ${r.note}` : 'no note' }
+            : {
+                second: `${r.status} ${r.decidedAt ? dateTime(r.decidedAt) : ''}${r.decisionNote ? `: ${r.decisionNote}` : ''}`,
+                ...(r.status === 'refused' ? { tone: 'red' as const } : {}),
+              })}
+        />
+      ) : null}
+    </Box>
+  );
+}
+
 export const HELP: [string, string][] = [
-  ['1 2 3 / Tab', 'dashboard, accounts, jobs'],
+  ['1 2 3 4 / Tab', 'dashboard, accounts, jobs, plan requests'],
   ['↑ ↓ or k j', 'move the selection'],
   ['t', 'accounts: top up the selected account'],
   ['Enter', 'accounts: its keys; jobs: the job in full (Esc back)'],
   ['r', 'keys: revoke the selected key'],
-  ['f', 'jobs: next status filter'],
+  ['f', 'jobs, requests: next status filter'],
   ['/', 'jobs: filter by words (id, account, error, …)'],
   ['c', 'jobs: cancel the selected job'],
+  ['a / x', 'requests: approve / refuse (with a reason)'],
   ['y / n', 'confirm or drop an action'],
   ['?', 'this help (any key closes it)'],
   ['q', 'quit'],

@@ -192,7 +192,7 @@ export function App() {
         ) : page.path === '/dashboard/fonts' ? (
           <FontsPage accountId={account.accountId} mode={mode} />
         ) : page.path === '/dashboard/handwriting' ? (
-          <HandsPage accountId={account.accountId} />
+          <HandsPage accountId={account.accountId} owner={account.role === 'owner'} />
         ) : page.path === '/dashboard/jobs' ? (
           <Jobs accountId={account.accountId} mode={mode} />
         ) : page.path === '/dashboard/batches' ? (

@@ -16,6 +16,7 @@ interface FontView {
   usable: boolean;
   scripts: string[];
   glyphCount: number;
+  license: string;
   createdAt: string;
 }
 
@@ -132,7 +133,9 @@ export function FontsPage(props: { accountId: string; mode: 'live' | 'test' }) {
               </td>
               <td>{f.scripts.join(', ') || '—'}</td>
               <td>
-                {f.personal ? `personal, added ${when(f.createdAt)}` : 'shared'}
+                {f.personal
+                  ? `personal${f.license === 'trial' && !fonts.premiumFonts ? ' (test keys only on this plan)' : ''}, added ${when(f.createdAt)}`
+                  : 'shared'}
                 {f.premium ? ' · ★ premium' : ''}
                 {f.usable ? '' : ' · not in your plan'}
               </td>

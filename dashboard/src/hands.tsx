@@ -5,6 +5,7 @@
 // spaced; nothing changes for templates until the hand is built.
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { type CallError, call, upload, when } from './api.ts';
+import { PlanForHands } from './plan.tsx';
 import { CopyButton, Outcome, Table } from './ui.tsx';
 
 interface HandView {
@@ -49,7 +50,7 @@ type Preview =
 
 const STEP = 20;
 
-export function HandsPage(props: { accountId: string }) {
+export function HandsPage(props: { accountId: string; owner: boolean }) {
   const base = `/accounts/${props.accountId}/hands`;
   const [hands, setHands] = useState<HandList | null>(null);
   const [open, setOpen] = useState<string | null>(null);
@@ -100,11 +101,7 @@ export function HandsPage(props: { accountId: string }) {
         a dark pen, and upload a photo or a scan of each page. Several drawings of each letter become its
         alternates, so that no two words are written alike.
       </p>
-      {hands && !hands.personalFonts ? (
-        <p className="notice" data-testid="hands-gate">
-          Personal fonts need a plan that includes premium fonts.
-        </p>
-      ) : null}
+      <PlanForHands accountId={props.accountId} owner={props.owner} onChange={load} />
       <section aria-labelledby="sheet">
         <h2 id="sheet">1. Print the sample sheet</h2>
         <div className="inline">

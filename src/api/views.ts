@@ -8,6 +8,7 @@ import type {
   AssetRecord,
   FontRecord,
   HandRecord,
+  PlanRequest,
   TemplateRecord,
 } from '../app/reads.ts';
 import { type Job, jobView } from '../domain/generation.ts';
@@ -66,6 +67,20 @@ export function fontSummary(f: FontRecord, premiumAllowed: boolean) {
     createdAt: f.createdAt,
   };
 }
+
+/** A plan change request, as the account and the operator see it. */
+export const planRequestView = (r: PlanRequest) => ({
+  id: r.id,
+  accountId: r.accountId,
+  plan: r.plan,
+  periodDays: r.periodDays,
+  note: r.note,
+  status: r.status,
+  fromPlan: r.fromPlan,
+  decisionNote: r.decisionNote,
+  decidedAt: r.decidedAt,
+  createdAt: r.createdAt,
+});
 
 /** A hand of one's own handwriting (docs/personal-hands.md): its pictures' pages, never where they are kept. */
 export const handView = (h: HandRecord) => ({

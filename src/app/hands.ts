@@ -7,6 +7,7 @@
 // then templates write with what was built before.
 import type { Config } from '../config/index.ts';
 import { limitReached, Refusal, show, apiRefusal, isDecided } from '../domain/errors.ts';
+import { PERSONAL_LICENSE, TRIAL_LICENSE } from '../domain/fonts.ts';
 import { shownId } from '../domain/ids.ts';
 import { sniff } from '../domain/images.ts';
 import { fontSampleSpec } from '../domain/render-spec.ts';
@@ -22,8 +23,8 @@ import {
   addPersonalFont,
   type FontDeps,
   fontName,
+  personalFontsAllowed,
   replacePersonalFontFile,
-  requirePersonalFonts,
   spendHourly,
 } from './personal-fonts.ts';
 import {
@@ -147,7 +148,6 @@ export async function createHand(
   caller: Caller,
   input: { name: unknown; picture: { bytes: Uint8Array; type?: string } },
 ): Promise<HandRecord> {
-  requirePersonalFonts(d, caller);
   const name = fontName(input.name);
   await spendPicture(d, caller);
   const { scan, code } = await readPicture(d, input.picture);
@@ -171,7 +171,6 @@ export async function addHandPicture(
   id: string,
   input: { picture: { bytes: Uint8Array; type?: string }; redo?: unknown },
 ): Promise<HandRecord> {
-  requirePersonalFonts(d, caller);
   const hand = await mine(d, caller, id);
   const redo = input.redo === undefined ? undefined : drawingKeys(input.redo, 'redo');
   if (hand.scans.length >= HAND_MAX_SCANS)
@@ -232,7 +231,6 @@ function drawingKeys(value: unknown, field: string): string[] {
 
 /** Sets a hand's edits (docs/personal-hands.md, Edits): nothing changes for templates until it is built. */
 export async function editHand(d: HandDeps, caller: Caller, id: string, edits: unknown): Promise<HandRecord> {
-  requirePersonalFonts(d, caller);
   const hand = await mine(d, caller, id);
   const checked = checkedEdits(edits);
   return (await d.store.hands.update(caller.account.id, hand.id, { edits: checked, now: d.now() }))!;
@@ -353,7 +351,6 @@ export async function buildHandFont(
   caller: Caller,
   id: string,
 ): Promise<{ hand: HandRecord; font: FontRecord }> {
-  requirePersonalFonts(d, caller);
   const hand = await mine(d, caller, id);
   const result = await run(d, {
     name: hand.name,
@@ -364,10 +361,13 @@ export async function buildHandFont(
   if (!result.ok)
     throw new Refusal('invalid', `the hand makes no font yet: ${result.message}`, { field: 'scans' });
   const existing = hand.fontId ? await d.store.fonts.getVisible(caller.account.id, hand.fontId) : null;
+  // On a plan without personal fonts the first build makes a trial font (test keys only); a
+  // personal font built before is refused a new file until the plan includes them again.
+  const license = personalFontsAllowed(d, caller) ? PERSONAL_LICENSE : TRIAL_LICENSE;
   const font =
     existing?.accountId === caller.account.id
-      ? await replacePersonalFontFile(d, caller, existing.id, result.bytes)
-      : (await addPersonalFont(d, caller, { bytes: result.bytes, name: hand.name })).font;
+      ? await replacePersonalFontFile(d, caller, existing, result.bytes)
+      : (await addPersonalFont(d, caller, { bytes: result.bytes, name: hand.name, license })).font;
   const built = await d.store.hands.update(caller.account.id, hand.id, {
     fontId: font.id,
     builtAt: d.now(),
@@ -423,7 +423,7 @@ export async function buildAccountFont(
     name: input.name,
     account: input.account,
     premium: false,
-    license: 'personal',
+    license: PERSONAL_LICENSE,
   });
   return { font, build };
 }

@@ -4,7 +4,7 @@
 // font that parses but cannot be shaped or drawn is refused with why. The sample is the answer's
 // picture of the font.
 import { limitReached, Refusal, show, apiRefusal } from '../domain/errors.ts';
-import { overFontQuota } from '../domain/fonts.ts';
+import { overFontQuota, PERSONAL_LICENSE, TRIAL_LICENSE } from '../domain/fonts.ts';
 import { shownId } from '../domain/ids.ts';
 import { fontSampleSpec } from '../domain/render-spec.ts';
 import { templateFontIds } from '../domain/template.ts';
@@ -89,12 +89,18 @@ const quotaOf = (c: FontDeps['config']) => ({
   maxTotalBytes: c.personalFontsMaxTotalBytes,
 });
 
+/**
+ * Adds a personal font to the account: an uploaded file (its plan must include personal fonts),
+ * or a hand's first build, `trial` on a plan without them (docs/decisions.md, "A hand for every
+ * plan": test keys write with it; live keys once the plan includes personal fonts).
+ */
 export async function addPersonalFont(
   d: FontDeps,
   caller: Caller,
-  input: { bytes: Uint8Array; name: string },
+  input: { bytes: Uint8Array; name: string; license?: typeof PERSONAL_LICENSE | typeof TRIAL_LICENSE },
 ): Promise<{ font: FontRecord; sample: Uint8Array; line: string }> {
-  requirePersonalFonts(d, caller);
+  const license = input.license ?? PERSONAL_LICENSE;
+  if (license === PERSONAL_LICENSE) requirePersonalFonts(d, caller);
   const quota = quotaOf(d.config);
   // Refused before any work: an account at its quota, or past its uploads of the hour. The
   // quota is decided again, under the account's lock, as the font is recorded.
@@ -109,7 +115,7 @@ export async function addPersonalFont(
       name: input.name,
       account: caller.account.id,
       premium: false,
-      license: 'personal',
+      license,
       quota,
     },
     async (bytes) => {
@@ -122,16 +128,18 @@ export async function addPersonalFont(
 
 /**
  * Gives one of the account's personal fonts a new file under the same id (a hand built again):
- * the plan, the hourly uploads and the check of an added font apply, and the quota counts the new
- * file in place of the old. Render threads load the new file when they next meet the id.
+ * the plan (for a personal font; a trial hand's on any plan), the hourly uploads and the check of
+ * an added font apply, and the quota counts the new file in place of the old. Render threads
+ * load the new file when they next meet the id.
  */
 export async function replacePersonalFontFile(
   d: FontDeps,
   caller: Caller,
-  id: string,
+  font: Pick<FontRecord, 'id' | 'license'>,
   bytes: Uint8Array,
 ): Promise<FontRecord> {
-  requirePersonalFonts(d, caller);
+  const { id } = font;
+  if (font.license !== TRIAL_LICENSE) requirePersonalFonts(d, caller);
   await consumeUpload(d, caller);
   const checked = await checkedFile(d, bytes);
   const sha256 = sha256Hex(checked.bytes);

@@ -22,6 +22,7 @@ export type {
   DeliveryStatus,
   FontRecord,
   HandRecord,
+  PlanRequest,
   TemplateRecord,
   WebhookEndpoint,
 } from '../store/index.ts';

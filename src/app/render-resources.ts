@@ -3,7 +3,7 @@
 // the specification names (bundled fonts are read where the rendering happens).
 import type { BlobStore } from '../blobs/types.ts';
 import { apiRefusal } from '../domain/errors.ts';
-import { bundledFont } from '../domain/fonts.ts';
+import { bundledFont, TRIAL_LICENSE } from '../domain/fonts.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { type ImageResource, type RenderSpec, resourcesOf } from '../render/index.ts';
 import { sha256Hex } from '../lib/ids.ts';
@@ -11,13 +11,29 @@ import type { Store } from '../store/index.ts';
 import type { Caller } from './auth.ts';
 import { type RenderRequest, RenderTaskError } from './ports/renderer.ts';
 
+/** The names of the plans that include personal fonts: "Pro or Premium". */
+export const personalFontPlans = (store: Pick<Store, 'plans'>) =>
+  Object.values(store.plans)
+    .filter((p) => p.premiumFonts)
+    .map((p) => p.name)
+    .join(' or ');
+
 export async function checkFontAccess(store: Store, caller: Caller, fontId: string): Promise<void> {
   const font = await store.fonts.getVisible(caller.tenant.accountId, fontId);
   if (!font) throw apiRefusal('FONT_NOT_FOUND', `the template's font ${fontId} no longer exists`);
-  if (font.premium && !store.plans[caller.account.plan].premiumFonts) {
+  const plan = store.plans[caller.account.plan];
+  if (font.premium && !plan.premiumFonts) {
     throw apiRefusal(
       'FONT_ACCESS_DENIED',
       `the template's font ${font.name} is a premium font; the ${caller.account.plan} plan does not include premium fonts`,
+    );
+  }
+  // A hand built on a plan without personal fonts: its test keys write with it, its live keys
+  // once the plan includes personal fonts (docs/decisions.md, "A hand for every plan").
+  if (font.license === TRIAL_LICENSE && caller.tenant.mode === 'live' && !plan.premiumFonts) {
+    throw apiRefusal(
+      'FONT_ACCESS_DENIED',
+      `the template's font ${font.name} is a hand built on the ${plan.name} plan: test keys write with it; live keys need a plan that includes personal fonts (${personalFontPlans(store)}), which the account's owner can request in the dashboard`,
     );
   }
 }

@@ -101,6 +101,15 @@ export function fallbackChain(...first: string[]): string[] {
 }
 
 /** How many personal fonts an account may hold, and their bytes together. */
+/** The license of an account's own font: usable by its live and test keys. */
+export const PERSONAL_LICENSE = 'personal';
+/**
+ * The license of a hand built on a plan without personal fonts (docs/decisions.md, "A hand for
+ * every plan"): its test keys write with it; its live keys once the account's plan includes
+ * personal fonts, which makes it personal.
+ */
+export const TRIAL_LICENSE = 'trial';
+
 export interface FontQuota {
   maxCount: number;
   maxTotalBytes: number;

@@ -17,6 +17,7 @@ export const ID_PREFIXES = [
   'inv',
   'bat',
   'hand',
+  'preq',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

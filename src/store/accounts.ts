@@ -2,6 +2,7 @@
 import { type Page, pageOf } from './paging.ts';
 import { displayPrefix, type KeyMode } from '../domain/api-keys.ts';
 import { Refusal } from '../domain/errors.ts';
+import { PERSONAL_LICENSE, TRIAL_LICENSE } from '../domain/fonts.ts';
 import { type PeriodDays, type PlanCatalog, type PlanId, planPeriods } from '../domain/plans.ts';
 import { newApiKey, newId, sha256Hex } from '../lib/ids.ts';
 import { type Db, num, type Tx } from './database.ts';
@@ -75,6 +76,41 @@ export function resolvePlan(
     );
   }
   return { plan: plan as PlanId, periodDays: chosen as PeriodDays };
+}
+
+/**
+ * Gives an account a plan inside a write: a new period starts now, bought sheets stay (billing
+ * rule 4). A plan that includes personal fonts makes the account's trial hands' fonts personal
+ * fonts (docs/decisions.md, "A hand for every plan"), usable by live keys from then on.
+ */
+export async function applyPlan(
+  tx: Tx,
+  plans: PlanCatalog,
+  id: string,
+  chosen: { plan: PlanId; periodDays: PeriodDays | null },
+  now: Date,
+): Promise<Account> {
+  const { plan, periodDays } = chosen;
+  const at = now.toISOString();
+  await tx
+    .updateTable('accounts')
+    .set({ plan, plan_period_days: periodDays, plan_anchor: periodDays ? at : null, updated_at: at })
+    .where('id', '=', id)
+    .execute();
+  await tx
+    .updateTable('balances')
+    .set({ plan_used_milli: 0, plan_period_start: null, updated_at: at })
+    .where('account_id', '=', id)
+    .execute();
+  if (plans[plan].premiumFonts)
+    await tx
+      .updateTable('fonts')
+      .set({ license: PERSONAL_LICENSE })
+      .where('account_id', '=', id)
+      .where('license', '=', TRIAL_LICENSE)
+      .execute();
+  const row = await tx.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return toAccount(row);
 }
 
 export class AccountRepo {
@@ -158,23 +194,11 @@ export class AccountRepo {
 
   /** Connects or changes a plan: a new period starts now; bought sheets stay (billing rule 4). */
   async setPlan(id: string, planName: string, period: number | undefined, now: Date): Promise<Account> {
-    const { plan, periodDays } = resolvePlan(this.plans, planName, period);
-    const at = now.toISOString();
+    const chosen = resolvePlan(this.plans, planName, period);
     return this.db.write(async (tx) => {
       const found = await tx.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst();
       if (!found) throw new Refusal('invalid', `account ${JSON.stringify(id)} does not exist`);
-      await tx
-        .updateTable('accounts')
-        .set({ plan, plan_period_days: periodDays, plan_anchor: periodDays ? at : null, updated_at: at })
-        .where('id', '=', id)
-        .execute();
-      await tx
-        .updateTable('balances')
-        .set({ plan_used_milli: 0, plan_period_start: null, updated_at: at })
-        .where('account_id', '=', id)
-        .execute();
-      const row = await tx.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      return toAccount(row);
+      return applyPlan(tx, this.plans, id, chosen, now);
     });
   }
 

@@ -19,6 +19,7 @@ import * as m0012 from './migrations/0012-dashboard-users.ts';
 import * as m0013 from './migrations/0013-batches.ts';
 import * as m0014 from './migrations/0014-batch-merge.ts';
 import * as m0015 from './migrations/0015-hands.ts';
+import * as m0016 from './migrations/0016-plan-requests.ts';
 import { unavailable } from '../domain/errors.ts';
 import type { Database } from './schema.ts';
 
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-batches': m0013,
   '0014-batch-merge': m0014,
   '0015-hands': m0015,
+  '0016-plan-requests': m0016,
 };
 
 /**

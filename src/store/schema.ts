@@ -54,6 +54,26 @@ export interface FontsTable {
   created_at: string;
 }
 
+export interface PlanRequestsTable {
+  id: string;
+  account_id: string;
+  /** The plan asked for, and its period in days (null for a plan without one, or the plan's longest). */
+  plan: string;
+  period_days: number | null;
+  /** What the owner wrote with it (may be empty). */
+  note: string;
+  /** pending, approved, refused or withdrawn. */
+  status: string;
+  /** The dashboard user who asked. */
+  requested_by: string | null;
+  /** The account's plan when it was asked. */
+  from_plan: string;
+  /** The operator's reason for a refusal (or a note with an approval). */
+  decision_note: string | null;
+  decided_at: string | null;
+  created_at: string;
+}
+
 export interface HandsTable {
   id: string;
   account_id: string;
@@ -305,6 +325,7 @@ export interface Database {
   templates: TemplatesTable;
   fonts: FontsTable;
   hands: HandsTable;
+  plan_requests: PlanRequestsTable;
   assets: AssetsTable;
   generations: GenerationsTable;
   batches: BatchesTable;

@@ -8,7 +8,7 @@ import { parseTemplate, type TemplateModel } from '../../src/domain/template.ts'
 import type { Tenant } from '../../src/domain/tenant.ts';
 import { specOf } from '../../src/domain/render-spec.ts';
 import { newId } from '../../src/lib/ids.ts';
-import { BUNDLED_FONTS, bundledFontId } from '../../src/domain/fonts.ts';
+import { BUNDLED_FONTS, bundledFontId, PERSONAL_LICENSE, TRIAL_LICENSE } from '../../src/domain/fonts.ts';
 import type { Store } from '../../src/store/index.ts';
 import { runTs } from '../helpers/spawn.ts';
 import type { StoreFactory } from '../helpers/stores.ts';
@@ -852,6 +852,131 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     t.equal(await store.fonts.removePersonal(a.id, mine.id), null, 'removed once');
     t.equal((await store.fonts.listVisible(null)).length, BUNDLED_FONTS.length, 'the shared fonts all stay');
   });
+
+  t.test(
+    'plan requests: one pending per account, decided once; an approval gives the plan and makes trial hands personal',
+    async (t) => {
+      const a = await account();
+      const b = await account('basic', 30);
+      const trial = await store.fonts.add({
+        accountId: a.id,
+        name: 'Trial hand',
+        premium: false,
+        license: TRIAL_LICENSE,
+        info: { family: 'Trial', glyphCount: 10, codepoints: 10, scripts: ['Latin'] },
+        location: 'fonts/trial.ttf',
+        sha256: '1'.repeat(64),
+        bytes: 100,
+        now: NOW,
+      });
+      const asked = await store.planRequests.create({
+        accountId: a.id,
+        plan: 'pro',
+        period: 30,
+        note: 'our own hands',
+        requestedBy: 'usr_x',
+        now: NOW,
+      });
+      t.match(asked, {
+        plan: 'pro',
+        periodDays: 30,
+        status: 'pending',
+        fromPlan: 'none',
+        note: 'our own hands',
+      });
+      t.match(asked.id, /^preq_\w{22}$/);
+      await rejects(
+        t,
+        store.planRequests.create({
+          accountId: a.id,
+          plan: 'premium',
+          note: '',
+          requestedBy: null,
+          now: NOW,
+        }),
+        /a request for plan pro made .* is pending/,
+        'a second request while one is pending',
+      );
+      await rejects(
+        t,
+        store.planRequests.create({
+          accountId: b.id,
+          plan: 'basic',
+          period: 30,
+          note: '',
+          requestedBy: null,
+          now: NOW,
+        }),
+        /plan must differ from the account's plan, got "basic" for 30 days/,
+        'the plan the account has',
+      );
+      await rejects(
+        t,
+        store.planRequests.create({ accountId: b.id, plan: 'gold', note: '', requestedBy: null, now: NOW }),
+        /plan must be one of none, week, basic, pro, premium, got "gold"/,
+        'a plan that does not exist',
+      );
+      const other = await store.planRequests.create({
+        accountId: b.id,
+        plan: 'premium',
+        note: '',
+        requestedBy: null,
+        now: new Date(NOW.getTime() + 1000),
+      });
+      t.same(
+        (await store.planRequests.list({ status: 'pending', limit: 10 })).data
+          .map((r) => r.id)
+          .filter((id) => [asked.id, other.id].includes(id)),
+        [other.id, asked.id],
+        'pending requests, newest first',
+      );
+      t.same(
+        (await store.planRequests.list({ accountId: a.id, limit: 10 })).data.map((r) => r.id),
+        [asked.id],
+        "one account's",
+      );
+
+      const later = new Date(NOW.getTime() + 60_000);
+      const approved = await store.planRequests.decide(asked.id, { status: 'approved', note: null }, later);
+      t.match(approved?.request, { status: 'approved', decidedAt: later.toISOString() });
+      t.match(approved?.account, { plan: 'pro', periodDays: 30, planAnchor: later.toISOString() });
+      t.equal((await store.accounts.get(a.id))?.plan, 'pro', 'the account has the plan');
+      t.equal(
+        (await store.fonts.getVisible(a.id, trial.id))?.license,
+        PERSONAL_LICENSE,
+        'its trial hand is personal now',
+      );
+      t.equal(
+        await store.planRequests.decide(asked.id, { status: 'refused', note: 'no' }, later),
+        null,
+        'decided once only',
+      );
+      t.equal(
+        await store.planRequests.decide(
+          other.id,
+          { status: 'withdrawn', note: null, accountId: a.id },
+          later,
+        ),
+        null,
+        "another account's request is not withdrawn",
+      );
+      const refused = await store.planRequests.decide(
+        other.id,
+        { status: 'refused', note: 'by contract only' },
+        later,
+      );
+      t.match(refused, { request: { status: 'refused', decisionNote: 'by contract only' }, account: null });
+      t.equal((await store.accounts.get(b.id))?.plan, 'basic', 'a refusal changes no plan');
+      const again = await store.planRequests.create({
+        accountId: b.id,
+        plan: 'pro',
+        note: '',
+        requestedBy: null,
+        now: later,
+      });
+      t.equal(again.status, 'pending', 'after a decision the account may ask again');
+    },
+  );
 
   t.test('hands: kept per account, changed, the font rebuilt in place within the quota', async (t) => {
     const a = await account();

@@ -1,22 +1,25 @@
-// Your own hand in the dashboard, in real Chromium against the real server: the sample sheet
-// downloaded; a photo of its first page (filled in Kalam through the engine, photographed as a
-// phone would) uploaded, then the second; every drawing shown; one drawing removed, one raised;
-// the hand built into a personal font; a template written with it and a job submitted through the
-// public API; a page written again for one drawing, built again: the template writes with the new
-// file under the same font id. A picture of no sheet is refused saying why.
+// Your own hand in the dashboard, in real Chromium against the real server, from sign-up on the
+// plan a new account has (none): the sample sheet downloaded; a photo of its first page (filled in
+// Kalam through the engine, photographed as a phone would) uploaded, then the second; every
+// drawing shown; one drawing removed, one raised; the hand built into a font its test keys write
+// with (a template written with it, a job and a render through the public API with a test key),
+// which its live keys may not use until the owner's request for a plan with personal fonts is
+// approved by the operator; a page written again for one drawing, built again: the template
+// writes with the new file under the same font id. A picture of no sheet is refused saying why.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { createKey } from '../../src/app/admin.ts';
+import { createKey, importTemplate } from '../../src/app/admin.ts';
 import { sheetLayout } from '../../src/foundry/index.ts';
 import { accessible, accountOf, addTestTemplate, dashboardTest, signUp, fits } from '../helpers/dashboard.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
 import { png } from '../helpers/images.ts';
 import { sheetPhotos } from '../helpers/sheet-photo.ts';
 
-const { server, base, newPage } = await dashboardTest(t, 'the dashboard hands test');
+const ADMIN = 'dashboard-hands-admin-token-0123456789';
+const { server, base, newPage } = await dashboardTest(t, 'the dashboard hands test', { adminToken: ADMIN });
 const dir = mkdtempSync(join(tmpdir(), 'scriptorium-dashboard-hands-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 const photos = await sheetPhotos(sheetLayout('basic', 'a4'), bundledFontSource('kalam'));
@@ -32,9 +35,15 @@ t.test('a sheet downloaded, filled pages uploaded, a drawing fixed, built, writt
   const { page } = await newPage({ width: 1280, height: 900 });
   await signUp(page, base, { name: 'Ann Lee', company: 'Lee Letters', email: 'ann@example.com' });
   const accountId = await accountOf(page);
-  await server.ctx.store.accounts.setPlan(accountId, 'pro', 30, new Date());
   await page.getByRole('link', { name: 'Your handwriting' }).click();
   await page.getByRole('heading', { name: 'Your handwriting' }).waitFor();
+  // A new account's plan has no personal fonts: the page says what a hand does on it, and the way on.
+  const plan = page.getByTestId('hands-plan');
+  await plan.getByText(/your test keys write with it/).waitFor();
+  t.match(
+    await plan.textContent(),
+    /Your plan: No subscription.*live keys needs a plan that includes personal fonts \(Pro or Premium\)/s,
+  );
 
   // The sheet to print.
   const download = page.waitForEvent('download');
@@ -103,7 +112,11 @@ t.test('a sheet downloaded, filled pages uploaded, a drawing fixed, built, writt
   const fontId = hands[0]!.fontId!;
   t.match(fontId, /^font_\w{22}$/, 'the hand has its font');
   const font = (await server.ctx.store.fonts.getVisible(accountId, fontId))!;
-  t.match(font, { name: 'Ann', accountId, license: 'personal' });
+  t.match(
+    font,
+    { name: 'Ann', accountId, license: 'trial' },
+    'built on a plan without personal fonts: a trial font',
+  );
   const templateId = await addTestTemplate(page, accountId, {
     version: 2,
     name: 'In my hand',
@@ -136,8 +149,75 @@ t.test('a sheet downloaded, filled pages uploaded, a drawing fixed, built, writt
   }
   t.equal(status, 'completed', 'the job is written in the hand');
   const svg = async () => (await api('/renders', { templateId, text: 'bbbb', format: 'svg' })).text();
+
+  // Live keys may not write with it on this plan: the refusal says why and where the way is.
+  const deps = {
+    store: server.ctx.store,
+    blobs: server.ctx.blobs,
+    config: server.ctx.config,
+    now: () => new Date(),
+  };
+  const live = (await createKey(deps, { account: accountId, mode: 'live', name: 'live' })).key;
+  const liveTemplate = (
+    await importTemplate(deps, {
+      account: accountId,
+      mode: 'live',
+      template: { version: 2, name: 'In my hand', mode: 'simple', style: { fontId } },
+    })
+  ).id;
+  const liveJob = () =>
+    fetch(`${base}/api/v1/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${live}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ templateId: liveTemplate, text: 'Dear Sam,' }),
+    });
+  const refusedLive = await liveJob();
+  t.equal(refusedLive.status, 403, 'a live job with the trial hand: 403');
+  const refusal = (await refusedLive.json()) as { error: { code: string; message: string } };
+  t.equal(refusal.error.code, 'FONT_ACCESS_DENIED');
+  t.match(
+    refusal.error.message,
+    /test keys write with it; live keys need a plan that includes personal fonts/,
+  );
+
+  // The owner asks for Pro on the page; the operator approves it in the admin API.
+  await plan.getByLabel('Plan', { exact: true }).selectOption({ label: 'Pro, 30 days: 1000 sheets' });
+  await plan.getByLabel('Note for the operator (optional)').fill('For our thank-you letters');
+  await plan.getByRole('button', { name: 'Request the plan' }).click();
+  await page
+    .getByTestId('plan-request-state')
+    .getByText(/Requested Pro on .*: waiting for an operator\./)
+    .waitFor();
+  await accessible(t, page, 'hands-plan-requested');
+  const asked = (await (
+    await fetch(`${base}/admin/v1/plan-requests?status=pending&account=${accountId}`, {
+      headers: { authorization: `Bearer ${ADMIN}` },
+    })
+  ).json()) as { data: { id: string; plan: string; note: string }[] };
+  t.match(asked.data, [{ plan: 'pro', note: 'For our thank-you letters' }], 'the operator sees the request');
+  const approve = await fetch(`${base}/admin/v1/plan-requests/${asked.data[0]!.id}/approve`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  t.equal(approve.status, 200, 'approved');
+  await page.reload();
+  await page
+    .getByTestId('plan-request-state')
+    .getByText(/Your request for Pro was approved on/)
+    .waitFor();
+  await plan
+    .getByText(/Your plan includes personal fonts: live and test keys write with the hands you build\./)
+    .waitFor();
+  t.equal(
+    (await server.ctx.store.fonts.getVisible(accountId, fontId))?.license,
+    'personal',
+    'the hand is a personal font now',
+  );
+  t.equal((await liveJob()).status, 202, 'and live keys write with it');
   const first = await svg();
-  t.match(first, /^<svg/, 'a render in the hand');
+  t.match(first, /^<svg/, 'a render in the hand (the plan has renders)');
+  await page.getByRole('button', { name: 'Open Ann' }).click();
 
   // A drawing written again on a fresh copy of page 1, the hand built again: the same font id, a new file.
   await page.locator('[data-drawing="a/1"] input[type="checkbox"]').check();

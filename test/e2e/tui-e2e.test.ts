@@ -2,7 +2,8 @@
 // of its own) against a real server. The queue figure moves when jobs are submitted; a failed
 // job is found with the `/` filter and opened with Enter, its failure in full; a key shows when
 // it was last used; a top-up typed and confirmed in the console shows in GET /usage; the pane
-// grown to 120 x 40 gets whole ids; when the server restarts the console says so and comes back
+// grown to 120 x 40 gets whole ids; an owner's plan request is refused with a reason typed in the
+// console, and the next approved; when the server restarts the console says so and comes back
 // by itself; and a wrong token is said to be wrong, not taken for a missing server.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
+import { dashboardCall, signUpOverHttp } from '../helpers/dashboard-api.ts';
 import { ROOT, type ServeProcess, startServe } from '../helpers/spawn.ts';
 
 const run = promisify(execFile);
@@ -244,6 +246,54 @@ t.test(
     );
     await tmux('send-keys', '-t', 'tui', 'Escape');
     await waitFor(t, /› Demo/, 'Esc goes back to the accounts');
+
+    // Plan requests: an owner's asks, refused with a reason typed in the console, then approved.
+    const owner = await signUpOverHttp({ base }, 'owner@console.example', { accountName: 'Quill & Co' });
+    const ask = async () =>
+      (
+        await dashboardCall(
+          { base },
+          owner,
+          'POST',
+          '/plan-requests',
+          JSON.stringify({ plan: 'pro', note: 'our hands' }),
+        )
+      ).body.id as string;
+    const asked = await ask();
+    await tmux('send-keys', '-t', 'tui', '4');
+    await waitFor(t, /› Quill & Co\s+none\s+pro 30 d\s+pending/, 'the pending request, selected');
+    await waitFor(
+      t,
+      new RegExp(`^${asked} · Quill & Co acc_\\w+\\s*\\nnote: our hands`, 'm'),
+      'its id and note below',
+    );
+    await tmux('send-keys', '-t', 'tui', 'x');
+    await waitFor(
+      t,
+      /Refuse pro for Quill & Co: the reason the account sees/,
+      'a refusal asks for the reason',
+    );
+    await tmux('send-keys', '-t', 'tui', '-l', 'write to sales first');
+    await tmux('send-keys', '-t', 'tui', 'Enter');
+    await waitFor(t, /Refused pro for Quill & Co/, 'the console reports the refusal');
+    const seen = (await dashboardCall({ base }, owner, 'GET', '/plan-requests')).body;
+    t.match(
+      seen.data[0],
+      { id: asked, status: 'refused', decisionNote: 'write to sales first' },
+      'the account sees it',
+    );
+    await ask();
+    await waitFor(t, /› Quill & Co\s+none\s+pro 30 d\s+pending/, 'asked again: pending');
+    await tmux('send-keys', '-t', 'tui', 'a');
+    await waitFor(t, /Approve plan pro \(30 days\) for Quill & Co\? \(y\/n\)/, 'an approval asks first');
+    await tmux('send-keys', '-t', 'tui', 'y');
+    await waitFor(t, /Approved: Quill & Co has plan pro from now on/, 'and reports it');
+    t.match(
+      (await dashboardCall({ base }, owner, 'GET', '/plan-requests')).body.plan,
+      { id: 'pro' },
+      "the plan is the account's",
+    );
+    await waitFor(t, /No plan requests pending\./, 'none pending any more');
 
     // A larger terminal: whole job ids in the list and the failure code beside them.
     await tmux('resize-window', '-t', 'tui', '-x', '120', '-y', '40');

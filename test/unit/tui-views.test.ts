@@ -21,6 +21,8 @@ import {
   Jobs,
   jobMatches,
   Keys,
+  type PlanRequestRow,
+  Requests,
   Screen,
   type Size,
   sizeOf,
@@ -294,6 +296,55 @@ t.test('accounts, keys and jobs lists with their selection', async (t) => {
   t.notMatch(done, /Failure/);
 });
 
+const requests: PlanRequestRow[] = [
+  {
+    id: 'preq_7Hn2pQ8sVw3xYz5Ab7Cd9E',
+    accountId: 'acc_1',
+    plan: 'pro',
+    periodDays: 30,
+    note: 'We want to write letters in our own hands',
+    status: 'pending',
+    fromPlan: 'none',
+    decisionNote: null,
+    decidedAt: null,
+    createdAt: at(3_600_000),
+  },
+  {
+    id: 'preq_2Kd9LmQ4rT6vW8xY1zA3bC',
+    accountId: 'acc_2',
+    plan: 'premium',
+    periodDays: 7,
+    note: '',
+    status: 'refused',
+    fromPlan: 'basic',
+    decisionNote: 'Premium is by contract only: write to sales',
+    decidedAt: at(7_200_000),
+    createdAt: at(1_800_000),
+  },
+];
+
+t.test("plan requests: each account's ask, and the selected one in full", async (t) => {
+  const pending = frame(
+    t,
+    'requests-pending',
+    h(Requests, { requests, selected: 0, filter: 'pending', names }),
+  );
+  t.match(
+    pending,
+    /› Bureau des lettres…\s+none\s+pro 30 d\s+pending\s+2026-11-22 13:00/,
+    'who asks for what, from which plan',
+  );
+  t.match(pending, /^preq_7Hn2pQ8sVw3xYz5Ab7Cd9E · Bureau des /m, 'its id');
+  t.match(pending, /^note: We want to write letters in our own hands$/m, 'and the note that came with it');
+  const refused = frame(t, 'requests-refused', h(Requests, { requests, selected: 1, filter: 'all', names }));
+  t.match(
+    refused,
+    /^refused 2026-11-22 14:00: Premium is by contract only: write to sales/m,
+    'a refusal and its reason',
+  );
+  frame(t, 'requests-empty', h(Requests, { requests: [], selected: 0, filter: 'pending', names }));
+});
+
 t.test('the / filter: every word, any case, over ids, account, status, failure and metadata', async (t) => {
   const matching = (q: string) => jobs.filter((j) => jobMatches(j, q, names)).map((j) => j.id.slice(-2));
   t.same(matching('failed atelier'), ['x3', '18'], 'status and account name, both');
@@ -314,6 +365,7 @@ t.test('whole screens at 80 x 24 and 120 x 40', async (t) => {
     ['keys', (size) => h(Keys, { account: accounts[0]!, keys: [...keys], selected: 0, size })],
     ['jobs', (size) => h(Jobs, { jobs, selected: 3, filter: 'all', query: '', names, size })],
     ['job', (size) => h(JobDetail, { job: jobs[3]!, names, size })],
+    ['requests', (size) => h(Requests, { requests, selected: 0, filter: 'pending', names, size })],
     ['help', () => h(Help)],
   ];
   for (const size of [

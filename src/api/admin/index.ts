@@ -9,6 +9,7 @@ import { accountRoutes } from './accounts.ts';
 import { metricsRoutes, snapshotRoutes } from './figures.ts';
 import { jobRoutes } from './jobs.ts';
 import { keyRoutes } from './keys.ts';
+import { planRoutes } from './plans.ts';
 import { templateRoutes } from './templates.ts';
 import { webhookRoutes } from './webhooks.ts';
 
@@ -20,6 +21,7 @@ export const adminRoutes = (d: ApiDeps): AnyRoute[] => [
     ...keyRoutes(d),
     ...templateRoutes(d),
     ...jobRoutes(d),
+    ...planRoutes(d),
     ...snapshotRoutes(d),
     ...webhookRoutes(d),
   ]),

@@ -13,6 +13,7 @@ import { handRoutes } from './hands.ts';
 import { jobRoutes } from './jobs.ts';
 import { keyRoutes } from './keys.ts';
 import { memberRoutes } from './members.ts';
+import { planRoutes } from './plans.ts';
 import { guestRoutes, sessionRoutes } from './session.ts';
 import { templateRoutes } from './templates.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -31,6 +32,7 @@ export const dashboardRoutes = (d: ApiDeps, log: Logger): AnyRoute[] => [
     ...handRoutes(d),
     ...assetRoutes(d),
     ...memberRoutes(d),
+    ...planRoutes(d),
     ...webhookRoutes(d),
   ]),
 ];
