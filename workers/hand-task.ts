@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { HandBuildResult, HandBuildTask, ImageCheck } from '../src/app/ports/renderer.ts';
 import {
   buildHand,
+  exportedFont,
   HandBuildError,
   type RedonePage,
   readSheetScan,
@@ -78,9 +79,13 @@ export async function buildHandTask(task: HandBuildTask): Promise<HandBuildResul
       trace: traceInk,
       strokes: !task.preview,
     });
+    // A build is given back too, as OpenType and WOFF2 (Google's encoder, loaded with the first build).
+    const otf = task.preview ? null : exportedFont(built.bytes);
+    const exported = otf ? { otf, woff2: await (await import('wawoff2')).compress(otf) } : undefined;
     return {
       ok: true,
       bytes: built.bytes,
+      ...(exported ? { exported } : {}),
       pages: codes,
       characters: built.characters,
       paths: built.paths,

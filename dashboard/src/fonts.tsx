@@ -12,6 +12,7 @@ interface FontView {
   name: string;
   family: string;
   personal: boolean;
+  fromHand: boolean;
   premium: boolean;
   usable: boolean;
   scripts: string[];
@@ -146,6 +147,20 @@ export function FontsPage(props: { accountId: string; mode: 'live' | 'test' }) {
               <td className="actions">
                 {f.personal ? (
                   <>
+                    {f.fromHand
+                      ? (['otf', 'woff2'] as const).map((format) => (
+                          <a
+                            key={format}
+                            className="button"
+                            href={`/dashboard/v1/accounts/${props.accountId}/fonts/${f.id}/file?format=${format}`}
+                            download
+                            data-testid={`font-${format}`}
+                          >
+                            {format === 'otf' ? 'OpenType' : 'WOFF2'}
+                            <span className="visually-hidden"> of {f.name}</span>
+                          </a>
+                        ))
+                      : null}
                     {fonts.personalFonts ? (
                       <button type="button" onClick={() => setRenaming({ id: f.id, name: f.name })}>
                         Rename<span className="visually-hidden"> {f.name}</span>

@@ -1,7 +1,7 @@
 // Your own handwriting as a personal font (docs/personal-hands.md): print the sample sheet, fill
 // it in with a pen, upload a photo or a scan of each page; the service reads the pages and shows
 // every drawing it made of each character, the warnings and a paragraph written with them. A
-// drawing can be removed, raised or lowered, redone from a page written again, and a character
+// drawing can be removed, moved in any direction, scaled, redone from a page written again, and a character
 // spaced; nothing changes for templates until the hand is built.
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { type CallError, call, upload, when } from './api.ts';
@@ -26,7 +26,7 @@ interface HandList {
 }
 
 interface Edits {
-  drawings?: Record<string, { raise?: number; removed?: boolean }>;
+  drawings?: Record<string, { raise?: number; shift?: number; scale?: number; removed?: boolean }>;
   spacing?: Record<string, number>;
 }
 
@@ -49,6 +49,8 @@ type Preview =
   | { ok: false; pages: number[]; message: string };
 
 const STEP = 20;
+/** Per cent a drawing grows or shrinks a step. */
+const SCALE_STEP = 5;
 
 export function HandsPage(props: { accountId: string; owner: boolean }) {
   const base = `/accounts/${props.accountId}/hands`;
@@ -226,10 +228,11 @@ function HandEditor(props: { base: string; onChange: () => void }) {
     edit((e) => {
       e.spacing[char] = (e.spacing[char] ?? 0) + by;
     }, said);
-  /** A drawing raised `by` units (lowered when negative). */
-  const raise = (key: string, by: number, said: string) =>
+  /** A drawing moved `by` units up or right (down or left when negative), or scaled `by` per cent. */
+  const move = (key: string, what: 'raise' | 'shift' | 'scale', by: number, said: string) =>
     edit((e) => {
-      e.drawings[key] = { ...e.drawings[key], raise: (e.drawings[key]?.raise ?? 0) + by };
+      const from = e.drawings[key]?.[what] ?? (what === 'scale' ? 100 : 0);
+      e.drawings[key] = { ...e.drawings[key], [what]: from + by };
     }, said);
   /** A drawing left out of the font, or put back. */
   const remove = (key: string, removed: boolean, said: string) =>
@@ -351,20 +354,25 @@ function HandEditor(props: { base: string; onChange: () => void }) {
                         <path d={preview.paths[key]} transform="scale(1 -1)" />
                       </svg>
                       <div className="drawing-actions">
-                        <button
-                          type="button"
-                          aria-label={`Raise ${key}`}
-                          onClick={() => raise(key, STEP, `Raised ${key}.`)}
-                        >
-                          ↑
-                        </button>
-                        <button
-                          type="button"
-                          aria-label={`Lower ${key}`}
-                          onClick={() => raise(key, -STEP, `Lowered ${key}.`)}
-                        >
-                          ↓
-                        </button>
+                        {(
+                          [
+                            ['Raise', 'raise', STEP, '↑', 'Raised'],
+                            ['Lower', 'raise', -STEP, '↓', 'Lowered'],
+                            ['Move left', 'shift', -STEP, '←', 'Moved left'],
+                            ['Move right', 'shift', STEP, '→', 'Moved right'],
+                            ['Shrink', 'scale', -SCALE_STEP, '−', 'Shrunk'],
+                            ['Enlarge', 'scale', SCALE_STEP, '+', 'Enlarged'],
+                          ] as const
+                        ).map(([label, what, by, sign, said]) => (
+                          <button
+                            key={label}
+                            type="button"
+                            aria-label={`${label} ${key}`}
+                            onClick={() => move(key, what, by, `${said} ${key}.`)}
+                          >
+                            {sign}
+                          </button>
+                        ))}
                         <button
                           type="button"
                           aria-label={`Remove ${key}`}

@@ -113,6 +113,13 @@ export function header(req: ApiRequest, name: string): string | undefined {
 export const ok = (json: unknown, status = 200): Reply => ({ status, json });
 
 /** A download: `body` streamed as a file named `filename`. */
+/** Bytes answered as a file to save, named `filename`. */
+export const attachedBytes = (filename: string, contentType: string, bytes: Uint8Array): Reply => ({
+  status: 200,
+  headers: { 'Content-Disposition': `attachment; filename="${filename}"` },
+  raw: { contentType, bytes },
+});
+
 export const attachment = (
   filename: string,
   contentType: string,

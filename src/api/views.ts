@@ -58,6 +58,8 @@ export function fontSummary(f: FontRecord, premiumAllowed: boolean) {
     name: f.name,
     family: f.family,
     personal: f.accountId !== null,
+    /** Built from a hand: its file can be had (GET /fonts/{id}/file). */
+    fromHand: f.source === 'hand',
     premium: f.premium,
     /** Whether the caller's plan may use it now (premium fonts need an eligible plan). */
     usable: !f.premium || premiumAllowed,

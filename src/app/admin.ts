@@ -175,6 +175,8 @@ export async function addFont(
     premium: boolean;
     license?: string;
     source?: string;
+    /** Where the font comes from: a file uploaded (the default), or a hand built. */
+    origin?: 'upload' | 'hand';
     /** A personal font's quota: how many an account may hold, and their bytes together. */
     quota?: FontQuota;
   },
@@ -218,6 +220,7 @@ export async function addFont(
       name,
       premium: input.premium,
       license: input.license ?? 'proprietary',
+      ...(input.origin ? { source: input.origin } : {}),
       info,
       location: key,
       sha256: sha256Hex(bytes),

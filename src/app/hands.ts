@@ -13,7 +13,7 @@ import { sniff } from '../domain/images.ts';
 import { fontSampleSpec } from '../domain/render-spec.ts';
 import { newId } from '../lib/ids.ts';
 import type { RateLimiter } from '../limits/rate-limit.ts';
-import { type HandEdits, type SheetCode, sheetLayout } from '../foundry/index.ts';
+import { type DrawingEdit, type HandEdits, type SheetCode, sheetLayout } from '../foundry/index.ts';
 import type { FontRecord, HandRecord, HandScan } from '../store/index.ts';
 import { type AdminDeps, addFont } from './admin.ts';
 import { checkedUpload } from './assets.ts';
@@ -21,6 +21,8 @@ import type { Caller } from './auth.ts';
 import { DRAFT_DPI } from './drafts.ts';
 import {
   addPersonalFont,
+  exportKey,
+  FONT_FILE_FORMATS,
   type FontDeps,
   fontName,
   personalFontsAllowed,
@@ -39,7 +41,12 @@ export type HandDeps = FontDeps & { draftLimiter: RateLimiter; handPictureLimite
 /** The most pictures a hand keeps: the longest sheet's 5 pages and pages written again. */
 export const HAND_MAX_SCANS = 12;
 /** How far an edit may raise or lower a drawing, and space a character, in font units (1/1000 em). */
-export const HAND_EDIT_LIMITS = { raise: 300, spacing: 150 } as const;
+export const HAND_EDIT_LIMITS = {
+  raise: 300,
+  shift: 300,
+  spacing: 150,
+  scale: { least: 50, most: 150 },
+} as const;
 
 /** The paragraph a hand's preview writes. */
 export const HAND_SAMPLE =
@@ -264,8 +271,27 @@ function checkedEdits(value: unknown): HandEdits {
     drawingKeys([key], field);
     if (!isObject(edit))
       throw new Refusal('invalid', `${field} must be an object, got ${show(edit)}`, { field });
-    const e: { raise?: number; removed?: boolean } = {};
+    const e: DrawingEdit = {};
+    for (const name of Object.keys(edit))
+      if (!['raise', 'shift', 'scale', 'removed'].includes(name))
+        throw new Refusal('invalid', `${field} has no field ${name}`, { field: `${field}.${name}` });
     if (edit.raise !== undefined) e.raise = within(`${field}.raise`, edit.raise, HAND_EDIT_LIMITS.raise);
+    if (edit.shift !== undefined) e.shift = within(`${field}.shift`, edit.shift, HAND_EDIT_LIMITS.shift);
+    if (edit.scale !== undefined) {
+      const { least, most } = HAND_EDIT_LIMITS.scale;
+      if (
+        typeof edit.scale !== 'number' ||
+        !Number.isInteger(edit.scale) ||
+        edit.scale < least ||
+        edit.scale > most
+      )
+        throw new Refusal(
+          'invalid',
+          `${field}.scale must be a whole per cent from ${least} to ${most}, got ${show(edit.scale)}`,
+          { field: `${field}.scale` },
+        );
+      e.scale = edit.scale;
+    }
     if (edit.removed !== undefined) {
       if (typeof edit.removed !== 'boolean')
         throw new Refusal('invalid', `${field}.removed must be true or false, got ${show(edit.removed)}`, {
@@ -367,7 +393,12 @@ export async function buildHandFont(
   const font =
     existing?.accountId === caller.account.id
       ? await replacePersonalFontFile(d, caller, existing, result.bytes)
-      : (await addPersonalFont(d, caller, { bytes: result.bytes, name: hand.name, license })).font;
+      : (await addPersonalFont(d, caller, { bytes: result.bytes, name: hand.name, license, origin: 'hand' }))
+          .font;
+  // The font as it is given to be used elsewhere, kept beside the engine's file (and deleted with it).
+  if (result.exported)
+    for (const format of FONT_FILE_FORMATS)
+      await d.blobs.put(exportKey(font.location, format), result.exported[format], `font/${format}`);
   const built = await d.store.hands.update(caller.account.id, hand.id, {
     fontId: font.id,
     builtAt: d.now(),

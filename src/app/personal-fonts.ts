@@ -97,7 +97,12 @@ const quotaOf = (c: FontDeps['config']) => ({
 export async function addPersonalFont(
   d: FontDeps,
   caller: Caller,
-  input: { bytes: Uint8Array; name: string; license?: typeof PERSONAL_LICENSE | typeof TRIAL_LICENSE },
+  input: {
+    bytes: Uint8Array;
+    name: string;
+    license?: typeof PERSONAL_LICENSE | typeof TRIAL_LICENSE;
+    origin?: 'upload' | 'hand';
+  },
 ): Promise<{ font: FontRecord; sample: Uint8Array; line: string }> {
   const license = input.license ?? PERSONAL_LICENSE;
   if (license === PERSONAL_LICENSE) requirePersonalFonts(d, caller);
@@ -116,6 +121,7 @@ export async function addPersonalFont(
       account: caller.account.id,
       premium: false,
       license,
+      ...(input.origin ? { origin: input.origin } : {}),
       quota,
     },
     async (bytes) => {
@@ -161,9 +167,48 @@ export async function replacePersonalFontFile(
     await d.blobs.delete(location);
     throw notMine(id);
   }
-  if (replaced.before.location !== location) await d.blobs.delete(replaced.before.location);
+  if (replaced.before.location !== location)
+    for (const key of fontFileKeys(replaced.before.location)) await d.blobs.delete(key);
   d.renderer.forgetFont(id);
   return replaced.after;
+}
+
+/** Where a built hand's font is kept as it is given (GET /fonts/{id}/file), beside the engine's file. */
+export const exportKey = (location: string, format: FontFileFormat) => `${location}.export.${format}`;
+
+export const FONT_FILE_FORMATS = ['otf', 'woff2'] as const;
+export type FontFileFormat = (typeof FONT_FILE_FORMATS)[number];
+
+/** Every blob of a font file: the engine's, and a built hand's as it is given. */
+const fontFileKeys = (location: string) => [
+  location,
+  ...FONT_FILE_FORMATS.map((f) => exportKey(location, f)),
+];
+
+/**
+ * A personal font of the account as a file to use elsewhere: a font built from a hand, as
+ * OpenType (CFF) or WOFF2, with its alternates under salt, ss01-ss03 and calt. Another account's
+ * font, a shared one, or a font uploaded as a file (its file is the one uploaded) is not found.
+ */
+export async function personalFontFile(
+  d: Pick<FontDeps, 'store' | 'blobs'>,
+  accountId: string,
+  id: string,
+  format: FontFileFormat,
+): Promise<{ font: FontRecord; bytes: Uint8Array; contentType: string; filename: string }> {
+  const font = await d.store.fonts.getVisible(accountId, id);
+  if (!font || font.accountId !== accountId)
+    throw apiRefusal('FONT_NOT_FOUND', `font ${shownId(id)} is not a personal font of this account`);
+  const bytes = font.source === 'hand' ? await d.blobs.get(exportKey(font.location, format)) : null;
+  if (!bytes)
+    throw apiRefusal(
+      'FONT_NOT_FOUND',
+      font.source === 'hand'
+        ? `font ${font.id} has no file to give yet: build its hand again`
+        : `font ${font.id} was uploaded as a file, which is the file it is; only fonts built from a hand are given`,
+    );
+  const filename = `${font.name.replace(/[^\w .-]+/g, '').trim() || 'hand'}.${format}`;
+  return { font, bytes, contentType: format === 'otf' ? 'font/otf' : 'font/woff2', filename };
 }
 
 /** A personal font's name as given: 1-120 characters once trimmed, or a refusal naming `name`. */
@@ -227,6 +272,6 @@ export async function deletePersonalFont(
   const removed = await d.store.fonts.removePersonal(accountId, id);
   if (!removed) throw notMine(id);
   d.renderer.forgetFont(id);
-  await d.blobs.delete(removed.location);
+  for (const key of fontFileKeys(removed.location)) await d.blobs.delete(key);
   return removed;
 }

@@ -99,6 +99,19 @@ export class Scriptorium {
   readonly fonts = {
     list: (q: ListQuery = {}) => this.get<Page<Font>>('/fonts', q),
     all: () => this.all<Font>('/fonts', {}),
+    /** A font the account built from a hand, as a file for other software (OpenType or WOFF2), streamed. */
+    file: async (
+      id: string,
+      opts: { format?: 'otf' | 'woff2'; signal?: AbortSignal } = {},
+    ): Promise<Download> => {
+      const format = opts.format ?? 'otf';
+      const res = await this.http.request('GET', `/fonts/${encodeURIComponent(id)}/file?format=${format}`, {
+        signal: opts.signal,
+        retry: 'safe',
+        stream: true,
+      });
+      return downloadOf(res, `font/${format}`);
+    },
   };
 
   readonly usage = {

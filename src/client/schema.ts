@@ -138,6 +138,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fonts/{fontId}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An extension: a font the key's account built from a hand, as a file for other software. Its drawings are reachable there: salt (all), ss01 and ss02 (each letter's second and third drawing), and calt and ss03 (a rotation: a letter after one in its first drawing takes its second, then its third). Another account's, a shared or an uploaded font: 404. */
+        get: operations["downloadFontFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/generations": {
         parameters: {
             query?: never;
@@ -942,6 +959,8 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             family: string;
+            /** @description Built from a hand (a filled sample sheet): its file is GET /fonts/{fontId}/file. */
+            fromHand: boolean;
             glyphCount: number;
             id: string;
             license: string;
@@ -2053,6 +2072,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FontList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    downloadFontFile: {
+        parameters: {
+            query?: {
+                format?: "otf" | "woff2";
+            };
+            header?: never;
+            path: {
+                /** @description a `font_…` id */
+                fontId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The font file, as an attachment named for the font. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "font/otf": string;
+                    "font/woff2": string;
                 };
             };
             400: components["responses"]["BadRequest"];

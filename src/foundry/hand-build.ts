@@ -39,10 +39,21 @@ const DESCENDERS = new Set([...'gjpqyçþÿQ']);
 /** Letters whose top is the x-height. */
 const X_LETTERS = [...'acemnorsuvwxz'];
 
-/** What a person may change before building: a drawing raised or lowered, or left out; a character spaced. */
+/** One drawing's edit: moved (up, and right; negative the other way), scaled, or left out. */
+export interface DrawingEdit {
+  /** Font units to raise it (negative lowers). */
+  raise?: number;
+  /** Font units to move it right (negative moves it left) in its place. */
+  shift?: number;
+  /** Its size in per cent of the size written (100), about the middle of its foot on the baseline. */
+  scale?: number;
+  removed?: boolean;
+}
+
+/** What a person may change before building: a drawing moved, scaled or left out; a character spaced. */
 export interface HandEdits {
-  /** By drawing (`a/2`: the second box of a): font units to raise it (negative lowers), or left out. */
-  drawings?: Record<string, { raise?: number; removed?: boolean }>;
+  /** By drawing (`a/2`: the second box of a). */
+  drawings?: Record<string, DrawingEdit>;
   /** By character: font units added on each side of its drawings (negative tightens). */
   spacing?: Record<string, number>;
 }
@@ -266,12 +277,15 @@ export async function buildHand(input: {
     const gids: number[] = [];
     for (const [i, j] of drawings.entries()) {
       const outline = await input.trace(j.box.ink);
-      const left = (advance - (j.ink[2] - j.ink[0]) * k) / 2;
+      const edit = edits.drawings?.[j.key] ?? {};
+      // Scaled about the middle of its place, its foot staying on the baseline.
+      const size = k * ((edit.scale ?? 100) / 100);
+      const left = (advance - (j.ink[2] - j.ink[0]) * size) / 2 + (edit.shift ?? 0);
       const base = baselineOf(j);
-      const raise = edits.drawings?.[j.key]?.raise ?? 0;
+      const raise = edit.raise ?? 0;
       const path = new Path();
-      const X = (x: number) => Math.round((x - j.ink[0]) * k + left);
-      const Y = (y: number) => Math.round((base - y) * k + raise);
+      const X = (x: number) => Math.round((x - j.ink[0]) * size + left);
+      const Y = (y: number) => Math.round((base - y) * size + raise);
       const data: string[] = [];
       const cmds: PathCommand[] = [];
       for (const c of outline) {
@@ -319,12 +333,7 @@ export async function buildHand(input: {
     glyphs,
     createdTimestamp: seconds,
   });
-  // opentype.js takes features in alphabetical order: salt, then ss01, ss02.
-  for (const { first, others } of alternates) font.substitution.add('salt', { sub: first, by: others });
-  for (let i = 0; i < 2; i++)
-    for (const { first, others } of alternates)
-      if (others[i] !== undefined)
-        font.substitution.add(`ss${String(i + 1).padStart(2, '0')}`, { sub: first, by: others[i]! });
+  addAlternates(font, alternates, glyphs.length);
   const otf = new Uint8Array(font.toArrayBuffer());
   const file =
     input.strokes === false ? otf : withTable(otf, PEN_TABLE, new TextEncoder().encode(JSON.stringify(pens)));
@@ -340,6 +349,85 @@ export async function buildHand(input: {
       baselineOffset: Math.round((-offset / SCAN_PX_PER_MM) * 100) / 100,
     },
   };
+}
+
+/** The parts of opentype.js's GSUB writer this file uses. */
+interface GsubWriter {
+  substitution: {
+    add(feature: string, sub: { sub: number; by: number | number[] }): void;
+    getFeatureTable(
+      script: string,
+      language: string,
+      feature: string,
+      create: boolean,
+    ): { lookupListIndexes: number[] };
+    getLookupTables(
+      script: string,
+      language: string,
+      feature: string,
+      lookupType: number,
+      create: boolean,
+    ): { subtables: unknown[] }[];
+  };
+  tables: { gsub: { lookups: unknown[] } };
+}
+
+/**
+ * The drawings of each character in the font's GSUB, so that any application reaches them:
+ * `salt` (all of them), `ss01` and `ss02` (the second and third drawing of every character), and
+ * a rotation under `calt` and `ss03`: in a run of letters, a letter after one in its first
+ * drawing takes its second, after one in its second drawing its third, else its first, so that
+ * repeated letters change as a pen's do (applications turn `calt` on by default; `ss03` is the
+ * same for those that leave it off). opentype.js takes features in alphabetical order.
+ */
+function addAlternates(
+  font: unknown,
+  alternates: { first: number; others: number[] }[],
+  glyphCount: number,
+): void {
+  const f = font as GsubWriter;
+  const sub = f.substitution;
+  const rotation = alternates.length ? sub.getLookupTables('DFLT', 'dflt', 'calt', 6, true)[0]! : null;
+  for (const { first, others } of alternates) sub.add('salt', { sub: first, by: others });
+  for (let i = 0; i < 2; i++)
+    for (const { first, others } of alternates)
+      if (others[i] !== undefined)
+        sub.add(`ss${String(i + 1).padStart(2, '0')}`, { sub: first, by: others[i]! });
+  if (!rotation) return;
+  const lookupOf = (feature: string) =>
+    sub.getFeatureTable('DFLT', 'dflt', feature, false).lookupListIndexes[0]!;
+  const coverage = (glyphs: number[]) => ({ format: 1, glyphs: [...new Set(glyphs)].sort((a, b) => a - b) });
+  // Glyphs 0-2 are .notdef and the spaces: a word's first letter keeps its first drawing.
+  const alternateGids = new Set(alternates.flatMap((a) => a.others));
+  const firsts = Array.from({ length: glyphCount }, (_, g) => g).filter(
+    (g) => g > 2 && !alternateGids.has(g),
+  );
+  const rule = (after: number[], input: number[], feature: string) => ({
+    substFormat: 3,
+    backtrackCoverage: [coverage(after)],
+    inputCoverage: [coverage(input)],
+    lookaheadCoverage: [],
+    lookupRecords: [{ sequenceIndex: 0, lookupListIndex: lookupOf(feature) }],
+  });
+  rotation.subtables.push(
+    rule(
+      firsts,
+      alternates.map((a) => a.first),
+      'ss01',
+    ),
+  );
+  const third = alternates.filter((a) => a.others.length > 1);
+  if (third.length)
+    rotation.subtables.push(
+      rule(
+        alternates.map((a) => a.others[0]!),
+        third.map((a) => a.first),
+        'ss02',
+      ),
+    );
+  sub
+    .getFeatureTable('DFLT', 'dflt', 'ss03', true)
+    .lookupListIndexes.push(f.tables.gsub.lookups.indexOf(rotation));
 }
 
 /** A drawing's pen strokes as the font keeps them (PEN_TABLE), and whether they carry its shape. */
@@ -358,6 +446,30 @@ function penStrokes(outline: PathCommand[]): StoredStrokes {
 
 /** The font with a table added (the directory rebuilt, sorted by tag; checksums but the whole file's made good). */
 function withTable(font: Uint8Array, tag: string, data: Uint8Array): Uint8Array {
+  return rebuilt(font, (tables) => [...tables, { tag, checksum: checksumOf(data), data }]);
+}
+
+/**
+ * A built hand's font as it is given to be used elsewhere (GET /fonts/{id}/file): the engine's
+ * own table of pen strokes left out, every other table as built, the head's checksum made good.
+ */
+export function exportedFont(font: Uint8Array): Uint8Array {
+  const out = rebuilt(font, (tables) => tables.filter((t) => t.tag !== PEN_TABLE));
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  for (let t = 0; t < view.getUint16(4); t++) {
+    const record = 12 + 16 * t;
+    if (String.fromCharCode(...out.subarray(record, record + 4)) !== 'head') continue;
+    const offset = view.getUint32(record + 8);
+    view.setUint32(offset + 8, 0);
+    view.setUint32(offset + 8, (0xb1b0afba - checksumOf(out)) >>> 0);
+  }
+  return out;
+}
+
+type Table = { tag: string; checksum: number; data: Uint8Array };
+
+/** The font's tables changed by `edit`, in a file written again (the directory sorted by tag). */
+function rebuilt(font: Uint8Array, edit: (tables: Table[]) => Table[]): Uint8Array {
   const view = new DataView(font.buffer, font.byteOffset, font.byteLength);
   const count = view.getUint16(4);
   const tables = Array.from({ length: count }, (_, t) => {
@@ -370,21 +482,20 @@ function withTable(font: Uint8Array, tag: string, data: Uint8Array): Uint8Array 
       data: font.subarray(offset, offset + length),
     };
   });
-  tables.push({ tag, checksum: checksumOf(data), data });
-  tables.sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  const kept = edit(tables).sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
   const pad = (n: number) => (n + 3) & ~3;
-  const head = 12 + 16 * tables.length;
-  const out = new Uint8Array(head + tables.reduce((n, t) => n + pad(t.data.byteLength), 0));
+  const head = 12 + 16 * kept.length;
+  const out = new Uint8Array(head + kept.reduce((n, t) => n + pad(t.data.byteLength), 0));
   const o = new DataView(out.buffer);
   out.set(font.subarray(0, 4));
-  const n = tables.length;
+  const n = kept.length;
   const power = 2 ** Math.floor(Math.log2(n));
   o.setUint16(4, n);
   o.setUint16(6, power * 16);
   o.setUint16(8, Math.log2(power));
   o.setUint16(10, n * 16 - power * 16);
   let offset = head;
-  for (const [i, t] of tables.entries()) {
+  for (const [i, t] of kept.entries()) {
     const at = 12 + 16 * i;
     for (let c = 0; c < 4; c++) out[at + c] = t.tag.charCodeAt(c);
     o.setUint32(at + 4, t.checksum);

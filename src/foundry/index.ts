@@ -5,6 +5,8 @@
 // font writer come in as packages or arguments.
 export {
   buildHand,
+  type DrawingEdit,
+  exportedFont,
   HAND_SIDE,
   HAND_UNITS_PER_EM,
   HAND_X_HEIGHT,

@@ -33,3 +33,9 @@ declare module 'opentype.js' {
     toArrayBuffer(): ArrayBuffer;
   }
 }
+
+// Types of Google's WOFF2 encoder built to WebAssembly (wawoff2 ships none).
+declare module 'wawoff2' {
+  export function compress(sfnt: Uint8Array): Promise<Uint8Array>;
+  export function decompress(woff2: Uint8Array): Promise<Uint8Array>;
+}

@@ -17,8 +17,9 @@ export interface FontRecord {
   scripts: string[];
   glyphCount: number;
   codepoints: number;
-  source: 'bundled' | 'upload';
-  /** A module specifier (bundled) or a blob key (upload). Never shown to API clients. */
+  /** Shipped with the service, a file uploaded, or built from a hand (docs/personal-hands.md). */
+  source: 'bundled' | 'upload' | 'hand';
+  /** A module specifier (bundled) or a blob key (upload, hand). Never shown to API clients. */
   location: string;
   sha256: string;
   bytes: number;
@@ -77,6 +78,7 @@ export class FontRepo {
     name: string;
     premium: boolean;
     license: string;
+    source?: 'upload' | 'hand';
     info: Pick<FontInfo, 'family' | 'scripts' | 'glyphCount' | 'codepoints'>;
     location: string;
     sha256: string;
@@ -95,7 +97,7 @@ export class FontRepo {
       scripts: JSON.stringify(input.info.scripts),
       glyph_count: input.info.glyphCount,
       codepoints: input.info.codepoints,
-      source: 'upload',
+      source: input.source ?? 'upload',
       location: input.location,
       sha256: input.sha256,
       bytes: input.bytes,
@@ -197,6 +199,8 @@ export class FontRepo {
         location: file.location,
         sha256: file.sha256,
         bytes: file.bytes,
+        // A new file comes from a hand built again.
+        source: 'hand',
       };
       await tx.updateTable('fonts').set(change).where('id', '=', id).execute();
       return { before: toFont(row), after: toFont({ ...row, ...change }) };

@@ -102,6 +102,33 @@ t.test('a sheet downloaded, filled pages uploaded, a drawing fixed, built, writt
   await page.getByRole('button', { name: 'Raise g/1', exact: true }).click();
   await page.getByText('Raised g/1.').waitFor({ timeout: 60_000 });
   t.not(await page.locator('[data-drawing="g/1"] path').getAttribute('d'), before, 'g/1 drawn higher');
+  // And in the other directions, and in size.
+  const xs = async (key: string) =>
+    ((await page.locator(`[data-drawing="${key}"] path`).getAttribute('d')) ?? '')
+      .match(/-?\d+(\.\d+)?/g)!
+      .map(Number)
+      .filter((_, i) => i % 2 === 0);
+  const span = (v: number[]) => Math.max(...v) - Math.min(...v);
+  const h1 = await xs('h/1');
+  await page.getByRole('button', { name: 'Move right h/1', exact: true }).click();
+  await page.getByText('Moved right h/1.').waitFor({ timeout: 60_000 });
+  const moved = await xs('h/1');
+  t.ok(
+    Math.abs(Math.min(...moved) - Math.min(...h1) - 20) <= 1,
+    `h/1 moved 20 units right (${Math.min(...h1)} → ${Math.min(...moved)})`,
+  );
+  await page.getByRole('button', { name: 'Enlarge h/1', exact: true }).click();
+  await page.getByText('Enlarged h/1.').waitFor({ timeout: 60_000 });
+  const larger = await xs('h/1');
+  t.ok(
+    Math.abs(span(larger) / span(h1) - 1.05) < 0.02,
+    `h/1 5 % wider (${span(h1)} → ${span(larger)} units)`,
+  );
+  await page.getByRole('button', { name: 'Move left h/1', exact: true }).click();
+  await page.getByText('Moved left h/1.').waitFor({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Shrink h/1', exact: true }).click();
+  await page.getByText('Shrunk h/1.').waitFor({ timeout: 60_000 });
+  t.same(await xs('h/1'), h1, 'moved back and shrunk back: as written');
 
   // Built, then written with through the public API.
   await page.getByRole('button', { name: 'Build the font' }).click();

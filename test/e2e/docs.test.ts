@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import t from 'tap';
 import { openApiDocument } from '../../src/api/openapi/document.ts';
 import { EXAMPLE_IDS, SAMPLES } from '../../src/api/openapi/samples.ts';
+import { exportKey, FONT_FILE_FORMATS } from '../../src/app/personal-fonts.ts';
+import { PERSONAL_LICENSE } from '../../src/domain/fonts.ts';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/chromium.ts';
 import { png } from '../helpers/images.ts';
 import { call, jobFinished, startTestServer } from '../helpers/server.ts';
@@ -139,6 +141,26 @@ t.test('every curl sample of the document runs against the server as documented'
     if (b.body.status === 'completed') break;
     await new Promise((r) => setTimeout(r, 100));
   }
+  // A font of the account's built from a hand: its record and the files it is given as (the
+  // build itself is tested in font-file.test.ts).
+  const hand = await server.ctx.store.fonts.add({
+    accountId: a.accountId,
+    name: 'My hand',
+    premium: false,
+    license: PERSONAL_LICENSE,
+    source: 'hand',
+    info: { family: 'My hand', scripts: ['Latin'], glyphCount: 1, codepoints: 1 },
+    location: 'fonts/sample-hand.ttf',
+    sha256: '0'.repeat(64),
+    bytes: 4,
+    now: new Date(),
+  });
+  for (const format of FONT_FILE_FORMATS)
+    await server.ctx.blobs.put(
+      exportKey(hand.location, format),
+      new TextEncoder().encode(format),
+      `font/${format}`,
+    );
   const env = childEnv({ SCRIPTORIUM_URL: server.base, SCRIPTORIUM_API_KEY: a.test });
   const cases = SAMPLES.map((s) => s.operationId);
   t.same([...cases].sort(), operations.map((o) => o.operationId).sort(), 'a sample for every operation');
@@ -151,6 +173,7 @@ t.test('every curl sample of the document runs against the server as documented'
       .replaceAll(EXAMPLE_IDS.template, a.templates.test.simple)
       .replaceAll(EXAMPLE_IDS.generation, job)
       .replaceAll(EXAMPLE_IDS.batch, batch.body.id)
+      .replaceAll(EXAMPLE_IDS.font, hand.id)
       .replace(/^curl -s/, 'curl -s -w "\\n%{http_code}"');
     const out = await new Promise<string>((resolve) =>
       execFile('bash', ['-c', command], { cwd: dir, env }, (_e, stdout) => resolve(stdout)),

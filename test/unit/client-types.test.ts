@@ -16,6 +16,7 @@ const METHODS: Record<string, string> = {
   listTemplates: 'templates.list',
   getTemplate: 'templates.get',
   listFonts: 'fonts.list',
+  downloadFontFile: 'fonts.file',
   getUsage: 'usage.get',
   uploadAsset: 'assets.upload',
   createGeneration: 'generations.create',

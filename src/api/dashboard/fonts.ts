@@ -4,6 +4,8 @@ import { FONT_MAX_BYTES } from '../../app/admin.ts';
 import {
   addPersonalFont,
   deletePersonalFont,
+  FONT_FILE_FORMATS,
+  personalFontFile,
   personalFontsAllowed,
   renamePersonalFont,
 } from '../../app/personal-fonts.ts';
@@ -11,11 +13,22 @@ import { fontsPage, planOf } from '../../app/reads.ts';
 import type { ApiDeps } from '../deps.ts';
 import { allowOnly, MODES, oneOf } from '../input.ts';
 import { queryParams } from '../query.ts';
-import { ok, type Routes } from '../types.ts';
+import { attachedBytes, ok, type Routes } from '../types.ts';
 import { fontSummary } from '../views.ts';
 import { callerOf } from './account.ts';
 
 export const fontRoutes = (d: ApiDeps): Routes<'session'> => [
+  {
+    method: 'GET',
+    path: '/accounts/{account}/fonts/{font}/file',
+    body: 'none',
+    handler: async (req) => {
+      const caller = await callerOf(d, req, 'live');
+      const format = oneOf('format', queryParams(req, ['format']).format, FONT_FILE_FORMATS, 'otf');
+      const file = await personalFontFile(d, caller.account.id, req.params.font!, format);
+      return attachedBytes(file.filename, file.contentType, file.bytes);
+    },
+  },
   {
     method: 'GET',
     path: '/accounts/{account}/fonts',

@@ -77,6 +77,7 @@ const TAG_OF: Record<string, (typeof TAGS)[number]['name']> = {
   listTemplates: 'Templates',
   getTemplate: 'Templates',
   listFonts: 'Fonts',
+  downloadFontFile: 'Fonts',
   getUsage: 'Usage',
   uploadAsset: 'Assets',
   createGeneration: 'Generations',

@@ -185,6 +185,26 @@ export function operations(): Record<string, Record<string, Schema>> {
         responses: { ...jsonOk('A page.', 'FontList'), ...common },
       },
     },
+    '/fonts/{fontId}/file': {
+      get: {
+        operationId: 'downloadFontFile',
+        summary:
+          "An extension: a font the key's account built from a hand, as a file for other software. Its drawings are reachable there: salt (all), ss01 and ss02 (each letter's second and third drawing), and calt and ss03 (a rotation: a letter after one in its first drawing takes its second, then its third). Another account's, a shared or an uploaded font: 404.",
+        parameters: [
+          idParam('fontId', 'font'),
+          { name: 'format', in: 'query', schema: { type: 'string', enum: ['otf', 'woff2'], default: 'otf' } },
+        ],
+        responses: {
+          '200': {
+            ...fileResponse('The font file, as an attachment named for the font.', 'font/otf'),
+            content: Object.fromEntries(
+              ['font/otf', 'font/woff2'].map((t) => [t, { schema: { type: 'string', contentMediaType: t } }]),
+            ),
+          },
+          ...common,
+        },
+      },
+    },
     '/usage': {
       get: {
         operationId: 'getUsage',

@@ -15,6 +15,7 @@ export const EXAMPLE_IDS = {
   generation: 'gen_7HqLm2XcV9bN4kTz0aWeRf',
   asset: 'asset_2mPq8ZrT5vXc1LkN7bWeYh',
   batch: 'bat_3kTn8WqZ1xLm5VbR9cYdPe',
+  font: 'font_5gHs2JqW8mNc3XvB7tLpKe',
 } as const;
 
 export interface Sample {
@@ -43,6 +44,16 @@ for await (const template of client.templates.all()) console.log(template.id, te
     curl: `curl -s ${at('/fonts')} ${AUTH}`,
     client: `const fonts = await client.fonts.list();
 const usable = fonts.data.filter((f) => f.usable);`,
+  },
+  {
+    operationId: 'downloadFontFile',
+    curl: `curl -s ${at(`/fonts/${EXAMPLE_IDS.font}/file?format=otf`)} ${AUTH} -o my-hand.otf`,
+    client: `import { createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+const font = await client.fonts.file('${EXAMPLE_IDS.font}', { format: 'woff2' });
+await pipeline(Readable.fromWeb(font.body), createWriteStream('my-hand.woff2'));`,
   },
   {
     operationId: 'getUsage',

@@ -109,6 +109,10 @@ export function schemas(): Record<string, unknown> {
       name: { type: 'string' },
       family: { type: 'string' },
       personal: { type: 'boolean', description: "The account's own font (otherwise shared)." },
+      fromHand: {
+        type: 'boolean',
+        description: 'Built from a hand (a filled sample sheet): its file is GET /fonts/{fontId}/file.',
+      },
       premium: { type: 'boolean', description: 'Needs a plan with premium fonts.' },
       usable: { type: 'boolean', description: "Whether the caller's plan may use it now." },
       scripts: {

@@ -112,6 +112,8 @@ export type HandBuildResult =
       paths: Record<string, string>;
       warnings: HandWarning[];
       measured: { xHeight: number; baselineOffset: number };
+      /** A build (not a preview): the font as it is given to be used elsewhere, OpenType (CFF) and WOFF2. */
+      exported?: { otf: Uint8Array; woff2: Uint8Array };
     }
   | {
       ok: false;
