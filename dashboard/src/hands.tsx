@@ -119,6 +119,7 @@ export function HandsPage(props: { accountId: string; owner: boolean }) {
             <select id="sheet-set" value={set} onChange={(e) => setSet(e.currentTarget.value)}>
               <option value="basic">Basic Latin: letters, digits, punctuation</option>
               <option value="latin1">And accented letters (Latin-1)</option>
+              <option value="ligatures">And letters written joined (th, ff, fi, fl, tt, ll, oo, ee)</option>
             </select>
           </div>
           <a className="button" href={sheet} download data-testid="sheet-pdf">

@@ -361,9 +361,9 @@ export function buildProgram(): Command {
     .addOption(
       new Option(
         '--set <set>',
-        'characters: basic (Latin letters, digits, punctuation, currency) or latin1 (and accented letters)',
+        'characters: basic (Latin letters, digits, punctuation, currency), latin1 (and accented letters) or ligatures (basic and th ff fi fl tt ll oo ee, written joined)',
       )
-        .choices(['basic', 'latin1'])
+        .choices(['basic', 'latin1', 'ligatures'])
         .default('basic'),
     )
     .addOption(jsonOption())

@@ -264,6 +264,9 @@ export async function buildHand(input: {
   const paths: Record<string, string> = {};
   const pens: Record<number, StoredStrokes> = {};
   const alternates: { first: number; others: number[] }[] = [];
+  /** Each character's first drawing, and the ligatures made of them. */
+  const firstDrawing = new Map<string, number>();
+  const ligatures: { sub: number[]; by: number }[] = [];
   for (const char of SHEET_SETS[set].chars) {
     const drawings = used.filter((j) => j.box.char === char).sort((a, b) => a.box.variant - b.box.variant);
     if (!drawings.length) continue;
@@ -272,8 +275,11 @@ export async function buildHand(input: {
       1,
       Math.round(drawings.reduce((s, j) => s + (j.ink[2] - j.ink[0]) * k, 0) / drawings.length + 2 * side),
     );
-    const cp = char.codePointAt(0)!;
-    const hex = cp.toString(16).toUpperCase().padStart(4, '0');
+    // A ligature's drawing (`th`) has no code point of its own: `liga` makes it from its letters.
+    const letters = [...char];
+    const cp = letters.length === 1 ? char.codePointAt(0)! : null;
+    // Named as the glyph list names them: uni0066, and a ligature's letters in a row (uni00660069).
+    const hex = letters.map((l) => l.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')).join('');
     const gids: number[] = [];
     for (const [i, j] of drawings.entries()) {
       const outline = await input.trace(j.box.ink);
@@ -308,7 +314,7 @@ export async function buildHand(input: {
       glyphs.push(
         new Glyph({
           name: i === 0 ? `uni${hex}` : `uni${hex}.ss${String(i).padStart(2, '0')}`,
-          ...(i === 0 ? { unicode: cp } : {}),
+          ...(i === 0 && cp !== null ? { unicode: cp } : {}),
           advanceWidth: advance,
           path,
         }),
@@ -316,6 +322,10 @@ export async function buildHand(input: {
     }
     characters.push({ char, drawings: drawings.map((j) => j.box.variant), advance });
     if (gids.length > 1) alternates.push({ first: gids[0]!, others: gids.slice(1) });
+    firstDrawing.set(char, gids[0]!);
+    const components = letters.map((l) => firstDrawing.get(l));
+    if (cp === null && components.every((g) => g !== undefined))
+      ligatures.push({ sub: components as number[], by: gids[0]! });
   }
   let [ascender, descender] = [HAND_X_HEIGHT * 1.6, -HAND_X_HEIGHT * 0.6];
   for (const g of glyphs.slice(3)) {
@@ -333,7 +343,7 @@ export async function buildHand(input: {
     glyphs,
     createdTimestamp: seconds,
   });
-  addAlternates(font, alternates, glyphs.length);
+  addAlternates(font, alternates, ligatures, glyphs.length);
   const otf = new Uint8Array(font.toArrayBuffer());
   const file =
     input.strokes === false ? otf : withTable(otf, PEN_TABLE, new TextEncoder().encode(JSON.stringify(pens)));
@@ -354,7 +364,7 @@ export async function buildHand(input: {
 /** The parts of opentype.js's GSUB writer this file uses. */
 interface GsubWriter {
   substitution: {
-    add(feature: string, sub: { sub: number; by: number | number[] }): void;
+    add(feature: string, sub: { sub: number | number[]; by: number | number[] }): void;
     getFeatureTable(
       script: string,
       language: string,
@@ -383,11 +393,17 @@ interface GsubWriter {
 function addAlternates(
   font: unknown,
   alternates: { first: number; others: number[] }[],
+  ligatures: { sub: number[]; by: number }[],
   glyphCount: number,
 ): void {
   const f = font as GsubWriter;
   const sub = f.substitution;
-  const rotation = alternates.length ? sub.getLookupTables('DFLT', 'dflt', 'calt', 6, true)[0]! : null;
+  // Lookups run in the order they are listed: the letters a pen joins first (`liga`), then the
+  // rotation, which then deals the ligatures' drawings too. Features are listed alphabetically.
+  const calt = alternates.length ? sub.getFeatureTable('DFLT', 'dflt', 'calt', true) : null;
+  for (const l of ligatures) sub.add('liga', l);
+  const rotation = calt ? { lookupType: 6, lookupFlag: 0, subtables: [] as unknown[] } : null;
+  if (calt && rotation) calt.lookupListIndexes.push(f.tables.gsub.lookups.push(rotation) - 1);
   for (const { first, others } of alternates) sub.add('salt', { sub: first, by: others });
   for (let i = 0; i < 2; i++)
     for (const { first, others } of alternates)

@@ -27,8 +27,12 @@ const CURRENCY = [...'$€£¥¢'];
 const ACCENTED_LOWER = [...'àáâãäåæçèéêëìíîïðñòóôõöøùúûüýþÿß'];
 const ACCENTED_UPPER = [...'ÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞ'];
 
-/** How many drawings the sheet asks of a character: three of a lowercase letter, two of a capital or a digit. */
+/** Letters a pen joins into one drawing, written whole (the engine and other software use them under `liga`). */
+export const LIGATURES = ['th', 'ff', 'fi', 'fl', 'tt', 'll', 'oo', 'ee'] as const;
+
+/** How many drawings the sheet asks of a character: three of a lowercase letter, two of a capital, a digit or a ligature. */
 export function variantsOf(char: string): number {
+  if ([...char].length > 1) return 2;
   if (char.toLowerCase() !== char.toUpperCase()) return char === char.toLowerCase() ? 3 : 2;
   return DIGITS.includes(char) ? 2 : 1;
 }
@@ -41,6 +45,8 @@ export const SHEET_SETS = {
     id: 2,
     chars: [...LOWER, ...ACCENTED_LOWER, ...UPPER, ...ACCENTED_UPPER, ...DIGITS, ...PUNCTUATION, ...CURRENCY],
   },
+  /** Basic Latin and letters a pen joins: th, ff, fi, fl, tt, ll, oo, ee. */
+  ligatures: { id: 3, chars: [...LOWER, ...UPPER, ...DIGITS, ...PUNCTUATION, ...CURRENCY, ...LIGATURES] },
 } as const;
 export type SheetSet = keyof typeof SHEET_SETS;
 

@@ -2,7 +2,8 @@
 // dashboard from photos of a filled sheet is given back as OpenType and as WOFF2. The OpenType
 // file passes fc-scan; shaped with HarfBuzz, a repeated letter changes under calt (on by default)
 // and stays one drawing with calt off, ss03 gives the same rotation, ss01 and ss02 a letter's
-// other drawings; the engine's own table is left out. Only the key's account's fonts built from a
+// other drawings; the sheet's ligatures are under liga, and the engine writes them in a render;
+// the engine's own table is left out. Only the key's account's fonts built from a
 // hand are given: another account's, a shared font or a bad format is refused by field.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,9 @@ import { sheetLayout } from '../../src/foundry/index.ts';
 import { dashboardCall, signUpOverHttp } from '../helpers/dashboard-api.ts';
 import { bundledFontSource } from '../helpers/fonts.ts';
 import { sheetPhotos } from '../helpers/sheet-photo.ts';
+import { textSpec } from '../helpers/specs.ts';
+import { layout as layOut, resourcesOf } from '../../src/render/index.ts';
+import { fontBytes } from '../../workers/fonts.ts';
 import { call, startTestServer } from '../helpers/server.ts';
 
 const server = await startTestServer(t, {});
@@ -47,16 +51,19 @@ function glyphs(bytes: Uint8Array, text: string, features: string[] = []): numbe
 
 t.test('a hand built in the dashboard, given back as OpenType and WOFF2', async (t) => {
   const s = await signUpOverHttp(server, 'writer@fonts.example');
-  const [page1, page2] = (await sheetPhotos(sheetLayout('basic', 'a4'), bundledFontSource('kalam'))).map(
-    (p) => p.bytes,
-  );
+  // The sheet with the ligature set: th ff fi fl tt ll oo ee written joined, two drawings each.
+  const [page1, ...others] = (
+    await sheetPhotos(sheetLayout('ligatures', 'a4'), bundledFontSource('kalam'))
+  ).map((p) => p.bytes);
+  t.equal(others.length, 2, 'three pages');
   const made = await dashboardCall(server, s, 'POST', '/hands?name=Kalam%20of%20mine', page1, 'image/jpeg');
   t.equal(made.status, 201, 'a hand started on the plan a new account has');
   const hand = made.body.id as string;
-  t.equal(
-    (await dashboardCall(server, s, 'POST', `/hands/${hand}/pictures`, page2, 'image/jpeg')).status,
-    201,
-  );
+  for (const page of others)
+    t.equal(
+      (await dashboardCall(server, s, 'POST', `/hands/${hand}/pictures`, page, 'image/jpeg')).status,
+      201,
+    );
   // An edit out of range is refused by field, and changes nothing.
   for (const [edit, field, said] of [
     [{ scale: 160 }, 'scale', /must be a whole per cent from 50 to 150, got 160/],
@@ -116,7 +123,14 @@ t.test('a hand built in the dashboard, given back as OpenType and WOFF2', async 
   t.match(scanned, /^Kalam of mine\|CFF\|20-.* 61-7a /, `fc-scan reads it: ${scanned.trim().slice(0, 80)}`);
 
   const face = new hb.Face(new hb.Blob(bytes), 0);
-  t.same(face.getTableFeatureTags('GSUB'), ['calt', 'salt', 'ss01', 'ss02', 'ss03'], 'its features');
+  t.same(face.getTableFeatureTags('GSUB'), ['calt', 'liga', 'salt', 'ss01', 'ss02', 'ss03'], 'its features');
+  const joined = glyphs(bytes, 'th coffee fill', ['-calt']);
+  const apart = glyphs(bytes, 'th coffee fill', ['-calt', '-liga']);
+  t.equal(
+    apart.length - joined.length,
+    5,
+    `th, ff, ee, fi and ll are one drawing each under liga: ${joined} against ${apart}`,
+  );
   const usual = glyphs(bytes, 'a', ['-calt'])[0]!;
   const rotated = glyphs(bytes, 'aaaaaa');
   t.equal(
@@ -131,8 +145,40 @@ t.test('a hand built in the dashboard, given back as OpenType and WOFF2', async 
   const third = glyphs(bytes, 'a', ['-calt', 'ss02'])[0]!;
   t.same(new Set([usual, second, third]).size, 3, 'ss01 and ss02: the second and third drawing');
   t.same(new Set(rotated), new Set([usual, second, third]), 'the rotation deals exactly those');
-  const hello = glyphs(bytes, 'hello');
+  const hello = glyphs(bytes, 'hello', ['-liga']);
   t.not(hello[2], hello[3], 'the two l of "hello" are drawn differently');
+
+  // The engine writes the hand's ligatures too: the letters the person joined, not type's.
+  const font = (await server.ctx.store.fonts.getVisible(s.account, fontId))!;
+  const own = (await server.ctx.blobs.get(font.location))!;
+  const spec = textSpec(
+    { fontId, fontSize: 18, pageSize: 'A5' },
+    'Thank you for the coffee and the waffles.',
+  );
+  const fallbacks = resourcesOf(spec).fonts.filter((id) => id !== fontId);
+  const list = layOut(spec, { fonts: { ...fontBytes(fallbacks), [fontId]: own }, images: {} });
+  const drawn = new Set(
+    Object.values(list.glyphs)
+      .filter((g) => g.font === fontId)
+      .map((g) => g.gid),
+  );
+  // Each ligature's drawings: its first and its second (ss01); the engine deals either.
+  const drawingsOf = (pair: string) => [
+    glyphs(own, pair, ['-calt'])[0]!,
+    glyphs(own, pair, ['-calt', 'ss01'])[0]!,
+  ];
+  const single = new Set([...'thfe'].flatMap((c) => glyphs(own, c, ['-calt', '-liga'])));
+  for (const pair of ['th', 'ff', 'ee']) {
+    const ways = drawingsOf(pair);
+    t.ok(
+      ways.every((g) => !single.has(g)),
+      `${pair}: drawings of its own (${ways})`,
+    );
+    t.ok(
+      ways.some((g) => drawn.has(g)),
+      `the render writes ${pair} as the person joined it (${ways} among ${drawn.size} drawings)`,
+    );
+  }
 
   const woff2 = await call(t, server, 'GET', `/fonts/${fontId}/file?format=woff2`, { key });
   t.equal(woff2.status, 200);

@@ -21,7 +21,7 @@ import { fontSummary, handView } from '../views.ts';
 import { callerOf } from './account.ts';
 
 const PAPERS = ['a4', 'letter'] as const;
-const SETS = ['basic', 'latin1'] as const;
+const SETS = ['basic', 'latin1', 'ligatures'] as const;
 
 export const handRoutes = (d: ApiDeps): Routes<'session'> => {
   const base = '/accounts/{account}/hands';

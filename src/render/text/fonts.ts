@@ -60,6 +60,11 @@ export interface LoadedFont {
   /** A connected hand: its letters' ink runs into the next letter's (found once per thread). */
   readonly joined: boolean;
   /**
+   * A hand built from a filled sample sheet (it keeps its pen strokes, PEN_TABLE): its ligatures
+   * are letters the person wrote joined, not type's, and are written.
+   */
+  readonly fromSheet: boolean;
+  /**
    * The glyph as pen strokes (centrelines.ts), read once per thread; null where strokes do not
    * carry its shape (they give back less than STROKES_CARRY of its ink: strong thick-thin
    * calligraphy) or it has no ink: it is written as its outline.
@@ -301,6 +306,10 @@ function openFont(source: FontSource): LoadedFont {
       return s.carries ? s.read : null;
     },
     centrelines: (gid) => strokesOf(gid).read,
+    get fromSheet() {
+      stored(0);
+      return pens !== null;
+    },
     font,
     words: new Map(),
   };
@@ -389,7 +398,8 @@ export function perFont<T>(read: (font: LoadedFont, key: number) => T): (font: L
  * Features turned off in every run: a hand does not join f and i into a typeset `fi` (whose i
  * loses its dot in most of these fonts), nor th, ff or fl. What a script needs stays: required
  * ligatures (`rlig`: Arabic's lam-alef), joining forms, and contextual alternates (`calt`: the
- * joins of a connected hand).
+ * joins of a connected hand). A hand built from a sample sheet keeps its ligatures: they are
+ * the person's own joined letters (docs/personal-hands.md).
  */
 let handFeatures: hb.Feature[] | undefined;
 
@@ -402,7 +412,7 @@ export function shape(font: LoadedFont, text: string, rtl: boolean): ShapedGlyph
   buf.addText(text);
   buf.guessSegmentProperties();
   buf.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
-  hb.shape(font.font, buf, handFeatures);
+  hb.shape(font.font, buf, font.fromSheet ? [] : handFeatures);
   const out = buf.getGlyphInfosAndPositions().map((g) => ({
     gid: g.codepoint,
     cluster: g.cluster,
