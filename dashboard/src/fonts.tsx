@@ -180,7 +180,10 @@ export function FontsPage(props: { accountId: string; mode: 'live' | 'test' }) {
         <h2 id="add-font">Add a personal font</h2>
         {fonts && !fonts.personalFonts ? (
           <p className="notice" data-testid="fonts-gate">
-            Personal fonts need a plan that includes premium fonts. This account's plan: {fonts.plan}.
+            Personal fonts need a plan that includes premium fonts. This account's plan: {fonts.plan}. On any
+            plan you can make a font of your own handwriting, and write with it through test keys; an owner
+            can request a plan that includes personal fonts there:{' '}
+            <a href="/dashboard/handwriting">Your handwriting</a>.
           </p>
         ) : (
           <>

@@ -775,7 +775,15 @@ t.test(
     await page.getByRole('heading', { name: 'Fonts' }).waitFor();
     t.match(
       await page.getByTestId('fonts-gate').textContent(),
-      /Personal fonts need a plan that includes premium fonts\. This account's plan: No subscription\./,
+      /Personal fonts need a plan that includes premium fonts\. This account's plan: No subscription\. On any plan you can make a font of your own handwriting.*request a plan that includes personal fonts there: Your handwriting\./,
+    );
+    t.equal(
+      await page
+        .getByTestId('fonts-gate')
+        .getByRole('link', { name: 'Your handwriting' })
+        .getAttribute('href'),
+      '/dashboard/handwriting',
+      'and the way there',
     );
     t.equal(await page.getByLabel('Font file').count(), 0, 'no upload offered');
     const refused = await post('My hand', fontBytes);
