@@ -371,13 +371,6 @@ interface GsubWriter {
       feature: string,
       create: boolean,
     ): { lookupListIndexes: number[] };
-    getLookupTables(
-      script: string,
-      language: string,
-      feature: string,
-      lookupType: number,
-      create: boolean,
-    ): { subtables: unknown[] }[];
   };
   tables: { gsub: { lookups: unknown[] } };
 }

@@ -7,7 +7,7 @@
 // approved by the operator; a page written again for one drawing, built again: the template
 // writes with the new file under the same font id. A picture of no sheet is refused saying why.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -244,6 +244,18 @@ t.test('a sheet downloaded, filled pages uploaded, a drawing fixed, built, writt
   t.equal((await liveJob()).status, 202, 'and live keys write with it');
   const first = await svg();
   t.match(first, /^<svg/, 'a render in the hand (the plan has renders)');
+  // The font to take elsewhere: the Fonts page downloads it as WOFF2.
+  await page.getByRole('link', { name: 'Fonts', exact: true }).click();
+  const woff2 = page.waitForEvent('download');
+  await page.getByTestId('font-woff2').click();
+  const saved = join(dir, 'ann.woff2');
+  await (await woff2).saveAs(saved);
+  t.equal(
+    readFileSync(saved).subarray(0, 4).toString('latin1'),
+    'wOF2',
+    'the Fonts page downloads the hand as WOFF2',
+  );
+  await page.getByRole('link', { name: 'Your handwriting' }).click();
   await page.getByRole('button', { name: 'Open Ann' }).click();
 
   // A drawing written again on a fresh copy of page 1, the hand built again: the same font id, a new file.
