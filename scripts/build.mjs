@@ -3,13 +3,20 @@
 // is split into chunks at its dynamic imports, so that a command loads only what it reaches; a
 // render thread and the sheet reader are one file each. They are built apart: esbuild puts a file
 // that several programs reach into one chunk for all of them, so built together the command would
-// load the whole engine a thread renders with. Packages stay in node_modules. Source maps let a
-// stack trace name the .ts line.
+// load the whole engine a thread renders with. Source maps let a stack trace name the .ts line.
 //
 // A build may run while processes of the last one are running (`npx scriptorium` in a checkout
 // runs `prepare` the first time): a file is replaced only when its bytes change, each by a rename,
 // and files no longer built are removed last, so that a running process never reads a half-written
 // or missing chunk of the build it started from.
+//
+// Packages stay in node_modules, except the few pure-JavaScript ES-module libraries every start
+// loads (VENDORED): Node keeps a record per module file, and Kysely's ~400 files, zod's ~100 and
+// image-size's 30 cost a start 15-20 MiB and 0.2-0.4 s of CPU as files, against 4-7 MiB and
+// 30-80 ms as one file each. Each is built once into dist/server/vendor/, minified and without a
+// source map (a process reads every map of what it loads as it loads it: ~50 ms a start for these
+// two), and the programs import it as `#vendor/<name>` (package.json's "imports"); docs/decisions.md,
+// "A built release".
 //   node scripts/build.mjs [--watch]
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -27,13 +34,34 @@ const common = {
   format: 'esm',
   platform: 'node',
   target: 'node20.10',
-  packages: 'external',
+  plugins: [externalPackages()],
   jsx: 'automatic',
   sourcemap: 'linked',
   sourcesContent: false,
   legalComments: 'none',
   logLevel: 'warning',
 };
+
+/** Packages built into dist/server/vendor; every other one is loaded from node_modules. */
+const VENDORED = ['kysely', 'zod', 'image-size'];
+
+/** @returns {import('esbuild').Plugin} */
+function externalPackages() {
+  return {
+    name: 'external-packages',
+    setup(build) {
+      // A bare specifier: `name`, `name/sub`, `@scope/name` or `@scope/name/sub`.
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        const parts = args.path.split('/');
+        const name = args.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+        return {
+          path: VENDORED.includes(name) && name === args.path ? `#vendor/${name}` : args.path,
+          external: true,
+        };
+      });
+    },
+  };
+}
 
 /** @type {import('esbuild').BuildOptions[]} */
 const programs = [
@@ -44,6 +72,21 @@ const programs = [
   { entryPoints: { 'hand-process': 'workers/hand-process.ts' } },
 ].map((program) => ({ ...common, ...program }));
 
+/** Each vendored package as one file, its whole API re-exported. */
+const vendored = VENDORED.map((name) => ({
+  absWorkingDir: root,
+  stdin: { contents: `export * from '${name}';`, resolveDir: root, loader: 'js' },
+  outfile: `${outdir}/vendor/${name}.js`,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.10',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+}));
+
 /** Every file under `dir`, as paths relative to it. */
 function filesUnder(dir) {
   if (!existsSync(dir)) return [];
@@ -53,10 +96,12 @@ function filesUnder(dir) {
 }
 
 if (process.argv.includes('--watch')) {
-  for (const program of programs) await (await esbuild.context(program)).watch();
+  for (const program of [...programs, ...vendored]) await (await esbuild.context(program)).watch();
   process.stdout.write('build: watching the sources\n');
 } else {
-  const results = await Promise.all(programs.map((program) => esbuild.build({ ...program, write: false })));
+  const results = await Promise.all(
+    [...programs, ...vendored].map((program) => esbuild.build({ ...program, write: false })),
+  );
   const built = new Set();
   let changed = 0;
   for (const file of results.flatMap((r) => r.outputFiles)) {

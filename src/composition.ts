@@ -21,7 +21,7 @@ import {
 } from './limits/rate-limit.ts';
 import { DRAFT_LIMIT, SIGN_IN_LIMITS } from './domain/users.ts';
 import { MemoryRenderQuota, type RenderQuota, RedisRenderQuota } from './limits/render-quota.ts';
-import { Metrics, SampleBoard } from './metrics/index.ts';
+import type { Metrics, SampleBoard } from './metrics/index.ts';
 import { EmbeddedQueue } from './queue/embedded.ts';
 import type { JobQueue, JobRunner } from './queue/types.ts';
 import { Store } from './store/index.ts';
@@ -179,6 +179,8 @@ export async function openAdapters(
       handIdleMs: config.handProcessIdleMs,
       onWorkerError: (err) => log.warn({ err: err.message }, 'render worker failed outside a task'),
     });
+  // The figures (prom-client) load with a serving process alone, not with every command.
+  const { Metrics, SampleBoard } = await import('./metrics/index.ts');
   const metrics = new Metrics(instance ?? instanceName(), role, () => ({
     threads: renderer.threads,
     busy: renderer.busy,

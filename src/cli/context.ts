@@ -4,10 +4,9 @@
 import type { Context } from '../composition.ts';
 import { io } from './io.ts';
 
-/** The use-cases an admin command runs over the store. */
+/** The use-cases an admin command runs over the store (the webhook commands load their own). */
 export interface UseCases {
   admin: typeof import('../app/admin.ts');
-  webhooks: typeof import('../app/webhooks.ts');
 }
 
 export type WithContext = <T>(
@@ -31,13 +30,9 @@ export async function openConfigured(): Promise<Context> {
 
 /** Opens the configured store, runs `work`, prints its result, closes. */
 export const withContext: WithContext = async (opts, work, human) => {
-  const [ctx, admin, webhooks] = await Promise.all([
-    openConfigured(),
-    import('../app/admin.ts'),
-    import('../app/webhooks.ts'),
-  ]);
+  const [ctx, admin] = await Promise.all([openConfigured(), import('../app/admin.ts')]);
   try {
-    const result = await work(ctx, { admin, webhooks });
+    const result = await work(ctx, { admin });
     io.out(`${opts.json ? JSON.stringify(result) : human(result)}\n`);
   } finally {
     await ctx.close();

@@ -7,6 +7,9 @@ import { KEY_MODES } from '../domain/api-keys.ts';
 import { WEBHOOK_EVENTS } from '../domain/webhooks.ts';
 import type { DeliveryStatus, WebhookDelivery } from '../store/index.ts';
 
+/** The webhook use-cases, loaded by these commands alone (with them the HTTP client that delivers). */
+const useCases = () => import('../app/webhooks.ts');
+
 const deliveryLine = (x: WebhookDelivery) =>
   `${x.id}  ${x.status.padEnd(9)}  ${x.eventType.padEnd(20)}  ${x.jobId ?? '(test event)'}  tries ${x.attempts}${x.lastStatus !== null ? `  last HTTP ${x.lastStatus}` : ''}${x.lastError && x.status !== 'delivered' ? `  ${x.lastError}` : ''}${x.status === 'pending' && x.nextAttemptAt ? `  next ${x.nextAttemptAt}` : ''}`;
 
@@ -39,7 +42,7 @@ export function webhookCommands(admin: Command, withContext: WithContext): void 
       }) =>
         withContext(
           opts,
-          (ctx, use) => use.webhooks.addWebhook(ctx, opts),
+          async (ctx) => (await useCases()).addWebhook(ctx, opts),
           (e) =>
             `${e.secret}\nendpoint ${e.id} (${e.mode}) → ${e.url} for ${e.events.join(', ')}: the signing secret above is shown this once`,
         ),
@@ -56,9 +59,10 @@ export function webhookCommands(admin: Command, withContext: WithContext): void 
     .action((opts: { account: string; json?: boolean }) =>
       withContext(
         opts,
-        async (ctx, use) => ({
-          data: (await ctx.store.webhooks.listEndpoints(opts.account)).map(use.webhooks.endpointView),
-        }),
+        async (ctx) => {
+          const { endpointView } = await useCases();
+          return { data: (await ctx.store.webhooks.listEndpoints(opts.account)).map(endpointView) };
+        },
         (r) =>
           r.data.map((e) => `${e.id}  ${e.mode}  ${e.url}  ${e.events.join(',')}`).join('\n') ||
           '(no endpoints)',
@@ -72,7 +76,10 @@ export function webhookCommands(admin: Command, withContext: WithContext): void 
     .action((endpoint: string, opts: { json?: boolean }) =>
       withContext(
         opts,
-        async (ctx, use) => use.webhooks.endpointView(await use.webhooks.removeWebhook(ctx, endpoint)),
+        async (ctx) => {
+          const { endpointView, removeWebhook } = await useCases();
+          return endpointView(await removeWebhook(ctx, endpoint));
+        },
         (e) => `endpoint ${e.id} removed at ${e.removedAt}`,
       ),
     );
@@ -88,8 +95,8 @@ export function webhookCommands(admin: Command, withContext: WithContext): void 
       (opts: { account?: string; status?: DeliveryStatus; job?: string; limit: number; json?: boolean }) =>
         withContext(
           opts,
-          (ctx, use) =>
-            use.webhooks.listDeliveries(ctx, {
+          async (ctx) =>
+            (await useCases()).listDeliveries(ctx, {
               limit: opts.limit,
               ...(opts.account ? { accountId: opts.account } : {}),
               ...(opts.status ? { status: opts.status } : {}),
@@ -106,7 +113,7 @@ export function webhookCommands(admin: Command, withContext: WithContext): void 
     .action((delivery: string, opts: { json?: boolean }) =>
       withContext(
         opts,
-        (ctx, use) => use.webhooks.showDelivery(ctx, delivery),
+        async (ctx) => (await useCases()).showDelivery(ctx, delivery),
         (r) =>
           [
             deliveryLine(r.delivery),
@@ -125,7 +132,7 @@ export function webhookCommands(admin: Command, withContext: WithContext): void 
     .action((delivery: string, opts: { json?: boolean }) =>
       withContext(
         opts,
-        (ctx, use) => use.webhooks.redeliver(ctx, delivery),
+        async (ctx) => (await useCases()).redeliver(ctx, delivery),
         (x) => `delivery ${x.id} is due again now (event ${x.eventId})`,
       ),
     );
