@@ -190,7 +190,7 @@ t.test(
       const list = layOut(spec, { fonts: { ...fontBytes(others), [font.id]: font.bytes }, images: {} });
       const page = list.pages[0]!;
       const png = writePng(list, page, DPI, { raster, deflate: (b) => deflateSync(b, { level: 1 }) });
-      return ocrErrorRate(png, page.lines, { dpi: DPI, file: join(dir, `${name}.png`), text: LETTER });
+      return ocrErrorRate(png, page.lines, { dpi: DPI, file: join(dir, `${name}.ppm`), text: LETTER });
     };
     const source = await read(kalam, 'kalam');
     if (source === null) {

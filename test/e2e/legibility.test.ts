@@ -52,7 +52,7 @@ async function errorRate(
   const list = layout(spec, { fonts: fontBytes(resourcesOf(spec).fonts), images: {} });
   const page = list.pages[0]!;
   const png = writePng(list, page, DPI, { raster, deflate: (b) => deflateSync(b, { level: 1 }) });
-  return ocrErrorRate(png, page.lines, { dpi: DPI, file: join(DIR, `${hand}-${name}.png`), text: LETTER });
+  return ocrErrorRate(png, page.lines, { dpi: DPI, file: join(DIR, `${hand}-${name}.ppm`), text: LETTER });
 }
 
 t.test(
