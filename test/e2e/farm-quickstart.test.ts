@@ -191,8 +191,8 @@ t.test('the farm quickstart of docs/operations.md, followed as written', async (
   // Any program that puts the terminal back in line mode (here stty, as a program restoring its
   // own saved settings does when it exits): within a second the console takes keys again.
   const tty = (await tmux('display', '-p', '-t', 'qs', '#{pane_tty}')).stdout.trim();
-  await run('stty', ['-F', tty, 'sane']);
-  const cooked = (await run('stty', ['-F', tty, '-a'])).stdout;
+  // Set and read in one shell: the console may take the terminal back between two processes.
+  const cooked = (await run('bash', ['-c', `stty -F ${tty} sane && stty -F ${tty} -a`])).stdout;
   t.match(cooked, /(^|\s)icanon(\s|$)/, 'the terminal was put back in line mode');
   await sleep(1500);
   await tmux('send-keys', '-t', 'qs', '2');

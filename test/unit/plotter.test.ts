@@ -93,26 +93,67 @@ for (const slug of ['caveat', 'dancing-script', 'aref-ruqaa']) {
   });
 }
 
-t.test('a connected hand: the stroke out of a letter and into the next are one movement', async (t) => {
-  const style = styleOf({ fontId: bundledFontId('dancing-script'), fontSize: 28 });
-  const list = renderText({
-    style,
-    text: 'minimum summer',
-    fonts: bundledChain(bundledFontSource('dancing-script')),
-    limits: { centrelines: true },
+const length = (p: number[]) => {
+  let l = 0;
+  for (let i = 2; i < p.length; i += 2) l += Math.hypot(p[i]! - p[i - 2]!, p[i + 1]! - p[i - 1]!);
+  return l;
+};
+const xsOf = (p: number[]) => p.filter((_, k) => k % 2 === 0);
+
+for (const slug of ['dancing-script', 'homemade-apple']) {
+  t.test(`${slug}: a joined word is one pen-down, its dots after it nearest first`, async (t) => {
+    const style = styleOf({ fontId: bundledFontId(slug), fontSize: 28 });
+    const fonts = bundledChain(bundledFontSource(slug));
+    const list = renderText({ style, text: 'minimum summer', fonts, limits: { centrelines: true } });
+    const page = list.pages[0]!;
+    const svg = writeStrokes(list, page, { color: style.color });
+    const points = paths(svg).map((d) => d.slice(1).split(/[ L]/).map(Number));
+    const glyphs = page.items.filter((it) => it.kind === 'glyph');
+    // "minimum": its seven letters, from where the first is placed to where the last is.
+    const [first, last] = [glyphs[0]!.m[4], glyphs[6]!.m[4]];
+    const word = xsOf(points[0]!);
+    t.ok(
+      Math.min(...word) < first + 5 && Math.max(...word) > last + 5,
+      `the first pen-down writes all of "minimum" (x ${Math.min(...word).toFixed(0)}-${Math.max(...word).toFixed(0)}, its letters placed from ${first.toFixed(0)} to ${last.toFixed(0)})`,
+    );
+    const dots = points.slice(1, 3);
+    t.ok(
+      dots.every((p) => length(p) < 0.15 * 28),
+      'then its two i dots, each a pen-down of its own',
+    );
+    t.ok(
+      xsOf(dots[0]!)[0]! > xsOf(dots[1]!)[0]!,
+      "the nearer dot first: the pen goes back from the word's end",
+    );
+    t.ok(points.length <= 5, `the two words in ${points.length} pen-downs (the dots among them)`);
+    t.equal(penTravel(svg)?.penDowns, points.length);
   });
-  const page = list.pages[0]!;
-  let strokes = 0;
-  let joins = 0;
-  for (const it of page.items)
-    if (it.kind === 'glyph')
-      for (const s of list.glyphs[it.ref]!.strokes!) {
-        strokes++;
-        if (s.entry) joins++;
-      }
-  const ds = paths(writeStrokes(list, page, { color: style.color }));
-  t.ok(joins >= 6, `the hand's letters join (${joins} strokes run in from the letter before)`);
-  t.ok(ds.length <= strokes - joins / 2, `joined movements: ${ds.length} paths for ${strokes} strokes`);
+}
+
+t.test('no path shorter than the pen is wide, and the page says its pen-up way', async (t) => {
+  for (const slug of ['caveat', 'dancing-script', 'homemade-apple']) {
+    const style = styleOf({ fontId: bundledFontId(slug), fontSize: 28 });
+    const fonts = bundledChain(bundledFontSource(slug));
+    const list = renderText({ style, text: TEXT, fonts, limits: { centrelines: true } });
+    const svg = writeStrokes(list, list.pages[0]!, { color: style.color });
+    const width = Number(/stroke-width="([\d.]+)"/.exec(svg)![1]);
+    const points = paths(svg).map((d) => d.slice(1).split(/[ L]/).map(Number));
+    const shortest = Math.min(...points.map(length));
+    t.ok(
+      shortest >= width - 0.02,
+      `${slug}: the shortest path ${shortest.toFixed(2)} pt, the pen ${width} pt`,
+    );
+    // The pen-up way the page reports: from the end of each path to the start of the next.
+    const reported = penTravel(svg)!.penUpMm;
+    const way = points.slice(1).reduce((sum, p, i) => {
+      const before = points[i]!;
+      return sum + Math.hypot(p[0]! - before.at(-2)!, p[1]! - before.at(-1)!);
+    }, 0);
+    t.ok(
+      Math.abs((way * 25.4) / 72 - reported) < 0.05,
+      `${slug}: the page says its pen-up way (${reported} mm)`,
+    );
+  }
 });
 
 t.test('without centrelines asked for, the layout keeps none and the writer says so', async (t) => {

@@ -88,11 +88,29 @@ function fibresOf(seed: number, strength: number, tile: number, turn: number): I
   const key = `${seed}/${strength}/${tile}/${turn}`;
   let list = fibreLists.get(key);
   if (list) return list;
-  const alpha = grainAlpha(seed, strength, tile);
-  const out: number[] = [];
-  for (let i = 0; i < alpha.length; i++)
-    if (alpha[i]) out.push(...turned(i % GRAIN_PX, Math.floor(i / GRAIN_PX), turn), alpha[i]!);
-  list = Int32Array.from(out);
+  if (turn === 0) {
+    // The tile's inked pixels as they lie, found in one pass over its alpha.
+    const alpha = grainAlpha(seed, strength, tile);
+    let inked = 0;
+    for (let i = 0; i < alpha.length; i++) if (alpha[i]) inked++;
+    list = new Int32Array(3 * inked);
+    for (let i = 0, k = 0; i < alpha.length; i++)
+      if (alpha[i]) {
+        list[k++] = i % GRAIN_PX;
+        list[k++] = (i / GRAIN_PX) | 0;
+        list[k++] = alpha[i]!;
+      }
+  } else {
+    // Every other turn moves those pixels: a page of a new seed turns a few thousand, not a tile.
+    const flat = fibresOf(seed, strength, tile, 0);
+    list = new Int32Array(flat.length);
+    for (let k = 0; k < flat.length; k += 3) {
+      const [x, y] = turned(flat[k]!, flat[k + 1]!, turn);
+      list[k] = x;
+      list[k + 1] = y;
+      list[k + 2] = flat[k + 2]!;
+    }
+  }
   if (fibreLists.size >= 256) fibreLists.clear();
   fibreLists.set(key, list);
   return list;

@@ -1,20 +1,23 @@
 // Pen-plotter writer: a page's handwriting as the lines a pen draws, for pen plotters and writing
 // robots. Each letter's centrelines (kept by the layout, LayoutLimits.centrelines) placed as the
 // hand placed the letter, one stroked path per pen-down movement in writing order: letter after
-// letter, each letter's strokes in the order the pen makes them. In a connected hand a stroke
-// that runs out of a letter and the one that runs into the next are one movement, one path. No
+// letter, each letter's strokes walked as the pen makes them (pen-walk.ts: what touches is one
+// pen-down, from where the letter is entered to where it is left). In a connected hand the letter
+// run out of and the one run into are one movement, so a joined word is one path; what stands
+// apart in it (dots, bars) follows the word, nearest first. No
 // fills, one pen: the ink's colour and the hand's usual stroke width. The paper (ruling, grain,
 // tilt, shadow) is the sheet in the machine and is not drawn. Lengths in pt, the size in mm; the
 // root element says how often the pen goes down and how far it travels up between
 // (`data-pen-downs`, `data-pen-up-mm`: penTravel reads them back).
 import type { PenStroke } from '../geometry.ts';
 import type { DisplayList, DisplayPage, Matrix } from '../display-list.ts';
+import { penWalks, polylineLength } from './pen-walk.ts';
 
 const n = (v: number) => (Math.round(v * 100) / 100).toString();
 
-/** A pen-down movement: its path data, and where it starts and ends (pt). */
+/** A pen-down movement: its points (x, y pairs), and where it starts and ends (pt). */
 interface Movement {
-  d: string;
+  pts: number[];
   from: [number, number];
   to: [number, number];
 }
@@ -30,18 +33,20 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
     [move, runs] = [null, false];
   };
   const wordEnds = () => {
+    const end = move?.to ?? paths.at(-1)?.to;
     lift();
-    paths.push(...later);
+    paths.push(...(end ? nearestFirst(later, end) : later));
     later = [];
   };
   /** A stroke placed by `m`: a movement of its own, or carried on from `on` (where the pen is). */
   const line = (s: PenStroke, m: Matrix, scale: number, on: Movement | null): Movement => {
     const pts = placed(s.points, m);
     for (const w of s.widths) widths.push(w * scale);
-    let d = on ? on.d : `M${n(pts[0]!)} ${n(pts[1]!)}`;
-    for (let i = on || pts.length === 2 ? 0 : 2; i < pts.length; i += 2)
-      d += `L${n(pts[i]!)} ${n(pts[i + 1]!)}`;
-    return { d, from: on ? on.from : [pts[0]!, pts[1]!], to: [pts.at(-2)!, pts.at(-1)!] };
+    return {
+      pts: on ? on.pts.concat(pts) : pts,
+      from: on ? on.from : [pts[0]!, pts[1]!],
+      to: [pts.at(-2)!, pts.at(-1)!],
+    };
   };
   for (const it of page.items) {
     if (it.kind !== 'glyph') continue;
@@ -49,14 +54,16 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
     if (!def.strokes) throw new Error(`glyph ${it.ref} was laid out without its centrelines`);
     // The letter's strokes as the pen takes them: in from the letter before first, out into the
     // next last; in a joined letter, what stands apart (a dot, a bar) after the word.
-    const into = def.strokes.filter((s) => s.entry);
-    const apart = def.strokes.filter((s) => !s.entry && !s.exit);
-    const out = def.strokes.filter((s) => s.exit && !s.entry);
+    const walked = penWalks(def.strokes);
+    const into = walked.filter((s) => s.entry);
+    const apart = walked.filter((s) => !s.entry && !s.exit);
+    const out = walked.filter((s) => s.exit && !s.entry);
     const joined = into.length > 0 || out.length > 0;
     if (!(it.joins && runs)) wordEnds();
-    for (const s of [...into, ...(joined ? [] : apart), ...out]) {
-      // The one stroke of a letter that runs on from the one before continues its movement.
-      const on = s === into[0] && it.joins === true && runs;
+    const order = [...into, ...(joined ? [] : apart), ...out];
+    for (const s of order) {
+      // The first stroke of a letter joined to the one before continues its movement.
+      const on = s === order[0] && it.joins === true && runs;
       if (!on) lift();
       move = line(s, it.m, def.scale, on ? move : null);
       runs = s.exit;
@@ -64,17 +71,63 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
     if (joined) for (const s of apart) later.push(line(s, it.m, def.scale, null));
   }
   wordEnds();
+  const width = median(widths) || 0.5;
+  const drawn = paths.map((p) => atLeast(p.pts, width));
   const mm = (pt: number) => n((pt * 25.4) / 72);
   // The pen's travel up: from where each path ends to where the next begins.
   let up = 0;
-  for (let i = 1; i < paths.length; i++)
-    up += Math.hypot(paths[i]!.from[0] - paths[i - 1]!.to[0], paths[i]!.from[1] - paths[i - 1]!.to[1]);
+  for (let i = 1; i < drawn.length; i++)
+    up += Math.hypot(drawn[i]![0]! - drawn[i - 1]!.at(-2)!, drawn[i]![1]! - drawn[i - 1]!.at(-1)!);
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${mm(page.width)}mm" height="${mm(page.height)}mm" viewBox="0 0 ${n(page.width)} ${n(page.height)}" data-pen-downs="${paths.length}" data-pen-up-mm="${mm(up)}">` +
-    `<g fill="none" stroke="${opts.color}" stroke-width="${n(median(widths) || 0.5)}" stroke-linecap="round" stroke-linejoin="round">` +
-    paths.map((p) => `<path d="${p.d}"/>`).join('') +
+    `<g fill="none" stroke="${opts.color}" stroke-width="${n(width)}" stroke-linecap="round" stroke-linejoin="round">` +
+    drawn.map((p) => `<path d="${pathData(p)}"/>`).join('') +
     '</g></svg>'
   );
+}
+
+/** A polyline's path data: a move to its first point, lines to the others. */
+function pathData(pts: number[]): string {
+  let d = `M${n(pts[0]!)} ${n(pts[1]!)}`;
+  for (let i = 2; i < pts.length; i += 2) d += `L${n(pts[i]!)} ${n(pts[i + 1]!)}`;
+  return pts.length === 2 ? `${d}L${n(pts[0]!)} ${n(pts[1]!)}` : d;
+}
+
+/**
+ * A movement at least `width` long: a shorter one (a dot, a tick) is drawn as a line of the pen's
+ * width through its middle, along it (across where it has no direction): a plotter's pen cannot
+ * draw less, and a path shorter than its nib is lost or blotted.
+ */
+function atLeast(pts: number[], width: number): number[] {
+  if (polylineLength(pts) >= width) return pts;
+  const k = pts.length / 2;
+  let [cx, cy] = [0, 0];
+  for (let i = 0; i < k; i++) [cx, cy] = [cx + pts[2 * i]! / k, cy + pts[2 * i + 1]! / k];
+  let [dx, dy] = [pts.at(-2)! - pts[0]!, pts.at(-1)! - pts[1]!];
+  const d = Math.hypot(dx, dy);
+  [dx, dy] = d > 1e-6 ? [dx / d, dy / d] : [1, 0];
+  const half = 0.51 * width;
+  return [cx - half * dx, cy - half * dy, cx + half * dx, cy + half * dy];
+}
+
+/** Movements in the order that takes the pen the least way up each time: the nearest start first, from `at`. */
+function nearestFirst(moves: Movement[], at: [number, number]): Movement[] {
+  const left = moves.slice();
+  const out: Movement[] = [];
+  let [x, y] = at;
+  while (left.length) {
+    let best = 0;
+    for (let i = 1; i < left.length; i++)
+      if (
+        Math.hypot(left[i]!.from[0] - x, left[i]!.from[1] - y) <
+        Math.hypot(left[best]!.from[0] - x, left[best]!.from[1] - y)
+      )
+        best = i;
+    const [m] = left.splice(best, 1);
+    out.push(m!);
+    [x, y] = m!.to;
+  }
+  return out;
 }
 
 /** How often the pen goes down on a page, and how far it travels up between (mm). */
