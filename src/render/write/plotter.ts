@@ -13,6 +13,9 @@ import type { PenStroke } from '../geometry.ts';
 import type { DisplayList, DisplayPage, Matrix } from '../display-list.ts';
 import { penWalks, polylineLength } from './pen-walk.ts';
 
+/** How far, in pen widths, the pen runs on from one joined letter into the next without a traced stroke between. */
+const JOIN_REACH = 4;
+
 const n = (v: number) => (Math.round(v * 100) / 100).toString();
 
 /** A pen-down movement: its points (x, y pairs), and where it starts and ends (pt). */
@@ -59,8 +62,15 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
     const apart = walked.filter((s) => !s.entry && !s.exit);
     const out = walked.filter((s) => s.exit && !s.entry);
     const joined = into.length > 0 || out.length > 0;
-    if (!(it.joins && runs)) wordEnds();
     const order = [...into, ...(joined ? [] : apart), ...out];
+    // A letter joined to the one before, where the tracing found no stroke out of that letter or
+    // none into this one: the pen runs on over the join when it ends close to where this begins.
+    if (it.joins && !runs && move && order[0]) {
+      const [x, y] = placed(order[0].points.slice(0, 2), it.m);
+      const pen = median(order[0].widths) * def.scale;
+      runs = Math.hypot(x! - move.to[0], y! - move.to[1]) <= JOIN_REACH * pen;
+    }
+    if (!(it.joins && runs)) wordEnds();
     for (const s of order) {
       // The first stroke of a letter joined to the one before continues its movement.
       const on = s === order[0] && it.joins === true && runs;
