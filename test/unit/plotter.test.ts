@@ -7,6 +7,7 @@ import { styleOf } from '../helpers/specs.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
 import { renderText } from '../../src/render/page/document.ts';
 import { penTravel, writeStrokes, writeSvg } from '../../src/render/index.ts';
+import { penWalks } from '../../src/render/write/pen-walk.ts';
 
 const TEXT = 'A minimum of seven lines\nwill do, quite kindly written.';
 const WIDTH = 1600;
@@ -155,6 +156,44 @@ t.test('no path shorter than the pen is wide, and the page says its pen-up way',
     );
   }
 });
+
+t.test(
+  'a drawing walked: what touches is one pen-down, a dot apart its own, an m one line with its retraces',
+  async (t) => {
+    const stroke = (points: number[], o: { entry?: boolean; exit?: boolean } = {}) => ({
+      points,
+      widths: points.filter((_, k) => k % 2 === 0).map(() => 50),
+      closed: false,
+      entry: o.entry ?? false,
+      exit: o.exit ?? false,
+    });
+    // An i: its stem, and its dot as the tracing may give it, one point.
+    const i = penWalks([stroke([0, 0, 0, 500]), stroke([0, 800])]);
+    t.equal(i.length, 2, 'the stem and the dot: two pen-downs');
+    t.same(i[1]!.points, [0, 800, 0, 800], 'the dot kept, as a stroke from its point to itself');
+    // An m as a tracing gives it: three stems met along their length by one stroke over their tops,
+    // entered at the first stem's foot and left at the last's.
+    const m = penWalks([
+      stroke([0, 0, 0, 500], { entry: true }),
+      stroke([0, 480, 400, 480, 800, 480]),
+      stroke([400, 480, 400, 0]),
+      stroke([800, 480, 800, 0, 900, 0], { exit: true }),
+    ]);
+    t.equal(m.length, 1, 'one pen-down');
+    t.same(m[0]!.points.slice(0, 2), [0, 0], 'from where it is entered');
+    t.same(m[0]!.points.slice(-2), [900, 0], 'to where it is left');
+    t.ok(m[0]!.entry && m[0]!.exit);
+    const length = m[0]!.points.reduce(
+      (sum, _, k, p) =>
+        k >= 2 && k % 2 === 0 ? sum + Math.hypot(p[k]! - p[k - 2]!, p[k + 1]! - p[k - 1]!) : sum,
+      0,
+    );
+    t.ok(
+      length >= 500 + 800 + 480 + 580 + 480,
+      `every line walked, the middle stem twice (${length.toFixed(0)} units)`,
+    );
+  },
+);
 
 t.test('without centrelines asked for, the layout keeps none and the writer says so', async (t) => {
   const style = styleOf({ fontSize: 28 });

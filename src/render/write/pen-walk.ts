@@ -31,18 +31,23 @@ function walk(strokes: readonly PenStroke[]): PenStroke[] {
   if (strokes.length === 0) return [];
   const pen = median(strokes.flatMap((s) => s.widths));
   const reach = 0.5 * pen;
-  const long = strokes.filter((s) => s.points.length >= 4);
+  // A stroke of one point (a dot the tracing found as a point) is a stroke from it to itself.
+  const traced = strokes.map((s) =>
+    s.points.length >= 4
+      ? s
+      : { ...s, points: [...s.points, ...s.points], widths: [...s.widths, ...s.widths] },
+  );
 
   // Where each stroke is met along its length by another's end: it is cut there.
-  const cuts: number[][] = long.map(() => []);
-  for (let i = 0; i < long.length; i++)
-    for (const end of [0, long[i]!.points.length - 2]) {
-      const [x, y] = [long[i]!.points[end]!, long[i]!.points[end + 1]!];
-      for (let j = 0; j < long.length; j++) {
+  const cuts: number[][] = traced.map(() => []);
+  for (let i = 0; i < traced.length; i++)
+    for (const end of [0, traced[i]!.points.length - 2]) {
+      const [x, y] = [traced[i]!.points[end]!, traced[i]!.points[end + 1]!];
+      for (let j = 0; j < traced.length; j++) {
         if (j === i) continue;
-        const near = nearestOn(long[j]!.points, x, y);
+        const near = nearestOn(traced[j]!.points, x, y);
         if (near.distance > reach) continue;
-        const total = polylineLength(long[j]!.points);
+        const total = polylineLength(traced[j]!.points);
         if (near.along > reach && near.along < total - reach) cuts[j]!.push(near.along);
       }
     }
@@ -59,12 +64,12 @@ function walk(strokes: readonly PenStroke[]): PenStroke[] {
   let exitNode = -1;
   // Where the pen comes in: the start of the entry stroke nearest the letter's origin; where it
   // leaves: the end of the exit stroke furthest along.
-  const entry = long
+  const entry = traced
     .filter((s) => s.entry)
     .sort((p, q) => Math.abs(p.points[0]!) - Math.abs(q.points[0]!))[0];
-  const exit = long.filter((s) => s.exit).sort((p, q) => q.points.at(-2)! - p.points.at(-2)!)[0];
-  for (let i = 0; i < long.length; i++) {
-    const s = long[i]!;
+  const exit = traced.filter((s) => s.exit).sort((p, q) => q.points.at(-2)! - p.points.at(-2)!)[0];
+  for (let i = 0; i < traced.length; i++) {
+    const s = traced[i]!;
     const pieces = cutAt(s, cuts[i]!);
     for (const p of pieces) {
       const a = nodeAt(p.points[0]!, p.points[1]!);
