@@ -15,7 +15,7 @@
 // image-size's 30 cost a start 15-20 MiB and 0.2-0.4 s of CPU as files, against 4-7 MiB and
 // 30-80 ms as one file each. Each is built once into dist/server/vendor/, minified and without a
 // source map (a process reads every map of what it loads as it loads it: ~50 ms a start for these
-// two), and the programs import it as `#vendor/<name>` (package.json's "imports"); docs/decisions.md,
+// three), and the programs import it as `#vendor/<name>` (package.json's "imports"); docs/decisions.md,
 // "A built release".
 //   node scripts/build.mjs [--watch]
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';

@@ -18,12 +18,10 @@ const JOIN_REACH = 4;
 
 const n = (v: number) => (Math.round(v * 100) / 100).toString();
 
-/** A pen-down movement: its points (x, y pairs), and where it starts and ends (pt). */
-interface Movement {
-  pts: number[];
-  from: [number, number];
-  to: [number, number];
-}
+/** A pen-down movement: its points, x, y pairs in pt. */
+type Movement = number[];
+
+const to = (m: Movement): [number, number] => [m.at(-2)!, m.at(-1)!];
 
 export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { color: string }): string {
   const paths: Movement[] = [];
@@ -36,7 +34,8 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
     [move, runs] = [null, false];
   };
   const wordEnds = () => {
-    const end = move?.to ?? paths.at(-1)?.to;
+    const last = move ?? paths.at(-1);
+    const end = last ? to(last) : null;
     lift();
     paths.push(...(end ? nearestFirst(later, end) : later));
     later = [];
@@ -45,11 +44,9 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
   const line = (s: PenStroke, m: Matrix, scale: number, on: Movement | null): Movement => {
     const pts = placed(s.points, m);
     for (const w of s.widths) widths.push(w * scale);
-    return {
-      pts: on ? on.pts.concat(pts) : pts,
-      from: on ? on.from : [pts[0]!, pts[1]!],
-      to: [pts.at(-2)!, pts.at(-1)!],
-    };
+    if (!on) return pts;
+    for (const v of pts) on.push(v);
+    return on;
   };
   for (const it of page.items) {
     if (it.kind !== 'glyph') continue;
@@ -68,7 +65,8 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
     if (it.joins && !runs && move && order[0]) {
       const [x, y] = placed(order[0].points.slice(0, 2), it.m);
       const pen = median(order[0].widths) * def.scale;
-      runs = Math.hypot(x! - move.to[0], y! - move.to[1]) <= JOIN_REACH * pen;
+      const [ex, ey] = to(move);
+      runs = Math.hypot(x! - ex, y! - ey) <= JOIN_REACH * pen;
     }
     if (!(it.joins && runs)) wordEnds();
     for (const s of order) {
@@ -82,7 +80,7 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
   }
   wordEnds();
   const width = median(widths) || 0.5;
-  const drawn = paths.map((p) => atLeast(p.pts, width));
+  const drawn = paths.map((p) => atLeast(p, width));
   const mm = (pt: number) => n((pt * 25.4) / 72);
   // The pen's travel up: from where each path ends to where the next begins.
   let up = 0;
@@ -96,11 +94,11 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
   );
 }
 
-/** A polyline's path data: a move to its first point, lines to the others. */
+/** A polyline's path data (two points at least): a move to its first point, lines to the others. */
 function pathData(pts: number[]): string {
   let d = `M${n(pts[0]!)} ${n(pts[1]!)}`;
   for (let i = 2; i < pts.length; i += 2) d += `L${n(pts[i]!)} ${n(pts[i + 1]!)}`;
-  return pts.length === 2 ? `${d}L${n(pts[0]!)} ${n(pts[1]!)}` : d;
+  return d;
 }
 
 /**
@@ -127,15 +125,11 @@ function nearestFirst(moves: Movement[], at: [number, number]): Movement[] {
   let [x, y] = at;
   while (left.length) {
     let best = 0;
-    for (let i = 1; i < left.length; i++)
-      if (
-        Math.hypot(left[i]!.from[0] - x, left[i]!.from[1] - y) <
-        Math.hypot(left[best]!.from[0] - x, left[best]!.from[1] - y)
-      )
-        best = i;
+    const way = (m: Movement) => Math.hypot(m[0]! - x, m[1]! - y);
+    for (let i = 1; i < left.length; i++) if (way(left[i]!) < way(left[best]!)) best = i;
     const [m] = left.splice(best, 1);
     out.push(m!);
-    [x, y] = m!.to;
+    [x, y] = to(m!);
   }
   return out;
 }
