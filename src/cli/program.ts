@@ -166,9 +166,26 @@ export function buildProgram(): Command {
       ]);
       const ctx = await openContext(config);
       let service: Service;
+      const stop = (signal: string) => {
+        io.err(
+          service.http
+            ? `scriptorium: ${signal}: finishing in-flight requests and running jobs, then stopping\n`
+            : `scriptorium: ${signal}: finishing running jobs, then stopping\n`,
+        );
+        service.stop().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            io.err(`scriptorium: stopped with an error: ${(err as Error).message}\n`);
+            process.exit(1);
+          },
+        );
+      };
       try {
         const demo = !ctx.farm && opts.demo && config.demo ? await seedDemo(ctx) : null;
         service = await startService(ctx, { role: opts.role });
+        // Heard before the process says it is ready: a supervisor may stop it the moment it reads that.
+        process.once('SIGTERM', () => stop('SIGTERM'));
+        process.once('SIGINT', () => stop('SIGINT'));
         const mode = ctx.farm ? 'farm' : 'embedded';
         if (service.http) {
           const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -186,22 +203,6 @@ export function buildProgram(): Command {
         await ctx.close();
         throw err;
       }
-      const stop = (signal: string) => {
-        io.err(
-          service.http
-            ? `scriptorium: ${signal}: finishing in-flight requests and running jobs, then stopping\n`
-            : `scriptorium: ${signal}: finishing running jobs, then stopping\n`,
-        );
-        service.stop().then(
-          () => process.exit(0),
-          (err: unknown) => {
-            io.err(`scriptorium: stopped with an error: ${(err as Error).message}\n`);
-            process.exit(1);
-          },
-        );
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
     });
 
   program

@@ -3,6 +3,16 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+// The test runner's process-info preload (tap's @tapjs/processinfo) hooks child_process, through
+// process-on-spawn, to put itself back into the NODE_OPTIONS of every process a test starts: about
+// 0.25 s of CPU more for each `scriptorium` process, and a loader thread beside a server's. A test
+// starts a process as a user would, so the hook's listeners are dropped in every test process that
+// starts one (each does through this module).
+const onSpawn = (globalThis as Record<symbol, { listeners?: unknown[] } | undefined>)[
+  Symbol.for('process-on-spawn@*:singletonId')
+];
+if (onSpawn?.listeners) onSpawn.listeners.length = 0;
+
 /**
  * The environment of a process a test starts: the test's own and `extra`, without the test
  * runner's preloads (tap puts them in NODE_OPTIONS), so the process starts as a user's would.
