@@ -27,14 +27,19 @@ export async function heldRead<T>(
   const first = await read();
   if (hold.seconds <= 0 || ended(first)) return first;
   const seen = JSON.stringify(first);
-  const until = Date.now() + hold.seconds * 1000;
+  // The looks are set from the start (every LOOK_MS, the last at the hold's end), not each from the
+  // one before: a slow read or a timer a millisecond early adds no look.
+  const start = Date.now();
+  const until = start + hold.seconds * 1000;
   let last = first;
-  for (;;) {
-    const rest = until - Date.now();
-    if (rest <= 0 || left()) return last;
-    await new Promise((resolve) => setTimeout(resolve, Math.min(LOOK_MS, rest)));
+  for (let look = 1; ; look++) {
+    if (left()) return last;
+    const at = Math.min(start + look * LOOK_MS, until);
+    const wait = at - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     if (left()) return last;
     last = await read();
     if (ended(last) || (hold.until === 'change' && JSON.stringify(last) !== seen)) return last;
+    if (at >= until) return last;
   }
 }
