@@ -150,12 +150,17 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
         const { refused: _, ...asked } = pending;
         if (key.escape) return setPending(null);
         if (key.tab) return setPending({ ...asked, mode: pending.mode === 'live' ? 'test' : 'live' });
-        // Erases come one by one, or several in one input when typed fast.
-        const erased = key.backspace || key.delete ? 1 : (input.match(/[\x7f\b]/g) ?? []).length;
-        if (erased) return setPending({ ...asked, input: pending.input.slice(0, -erased) });
-        // Typed or pasted (a paste comes as one input, perhaps with its line's end): its digits count,
-        // thousands separators and spaces do not.
-        const typed = (pending.input + input.replace(/\D/g, '')).slice(0, 7);
+        // Keys come one by one, or several in one input when typed fast or pasted (perhaps with the
+        // line's end), taken in their order: an erase takes the last digit, a digit is added,
+        // thousands separators and spaces do not count.
+        let typed = pending.input;
+        if (key.backspace || key.delete) typed = typed.slice(0, -1);
+        else
+          for (const c of input) {
+            if (c === '\x7f' || c === '\b') typed = typed.slice(0, -1);
+            else if (c >= '0' && c <= '9') typed += c;
+          }
+        typed = typed.slice(0, 7);
         if (!key.return && !/[\r\n]/.test(input)) return setPending({ ...asked, input: typed });
         const sheets = Number(typed);
         const { account, mode } = pending;
