@@ -88,10 +88,12 @@ export function inLines(pieces: InkPiece[], gap: number): InkPiece[][] {
 function coloured(rgba: Uint8Array, w: number): { red: [number, number][]; blue: [number, number][] } {
   const red: [number, number][] = [];
   const blue: [number, number][] = [];
-  for (let i = 0; i < rgba.length / 4; i++) {
-    const [r, g, b] = [rgba[4 * i]!, rgba[4 * i + 1]!, rgba[4 * i + 2]!];
-    if (r - Math.max(g, b) > 127) red.push([i % w, Math.floor(i / w)]);
-    else if (b - Math.max(r, g) > 127) blue.push([i % w, Math.floor(i / w)]);
+  for (let i = 0, o = 0; o < rgba.length; i++, o += 4) {
+    const r = rgba[o]!;
+    const g = rgba[o + 1]!;
+    const b = rgba[o + 2]!;
+    if (r - (g > b ? g : b) > 127) red.push([i % w, (i / w) | 0]);
+    else if (b - (r > g ? r : g) > 127) blue.push([i % w, (i / w) | 0]);
   }
   return { red, blue };
 }
@@ -172,16 +174,24 @@ export function wordsInk(
   // The SVG is sized in pt, which resvg takes at 96 px to the inch.
   const image = new Resvg(writeSvg(list, drawn), { fitTo: { mode: 'zoom', value: dpi / 96 } }).render();
   const ink = coloured(image.pixels, image.width);
+  // Word k's ink: its colour's pixels from a little before its first letter to a little before the
+  // next word of its colour. A colour's words take turns, so each of its pixels is one word's.
   const before = 0.5 * size * px;
-  return {
-    lines: page.lines.length,
-    xHeight,
-    words: words.map((_, k) =>
-      (k % 2 ? ink.blue : ink.red).filter(
-        (p) => p[0] >= start[k]! - before && p[0] < (start[k + 2] ?? Infinity) - before,
-      ),
-    ),
-  };
+  const inked = words.map((): [number, number][] => []);
+  for (const parity of [0, 1]) {
+    const own = words.map((_, k) => k).filter((k) => k % 2 === parity);
+    for (const p of parity ? ink.blue : ink.red) {
+      let lo = 0;
+      let hi = own.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (start[own[mid]!]! - before <= p[0]) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo > 0) inked[own[lo - 1]!]!.push(p);
+    }
+  }
+  return { lines: page.lines.length, xHeight, words: inked };
 }
 
 /**
