@@ -2,7 +2,7 @@
 // operation of the document has a method on the client.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { clientTypes } from '../../scripts/gen-client-types.ts';
+import { clientTypes } from '../../scripts/client-types.ts';
 import { openApiDocument } from '../../src/api/openapi/document.ts';
 import { Scriptorium } from '../../src/client/index.ts';
 

@@ -8,7 +8,7 @@ import {
   isFarm,
   loadConfig,
 } from '../../src/config/index.ts';
-import { withConfigTable } from '../../scripts/gen-config-docs.ts';
+import { withConfigTable } from '../../scripts/config-table.ts';
 
 t.test('defaults are the limits of the spec', async (t) => {
   const c = loadConfig({});
