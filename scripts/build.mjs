@@ -20,6 +20,7 @@
 //   node scripts/build.mjs [--watch]
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
@@ -43,7 +44,17 @@ const common = {
 };
 
 /** Packages built into dist/server/vendor; every other one is loaded from node_modules. */
-const VENDORED = ['kysely', 'zod', 'image-size'];
+const VENDORED = ['kysely', 'zod', 'image-size', 'pino', 'prom-client', 'commander', 'ipaddr.js'];
+/** Of those, the CommonJS ones: re-exported by the names their module object has. */
+const COMMONJS = ['pino', 'prom-client', 'ipaddr.js'];
+const require = createRequire(import.meta.url);
+
+/** The vendored file's source: the package's whole API, as ES-module exports. */
+function reexport(name) {
+  if (!COMMONJS.includes(name)) return `export * from '${name}';`;
+  const names = Object.keys(require(name)).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default');
+  return `import m from '${name}';\nexport default m;\nexport const { ${names.join(', ')} } = m;`;
+}
 
 /** @returns {import('esbuild').Plugin} */
 function externalPackages() {
@@ -75,7 +86,11 @@ const programs = [
 /** Each vendored package as one file, its whole API re-exported. */
 const vendored = VENDORED.map((name) => ({
   absWorkingDir: root,
-  stdin: { contents: `export * from '${name}';`, resolveDir: root, loader: 'js' },
+  stdin: { contents: reexport(name), resolveDir: root, loader: 'js' },
+  // A CommonJS package's `require` of Node's own modules, in an ES module.
+  banner: {
+    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  },
   outfile: `${outdir}/vendor/${name}.js`,
   bundle: true,
   format: 'esm',

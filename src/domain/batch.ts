@@ -3,7 +3,7 @@
 // counts as one unfinished job of its account. Pure: the request rules, the CSV column naming,
 // the seeds, and the batch as clients see it.
 import { createHash } from 'node:crypto';
-import { invalid, show, apiRefusal, isDecided, type DecidedRefusal } from './errors.ts';
+import { apiRefusal, type DecidedRefusal, grouped, invalid, isDecided, show } from './errors.ts';
 import { namesA } from './ids.ts';
 import {
   type Job,
@@ -77,7 +77,7 @@ export function parseBatchBody(body: unknown): ParsedBatch {
       `send exactly one of rows or csv, got ${b.rows === undefined ? 'none' : 'rows and csv'}`,
       { field: b.rows === undefined ? 'rows' : 'csv' },
     );
-  const what = `1-${BATCH_LIMITS.rows.toLocaleString('en-US')} rows`;
+  const what = `1-${grouped(BATCH_LIMITS.rows)} rows`;
   let rows: ParsedBatch['rows'];
   if (b.rows !== undefined) {
     if (!Array.isArray(b.rows) || b.rows.length < 1 || b.rows.length > BATCH_LIMITS.rows)
@@ -359,11 +359,7 @@ export function rowsOfCsv(
       );
   }
   if (body.length < 1 || body.length > BATCH_LIMITS.rows)
-    throw invalid(
-      'csv',
-      `a header and 1-${BATCH_LIMITS.rows.toLocaleString('en-US')} rows`,
-      `${body.length} rows`,
-    );
+    throw invalid('csv', `a header and 1-${grouped(BATCH_LIMITS.rows)} rows`, `${body.length} rows`);
   return body.map((record) => {
     const row: Record<string, unknown> = {};
     const data: Record<string, unknown> = Object.create(null);

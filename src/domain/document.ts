@@ -7,7 +7,7 @@
 // Pure: asset existence is checked by the caller against the store (assetIds() lists them).
 import { z } from 'zod';
 import type { Block } from '../render/index.ts';
-import { Refusal, show, apiRefusal } from './errors.ts';
+import { apiRefusal, grouped, Refusal, show } from './errors.ts';
 import type { StructuredTemplate, TemplateModel } from './template.ts';
 import {
   array,
@@ -318,10 +318,7 @@ class DataError extends Refusal {
 function dataString(value: unknown, path: (string | number)[], max: number): string {
   if (typeof value !== 'string') throw new DataError(path, `must be a string, got ${show(value)}`);
   if (value.length > max)
-    throw new DataError(
-      path,
-      `must be at most ${max.toLocaleString('en-US')} characters, got ${value.length.toLocaleString('en-US')}`,
-    );
+    throw new DataError(path, `must be at most ${grouped(max)} characters, got ${grouped(value.length)}`);
   const bad = badCharacter(value);
   if (bad) throw new DataError(path, `must be plain text: it holds ${bad.what}`);
   return value;

@@ -229,6 +229,17 @@ export function invalid(field: string, allowed: string, received: unknown): Deci
 }
 
 /** A received value as it reads in a message: short, and never a wall of user text. */
+/**
+ * A whole number with its thousands grouped by commas, as `toLocaleString('en-US')` writes it
+ * (100000 → "100,000"). Written out because the locale's formatter pages in several MiB of ICU
+ * data in every process that reads a limit (docs/performance.md, "Start-up").
+ */
+export function grouped(n: number): string {
+  const [whole, fraction] = String(Math.abs(n)).split('.');
+  const digits = whole!.replace(/\B(?=(\d{3})+$)/g, ',');
+  return `${n < 0 ? '-' : ''}${digits}${fraction ? `.${fraction}` : ''}`;
+}
+
 export function show(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (typeof value === 'string')

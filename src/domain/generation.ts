@@ -1,6 +1,6 @@
 // Generations and previews (spec §2, §3, §4; DESIGN §4): the request rules, the state machine
 // and the job as clients see it. Pure: the store and the use-cases apply these.
-import { invalid, show, apiRefusal } from './errors.ts';
+import { apiRefusal, grouped, invalid, show } from './errors.ts';
 import { namesA } from './ids.ts';
 import { badCharacter, isReservedKey, reservedKey } from './validation.ts';
 import { type DocBlock, jobBlocks, textOf } from './document.ts';
@@ -170,7 +170,7 @@ export function checkInputForTemplate(
     if (n < 1 || n > limit) {
       throw apiRefusal(
         'INVALID_REQUEST',
-        `text must be 1-${limit.toLocaleString('en-US')} characters${why}, got ${n.toLocaleString('en-US')} characters`,
+        `text must be 1-${grouped(limit)} characters${why}, got ${grouped(n)} characters`,
         {
           field: 'text',
         },
@@ -193,7 +193,7 @@ export function checkInputForTemplate(
   if (n > limit) {
     throw apiRefusal(
       'INVALID_REQUEST',
-      `the text of ${got} must be at most ${limit.toLocaleString('en-US')} characters${why}, got ${n.toLocaleString('en-US')} characters`,
+      `the text of ${got} must be at most ${grouped(limit)} characters${why}, got ${grouped(n)} characters`,
       {
         field: got,
       },

@@ -1,6 +1,6 @@
 // POST /renders (spec §4 Render, §8 Render text and image): the request body and the size of the
 // image it would make, checked before any work.
-import { invalid, apiRefusal } from './errors.ts';
+import { apiRefusal, grouped, invalid } from './errors.ts';
 import { checkTextCharacters } from './generation.ts';
 import { namesA } from './ids.ts';
 
@@ -37,7 +37,7 @@ export function parseRenderBody(body: unknown, limits: { textMax: number }): Ren
   if (b.text.length < 1 || b.text.length > limits.textMax) {
     throw apiRefusal(
       'INVALID_REQUEST',
-      `text must be 1-${limits.textMax.toLocaleString('en-US')} UTF-16 characters, got ${b.text.length.toLocaleString('en-US')}`,
+      `text must be 1-${grouped(limits.textMax)} UTF-16 characters, got ${grouped(b.text.length)}`,
       {
         field: 'text',
       },

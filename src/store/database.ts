@@ -148,6 +148,8 @@ export class Db {
       provider: { getMigrations: async () => MIGRATIONS },
       migrationTableName: 'schema_migrations',
       migrationLockTableName: 'schema_migrations_lock',
+      // Names are "0001-…": compared by code unit. Kysely's default, localeCompare, pages in ICU.
+      nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
     });
     const { error, results } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -7,7 +7,7 @@ import {
   parseContent,
   resolveStructured,
 } from '../../src/domain/document.ts';
-import { isDecided } from '../../src/domain/errors.ts';
+import { grouped, isDecided } from '../../src/domain/errors.ts';
 import { checkInputForTemplate } from '../../src/domain/generation.ts';
 import { parseTemplate, type StructuredTemplate, type TemplateModel } from '../../src/domain/template.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
@@ -315,4 +315,9 @@ t.test('the overall text limit applies to data and content as to text', async (t
         'the text of data must be at most 4,000 characters without a subscription, got 4,001 characters',
     },
   );
+});
+
+t.test('limits and counts in messages are grouped as en-US writes them', async (t) => {
+  for (const n of [0, 7, 999, 1000, 10_001, 100_000, 1_234_567, 55_000_000, -12_345, 1234.5])
+    t.equal(grouped(n), n.toLocaleString('en-US', { maximumFractionDigits: 20 }), String(n));
 });

@@ -1,6 +1,7 @@
 // The OpenAPI document's part for batches (an extension beyond the spec, docs/batches.md): the
 // operations, their schemas and the batch's webhook event.
 import { BATCH_LIMITS, SEED_MAX } from '../../domain/batch.ts';
+import { grouped } from '../../domain/errors.ts';
 import { BATCH_EVENT } from '../../domain/webhooks.ts';
 import {
   common,
@@ -20,7 +21,7 @@ import { EXAMPLE_IDS } from './samples.ts';
 import { count, date, id, list, obj, ref, type Schema, schemas, sheets } from './schemas.ts';
 
 const STATUSES = ['queued', 'processing', 'completed', 'cancelled'];
-const ROWS = BATCH_LIMITS.rows.toLocaleString('en-US');
+const ROWS = grouped(BATCH_LIMITS.rows);
 
 /** What a new batch looks like in the 202 of its POST: queued, every row waiting. */
 const queuedBatch = {
