@@ -100,34 +100,46 @@ t.test(
 );
 
 t.test(
-  'the closing lines of a document never stand alone on its last page; a page break is kept',
+  'the closing lines of a document never stand alone on its last page, the page before is written to its last rule, and a page break is kept',
   async (t) => {
-    let pulled = 0;
-    const full = render(Array.from({ length: 40 }, () => para('line'))).pages[0]!.lines.length;
-    for (let n = 10; n <= 24; n++) {
-      const blocks: DocBlock[] = [
-        ...Array.from({ length: n }, (_, i) => para(`line ${i} of the letter`)),
-        para('With warm wishes,'),
-        para('Eleanor'),
-      ];
-      const list = render(blocks);
-      const last = list.pages[list.pages.length - 1]!.lines.map((l) => l.text);
-      if (list.pages.length > 1) {
-        t.ok(
-          last.length >= 3,
-          `${n} lines before: the last page holds ${last.length} lines (${last.join(' / ')})`,
-        );
-        t.same(
-          last.slice(-2),
-          ['With warm wishes,', 'Eleanor'],
-          `${n} lines before: the closing lines end it`,
-        );
-        const all = list.pages.flatMap((p) => p.lines.map((l) => l.text));
-        t.equal(all.length, n + 2, `${n} lines before: every line written once`);
-        if (list.pages[0]!.lines.length < full) pulled++;
-      }
+    // On lined paper, where paragraphs follow each other on the next rule.
+    const lined = style({ paper: { type: 'lined', spacing: 8 } });
+    const full = render(
+      Array.from({ length: 40 }, () => para('line')),
+      lined,
+    ).pages[0]!.lines.length;
+    const words = 'the garden looked wonderful and the roses by the gate were in full bloom'.split(' ');
+    const closing = ['With warm wishes,', 'Eleanor'];
+    const lineCount = (list: DisplayList) => list.pages.reduce((n, p) => n + p.lines.length, 0);
+    let mended = 0;
+    for (let n = 3 * full; n < 9 * full; n += 3) {
+      const body = Array.from({ length: 3 }, (_, p) =>
+        para(
+          Array.from({ length: Math.floor(n / 3) + p * 2 }, (_, i) => words[(i + p) % words.length]).join(
+            ' ',
+          ),
+        ),
+      );
+      const bodyLines = lineCount(render(body, lined));
+      const alone = bodyLines % full === 0 || bodyLines % full === full - 1;
+      const list = render([...body, ...closing.map((c) => para(c))], lined);
+      const last = list.pages.at(-1)!.lines.map((l) => l.text);
+      t.same(last.slice(-2), closing, `${n} words: the closing lines end it`);
+      if (list.pages.length > 1)
+        t.ok(last.length >= 3, `${n} words: the last page holds ${last.length} lines`);
+      t.ok(
+        list.pages.slice(0, -1).every((p) => p.lines.length === full),
+        `${n} words: every page before the last is written to its last rule (${list.pages.map((p) => p.lines.length).join(', ')})`,
+      );
+      const text = list.pages.flatMap((p) => p.lines.map((l) => l.text.trim())).join(' ');
+      t.equal(
+        text,
+        [...body.map((b) => (b as { text: string }).text), ...closing].join(' '),
+        `${n} words: every word once`,
+      );
+      if (alone) mended++;
     }
-    t.ok(pulled > 0, `${pulled} letters took lines from a full page ${full} lines long to end on`);
+    t.ok(mended >= 2, `${mended} of these letters would have left their closing lines alone`);
     const broken = render([
       ...Array.from({ length: 5 }, () => para('line')),
       { type: 'pageBreak' },

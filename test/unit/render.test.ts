@@ -331,43 +331,68 @@ t.test(
   },
 );
 
-t.test('the closing lines of a letter never stand alone on its last page', async (t) => {
-  const many = renderText({
-    style: style(),
-    text: Array.from({ length: 200 }, (_, i) => `Line ${i}`).join('\n'),
-    fonts,
-  });
-  const perPage = many.pages[0]!.lines.length;
-  for (const spill of [1, 2]) {
-    const body = Array.from({ length: perPage + spill - 2 }, (_, i) => `Line ${i} of the letter`);
-    const list = renderText({
+t.test(
+  'the closing lines of a letter never stand alone on its last page, and the page before is written to its last rule',
+  async (t) => {
+    const perPage = renderText({
       style: style(),
-      text: [...body, 'With warm wishes,', 'Eleanor'].slice(-(perPage + spill)).join('\n'),
+      text: Array.from({ length: 200 }, (_, i) => `Line ${i}`).join('\n'),
       fonts,
-    });
-    const last = list.pages.at(-1)!.lines.map((l) => l.text);
-    t.equal(list.pages.length, 2, `${spill} line(s) past a full page: two pages`);
-    t.ok(
-      last.length >= 3 && last.at(-1) === 'Eleanor',
-      `the last page carries ${last.length} lines: ${last.join(' / ')}`,
+    }).pages[0]!.lines.length;
+    const words = 'the garden looked wonderful and the roses by the gate were in full bloom'.split(' ');
+    const closing = ['With warm wishes,', 'Eleanor'];
+    const textOf = (list: DisplayList) =>
+      list.pages
+        .flatMap((p) => p.lines.map((l) => l.text.trim()))
+        .filter(Boolean)
+        .join(' ');
+    let mended = 0;
+    for (let n = 6 * perPage; n < 16 * perPage; n += 5) {
+      // Four paragraphs of a letter's body, then its closing lines.
+      const body = Array.from({ length: 4 }, (_, p) =>
+        Array.from({ length: Math.floor(n / 4) + p * 3 }, (_, i) => words[(i + p) % words.length]).join(' '),
+      );
+      const plain = renderText({ style: style(), text: body.join('\n'), fonts });
+      const bodyLines = plain.pages.reduce((sum, p) => sum + p.lines.length, 0);
+      // Without mending, the closing lines would stand alone on a page of their own.
+      const alone = bodyLines % perPage === 0 || bodyLines % perPage === perPage - 1;
+      const list = renderText({ style: style(), text: [...body, ...closing].join('\n'), fonts });
+      const last = list.pages.at(-1)!.lines.map((l) => l.text);
+      t.same(last.slice(-2), closing, `${n} words: the closing lines end the letter`);
+      if (list.pages.length > 1)
+        t.ok(last.length >= 3, `${n} words: the last page carries ${last.length} lines`);
+      t.ok(
+        list.pages.slice(0, -1).every((p) => p.lines.length === perPage),
+        `${n} words: every page before the last is written to its last rule (${list.pages.map((p) => p.lines.length).join(', ')})`,
+      );
+      t.equal(textOf(list), [...body, ...closing].join(' '), `${n} words: every word written once, in order`);
+      if (alone) mended++;
+    }
+    t.ok(mended >= 3, `${mended} of these letters would have left their closing lines alone`);
+    // A body no measure moves (lines too short to wrap) is left as it falls: page 1 full, and the
+    // closing lines on the next, as a writer turns the page for a signature.
+    const short = Array.from({ length: perPage - 1 }, (_, i) => `Line ${i} of the letter`);
+    const list = renderText({ style: style(), text: [...short, ...closing].join('\n'), fonts });
+    t.same(
+      list.pages.map((p) => p.lines.length),
+      [perPage, 1],
+      'short lines: page 1 full, the signature on page 2',
     );
-    t.equal(list.pages[0]!.lines.length + last.length, perPage + spill, 'no line lost');
-  }
-  // A last page that carries on the body of the text is left as it falls: a writer turns the
-  // page and goes on, page 1 full.
-  const words = 'the garden looked wonderful and the roses by the gate were in full bloom'.split(' ');
-  for (let n = 8 * perPage; ; n += 3) {
-    const list = renderText({
-      style: style(),
-      text: Array.from({ length: n }, (_, i) => words[i % words.length]).join(' '),
-      fonts,
-    });
-    if (list.pages.length < 2) continue;
-    t.equal(list.pages[0]!.lines.length, perPage, 'a paragraph running over: page 1 full');
-    t.ok(list.pages[1]!.lines.length < 3, `page 2 as it falls (${list.pages[1]!.lines.length} lines)`);
-    break;
-  }
-});
+    // A last page that carries on the body of the text is left as it falls: a writer turns the
+    // page and goes on, page 1 full.
+    for (let n = 8 * perPage; ; n += 3) {
+      const list = renderText({
+        style: style(),
+        text: Array.from({ length: n }, (_, i) => words[i % words.length]).join(' '),
+        fonts,
+      });
+      if (list.pages.length < 2) continue;
+      t.equal(list.pages[0]!.lines.length, perPage, 'a paragraph running over: page 1 full');
+      t.ok(list.pages[1]!.lines.length < 3, `page 2 as it falls (${list.pages[1]!.lines.length} lines)`);
+      break;
+    }
+  },
+);
 
 t.test('paper grain: fibres lying every which way on a tile too large to see repeat', async (t) => {
   const { GRAIN_PX, grainAlpha } = await import('../../src/render/write/grain.ts');

@@ -47,19 +47,16 @@ export function renderText(doc: TextDocument): DisplayList {
     : margin.top + size * 0.8;
 
   const missing = new Set<string>();
-  const lines: Line[] = [];
-  /** Per line: a paragraph of one short line (a greeting, a signature, a blank between). */
-  const closing: boolean[] = [];
-  let words = 0;
-  const tiring = new Tiring(style.modifiers);
-  for (const paragraph of doc.text.replace(/\r\n?/g, '\n').split('\n')) {
-    const laid = layoutParagraph(
-      paragraph,
+  /** Each paragraph's layout in a measure, from the hand's state before it (words written, tiredness). */
+  const paragraphs: { text: string; words: number; share: (at: number) => number; lines: Line[] }[] = [];
+  const layOut = (text: string, words: number, share: (at: number) => number, measure: number) =>
+    layoutParagraph(
+      text,
       fonts,
       {
         size,
-        width: boxWidth,
-        share: tiring.shareFor(boxWidth),
+        width: measure,
+        share,
         letterSpacing: style.letterSpacing * MM,
         wordSpacing: style.wordSpacing * MM,
         firstLineIndent: style.firstLineIndent * MM,
@@ -68,10 +65,14 @@ export function renderText(doc: TextDocument): DisplayList {
       words,
       missing,
     );
-    lines.push(...laid.lines);
-    for (const line of laid.lines) closing.push(isClosing(line, laid.lines.length, boxWidth));
+  let words = 0;
+  const tiring = new Tiring(style.modifiers);
+  for (const text of doc.text.replace(/\r\n?/g, '\n').split('\n')) {
+    const share = tiring.shareFor(boxWidth);
+    const laid = layOut(text, words, share, boxWidth);
+    paragraphs.push({ text, words, share, lines: laid.lines });
     words += laid.words;
-    tiring.wrote(paragraph);
+    tiring.wrote(text);
   }
   if (missing.size > 0) {
     const list = [...missing].slice(0, 10).join(', ');
@@ -79,6 +80,48 @@ export function renderText(doc: TextDocument): DisplayList {
       'UNSUPPORTED_CHARACTERS',
       `no bundled font has ${missing.size > 10 ? `${missing.size} characters, among them ` : ''}${list}`,
     );
+  }
+  const perPage = Math.max(1, Math.floor((height - margin.bottom - firstBaseline) / pitch) + 1);
+  // A paragraph of one short line (a greeting, a signature, a blank between) may close a letter.
+  const closes = (laid: Line[]) => laid.length === 1 && isClosing(laid[0]!, 1, boxWidth);
+  let lines = paragraphs.flatMap((para) => para.lines);
+
+  // The closing lines of a letter never stand alone on its last page, and the page before is
+  // written to its last rule: the paragraphs of the page before are written a little narrower,
+  // so that the body runs on over the page with them, or a little wider, into the right margin,
+  // so that they come up onto it (keepClosing). A letter whose body no measure moves is left as
+  // it falls, as a writer turns the page for a signature.
+  const alone = (laid: Line[][]) => {
+    const count = laid.reduce((n, l) => n + l.length, 0);
+    const pages = Math.ceil(count / perPage);
+    if (pages < 2) return false;
+    const from = (pages - 1) * perPage;
+    let i = 0;
+    for (const l of laid) {
+      if (i + l.length > from && !closes(l)) return false;
+      i += l.length;
+    }
+    return count - from < KEEP_AT_END;
+  };
+  if (alone(paragraphs.map((para) => para.lines))) {
+    const pages = Math.ceil(lines.length / perPage);
+    const before = (pages - 2) * perPage;
+    // The paragraphs with a line on the page before the last that are not closing lines, the last first.
+    const body: number[] = [];
+    let i = 0;
+    paragraphs.forEach((para, p) => {
+      if (i + para.lines.length > before && i < before + perPage && !closes(para.lines)) body.unshift(p);
+      i += para.lines.length;
+    });
+    const widest = boxWidth + margin.right * WIDEST_INTO_MARGIN;
+    const found = keepClosing(body, boxWidth, widest, (reflow, measure) => {
+      const laid = paragraphs.map((para, p) =>
+        reflow.has(p) ? layOut(para.text, para.words, para.share, measure).lines : para.lines,
+      );
+      const all = laid.flat();
+      return all.length > pages * perPage || alone(laid) ? null : all;
+    });
+    if (found) lines = found;
   }
 
   const maxLines = doc.limits?.maxLines;
@@ -88,23 +131,13 @@ export function renderText(doc: TextDocument): DisplayList {
       `the text makes ${lines.length} lines after wrapping, the most allowed is ${maxLines}`,
     );
   }
-  const perPage = Math.max(1, Math.floor((height - margin.bottom - firstBaseline) / pitch) + 1);
   const pageCount = Math.max(1, Math.ceil(lines.length / perPage));
   if (pageCount > maxPages)
     throw new RenderError(
       'TOO_MANY_PAGES',
       `the document needs ${pageCount} pages, the most allowed is ${maxPages}`,
     );
-
-  // Where each page starts. The closing lines of a letter (a greeting, a signature) never stand
-  // alone on a last page: when it would hold nothing else, it takes KEEP_AT_END lines, from the
-  // page before. The page before keeps as many of its own (a page that holds only a few lines
-  // gives none). A last page that carries on the body of the text is left as it falls.
   const starts = Array.from({ length: pageCount }, (_, p) => p * perPage);
-  if (pageCount > 1 && closing.slice(starts[pageCount - 1]!).every(Boolean)) {
-    const last = Math.min(starts[pageCount - 1]!, lines.length - KEEP_AT_END);
-    if (last - starts[pageCount - 2]! >= KEEP_AT_END) starts[pageCount - 1] = last;
-  }
   const hand = new Handwriting(style.modifiers, style.color);
   const pen = new Pen(fonts, hand, doc.limits?.centrelines);
   const pages: DisplayPage[] = [];
@@ -127,8 +160,36 @@ export function renderText(doc: TextDocument): DisplayList {
   return { pages, glyphs: pen.glyphs };
 }
 
-/** Lines the last page of a text takes at least, so that its closing lines are not left alone. */
-const KEEP_AT_END = 3;
+/** Lines the last page of a letter takes at least, so that its closing lines are not left alone. */
+export const KEEP_AT_END = 3;
+/** How far into the right margin a letter's body may run to bring its closing lines up, as a share of the margin. */
+export const WIDEST_INTO_MARGIN = 0.5;
+/** Measures tried for the body before a letter's closing lines, nearest the writer's own first. */
+const CLOSING_MEASURES = [0.97, 1.04, 0.94, 1.08, 0.91, 0.88, 0.85];
+
+/**
+ * The first layout `attempt` accepts with the last paragraphs of the body before a letter's
+ * closing lines (`body`, given the last first) written in one of CLOSING_MEASURES of `measure`,
+ * none wider than `widest`: the last paragraph alone first, then the last two, the last three,
+ * then all of them, as a writer who sees the end of the page coming changes as little as will do.
+ */
+export function keepClosing<P, T>(
+  body: readonly P[],
+  measure: number,
+  widest: number,
+  attempt: (reflow: ReadonlySet<P>, measure: number) => T | null,
+): T | null {
+  const counts = [...new Set([1, 2, 3, body.length])].filter((n) => n <= body.length);
+  for (const n of counts) {
+    const reflow = new Set(body.slice(0, n));
+    for (const factor of CLOSING_MEASURES) {
+      if (measure * factor > widest) continue;
+      const found = attempt(reflow, measure * factor);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
 /** A closing line is a paragraph of one line at most this share of the text's width. */
 const CLOSING_SHARE = 0.6;
 

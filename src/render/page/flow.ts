@@ -6,7 +6,7 @@
 // lined and grid paper every baseline sits on a rule. Pure: fonts, image sizes, seed and limits
 // come in as arguments.
 import { type DisplayList, type DisplayPage, MM } from '../display-list.ts';
-import { blankPage, isClosing } from './document.ts';
+import { blankPage, isClosing, KEEP_AT_END, keepClosing, WIDEST_INTO_MARGIN } from './document.ts';
 import { type FontSource, type LoadedFont, loadFont } from '../text/fonts.ts';
 import { Handwriting, mostShapes, Tiring } from '../hand/handwriting.ts';
 import { pageSizePt } from './page-size.ts';
@@ -44,16 +44,27 @@ interface Cursor {
 
 export function renderBlocks(doc: BlockDocument): DisplayList {
   // The closing lines of a document (a greeting, a signature) never stand alone on its last
-  // page: when they would, the document is laid out again with a page break before the lines
-  // of the page before that it takes with it (the same seed writes the same hand up to there).
+  // page, and the page before is written to its last rule: when they would, the document is
+  // written again with the last paragraphs of the page before a little narrower or wider
+  // (keepClosing; the same seed writes the same hand). A document no measure mends is left as
+  // it falls, as a writer turns the page for a signature.
   const first = new Flow(doc);
   const list = first.run();
-  const pull = first.keepAtEnd();
-  return pull === null ? list : new Flow(doc, pull).run();
+  const body = first.closingAlone();
+  if (body === null) return list;
+  return (
+    keepClosing(
+      body,
+      first.measure,
+      first.measure + first.rightMargin * WIDEST_INTO_MARGIN,
+      (paragraphs, width) => {
+        const again = new Flow(doc, { paragraphs, width });
+        const written = again.run();
+        return again.pagesWritten <= first.pagesWritten && again.closingAlone() === null ? written : null;
+      },
+    ) ?? list
+  );
 }
-
-/** Lines of text the last page of a structured document takes at least (as simple text's). */
-const KEEP_AT_END = 3;
 
 class Flow {
   private readonly style: Style;
@@ -82,20 +93,29 @@ class Flow {
   private pageCount = 0;
   /** Text lines of the main flow (not in columns or tables), counted through the document. */
   private lineSeq = 0;
-  /** Per page: its main-flow text lines, whether anything else is on it, and whether a page break block began it. */
-  private readonly log: { lines: number[]; other: boolean; broken: boolean; endsWithLine: boolean }[] = [];
+  /** Paragraph blocks of the main flow, counted through the document. */
+  private paragraphSeq = 0;
+  /**
+   * Per page: its main-flow text lines, the main-flow paragraphs with a line on it that are not
+   * closing lines, whether anything else is on it, and whether a page break block began it.
+   */
+  private readonly log: {
+    lines: number[];
+    body: number[];
+    other: boolean;
+    broken: boolean;
+    endsWithLine: boolean;
+  }[] = [];
   private root: Cursor | null = null;
-  /** Main-flow lines that are headings (they keep with the line after them). */
-  private readonly headingLines = new Set<number>();
-  /** Main-flow lines that may close a letter (isClosing): only these pull lines onto the last page. */
+  /** Main-flow lines that may close a letter (isClosing). */
   private readonly closingLines = new Set<number>();
   /** Lines laid out as a paragraph of their own that may close a letter. */
   private readonly closingLine = new WeakSet<Line>();
 
   constructor(
     private readonly doc: BlockDocument,
-    /** A main-flow line to start a new page at (keepAtEnd of a first layout). */
-    private readonly breakBefore: number | null = null,
+    /** Main-flow paragraphs written in another measure (renderBlocks, keepClosing). */
+    private readonly reflow: { paragraphs: ReadonlySet<number>; width: number } | null = null,
   ) {
     const { style } = doc;
     this.style = style;
@@ -203,33 +223,39 @@ class Flow {
     return index < this.drawnPages ? this.pages[index]! : this.scratch;
   }
 
+  /** Pages the document took. */
+  get pagesWritten(): number {
+    return this.pageCount;
+  }
+
+  /** The main flow's measure. */
+  get measure(): number {
+    return Math.max(this.size, this.width - this.margin.left - this.margin.right);
+  }
+
+  get rightMargin(): number {
+    return this.margin.right;
+  }
+
   /**
-   * The main-flow line to break before so that the last page holds KEEP_AT_END lines of text, or
-   * null: when the last page began by running over (not at a page break), holds nothing but fewer
-   * lines of text, all of them closing lines (a greeting, a signature), and the page before ends
-   * with lines it can spare (keeping three of its own).
+   * When the closing lines of the document stand alone on its last page (fewer than KEEP_AT_END
+   * lines, all closing lines, nothing else on it, and not begun by a page break, after a page
+   * that ends with text): the main-flow paragraphs of the page before, the last first. Else null.
    */
-  keepAtEnd(): number | null {
+  closingAlone(): number[] | null {
     const last = this.log.length - 1;
     if (last < 1) return null;
     const end = this.log[last]!;
     const before = this.log[last - 1]!;
     if (end.broken || end.other || end.lines.length === 0 || end.lines.length >= KEEP_AT_END) return null;
-    // Only closing lines pull others: a last page that carries on the text is left as it falls.
     if (!end.lines.every((seq) => this.closingLines.has(seq))) return null;
-    if (!before.endsWithLine) return null;
-    let take = Math.min(KEEP_AT_END - end.lines.length, before.lines.length - KEEP_AT_END);
-    if (take <= 0) return null;
-    // A heading goes with the line it heads.
-    while (take < before.lines.length && this.headingLines.has(before.lines[before.lines.length - take - 1]!))
-      take++;
-    if (before.lines.length - take < KEEP_AT_END) return null;
-    return before.lines[before.lines.length - take]!;
+    if (!before.endsWithLine || before.body.length === 0) return null;
+    return [...before.body].reverse();
   }
 
   private logOf(page: number) {
     while (this.log.length <= page)
-      this.log.push({ lines: [], other: false, broken: false, endsWithLine: false });
+      this.log.push({ lines: [], body: [], other: false, broken: false, endsWithLine: false });
     return this.log[page]!;
   }
 
@@ -305,23 +331,22 @@ class Flow {
       marker?: Line;
       fonts?: LoadedFont[];
       heading?: boolean;
+      /** The main-flow paragraph the lines are, unless they close the document. */
+      paragraph?: number;
     } = {},
   ): void {
     const room = roomOf((opts.fonts ?? this.fonts)[0]!, size, this.pitch(size));
     const main = cur === this.root;
     lines.forEach((line, i) => {
       const seq = main ? this.lineSeq++ : -1;
-      // Broken here to keep the closing lines company: the line starts its page as any other would.
-      const forced = seq >= 0 && seq === this.breakBefore;
-      if (forced) this.nextPage(cur);
-      const b = this.baseline(cur, size, i === 0 && !forced ? (opts.gap ?? 0) : 0);
+      const b = this.baseline(cur, size, i === 0 ? (opts.gap ?? 0) : 0);
       const page = this.at(cur.page);
       if (main) {
         const log = this.logOf(cur.page);
         log.lines.push(seq);
         log.endsWithLine = true;
-        if (opts.heading) this.headingLines.add(seq);
-        else if (!opts.marker && this.closingLine.has(line)) this.closingLines.add(seq);
+        if (!opts.heading && !opts.marker && this.closingLine.has(line)) this.closingLines.add(seq);
+        if (opts.paragraph !== undefined && log.body.at(-1) !== opts.paragraph) log.body.push(opts.paragraph);
       } else this.other(cur.page);
       const lineHand = this.pen.write(page, line, {
         left: cur.left + (opts.indent ?? 0),
@@ -355,12 +380,19 @@ class Flow {
       case 'paragraph': {
         const size = b.size ?? this.size;
         this.hand.setInk(b.color ?? ink);
+        const main = cur === this.root;
+        const seq = main ? this.paragraphSeq++ : -1;
+        const width = main && this.reflow?.paragraphs.has(seq) ? this.reflow.width : cur.width;
         const lines = this.lines(
           b.text,
           this.fonts,
-          this.metrics(size, cur.width, b.align ?? this.style.align, this.style.firstLineIndent * MM),
+          this.metrics(size, width, b.align ?? this.style.align, this.style.firstLineIndent * MM),
         );
-        this.writeLines(cur, lines, size, { gap: cur.last !== null ? this.paragraphGap : 0 });
+        const closes = lines.length === 1 && this.closingLine.has(lines[0]!);
+        this.writeLines(cur, lines, size, {
+          gap: cur.last !== null ? this.paragraphGap : 0,
+          ...(main && !closes ? { paragraph: seq } : {}),
+        });
         return;
       }
       case 'heading': {
