@@ -8,10 +8,10 @@ import {
   assetBytes,
   forgetFont,
   layout,
+  PdfDocument,
   RenderError,
   type Resources,
   resourcesOf,
-  writePdf,
   writePng,
   writePreview,
   writeStrokes,
@@ -54,9 +54,10 @@ function render(req: RenderRequest): Rendered {
   const { limits } = req;
   switch (req.output) {
     case 'pdf': {
+      // Written a page at a time: a page of simple text goes to the PDF as soon as it is laid
+      // out, and its display list with it (a structured document's pages come in the list).
       const res = resources(req);
-      const list = layout(req.spec, res, { maxPages: limits.maxPages });
-      const bytes = writePdf(list, {
+      const pdf = new PdfDocument({
         deflate,
         deflateFont,
         createdAt: req.createdAt,
@@ -64,7 +65,12 @@ function render(req: RenderRequest): Rendered {
         assets: assetBytes(res),
         decodePng,
       });
-      return { ok: true, pages: list.pages.length, bytes };
+      const list = layout(req.spec, res, { maxPages: limits.maxPages }, (page, glyphs) =>
+        pdf.add(page, glyphs),
+      );
+      for (const page of list.pages) pdf.add(page, list.glyphs);
+      const bytes = pdf.finish(list.glyphs);
+      return { ok: true, pages: pdf.pages, bytes };
     }
     case 'preview':
       return preview(req);

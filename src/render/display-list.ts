@@ -99,6 +99,13 @@ export interface DisplayList {
   glyphs: Record<string, GlyphDef>;
 }
 
+/**
+ * Where a layout may hand each page as soon as it is written (a PDF written a page at a time):
+ * a page handed over is not kept in the list the layout returns. `glyphs` is the list's own
+ * record of drawings, which grows as later pages are written.
+ */
+export type PageSink = (page: DisplayPage, glyphs: Record<string, GlyphDef>) => void;
+
 export const MM = 72 / 25.4;
 
 export function multiply(p: Matrix, q: Matrix): Matrix {

@@ -5,7 +5,7 @@
 //
 // The door only names what the stages export (a constant read here bundles alone in the built
 // release); what each does is in its stage's files.
-export type { DisplayList, DisplayPage, GlyphDef, Item, Matrix } from './display-list.ts';
+export type { DisplayList, DisplayPage, GlyphDef, Item, Matrix, PageSink } from './display-list.ts';
 export type { PathCommand, PenStroke } from './geometry.ts';
 export type { FontSource } from './text/fonts.ts';
 // What the foundry (src/foundry) builds a hand with: a drawing's strokes, and where a font keeps them.
@@ -20,7 +20,7 @@ export { assetBytes, type PreviewPage, writePreview } from './write/preview.ts';
 export { pageToSvg as writeSvg } from './write/svg.ts';
 export { pageToStrokes as writeStrokes, type PenTravel, penTravel } from './write/plotter.ts';
 export { type PngOptions, pageToPng as writePng, type Rasterizer } from './write/png.ts';
-export { displayListToPdf as writePdf, type PdfOptions } from './write/pdf.ts';
+export { displayListToPdf as writePdf, PdfDocument, type PdfOptions } from './write/pdf.ts';
 export { type MergeOptions, MergeError, mergePdfs } from './write/pdf-merge.ts';
 export { uncoveredCharacters } from './text/characters.ts';
 export { RenderError, type RenderErrorCode } from './text/text-layout.ts';

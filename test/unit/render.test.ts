@@ -8,7 +8,8 @@ import { EFFECTS_OFF, styleOf } from '../helpers/specs.ts';
 import { type DisplayList, type Item, MM } from '../../src/render/display-list.ts';
 import { hexRgb, letterInk } from '../../src/render/color.ts';
 import { renderText } from '../../src/render/page/document.ts';
-import { MODIFIER_LIMITS, pageSizePt, writePdf, writePng } from '../../src/render/index.ts';
+import { deflateSync } from 'node:zlib';
+import { MODIFIER_LIMITS, PdfDocument, pageSizePt, writePdf, writePng } from '../../src/render/index.ts';
 import { resvgRasterizer as raster } from '../../workers/resvg.ts';
 import { pageToSvg } from '../../src/render/write/svg.ts';
 import type { RenderError } from '../../src/render/text/text-layout.ts';
@@ -904,3 +905,39 @@ t.test("shaping applies the font's kerning and contextual forms, not its typeset
   );
   t.equal(list.pages[0]!.lines[0]!.text, 'find', 'and its searchable text is still four letters');
 });
+
+t.test(
+  'a PDF written a page at a time, each page handed over as it is laid out, is the PDF of the whole list',
+  async (t) => {
+    const text = Array.from(
+      { length: 90 },
+      (_, i) => `Line ${i}: the garden looked wonderful this year`,
+    ).join('\n');
+    const opts = { deflate: (b: Uint8Array) => deflateSync(b), createdAt: '2026-11-29T00:00:00Z' };
+    const whole = renderText({ style: style(), text, fonts });
+    t.ok(whole.pages.length >= 3, `${whole.pages.length} pages`);
+    const pdf = new PdfDocument(opts);
+    const handed: number[] = [];
+    const streamed = renderText({
+      style: style(),
+      text,
+      fonts,
+      sink: (page, glyphs) => {
+        handed.push(page.items.length);
+        pdf.add(page, glyphs);
+      },
+    });
+    t.equal(streamed.pages.length, 0, 'the list keeps no page it handed over');
+    t.same(
+      handed,
+      whole.pages.map((p) => p.items.length),
+      'every page handed over, in order, as the whole list has it',
+    );
+    t.equal(pdf.pages, whole.pages.length, 'the PDF counts its pages');
+    const bytes = pdf.finish(streamed.glyphs);
+    t.ok(
+      Buffer.from(bytes).equals(Buffer.from(writePdf(whole, opts))),
+      'the same bytes as the whole list written at once',
+    );
+  },
+);

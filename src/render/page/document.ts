@@ -1,7 +1,7 @@
 // A simple-text document → display list: page geometry from the template style, lines from
 // text-layout.ts placed on the paper's rules, the handwriting applied to every glyph, paper drawn
 // under it. Pure: fonts, seed and limits come in as arguments.
-import { type DisplayList, type DisplayPage, MM } from '../display-list.ts';
+import { type DisplayList, type DisplayPage, MM, type PageSink } from '../display-list.ts';
 import { type FontSource, type LoadedFont, loadFont } from '../text/fonts.ts';
 import { Handwriting, mostShapes, Tiring } from '../hand/handwriting.ts';
 import { pageSizePt } from './page-size.ts';
@@ -16,6 +16,8 @@ export interface TextDocument {
   /** The template's font first, then the fallback chain; bytes of each. */
   fonts: FontSource[];
   limits?: LayoutLimits;
+  /** Takes each page as it is written, which is then not kept in the list (PageSink). */
+  sink?: PageSink;
 }
 
 export function renderText(doc: TextDocument): DisplayList {
@@ -155,7 +157,8 @@ export function renderText(doc: TextDocument): DisplayList {
         room,
       });
     }
-    pages.push(page);
+    if (doc.sink) doc.sink(page, pen.glyphs);
+    else pages.push(page);
   }
   return { pages, glyphs: pen.glyphs };
 }

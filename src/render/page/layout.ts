@@ -1,13 +1,23 @@
 // The document's pages: a render specification and the bytes it names become a display list,
 // through the simple-text layout (document.ts) or the structured blocks' (flow.ts).
-import type { DisplayList } from '../display-list.ts';
+import type { DisplayList, PageSink } from '../display-list.ts';
 import type { LayoutLimits, RenderSpec, Resources } from '../spec.ts';
 import type { FontSource } from '../text/fonts.ts';
 import { renderText } from './document.ts';
 import { renderBlocks } from './flow.ts';
 
-/** The document's pages: simple text, or the blocks of a structured one. */
-export function layout(spec: RenderSpec, resources: Resources, limits: LayoutLimits = {}): DisplayList {
+/**
+ * The document's pages: simple text, or the blocks of a structured one. With a `sink`, simple
+ * text hands each page to it as soon as it is written, and the list returned holds no pages; a
+ * structured document's pages are all laid out before any is final (its columns flow side by
+ * side, its closing lines may be mended), so they are returned in the list.
+ */
+export function layout(
+  spec: RenderSpec,
+  resources: Resources,
+  limits: LayoutLimits = {},
+  sink?: PageSink,
+): DisplayList {
   const font = (id: string): FontSource => {
     const bytes = resources.fonts[id];
     if (!bytes) throw new Error(`the resources hold no font ${id}`);
@@ -15,7 +25,13 @@ export function layout(spec: RenderSpec, resources: Resources, limits: LayoutLim
   };
   const fonts = spec.fonts.body.map(font);
   if ('text' in spec.content)
-    return renderText({ style: spec.style, text: spec.content.text, fonts, limits });
+    return renderText({
+      style: spec.style,
+      text: spec.content.text,
+      fonts,
+      limits,
+      ...(sink ? { sink } : {}),
+    });
   const images: Record<string, { width: number; height: number }> = {};
   for (const [id, image] of Object.entries(resources.images))
     images[id] = { width: image.width, height: image.height };

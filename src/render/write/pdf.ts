@@ -7,7 +7,13 @@
 // whose glyphs are empty and whose ToUnicode map gives the characters back, so the text is
 // selectable and searchable in any script. Pure: compression and the date come in as arguments.
 import { hexRgb, letterInk } from '../color.ts';
-import { type DisplayList, type DisplayPage, type Item, KEPT_DRAWINGS } from '../display-list.ts';
+import {
+  type DisplayList,
+  type DisplayPage,
+  type GlyphDef,
+  type Item,
+  KEPT_DRAWINGS,
+} from '../display-list.ts';
 import { charString, cidFont } from './cff.ts';
 import { crc32 } from './crc32.ts';
 import { pdfString } from './pdf-string.ts';
@@ -385,8 +391,8 @@ interface PlacedGlyph {
 
 function pageContent(
   page: DisplayPage,
-  glyphs: Map<string, PlacedGlyph>,
-  gs: Map<number, string>,
+  glyphs: { get(ref: string): PlacedGlyph },
+  gs: { get(opacity: number): string },
   codes: TextCodes,
   images: Map<string, PdfImage & { name: string }>,
 ): Uint8Array {
@@ -425,10 +431,10 @@ function pageContent(
       if (color !== fill || o !== alpha) {
         c.line();
         if (color !== fill) c.ascii(rgb(color)).ascii(o !== alpha ? ' rg ' : ' rg');
-        if (o !== alpha) c.ascii('/').ascii(gs.get(o)!).ascii(' gs');
+        if (o !== alpha) c.ascii('/').ascii(gs.get(o)).ascii(' gs');
         [fill, alpha] = [color, o];
       }
-      const glyph = glyphs.get(it.ref)!;
+      const glyph = glyphs.get(it.ref);
       if (glyph.face !== face) {
         c.line(glyph.face);
         face = glyph.face;
@@ -516,170 +522,206 @@ function pageContent(
 }
 
 export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint8Array {
-  const images = new Map<string, PdfImage & { name: string }>();
-  for (const p of list.pages) {
-    for (const it of p.items) {
-      if (it.kind !== 'image' || images.has(it.assetId)) continue;
+  const pdf = new PdfDocument(opts);
+  for (const page of list.pages) pdf.add(page, list.glyphs);
+  return pdf.finish(list.glyphs);
+}
+
+/**
+ * A PDF written a page at a time, as the layout hands the pages over: each page's content is
+ * written (compressed) when it is added, and the page's display list can go. The drawings are
+ * numbered as they first appear and their font programs written at the end, with the text
+ * layer's fonts, the resources and the page tree (objects 1-4 are the catalog, the page tree,
+ * the information and the resources every page shares).
+ */
+export class PdfDocument {
+  private readonly w: Writer;
+  private next = 5;
+  private readonly pageObjs: number[] = [];
+  /** The drawings in order of first use; font program n holds the n-th GLYPHS_PER_FONT of them. */
+  private readonly refs: string[] = [];
+  private readonly placed = new Map<string, PlacedGlyph>();
+  private readonly opacities = new Set<number>();
+  private readonly codes = new TextCodes();
+  private readonly images = new Map<string, PdfImage & { name: string }>();
+  private readonly xobjects: string[] = [];
+
+  constructor(private readonly opts: PdfOptions = {}) {
+    this.w = new Writer(opts.maxBytes ?? 55_000_000);
+    this.w.push('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
+  }
+
+  get pages(): number {
+    return this.pageObjs.length;
+  }
+
+  /** Writes `page`; `glyphs` holds every drawing it shows (it may grow with later pages). */
+  add(page: DisplayPage, glyphs: Record<string, GlyphDef>): void {
+    const w = this.w;
+    const opts = this.opts;
+    for (const it of page.items) {
+      if (it.kind !== 'image' || this.images.has(it.assetId)) continue;
       const asset = opts.assets?.[it.assetId];
       if (!asset)
         throw new RenderError('MISSING_ASSET', `image ${it.assetId} was not supplied to the writer`);
-      images.set(it.assetId, { ...pdfImage(it.assetId, asset, opts.decodePng), name: `Im${images.size}` });
+      const img = { ...pdfImage(it.assetId, asset, opts.decodePng), name: `Im${this.images.size}` };
+      this.images.set(it.assetId, img);
+      const obj = this.next++;
+      const mask = img.alpha ? this.next++ : 0;
+      this.xobjects.push(`/${img.name} ${obj} 0 R`);
+      w.stream(
+        obj,
+        `${img.dict}${mask ? ` /SMask ${mask} 0 R` : ''}`,
+        img.data,
+        img.raw ? opts.deflate : undefined,
+      );
+      if (mask)
+        w.stream(
+          mask,
+          `/Type /XObject /Subtype /Image /Width ${img.width} /Height ${img.height} /ColorSpace /DeviceGray /BitsPerComponent 8`,
+          img.alpha!,
+          opts.deflate,
+        );
     }
-  }
-  const w = new Writer(opts.maxBytes ?? 55_000_000);
-  w.push('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
-  // The drawings in font programs of up to GLYPHS_PER_FONT glyphs each (one for any letter).
-  const refs = Object.keys(list.glyphs).sort();
-  const faces: string[][] = [];
-  for (let i = 0; i < refs.length; i += GLYPHS_PER_FONT) faces.push(refs.slice(i, i + GLYPHS_PER_FONT));
-  const glyphs = new Map<string, PlacedGlyph>();
-  faces.forEach((face, fi) => {
-    face.forEach((r, i) => {
-      const scale = list.glyphs[r]!.scale;
-      // Glyph space is a thousandth of the size, the group a tenth of a point, a unit of glyph
-      // space GLYPH_UNIT font units: size 10 × GLYPH_UNIT × scale.
-      glyphs.set(r, {
-        face: `/H${fi} ${f8(scale * 10 * GLYPH_UNIT)} Tf`,
-        code: (i + 1).toString(16).padStart(4, '0'),
-        k: 1000 / scale,
-      });
-    });
-  });
-  const opacities = new Set<number>();
-  for (const p of list.pages) {
-    const inkOf = letterInk(p);
-    for (const it of p.items) {
-      const opacity = it.kind === 'glyph' ? inkOf(it).opacity : it.kind === 'stroke' ? it.opacity : 1;
-      if (opacity < 1) opacities.add(Math.round(opacity * 100));
-    }
-  }
-  // Back to full ink inside a group of letters: a state of its own.
-  if (opacities.size > 0) opacities.add(100);
-  const gs = new Map([...opacities].sort((a, b) => a - b).map((o) => [o, `A${o}`]));
-  const codes = new TextCodes();
-  const contents = list.pages.map((p) => pageContent(p, glyphs, gs, codes, images));
-
-  // Object numbers: 1 catalog, 2 pages, 3 info, 4 resources, then glyphs, text fonts, pages.
-  let next = 5;
-  const faceObjs = faces.map(() => ({
-    type0: next++,
-    cid: next++,
-    descriptor: next++,
-    file: next++,
-    cmap: next++,
-  }));
-  const fontObjs = codes.fonts.map(() => ({ font: next++, cmap: next++, proc: next++ }));
-  const pageObjs = list.pages.map(() => ({ page: next++, content: next++ }));
-  const imageObj = new Map([...images.keys()].map((id) => [id, next++]));
-  const maskObj = new Map([...images].filter(([, img]) => img.alpha).map(([id]) => [id, next++]));
-
-  w.object(1, '<< /Type /Catalog /Pages 2 0 R >>');
-  w.object(
-    2,
-    `<< /Type /Pages /Kids [${pageObjs.map((p) => `${p.page} 0 R`).join(' ')}] /Count ${list.pages.length} >>`,
-  );
-  const date = `D:${(opts.createdAt ?? '2000-01-01T00:00:00Z').replace(/[-:T]/g, '').slice(0, 14)}Z`;
-  w.object(
-    3,
-    `<< /Producer (Scriptorium) /Creator (Scriptorium) /Title ${pdfString(opts.title ?? 'Handwritten document')} /CreationDate (${date}) /ModDate (${date}) >>`,
-  );
-  const xobjects = [...images].map(([id, img]) => `/${img.name} ${imageObj.get(id)} 0 R`).join(' ');
-  const fonts = [
-    ...faceObjs.map((f, i) => `/H${i} ${f.type0} 0 R`),
-    ...fontObjs.map((f, i) => `/T${i} ${f.font} 0 R`),
-  ].join(' ');
-  const states = [...gs].map(([o, name]) => `/${name} << /ca ${f2(o / 100)} /CA ${f2(o / 100)} >>`).join(' ');
-  w.object(
-    4,
-    `<< /XObject << ${xobjects} >> /Font << ${fonts} >> /ExtGState << ${states} >> /ProcSet [/PDF /Text] >>`,
-  );
-  faces.forEach((face, fi) => {
-    const o = faceObjs[fi]!;
-    const box: [number, number, number, number] = [0, 0, 0, 0];
-    const charStrings = face.map((r) => {
-      const d = drawnOf(list.glyphs[r]!.path);
-      for (let j = 0; j < 4; j++)
-        box[j] = j < 2 ? Math.min(box[j]!, d.box[j]!) : Math.max(box[j]!, d.box[j]!);
-      return d.cs;
-    });
-    // A subset's name: six capitals, a plus, the font's (§9.6.4); the capitals from the glyphs,
-    // so that two documents' different drawings (merged into one file) never share a name.
-    const program = cidFont('ScriptoriumHand', charStrings, box);
-    let tag = '';
-    for (let h = crc32(program), i = 0; i < 6; i++, h = Math.floor(h / 26))
-      tag += String.fromCharCode(65 + (h % 26));
-    const name = `${tag}+ScriptoriumHand`;
-    w.object(
-      o.type0,
-      `<< /Type /Font /Subtype /Type0 /BaseFont /${name} /Encoding /Identity-H /DescendantFonts [${o.cid} 0 R] /ToUnicode ${o.cmap} 0 R >>`,
-    );
-    // Every drawing reads as a space: an extractor that does not honour the empty /ActualText
-    // (MuPDF) gives blank space, not a replacement character a glyph, beside the text layer.
-    w.stream(
-      o.cmap,
-      '',
-      enc.encode(
-        toUnicode(
-          face.map(() => ' '),
-          2,
-          1,
-        ),
-      ),
-      opts.deflate,
-    );
-    w.object(
-      o.cid,
-      `<< /Type /Font /Subtype /CIDFontType0 /BaseFont /${name} /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor ${o.descriptor} 0 R /DW 0 >>`,
-    );
-    w.object(
-      o.descriptor,
-      `<< /Type /FontDescriptor /FontName /${name} /Flags 4 /FontBBox [${box.join(' ')}] /ItalicAngle 0 /Ascent ${box[3]} /Descent ${box[1]} /CapHeight ${box[3]} /StemV 80 /FontFile3 ${o.file} 0 R >>`,
-    );
-    w.stream(o.file, '/Subtype /CIDFontType0C', program, opts.deflateFont ?? opts.deflate);
-  });
-  codes.fonts.forEach((chars, i) => {
-    const o = fontObjs[i]!;
-    const widths = chars.map(() => 500).join(' ');
-    const names = chars.map((_, c) => `/c${c}`).join(' ');
-    w.object(
-      o.font,
-      `<< /Type /Font /Subtype /Type3 /FontBBox [0 0 0 0] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << ${chars.map((_, c) => `/c${c} ${o.proc} 0 R`).join(' ')} >> ` +
-        `/Encoding << /Type /Encoding /Differences [0 ${names}] >> /FirstChar 0 /LastChar ${chars.length - 1} /Widths [${widths}] /ToUnicode ${o.cmap} 0 R /Resources << >> >>`,
-    );
-    w.stream(o.cmap, '', enc.encode(toUnicode(chars)), opts.deflate);
-    w.stream(o.proc, '', enc.encode('500 0 d0'), undefined);
-  });
-  list.pages.forEach((p, i) => {
-    const o = pageObjs[i]!;
+    const placed = {
+      get: (ref: string): PlacedGlyph => {
+        let glyph = this.placed.get(ref);
+        if (!glyph) {
+          const i = this.refs.push(ref) - 1;
+          const scale = glyphs[ref]!.scale;
+          // Glyph space is a thousandth of the size, the group a tenth of a point, a unit of
+          // glyph space GLYPH_UNIT font units: size 10 × GLYPH_UNIT × scale.
+          glyph = {
+            face: `/H${Math.floor(i / GLYPHS_PER_FONT)} ${f8(scale * 10 * GLYPH_UNIT)} Tf`,
+            code: ((i % GLYPHS_PER_FONT) + 1).toString(16).padStart(4, '0'),
+            k: 1000 / scale,
+          };
+          this.placed.set(ref, glyph);
+        }
+        return glyph;
+      },
+    };
+    const states = {
+      get: (opacity: number): string => {
+        this.opacities.add(opacity);
+        return `A${opacity}`;
+      },
+    };
+    const content = pageContent(page, placed, states, this.codes, this.images);
+    const o = { page: this.next++, content: this.next++ };
+    this.pageObjs.push(o.page);
     w.object(
       o.page,
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${f2(p.width)} ${f2(p.height)}] /Resources 4 0 R /Contents ${o.content} 0 R >>`,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${f2(page.width)} ${f2(page.height)}] /Resources 4 0 R /Contents ${o.content} 0 R >>`,
     );
-    w.stream(o.content, '', contents[i]!, opts.deflate);
-  });
-
-  for (const [id, img] of images) {
-    const mask = maskObj.get(id);
-    w.stream(
-      imageObj.get(id)!,
-      `${img.dict}${mask ? ` /SMask ${mask} 0 R` : ''}`,
-      img.data,
-      img.raw ? opts.deflate : undefined,
-    );
-    if (mask)
-      w.stream(
-        mask,
-        `/Type /XObject /Subtype /Image /Width ${img.width} /Height ${img.height} /ColorSpace /DeviceGray /BitsPerComponent 8`,
-        img.alpha!,
-        opts.deflate,
-      );
+    w.stream(o.content, '', content, opts.deflate);
   }
 
-  const xref = w.size;
-  const lines = ['xref', `0 ${next}`, '0000000000 65535 f '];
-  for (let n = 1; n < next; n++) lines.push(`${String(w.offsets[n] ?? 0).padStart(10, '0')} 00000 n `);
-  w.push(
-    `${lines.join('\n')}\ntrailer\n<< /Size ${next} /Root 1 0 R /Info 3 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
-  );
-  return w.bytes();
+  /** The drawings' and the text layer's fonts, the shared objects and the cross-reference table. */
+  finish(glyphs: Record<string, GlyphDef>): Uint8Array {
+    const w = this.w;
+    const opts = this.opts;
+    const faces: string[][] = [];
+    for (let i = 0; i < this.refs.length; i += GLYPHS_PER_FONT)
+      faces.push(this.refs.slice(i, i + GLYPHS_PER_FONT));
+    const faceObjs = faces.map(() => ({
+      type0: this.next++,
+      cid: this.next++,
+      descriptor: this.next++,
+      file: this.next++,
+      cmap: this.next++,
+    }));
+    const fontObjs = this.codes.fonts.map(() => ({
+      font: this.next++,
+      cmap: this.next++,
+      proc: this.next++,
+    }));
+    faces.forEach((face, fi) => {
+      const o = faceObjs[fi]!;
+      const box: [number, number, number, number] = [0, 0, 0, 0];
+      const charStrings = face.map((r) => {
+        const d = drawnOf(glyphs[r]!.path);
+        for (let j = 0; j < 4; j++)
+          box[j] = j < 2 ? Math.min(box[j]!, d.box[j]!) : Math.max(box[j]!, d.box[j]!);
+        return d.cs;
+      });
+      // A subset's name: six capitals, a plus, the font's (§9.6.4); the capitals from the glyphs,
+      // so that two documents' different drawings (merged into one file) never share a name.
+      const program = cidFont('ScriptoriumHand', charStrings, box);
+      let tag = '';
+      for (let h = crc32(program), i = 0; i < 6; i++, h = Math.floor(h / 26))
+        tag += String.fromCharCode(65 + (h % 26));
+      const name = `${tag}+ScriptoriumHand`;
+      w.object(
+        o.type0,
+        `<< /Type /Font /Subtype /Type0 /BaseFont /${name} /Encoding /Identity-H /DescendantFonts [${o.cid} 0 R] /ToUnicode ${o.cmap} 0 R >>`,
+      );
+      // Every drawing reads as a space: an extractor that does not honour the empty /ActualText
+      // (MuPDF) gives blank space, not a replacement character a glyph, beside the text layer.
+      w.stream(
+        o.cmap,
+        '',
+        enc.encode(
+          toUnicode(
+            face.map(() => ' '),
+            2,
+            1,
+          ),
+        ),
+        opts.deflate,
+      );
+      w.object(
+        o.cid,
+        `<< /Type /Font /Subtype /CIDFontType0 /BaseFont /${name} /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor ${o.descriptor} 0 R /DW 0 >>`,
+      );
+      w.object(
+        o.descriptor,
+        `<< /Type /FontDescriptor /FontName /${name} /Flags 4 /FontBBox [${box.join(' ')}] /ItalicAngle 0 /Ascent ${box[3]} /Descent ${box[1]} /CapHeight ${box[3]} /StemV 80 /FontFile3 ${o.file} 0 R >>`,
+      );
+      w.stream(o.file, '/Subtype /CIDFontType0C', program, opts.deflateFont ?? opts.deflate);
+    });
+    this.codes.fonts.forEach((chars, i) => {
+      const o = fontObjs[i]!;
+      const widths = chars.map(() => 500).join(' ');
+      const names = chars.map((_, c) => `/c${c}`).join(' ');
+      w.object(
+        o.font,
+        `<< /Type /Font /Subtype /Type3 /FontBBox [0 0 0 0] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << ${chars.map((_, c) => `/c${c} ${o.proc} 0 R`).join(' ')} >> ` +
+          `/Encoding << /Type /Encoding /Differences [0 ${names}] >> /FirstChar 0 /LastChar ${chars.length - 1} /Widths [${widths}] /ToUnicode ${o.cmap} 0 R /Resources << >> >>`,
+      );
+      w.stream(o.cmap, '', enc.encode(toUnicode(chars)), opts.deflate);
+      w.stream(o.proc, '', enc.encode('500 0 d0'), undefined);
+    });
+
+    w.object(1, '<< /Type /Catalog /Pages 2 0 R >>');
+    w.object(
+      2,
+      `<< /Type /Pages /Kids [${this.pageObjs.map((p) => `${p} 0 R`).join(' ')}] /Count ${this.pageObjs.length} >>`,
+    );
+    const date = `D:${(opts.createdAt ?? '2000-01-01T00:00:00Z').replace(/[-:T]/g, '').slice(0, 14)}Z`;
+    w.object(
+      3,
+      `<< /Producer (Scriptorium) /Creator (Scriptorium) /Title ${pdfString(opts.title ?? 'Handwritten document')} /CreationDate (${date}) /ModDate (${date}) >>`,
+    );
+    const fonts = [
+      ...faceObjs.map((f, i) => `/H${i} ${f.type0} 0 R`),
+      ...fontObjs.map((f, i) => `/T${i} ${f.font} 0 R`),
+    ].join(' ');
+    const states = [...this.opacities]
+      .sort((a, b) => a - b)
+      .map((o) => `/A${o} << /ca ${f2(o / 100)} /CA ${f2(o / 100)} >>`)
+      .join(' ');
+    w.object(
+      4,
+      `<< /XObject << ${this.xobjects.join(' ')} >> /Font << ${fonts} >> /ExtGState << ${states} >> /ProcSet [/PDF /Text] >>`,
+    );
+
+    const xref = w.size;
+    const lines = ['xref', `0 ${this.next}`, '0000000000 65535 f '];
+    for (let n = 1; n < this.next; n++) lines.push(`${String(w.offsets[n] ?? 0).padStart(10, '0')} 00000 n `);
+    w.push(
+      `${lines.join('\n')}\ntrailer\n<< /Size ${this.next} /Root 1 0 R /Info 3 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+    );
+    return w.bytes();
+  }
 }
