@@ -21,7 +21,7 @@ import { docsReply } from './openapi/docs.ts';
 import { publicRoutes } from './public/index.ts';
 import { Router } from './router.ts';
 import { API_PREFIX, FILE_ROUTES, type Surface, surfaces } from './surfaces.ts';
-import { FONT_MAX_BYTES } from '../app/admin.ts';
+import { FONT_MAX_BYTES } from '../domain/fonts.ts';
 import { type AnyRoute, type ApiRequest, JSON_TYPE, type Reply } from './types.ts';
 
 export { API_PREFIX, HEALTH_PATH, LIVE_PATH, METRICS_PATH, OPENAPI_PATH, READY_PATH } from './surfaces.ts';

@@ -21,7 +21,7 @@ import type {
 } from '../store/index.ts';
 import type { Page } from '../store/paging.ts';
 import type { JobQueue, JobWait } from '../queue/types.ts';
-import type { FontQuota } from '../domain/fonts.ts';
+import { FONT_MAX_BYTES, type FontQuota } from '../domain/fonts.ts';
 import type { UsageCounter } from '../store/schema.ts';
 
 export interface AdminDeps {
@@ -161,9 +161,6 @@ export async function replaceTemplate(
     throw new Refusal('missing', `template ${shownId(input.id)} does not exist for this account and mode`);
   return t;
 }
-
-/** The largest font file accepted. */
-export const FONT_MAX_BYTES = 20 * 1024 * 1024;
 
 /** Adds a font for everyone, or a personal font of one account; anything not a font is refused. */
 export async function addFont(

@@ -7,7 +7,7 @@
 // two check intervals (docs/operations.md).
 
 import { MAX_FIELDS } from '../api/http/framing.ts';
-import { FONT_MAX_BYTES } from '../app/admin.ts';
+import { FONT_MAX_BYTES } from '../domain/fonts.ts';
 import type { Config } from '../config/index.ts';
 
 export interface EdgeOptions {

@@ -2,10 +2,10 @@
 // the store is opened, so a malformed command writes nothing; every refusal is one line.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { configFromEnv, envValue, forgetCiForConsole } from '../config/index.ts';
+import { envValue } from '../config/env.ts';
 import { KEY_MODES } from '../domain/api-keys.ts';
 import { Refusal } from '../domain/errors.ts';
-import { PERIODS, PLAN_IDS } from '../domain/plans.ts';
+import { PERIODS, PLAN_IDS } from '../domain/plan-ids.ts';
 import { packageFile } from '../lib/package-files.ts';
 import type { SheetPaper, SheetSet } from '../foundry/index.ts';
 import type { Role, Service } from '../service.ts';
@@ -154,6 +154,7 @@ export function buildProgram(): Command {
     .option('--port <port>', 'HTTP port (default: PORT or 8080)', wholeNumber)
     .option('--no-demo', 'do not create the demo account on an empty store')
     .action(async (opts: { role: Role; port?: number; demo: boolean }) => {
+      const { configFromEnv } = await import('../config/index.ts');
       const config = configFromEnv(opts.port !== undefined ? { port: opts.port } : {});
       // Before anything is opened or loaded: is this a Node the HTTP transport is built for?
       const { runtimeRefusal } = await import('../api/http/runtime.ts');
@@ -495,6 +496,7 @@ export function buildProgram(): Command {
     .action(async (opts: { host: string; port: number; api: string[]; maxConn: number; checkMs: number }) => {
       if (opts.api.length === 0)
         throw new Refusal('invalid', 'the edge needs at least one API process: --api host:port');
+      const { configFromEnv } = await import('../config/index.ts');
       io.out(
         edgeFor(configFromEnv(), {
           host: opts.host,
@@ -515,7 +517,7 @@ export function buildProgram(): Command {
       const token = adminToken(opts, 'the console');
       if (!process.stdin.isTTY)
         throw new Refusal('invalid', 'the console needs a terminal (stdin is not a TTY)');
-      forgetCiForConsole();
+      (await import('../config/index.ts')).forgetCiForConsole();
       const { runTui } = await import('../../tui/main.tsx');
       await runTui({ url: opts.url, token });
     });

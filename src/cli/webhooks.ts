@@ -4,7 +4,7 @@ import { type Command, Option } from 'commander';
 import { id, limitOption } from './args.ts';
 import type { WithContext } from './context.ts';
 import { KEY_MODES } from '../domain/api-keys.ts';
-import { WEBHOOK_EVENTS } from '../domain/webhooks.ts';
+import { WEBHOOK_EVENTS } from '../domain/webhook-events.ts';
 import type { DeliveryStatus, WebhookDelivery } from '../store/index.ts';
 
 /** The webhook use-cases, loaded by these commands alone (with them the HTTP client that delivers). */

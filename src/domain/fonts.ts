@@ -5,6 +5,9 @@ import { createHash } from 'node:crypto';
 import { base62, ID_RANDOM_CHARS } from './ids.ts';
 import { Refusal } from './errors.ts';
 
+/** The largest font file accepted. */
+export const FONT_MAX_BYTES = 20 * 1024 * 1024;
+
 export interface BundledFont {
   slug: string;
   name: string;

@@ -3,10 +3,9 @@
 import { z } from 'zod';
 import { boolean, formatIssue, object, oneOf, range, string } from './validation.ts';
 
-export const PLAN_IDS = ['none', 'week', 'basic', 'pro', 'premium'] as const;
-export type PlanId = (typeof PLAN_IDS)[number];
-export const PERIODS = [7, 30] as const;
-export type PeriodDays = (typeof PERIODS)[number];
+import { PERIODS, type PeriodDays, PLAN_IDS, type PlanId } from './plan-ids.ts';
+
+export { PERIODS, type PeriodDays, PLAN_IDS, type PlanId } from './plan-ids.ts';
 
 export interface Plan {
   readonly id: PlanId;

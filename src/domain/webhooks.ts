@@ -2,15 +2,9 @@
 // makes, what an endpoint may be, and when a failed delivery is tried again. Pure.
 import { invalid, show, apiRefusal } from './errors.ts';
 import { type Job, jobView } from './generation.ts';
+import { WEBHOOK_EVENTS, type WebhookEventType } from './webhook-events.ts';
 
-export const WEBHOOK_EVENTS = [
-  'generation.completed',
-  'generation.failed',
-  'preview.completed',
-  'preview.failed',
-  'batch.completed',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+export { WEBHOOK_EVENTS, type WebhookEventType } from './webhook-events.ts';
 
 /** The event an owner sends on demand to one endpoint, to see it arrive: never subscribed to. */
 export const TEST_EVENT = 'webhook.test';

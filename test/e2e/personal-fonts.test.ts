@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import t from 'tap';
-import { FONT_MAX_BYTES } from '../../src/app/admin.ts';
+import { FONT_MAX_BYTES } from '../../src/domain/fonts.ts';
 import { type DashboardSession, signUpOverHttp } from '../helpers/dashboard-api.ts';
 import { paddedFont } from '../helpers/fonts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

@@ -1,6 +1,6 @@
 // The dashboard's fonts: the account's list with what its plan allows, and its personal fonts
 // (uploaded, renamed, deleted).
-import { FONT_MAX_BYTES } from '../../app/admin.ts';
+import { FONT_MAX_BYTES } from '../../domain/fonts.ts';
 import {
   addPersonalFont,
   deletePersonalFont,
