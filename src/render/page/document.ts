@@ -139,7 +139,6 @@ export function renderText(doc: TextDocument): DisplayList {
       'TOO_MANY_PAGES',
       `the document needs ${pageCount} pages, the most allowed is ${maxPages}`,
     );
-  const starts = Array.from({ length: pageCount }, (_, p) => p * perPage);
   const hand = new Handwriting(style.modifiers, style.color);
   const pen = new Pen(fonts, hand, doc.limits?.centrelines);
   const pages: DisplayPage[] = [];
@@ -148,9 +147,9 @@ export function renderText(doc: TextDocument): DisplayList {
     const baselines: number[] = [];
     for (let b = firstBaseline; b <= height - margin.bottom + 0.01; b += pitch) baselines.push(b);
     const page = blankPage(style, hand, { width, height }, { baselines, spacing, margin });
-    const end = starts[p + 1] ?? lines.length;
-    for (let i = 0; starts[p]! + i < end; i++) {
-      pen.write(page, lines[starts[p]! + i]!, {
+    const start = p * perPage;
+    for (let i = 0; i < perPage && start + i < lines.length; i++) {
+      pen.write(page, lines[start + i]!, {
         left: margin.left,
         baseline: firstBaseline + i * pitch,
         size,
