@@ -161,7 +161,7 @@ class Flow {
       y: this.top,
       last: null,
       left: this.margin.left,
-      width: Math.max(this.size, this.width - this.margin.left - this.margin.right),
+      width: this.measure,
     };
     this.root = cur;
     this.at(0);
