@@ -191,8 +191,12 @@ t.test('the farm quickstart of docs/operations.md, followed as written', async (
   // Any program that puts the terminal back in line mode (here stty, as a program restoring its
   // own saved settings does when it exits): within a second the console takes keys again.
   const tty = (await tmux('display', '-p', '-t', 'qs', '#{pane_tty}')).stdout.trim();
-  // Set and read in one shell: the console may take the terminal back between two processes.
-  const cooked = (await run('bash', ['-c', `stty -F ${tty} sane && stty -F ${tty} -a`])).stdout;
+  // Set and read in one shell: the console may take the terminal back between two processes. It
+  // may do so even inside stty, between its setting and its check of what it set (stty then says
+  // it was "unable to perform all requested operations"): tried again until line mode is read.
+  let cooked = '';
+  for (let attempt = 0; attempt < 5 && !/(^|\s)icanon(\s|$)/.test(cooked); attempt++)
+    cooked = (await run('bash', ['-c', `stty -F ${tty} sane 2>/dev/null; stty -F ${tty} -a`])).stdout;
   t.match(cooked, /(^|\s)icanon(\s|$)/, 'the terminal was put back in line mode');
   await sleep(1500);
   await tmux('send-keys', '-t', 'qs', '2');
