@@ -75,6 +75,10 @@ export interface Sheet {
   shadow: number;
   texture: number;
   bleed: number;
+  /** Ink gathered where the pen slows and thin where it hurries, as tone (images only), 0-1. */
+  pool: number;
+  /** How a pen running dry shows (images only): paler ink leaves the paper's tooth bare, 0-1. */
+  dry: number;
   scanner: boolean;
   seed: number;
 }

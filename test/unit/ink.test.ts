@@ -4,7 +4,7 @@
 import t from 'tap';
 import { PNG } from 'pngjs';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
-import { EFFECTS_AT_TOP, styleOf as style } from '../helpers/specs.ts';
+import { EFFECTS_AT_TOP, EFFECTS_OFF, styleOf as style } from '../helpers/specs.ts';
 import { solidInk } from '../../src/render/color.ts';
 import { renderText } from '../../src/render/page/document.ts';
 import { loadFont, shape } from '../../src/render/text/fonts.ts';
@@ -267,18 +267,31 @@ function steepest(png: PNG): number {
   return most;
 }
 
-t.test('bleed: ink edges soften into the paper in images; off, they stay sharp', async (t) => {
-  const flat = { paper: { texture: 0 }, ink: { pressure: 0, flow: 0, blots: 0, colorVariation: 0 } };
-  const sharp = edges(pixels({ ...flat, ink: { ...flat.ink, bleed: 0 } }));
-  const soft = edges(pixels({ ...flat, ink: { ...flat.ink, bleed: 1 } }));
-  t.ok(soft > sharp * 1.3, `pixels of the letters' edges: ${sharp} sharp, ${soft} bled`);
-  const off = renderText({
-    style: style({ modifiers: { ink: { enabled: false, bleed: 1 } } }),
-    text: 'x',
-    fonts,
-  });
-  t.equal(off.pages[0]!.sheet.bleed, 0, 'ink off: no bleed');
-});
+t.test(
+  'bleed: ink soaks into the paper around it in images, keeping its own edge; off, nothing soaks',
+  async (t) => {
+    const flat = { paper: { texture: 0 }, ink: { pressure: 0, flow: 0, blots: 0, colorVariation: 0 } };
+    const [dry, wet] = [
+      pixels({ ...flat, ink: { ...flat.ink, bleed: 0 } }),
+      pixels({ ...flat, ink: { ...flat.ink, bleed: 1 } }),
+    ];
+    const [sharp, soft] = [edges(dry), edges(wet)];
+    t.ok(soft > sharp * 1.3, `pixels between ink and paper: ${sharp} without bleed, ${soft} with`);
+    let lighter = 0;
+    for (let i = 0; i < dry.data.length; i++) if (wet.data[i]! > dry.data[i]!) lighter++;
+    t.equal(lighter, 0, 'the bleed only adds ink: no pixel of the letters is lighter (their edge stays)');
+    t.ok(
+      steepest(wet) >= 0.7 * steepest(dry),
+      `and the sharpest step from ink to paper keeps most of its height (${steepest(dry)} → ${steepest(wet)}; blurring the edge halves it)`,
+    );
+    const off = renderText({
+      style: style({ modifiers: { ink: { enabled: false, bleed: 1 } } }),
+      text: 'x',
+      fonts,
+    });
+    t.equal(off.pages[0]!.sheet.bleed, 0, 'ink off: no bleed');
+  },
+);
 
 t.test('scanner: a slight blur and seeded noise over the page', async (t) => {
   const plain = { texture: 0 };
@@ -298,6 +311,127 @@ t.test('scanner: a slight blur and seeded noise over the page', async (t) => {
   );
   t.same(pixels({ paper: { ...plain, scanner: true } }).data, scanned.data, 'the same seed, the same noise');
 });
+
+/** A page of `text` in Caveat at `size` pt, drawn plain but for `ink`, as PNG pixels at 144 DPI (and the list it came from). */
+function plainPage(text: string, size: number, ink: Record<string, unknown>, dry?: number, height = 60) {
+  const list = renderText({
+    style: style({
+      pageSize: { name: 'strip', width: 150, height, unit: 'mm' },
+      margins: { top: 8, right: 5, bottom: 5, left: 5 },
+      fontSize: size,
+      modifiers: {
+        ...EFFECTS_OFF,
+        ink: { colorVariation: 0, pressure: 0, flow: 0, blots: 0, bleed: 0, ...ink },
+        paper: { texture: 0 },
+      },
+    }),
+    text,
+    fonts,
+  });
+  const page = list.pages[0]!;
+  const drawn = dry === undefined ? page : { ...page, sheet: { ...page.sheet, dry } };
+  return { list, png: PNG.sync.read(Buffer.from(writePng(list, drawn, 144, { raster }))) };
+}
+
+/** Darkness (0-765 below the paper) of pixel p. */
+const darkness = (png: PNG, p: number) =>
+  765 - png.data[4 * p]! - png.data[4 * p + 1]! - png.data[4 * p + 2]!;
+
+t.test(
+  'in a PNG, ink pools where a downstroke lands and stops: wider and darker there than along its fast middle',
+  async (t) => {
+    // One l, a downstroke: its rows of ink from top to bottom, their width and darkness.
+    const stem = (pressure: number) => {
+      const { png } = plainPage('l', 96, { pressure });
+      const rows: { width: number; dark: number }[] = [];
+      for (let y = 0; y < png.height; y++) {
+        let [width, dark] = [0, 0];
+        for (let x = 0; x < png.width; x++) {
+          const d = darkness(png, y * png.width + x);
+          if (d > 300) [width, dark] = [width + 1, dark + d];
+        }
+        if (width > 0) rows.push({ width, dark: dark / width });
+      }
+      const part = (from: number, to: number) => {
+        const r = rows.slice(Math.floor(from * rows.length), Math.ceil(to * rows.length));
+        return {
+          width: r.reduce((a, b) => a + b.width, 0) / r.length,
+          dark: r.reduce((a, b) => a + b.dark, 0) / r.length,
+        };
+      };
+      // The ends leave out the round tips (a twentieth each way).
+      return { top: part(0.05, 0.15), middle: part(0.4, 0.6), bottom: part(0.85, 0.95) };
+    };
+    const [plain, inked] = [stem(0), stem(1)];
+    for (const end of ['top', 'bottom'] as const) {
+      const [was, now] = [plain[end].width / plain.middle.width, inked[end].width / inked.middle.width];
+      t.ok(
+        now > was * 1.1,
+        `the ${end} end against the middle: ${was.toFixed(2)} times as wide without pressure, ${now.toFixed(2)} with`,
+      );
+      t.ok(
+        inked[end].dark > inked.middle.dark + 10 && plain[end].dark < plain.middle.dark + 5,
+        `and darker (${inked[end].dark.toFixed(0)} against ${inked.middle.dark.toFixed(0)}; without pressure ${plain[end].dark.toFixed(0)} against ${plain.middle.dark.toFixed(0)})`,
+      );
+    }
+  },
+);
+
+t.test(
+  'in a PNG, a pen running dry leaves the paper bare inside its pale strokes, never at their edges',
+  async (t) => {
+    const text = 'a pen that is dipped now and then writes lighter until it is dipped again '.repeat(4);
+    // Large enough for the inside of a stroke to show, long enough for the pen to run dry.
+    const [wet, dry] = [
+      plainPage(text, 40, { flow: 1 }, 0, 240),
+      plainPage(text, 40, { flow: 1 }, undefined, 240),
+    ];
+    t.equal(dry.list.pages[0]!.sheet.dry, 1, 'the page knows how dry the pen runs');
+    const { png } = dry;
+    const [w, h] = [png.width, png.height];
+    const paper = (p: number) => darkness(wet.png, p) < 60;
+    let [bare, darker, atEdge] = [0, 0, 0];
+    const changed: number[] = [];
+    for (let p = 0; p < w * h; p++) {
+      const d = darkness(png, p) - darkness(wet.png, p);
+      if (d === 0) continue;
+      if (d > 0) darker++;
+      else bare++;
+      changed.push(p);
+      const [x, y] = [p % w, Math.floor(p / w)];
+      if ([p - 1, p + 1, p - w, p + w].some((q) => q < 0 || q >= w * h || paper(q)) || x === 0 || y === 0)
+        atEdge++;
+    }
+    t.ok(bare > 200, `${bare} pixels inside the strokes show the paper's tooth`);
+    t.equal(darker, 0, 'none is darker');
+    t.equal(atEdge, 0, "none lies at a stroke's edge");
+    // Where they are: by the letter nearest each one, pale letters against fresh ones.
+    const glyphs = dry.list.pages[0]!.items.flatMap((i) => (i.kind === 'glyph' ? [i] : []));
+    const perLetter = new Map<number, number>();
+    for (const p of changed) {
+      const [x, y] = [((p % w) / 144) * 72, (Math.floor(p / w) / 144) * 72];
+      let [best, k] = [Number.POSITIVE_INFINITY, -1];
+      glyphs.forEach((g, i) => {
+        const d = Math.hypot(g.m[4] + 10 - x, g.m[5] - 12 - y); // about the middle of a letter of 40 pt
+        if (d < best) [best, k] = [d, i];
+      });
+      perLetter.set(k, (perLetter.get(k) ?? 0) + 1);
+    }
+    const share = (keep: (o: number) => boolean) => {
+      const of = glyphs.map((g, i) => [g, i] as const).filter(([g]) => keep(g.opacity));
+      return of.reduce((s, [, i]) => s + (perLetter.get(i) ?? 0), 0) / Math.max(1, of.length);
+    };
+    const [pale, fresh] = [share((o) => o <= 0.75), share((o) => o >= 0.95)];
+    t.ok(
+      glyphs.some((g) => g.opacity <= 0.75),
+      'the pen ran dry on the page',
+    );
+    t.ok(
+      pale > 5 * Math.max(1, fresh),
+      `bare pixels a letter: ${pale.toFixed(1)} in the palest, ${fresh.toFixed(1)} in fresh ink`,
+    );
+  },
+);
 
 t.test(
   'a connected hand keeps its joins: drawings and ink leave the joins where the font has them',

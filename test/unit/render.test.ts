@@ -826,7 +826,7 @@ t.test('PDF: each letter in its own ink, the colour and opacity set only where t
     width: 200,
     height: 200,
     background: '#fffdf6',
-    sheet: { tilt: 0, shadow: 0, texture: 0, bleed: 0, scanner: false, seed: 1 },
+    sheet: { tilt: 0, shadow: 0, texture: 0, bleed: 0, pool: 0, dry: 0, scanner: false, seed: 1 },
     items,
     lines: [],
   };

@@ -405,16 +405,20 @@ export class Handwriting {
     const p = this.m.paper;
     const seed = Math.floor(this.sheets.next() * 1_000_000);
     const bleed = this.m.ink.enabled ? (this.m.ink.bleed ?? 0) : 0;
+    const pool = this.m.ink.enabled ? this.m.ink.pressure : 0;
+    const dry = this.m.ink.enabled ? (this.m.ink.flow ?? 0) : 0;
     return p.enabled
       ? {
           tilt: p.tilt * this.sheets.signed(),
           shadow: p.shadow,
           texture: p.texture,
           bleed,
+          pool,
+          dry,
           scanner: p.scanner,
           seed,
         }
-      : { tilt: 0, shadow: 0, texture: 0, bleed, scanner: false, seed };
+      : { tilt: 0, shadow: 0, texture: 0, bleed, pool, dry, scanner: false, seed };
   }
 
   /** What the ink does to each drawing of a letter: pressure within its strokes, and pools of ink. */

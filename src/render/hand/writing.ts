@@ -3,8 +3,10 @@
 // or smaller, the ends of strokes run on or stopped short, a dot or a bar set down a little
 // elsewhere, the whole letter a touch wider, taller or more slanted, with slow bends along its
 // strokes. The ink follows the pen: the width along each stroke is the font's, heavier where the
-// pen pulls down and lighter where it goes up, tapered where it lands and lifts (not at a join,
-// where the next letter carries on at full weight), never so heavy that a counter closes. The
+// pen pulls down and lighter where it goes up, thinner where it moves fast and heavier where it
+// slows, pooled where a downstroke lands or stops and at a sharp turn, tapered where an upstroke
+// flicks in or off (not at a join, where the next letter carries on at full weight), never so
+// heavy that a counter closes. The
 // outline of each stroke (both sides of it and round ends) is what the PDF, SVG and PNG writers
 // fill; strokes overlap where they meet and are filled as one (nonzero winding). Pure.
 import type { PenStroke } from '../geometry.ts';
@@ -377,7 +379,12 @@ function withinReach(read: readonly PenStroke[], drawn: PenStroke[], most: numbe
   }));
 }
 
-/** The widths along each stroke as the pen presses: heavier down, lighter up, tapered where it lands and lifts. */
+/**
+ * The widths along each stroke as the pen presses and moves: heavier down, lighter up; thinner
+ * where it moves fast (a long straight run) and heavier where it slows (a bend), its speed
+ * following the bend (pace); ink pooled where a downstroke lands or stops and at a sharp turn,
+ * where the pen all but halts; tapered where a stroke flicks in or off (an upstroke's ends).
+ */
 export function pressed(strokes: readonly PenStroke[], how: StrokeDrawing): PenStroke[] {
   const p = how.pressure;
   const blots = how.blots ?? 0;
@@ -387,43 +394,144 @@ export function pressed(strokes: readonly PenStroke[], how: StrokeDrawing): PenS
   const pooled = r.next() < 0.35 * blots;
   const pool = 0.55 * (0.5 + 0.5 * blots);
   return strokes.map((s, k) => {
-    const n = s.widths.length;
-    const blot = pooled && k === 0 && !s.closed && n >= 2;
-    if ((p <= 0 && !blot) || n < 2) return s;
-    const along = arcLengths(s.points);
+    const blot = pooled && k === 0 && !s.closed && s.widths.length >= 2;
+    if ((p <= 0 && !blot) || s.widths.length < 2) return s;
+    // Where an end runs into another stroke of the letter, or back into its own (the bowl of an a
+    // or an o that the stroke closes), the pen does not lift: no taper, no pool.
+    const meets = [0, s.widths.length - 1].map((i) => touches(strokes, k, i, arcLengths(s.points)));
+    const paced = p > 0 ? pace(s) : { ...s, speed: null, turns: [] };
+    const n = paced.widths.length;
+    const along = arcLengths(paced.points);
     const total = along[n - 1]! || 1;
     const phase = r.next() * Math.PI * 2;
     // A dot (a stroke hardly longer than it is wide) is pressed down, not drawn: no taper.
-    const dot = total < 2 * Math.max(...s.widths);
-    // Nor where an end runs into another stroke of the letter, or back into its own (the bowl
-    // of an a or an o that the stroke closes): the pen does not lift there.
-    const meets = [0, n - 1].map((i) => touches(strokes, k, i, along));
-    const widths = s.widths.map((w, i) => {
+    const dot = total < 2 * Math.max(...paced.widths);
+    // How an open stroke's ends are written: down into the paper (landing on or stopping at the
+    // end of a downstroke) pools a little ink; an upstroke's ends flick, thinning.
+    const downAt = (i: number, j: number) => {
+      const dy = paced.points[2 * j + 1]! - paced.points[2 * i + 1]!;
+      const len = Math.hypot(paced.points[2 * j]! - paced.points[2 * i]!, dy) || 1;
+      return dy / len;
+    };
+    const [lands, stops] = [-downAt(0, 1) > 0.5, -downAt(n - 2, n - 1) > 0.5];
+    const ends = !s.closed && !dot;
+    const widths = paced.widths.map((w, i) => {
       // Direction here: down (y falling) presses, up eases.
       const j = Math.min(n - 1, i + 1);
-      const k = Math.max(0, i - 1);
-      const dx = s.points[2 * j]! - s.points[2 * k]!;
-      const dy = s.points[2 * j + 1]! - s.points[2 * k + 1]!;
-      const len = Math.hypot(dx, dy) || 1;
-      const down = -dy / len; // 1 straight down, -1 straight up
+      const q = Math.max(0, i - 1);
+      const down = downAt(q, j) * -1;
       let f =
         weight * (1 + 0.18 * p * down) * (1 + 0.06 * p * Math.sin(phase + (along[i]! / total) * Math.PI * 2));
-      if (!s.closed && !dot) {
+      // Fast, thinner; slow, heavier (a third of the pressure's amount either way at most).
+      if (paced.speed) f *= 1 - SPEED_WEIGHT * p * Math.max(-0.6, Math.min(0.8, paced.speed[i]! - 1));
+      const w0 = paced.widths[0]!;
+      // The pen all but halts at a sharp turn, and the ink gathers there.
+      for (const turn of paced.turns)
+        f *= 1 + TURN_POOL * p * turn.bend * Math.exp(-(((along[i]! - turn.at) / (0.8 * w)) ** 2));
+      let end = 0;
+      if (ends) {
         const t = along[i]! / total;
-        // Landing and lifting: the first and last tenth of an open stroke thin towards its ends.
-        const landing = s.entry || blot || meets[0] ? 1 : taper(t / 0.12);
-        const lifting = s.exit || meets[1] ? 1 : taper((1 - t) / 0.12);
+        const fromStart = along[i]! / (0.9 * w0);
+        const fromEnd = (total - along[i]!) / (0.9 * paced.widths[n - 1]!);
+        // Landing and lifting: an upstroke's first and last tenth thin towards its ends.
+        const landing = s.entry || blot || meets[0] || lands ? 1 : taper(t / 0.12);
+        const lifting = s.exit || meets[1] || stops ? 1 : taper((1 - t) / 0.12);
         f *= 1 - 0.45 * p * (1 - Math.min(landing, lifting));
+        // Pooled ends go past the heaviest pressing (no counter is near an end that meets nothing).
+        if (lands && !s.entry && !meets[0] && !blot) end = Math.max(end, Math.exp(-(fromStart ** 2)));
+        if (stops && !s.exit && !meets[1]) end = Math.max(end, Math.exp(-(fromEnd ** 2)));
         // At a join the pen carries on into the next letter: the weight comes back to the font's,
         // which the other side of the join has too.
         const join = Math.min(s.entry ? taper(t / 0.12) : 1, s.exit ? taper((1 - t) / 0.12) : 1);
         f = 1 + (f - 1) * join;
       }
       const pooledInk = blot ? 1 + pool * Math.exp(-((along[i]! / (0.06 * total + 1e-9)) ** 2)) : 1;
-      return w * Math.min(MOST_WEIGHT, f) * pooledInk;
+      return w * Math.min(MOST_WEIGHT, f) * (1 + END_POOL * p * end) * pooledInk;
     });
-    return { ...s, widths };
+    return { ...s, points: paced.points, widths };
   });
+}
+
+/** How much the pen's speed moves a stroke's width, per unit of pressure: fast thins, slow weighs. */
+const SPEED_WEIGHT = 0.45;
+/** Ink gathered at a sharp turn (a half turn, at pressure 1) and where a downstroke lands or stops. */
+const TURN_POOL = 0.5;
+const END_POOL = 0.35;
+/** A turn this sharp (radians, within about two widths of the stroke) or more is where the pen halts. */
+const SHARP_TURN = 1;
+
+/**
+ * A stroke with the pen's pace along it: points added near its ends and around its sharp turns
+ * (where its width changes quickly), the speed at each point against the stroke's mean (the
+ * two-thirds power law: the hand slows as the path bends, speed as the curvature to the minus
+ * one third), and where it turns sharply (arc length, and the turn's share of a half turn).
+ */
+function pace(s: PenStroke): PenStroke & { speed: Float64Array; turns: { at: number; bend: number }[] } {
+  const n = s.widths.length;
+  const pts = s.points;
+  // The curvature at each point: its turn over the mean of the segments beside it.
+  const bend = new Float64Array(n);
+  const curve = new Float64Array(n);
+  for (let i = 1; i < n - 1; i++) {
+    const [ax, ay] = [pts[2 * i]! - pts[2 * i - 2]!, pts[2 * i + 1]! - pts[2 * i - 1]!];
+    const [bx, by] = [pts[2 * i + 2]! - pts[2 * i]!, pts[2 * i + 3]! - pts[2 * i + 1]!];
+    const [la, lb] = [Math.hypot(ax, ay), Math.hypot(bx, by)];
+    if (la === 0 || lb === 0) continue;
+    bend[i] = Math.acos(Math.max(-1, Math.min(1, (ax * bx + ay * by) / (la * lb))));
+    curve[i] = bend[i]! / ((la + lb) / 2);
+  }
+  if (n > 2) {
+    curve[0] = s.closed ? curve[n - 2]! : curve[1]!;
+    curve[n - 1] = s.closed ? curve[1]! : curve[n - 2]!;
+  }
+  // Where points go in: half a width and a width and a half from each end, a width either side of a sharp turn.
+  const mean = s.widths.reduce((a, b) => a + b, 0) / n;
+  const along = arcLengths(pts);
+  const total = along[n - 1]!;
+  const turns: { at: number; bend: number }[] = [];
+  const cuts: number[] = [];
+  if (!s.closed) cuts.push(0.5 * mean, 1.5 * mean, total - 1.5 * mean, total - 0.5 * mean);
+  for (let i = 1; i < n - 1; i++) {
+    const near = Math.min(along[i]! - along[i - 1]!, along[i + 1]! - along[i]!);
+    if (bend[i]! < SHARP_TURN || (bend[i]! * mean) / near < 0.5) continue;
+    turns.push({ at: along[i]!, bend: Math.min(1, bend[i]! / Math.PI) });
+    cuts.push(along[i]! - mean, along[i]! + mean);
+  }
+  const at = cuts.filter((c) => c > 0.25 * mean && c < total - 0.25 * mean).sort((a, b) => a - b);
+  const points: number[] = [];
+  const widths: number[] = [];
+  const k: number[] = [];
+  let c = 0;
+  for (let i = 0; i < n; i++) {
+    if (i > 0) {
+      const [a, b] = [along[i - 1]!, along[i]!];
+      for (; c < at.length && at[c]! < b; c++) {
+        if (at[c]! <= a || Math.min(at[c]! - a, b - at[c]!) < 0.2 * mean) continue;
+        const f = (at[c]! - a) / (b - a);
+        points.push(
+          pts[2 * i - 2]! + f * (pts[2 * i]! - pts[2 * i - 2]!),
+          pts[2 * i - 1]! + f * (pts[2 * i + 1]! - pts[2 * i - 1]!),
+        );
+        widths.push(s.widths[i - 1]! + f * (s.widths[i]! - s.widths[i - 1]!));
+        k.push(curve[i - 1]! + f * (curve[i]! - curve[i - 1]!));
+      }
+    }
+    points.push(pts[2 * i]!, pts[2 * i + 1]!);
+    widths.push(s.widths[i]!);
+    k.push(curve[i]!);
+  }
+  // Speed against the mean (weighted by length), a straight run's held to what a bend of a
+  // radius of eight widths gives.
+  const least = 1 / (8 * mean);
+  const m = widths.length;
+  const speed = new Float64Array(m);
+  for (let i = 0; i < m; i++) speed[i] = (k[i]! + least) ** (-1 / 3);
+  const length = arcLengths(points);
+  let sum = 0;
+  for (let i = 1; i < m; i++) sum += ((speed[i]! + speed[i - 1]!) / 2) * (length[i]! - length[i - 1]!);
+  const average = length[m - 1]! > 0 ? sum / length[m - 1]! : 1;
+  for (let i = 0; i < m; i++) speed[i] = speed[i]! / average;
+  return { ...s, points, widths, speed, turns };
 }
 
 /**

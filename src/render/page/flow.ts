@@ -149,7 +149,7 @@ class Flow {
       width,
       height,
       background: '',
-      sheet: { tilt: 0, shadow: 0, texture: 0, bleed: 0, scanner: false, seed: 0 },
+      sheet: { tilt: 0, shadow: 0, texture: 0, bleed: 0, pool: 0, dry: 0, scanner: false, seed: 0 },
       items: [],
       lines: [],
     };

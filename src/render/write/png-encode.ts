@@ -1,5 +1,6 @@
-// A small PNG encoder (ISO/IEC 15948): 8-bit RGBA, filter 0, with the caller's deflate, or with
-// stored (uncompressed) deflate blocks when none is given, for tiny images made in the engine.
+// A small PNG encoder (ISO/IEC 15948): 8-bit RGB when every pixel is opaque (a page: a quarter
+// fewer bytes to deflate), else RGBA; filter 0, with the caller's deflate, or with stored
+// (uncompressed) deflate blocks when none is given, for tiny images made in the engine.
 import { crc32 } from './crc32.ts';
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
@@ -20,24 +21,26 @@ function scratch(size: number): Uint8Array {
   return rows.subarray(0, size);
 }
 
-/** An RGBA image as PNG (8-bit, no interlace, filter 0 on every row). */
+/** An RGBA image as PNG (8-bit, no interlace, filter 0 on every row; RGB when it is opaque). */
 export function encodePng(
   width: number,
   height: number,
   rgba: Uint8Array,
   deflate: (b: Uint8Array) => Uint8Array = storedDeflate,
 ): Uint8Array {
+  const opaque = rgba.byteOffset % 4 === 0 && packRgb(width, height, rgba);
   const stride = width * 4;
-  const raw = scratch((stride + 1) * height);
-  for (let y = 0; y < height; y++) {
-    raw[y * (stride + 1)] = 0;
-    raw.set(rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
-  }
+  const raw = opaque ? rows.subarray(0, (width * 3 + 1) * height) : scratch((stride + 1) * height);
+  if (!opaque)
+    for (let y = 0; y < height; y++) {
+      raw[y * (stride + 1)] = 0;
+      raw.set(rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
+    }
   const ihdr = new Uint8Array(13);
   const v = new DataView(ihdr.buffer);
   v.setUint32(0, width);
   v.setUint32(4, height);
-  ihdr.set([8, 6, 0, 0, 0], 8);
+  ihdr.set([8, opaque ? 2 : 6, 0, 0, 0], 8);
   const parts = [
     new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
@@ -51,6 +54,43 @@ export function encodePng(
     at += p.length;
   }
   return out;
+}
+
+/**
+ * The rows of an image as filtered RGB (into the scratch rows), if every pixel is opaque; false,
+ * and nothing to use, if one is not. Four pixels (four words) at a time become three words, in a
+ * row of whole words copied after the row's filter byte; the last few of a row byte by byte.
+ */
+function packRgb(width: number, height: number, rgba: Uint8Array): boolean {
+  const words = new Int32Array(rgba.buffer, rgba.byteOffset, width * height);
+  const line = width * 3 + 1;
+  const raw = scratch(line * height);
+  const row = new Int32Array(Math.ceil((width * 3) / 4));
+  const bytes = new Uint8Array(row.buffer);
+  const whole = width - (width % 4);
+  let alpha = -1;
+  for (let y = 0; y < height; y++) {
+    const first = y * width;
+    for (let i = first, o = 0, end = first + whole; i < end; i += 4, o += 3) {
+      const [a, b, c, d] = [words[i]!, words[i + 1]!, words[i + 2]!, words[i + 3]!];
+      alpha &= a & b & c & d;
+      // Little-endian words: R G B A. Out: R0 G0 B0 R1 | G1 B1 R2 G2 | B2 R3 G3 B3.
+      row[o] = (a & 0xffffff) | (b << 24);
+      row[o + 1] = ((b >>> 8) & 0xffff) | (c << 16);
+      row[o + 2] = ((c >>> 16) & 0xff) | (d << 8);
+    }
+    for (let x = whole; x < width; x++) {
+      const i = 4 * (first + x);
+      alpha &= rgba[i + 3]! << 24;
+      bytes[3 * x] = rgba[i]!;
+      bytes[3 * x + 1] = rgba[i + 1]!;
+      bytes[3 * x + 2] = rgba[i + 2]!;
+    }
+    if (alpha >>> 24 !== 0xff) return false;
+    raw[y * line] = 0;
+    raw.set(bytes.subarray(0, width * 3), y * line + 1);
+  }
+  return true;
 }
 
 /** A zlib stream of stored blocks (RFC 1950/1951): valid, uncompressed, pure JavaScript. */

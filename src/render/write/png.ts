@@ -10,7 +10,8 @@ import { type DisplayList, type DisplayPage, KEPT_DRAWINGS } from '../display-li
 import { blendGrain } from './grain.ts';
 import { encodePng } from './png-encode.ts';
 import { simplifyOutline } from './simplify.ts';
-import { bleedInk, scan } from './soften.ts';
+import { hexRgb } from '../color.ts';
+import { bleedInk, inkOnPaper, scan } from './soften.ts';
 import { type AssetBytes, type InlineOutlines, pageToSvg } from './svg.ts';
 
 /** How far (in image pixels) a reduced outline may stray from the font's: invisible after anti-aliasing. */
@@ -33,7 +34,8 @@ export interface PngOptions {
 
 export function pageToPng(list: DisplayList, page: DisplayPage, dpi: number, opts: PngOptions): Uint8Array {
   const { tilt, shadow, texture, seed } = page.sheet;
-  const grain = tilt === 0 && shadow === 0 ? texture : 0;
+  const flat = tilt === 0 && shadow === 0;
+  const grain = flat ? texture : 0;
   const drawn = grain > 0 ? { ...page, sheet: { ...page.sheet, texture: 0 } } : page;
   const svg = pageToSvg(list, drawn, { assets: opts.assets, inline: rasterOutlines(list, page, dpi / 72) });
   const image = opts.raster(svg, {
@@ -42,11 +44,41 @@ export function pageToPng(list: DisplayList, page: DisplayPage, dpi: number, opt
     ...(tilt !== 0 && shadow === 0 ? { background: page.background } : {}),
   });
   const { pixels, width, height } = image;
-  // The ink soaks in before the grain lies over it; the scanner sees both.
-  bleedInk(pixels, width, height, dpi, page.sheet.bleed);
+  // The ink gathers where it was laid thick and soaks in before the grain lies over it; the
+  // scanner sees both.
+  if (flat && !page.items.some((i) => i.kind === 'image'))
+    inkOnPaper(pixels, width, height, hexRgb(page.background), {
+      pool: page.sheet.pool,
+      dry: page.sheet.dry,
+      bleed: page.sheet.bleed,
+      dpi,
+      seed,
+      full: inkDarkness(page),
+    });
+  else bleedInk(pixels, width, height, dpi, page.sheet.bleed);
   if (grain > 0) blendGrain(pixels, width, height, width / page.width, seed, grain);
   if (page.sheet.scanner) scan(pixels, width, height, dpi, seed);
   return encodePng(width, height, pixels, opts.deflate);
+}
+
+/** How dark the writing's ink is on its paper at full strength (0-255): the median letter's colour, each channel's darkening averaged. */
+function inkDarkness(page: DisplayPage): number {
+  const paper = hexRgb(page.background);
+  const seen = new Map<string, number>();
+  const all: number[] = [];
+  for (const it of page.items) {
+    if (it.kind !== 'glyph') continue;
+    let d = seen.get(it.color);
+    if (d === undefined) {
+      const c = hexRgb(it.color);
+      d = (Math.max(0, paper[0] - c[0]) + Math.max(0, paper[1] - c[1]) + Math.max(0, paper[2] - c[2])) / 3;
+      seen.set(it.color, d);
+    }
+    all.push(d);
+  }
+  if (all.length === 0) return 255;
+  all.sort((a, b) => a - b);
+  return all[all.length >> 1]!;
 }
 
 const reduced = new Map<string, Map<number, Int32Array[]>>();

@@ -1,5 +1,6 @@
-// What paper and a scanner do to an image of a page, in its pixels: ink soaking a little into
-// the paper (its edges soften, as a vector outline's never do), and a flatbed scan's slight blur
+// What ink, paper and a scanner do to an image of a page, in its pixels: ink lying thicker where
+// the pen laid more of it, a pen running dry leaving the paper's tooth bare, ink soaking a little
+// into the paper around its strokes (their own edges stay sharp), and a flatbed scan's slight blur
 // and sensor noise. Done on the raster (a blur filter in the SVG costs resvg several times as
 // much); pure, the noise seeded by the sheet.
 import { Random } from '../prng.ts';
@@ -12,60 +13,414 @@ const BASE_DPI = 144;
  * then down, `passes` times, with integer weights out of 256. Two channels at a time in one
  * 32-bit word (red and blue, green and alpha: each sum stays under 2^16 in its half), and both
  * passes run along the rows, in memory order; a pixel with its neighbours' colour is left as it is.
+ * `darken`: a pixel takes the blurred colour only where it is darker (by the sum of its channels),
+ * so ink spreads into the paper and keeps its own edge. `spans`: only these stretches of each row
+ * (columns from and to, row y's in `of[rows[y]…rows[y + 1]]`); the whole page without.
  */
-function blur(rgba: Uint8Array, width: number, height: number, w: number, passes: number): void {
+function blur(
+  rgba: Uint8Array,
+  width: number,
+  height: number,
+  w: number,
+  passes: number,
+  darken = false,
+  spans?: Spans,
+): void {
   const side = Math.round(w * 256);
   if (side <= 0) return;
   const mid = 256 - 2 * side;
   const aligned = rgba.byteOffset % 4 === 0;
+  // Signed words (a word past 2^31 would be a double), and a copy where the pixels are not aligned
+  // (a Buffer's slice would be a view).
   const px = aligned
-    ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height)
-    : new Uint32Array(rgba.slice().buffer, 0, width * height);
+    ? new Int32Array(rgba.buffer, rgba.byteOffset, width * height)
+    : new Int32Array(new Uint8Array(rgba).buffer, 0, width * height);
   const M = 0x00ff00ff;
   const mix = (a: number, c: number, b: number) =>
-    ((((side * ((a & M) + (b & M)) + mid * (c & M) + 0x00800080) >>> 8) & M) |
-      ((side * (((a >>> 8) & M) + ((b >>> 8) & M)) + mid * ((c >>> 8) & M) + 0x00800080) & ~M)) >>>
+    (((side * ((a & M) + (b & M)) + mid * (c & M) + 0x00800080) >>> 8) & M) |
+    ((side * (((a >>> 8) & M) + ((b >>> 8) & M)) + mid * ((c >>> 8) & M) + 0x00800080) & ~M) |
     0;
-  let above = new Uint32Array(width);
-  let here = new Uint32Array(width);
+  const whole = new Int32Array([0, width]);
+  // Down the page each pixel reads the one above as it was before this pass: the row above's
+  // old value where that row was changed in this column (`saved`, for the row `savedAt`).
+  const saved = new Int32Array(width);
+  const savedAt = new Int32Array(width);
   for (let pass = 0; pass < passes; pass++) {
     for (let y = 0; y < height; y++) {
-      const end = (y + 1) * width;
-      let prev = px[y * width]!;
-      for (let i = y * width; i < end; i++) {
-        const cur = px[i]!;
-        const next = i + 1 < end ? px[i + 1]! : cur;
-        if (prev !== cur || next !== cur) px[i] = mix(prev, cur, next);
-        prev = cur;
+      const row = y * width;
+      const [of, from, to] = spans ? [spans.of, spans.rows[y]!, spans.rows[y + 1]!] : [whole, 0, 2];
+      for (let k = from; k < to; k += 2) {
+        const [x0, x1] = [of[k]!, of[k + 1]!];
+        let prev = px[row + (x0 > 0 ? x0 - 1 : 0)]!;
+        for (let i = row + x0, end = row + x1; i < end; i++) {
+          const cur = px[i]!;
+          const next = i + 1 < row + width ? px[i + 1]! : cur;
+          if (prev !== cur || next !== cur) {
+            const m = mix(prev, cur, next);
+            if (!darken || light(m) < light(cur)) px[i] = m;
+          }
+          prev = cur;
+        }
       }
     }
-    above.set(px.subarray(0, width));
+    savedAt.fill(-2);
     for (let y = 0; y < height; y++) {
       const row = y * width;
-      here.set(px.subarray(row, row + width));
-      const below = y + 1 < height ? row + width : row;
-      for (let x = 0; x < width; x++) {
-        const a = above[x]!;
-        const c = here[x]!;
-        const b = px[below + x]!;
-        if (a !== c || b !== c) px[row + x] = mix(a, c, b);
-      }
-      const swap = above;
-      above = here;
-      here = swap;
+      const [of, from, to] = spans ? [spans.of, spans.rows[y]!, spans.rows[y + 1]!] : [whole, 0, 2];
+      for (let k = from; k < to; k += 2)
+        for (let x = of[k]!, end = of[k + 1]!; x < end; x++) {
+          const c = px[row + x]!;
+          const a = y === 0 ? c : savedAt[x] === y - 1 ? saved[x]! : px[row - width + x]!;
+          const b = y + 1 < height ? px[row + width + x]! : c;
+          if (a === c && b === c) continue;
+          const m = mix(a, c, b);
+          if (darken && light(m) >= light(c)) continue;
+          saved[x] = c;
+          savedAt[x] = y;
+          px[row + x] = m;
+        }
     }
   }
   if (!aligned) rgba.set(new Uint8Array(px.buffer, 0, rgba.length));
 }
 
-/** Ink soaking into the paper (`amount` 0-1): every edge a little soft, as written ink is. */
+/** Stretches of each row, as column pairs (from, to): row y's are `of[rows[y]…rows[y + 1]]`. */
+interface Spans {
+  of: Int32Array;
+  rows: Int32Array;
+}
+
+/** The sum of a packed pixel's colour channels. */
+const light = (v: number) => (v & 0xff) + ((v >>> 8) & 0xff) + ((v >>> 16) & 0xff);
+
+/**
+ * Ink soaking into the paper (`amount` 0-1): a faint halo spreads from every stroke into the
+ * paper around it, while the ink keeps its own edge (a blur that only darkens), so wet ink on
+ * paper never looks out of focus.
+ */
 export function bleedInk(rgba: Uint8Array, width: number, height: number, dpi: number, amount: number): void {
   if (amount <= 0) return;
   const passes = Math.max(1, Math.round(dpi / BASE_DPI));
   const w = (0.1 + 0.15 * amount) * Math.min(1, dpi / BASE_DPI);
-  blur(rgba, width, height, w, passes);
+  blur(rgba, width, height, w, passes, true);
 }
 
+/**
+ * Ink lying thicker where more of it was laid down (`ink.pool` 0-1, the ink's pressure): a pool
+ * where a stroke starts or stops, a turn, a crossing darker; a thin fast stroke lighter. How
+ * thick the ink is at a pixel: the shorter of the runs of solid ink through it across and down
+ * (a stroke's width, whichever way it runs; more where strokes meet or pool), against the page's
+ * median. A stroke takes one tone across its width, so its edges stay sharp; paper, faint rules
+ * and the edges' anti-aliasing hardly move. And a pen running dry (`ink.dry`): paler ink leaves
+ * the paper's tooth bare inside its strokes. For opaque pixels of a sheet of colour `paper` with
+ * no image on it.
+ */
+export function inkOnPaper(
+  rgba: Uint8Array,
+  width: number,
+  height: number,
+  paper: readonly [number, number, number],
+  ink: { pool: number; dry: number; bleed: number; dpi: number; seed: number; full: number },
+): void {
+  if (ink.pool <= 0 && ink.dry <= 0 && ink.bleed <= 0) return;
+  const page = measured(rgba, width, height, paper, Math.max(1, ink.full));
+  if (page.rows[height] === 0) return;
+  // The tone inside a stroke shows where strokes are a few pixels wide (large writing, a fine
+  // resolution); under that the pen's pools and thin runs are in the outlines alone.
+  if (page.solid > 0 && (ink.pool > 0 || ink.dry > 0) && page.stroke >= TONE_FROM_PX) {
+    const usual = runs(page);
+    tone(page, { ...ink, usual });
+  }
+  // The bleed (bleedInk) where it can change anything: near the ink.
+  if (ink.bleed > 0) {
+    const passes = Math.max(1, Math.round(ink.dpi / BASE_DPI));
+    const w = (0.1 + 0.15 * ink.bleed) * Math.min(1, ink.dpi / BASE_DPI);
+    blur(rgba, width, height, w, passes, true, near(page, passes));
+  }
+}
+
+/** The stretches of each row within `reach` pixels of ink (across and down), merged. */
+function near({ segments, rows, width, height }: InkPage, reach: number): Spans {
+  let of: Int32Array = new Int32Array(8192);
+  let count = 0;
+  const starts = new Int32Array(height + 1);
+  const at = new Int32Array(2 * reach + 1);
+  for (let y = 0; y < height; y++) {
+    starts[y] = count;
+    const [top, bottom] = [Math.max(0, y - reach), Math.min(height - 1, y + reach)];
+    // A merge of the rows' sorted runs, each widened by `reach`.
+    for (let r = top; r <= bottom; r++) at[r - top] = rows[r]!;
+    let [open, close] = [-1, -1];
+    for (;;) {
+      let pick = -1;
+      let best = Number.POSITIVE_INFINITY;
+      for (let r = top; r <= bottom; r++) {
+        const k = at[r - top]!;
+        if (k < rows[r + 1]! && segments[k]! - r * width < best) {
+          best = segments[k]! - r * width;
+          pick = r;
+        }
+      }
+      if (pick < 0) break;
+      const k = at[pick - top]!;
+      at[pick - top] = k + 2;
+      const [x0, x1] = [Math.max(0, best - reach), Math.min(width, segments[k + 1]! - pick * width + reach)];
+      if (open >= 0 && x0 <= close) close = Math.max(close, x1);
+      else {
+        if (open >= 0) {
+          if (count + 2 > of.length) of = grown(of);
+          of[count++] = open;
+          of[count++] = close;
+        }
+        [open, close] = [x0, x1];
+      }
+    }
+    if (open >= 0) {
+      if (count + 2 > of.length) of = grown(of);
+      of[count++] = open;
+      of[count++] = close;
+    }
+  }
+  starts[height] = count;
+  return { of, rows: starts };
+}
+
+interface InkPage {
+  rgba: Uint8Array;
+  width: number;
+  height: number;
+  paper: readonly [number, number, number];
+  /** How far each pixel is from the paper (1-255: the mean of its channels' darkening; 0 bare paper). */
+  dark: Uint8Array;
+  /**
+   * Where the ink lies: runs of pixels off the paper (ink, its faintest edges, a rule), as start
+   * and end (exclusive) pixel indices,
+   * row by row; row y's runs are `segments[rows[y]…rows[y + 1]]`. Every later pass reads these
+   * alone, not the bare paper around them.
+   */
+  segments: Int32Array;
+  rows: Int32Array;
+  /** How many solid pixels there are, and the median run of ink along a row (pixels): about a stroke's width. */
+  solid: number;
+  stroke: number;
+  /**
+   * Each pixel's ink (sixteenths of the ink at its fullest, `full`: the darkness of the writing's
+   * own colour), and down each column's run of pixels off the paper the ink so far; runs() makes
+   * the first the ink's thickness, the second the run's whole.
+   */
+  thick: Uint16Array;
+  down: Uint16Array;
+  full: number;
+}
+
+/** Each pixel's darkness and ink, the runs of it along the rows, the ink so far down each column. */
+function measured(
+  rgba: Uint8Array,
+  width: number,
+  height: number,
+  paper: readonly [number, number, number],
+  full: number,
+): InkPage {
+  const [pr, pg, pb] = paper;
+  const n = width * height;
+  const dark = scratch(n);
+  const thick = scratch16(0, n);
+  const down = scratch16(1, n);
+  const rows = new Int32Array(height + 1);
+  const scale = 16 / full;
+  let segments = keptSegments;
+  let count = 0;
+  let solid = 0;
+  // Bare paper, most of a page, is one 32-bit word: passed over without reading its channels.
+  const aligned = rgba.byteOffset % 4 === 0;
+  // (Signed words: values past 2^31 would be read as doubles; a copy where the pixels are not
+  // aligned: a Buffer's slice would be a view.)
+  const words = new Int32Array(
+    aligned ? rgba.buffer : new Uint8Array(rgba).buffer,
+    aligned ? rgba.byteOffset : 0,
+    n,
+  );
+  const bare = new Int32Array(new Uint8Array([pr, pg, pb, 255]).buffer)[0]!;
+  for (let y = 0; y < height; y++) {
+    rows[y] = count;
+    let start = -1;
+    for (let p = y * width, end = p + width; p < end; p++) {
+      if (words[p] === bare) {
+        if (start >= 0) {
+          if (count + 2 > segments.length) segments = grown(segments);
+          segments[count++] = start;
+          segments[count++] = p;
+          start = -1;
+        }
+        continue;
+      }
+      if (start < 0) start = p;
+      const i = 4 * p;
+      const r = pr - rgba[i]!;
+      const g = pg - rgba[i + 1]!;
+      const b = pb - rgba[i + 2]!;
+      const d = (r > 0 ? r : 0) + (g > 0 ? g : 0) + (b > 0 ? b : 0);
+      const v = d >= 3 ? (d / 3) | 0 : 1;
+      dark[p] = v;
+      if (v >= SOLID) solid++;
+      const own = Math.min(16, (v * scale + 0.5) | 0);
+      thick[p] = own;
+      down[p] = Math.min(0xffff, (y > 0 ? down[p - width]! : 0) + own);
+    }
+    if (start >= 0) {
+      if (count + 2 > segments.length) segments = grown(segments);
+      segments[count++] = start;
+      segments[count++] = (y + 1) * width;
+    }
+  }
+  rows[height] = count;
+  keptSegments = segments;
+  const lengths = new Uint32Array(64);
+  for (let k = 0; k < count; k += 2) lengths[Math.min(63, segments[k + 1]! - segments[k]!)]!++;
+  let stroke = 0;
+  for (let seen = 0; stroke < 63; stroke++) {
+    seen += lengths[stroke]!;
+    if (seen * 4 >= count) break;
+  }
+  return { rgba, width, height, paper, dark, segments, rows, solid, stroke, thick, down, full };
+}
+
+/**
+ * A zeroed byte array of `n`, kept by the thread for the passes over a page (fresh megabytes a
+ * render would be garbage for the collector and page faults for the system).
+ */
+function scratch(n: number): Uint8Array {
+  if (kept.length < n) {
+    kept = new Uint8Array(n);
+    return kept;
+  }
+  kept.fill(0, 0, n);
+  return kept.subarray(0, n);
+}
+let kept = new Uint8Array(0);
+let keptSegments: Int32Array = new Int32Array(4096);
+
+/** The same for two arrays of 16-bit numbers. */
+function scratch16(which: 0 | 1, n: number): Uint16Array {
+  let a = kept16[which];
+  if (a === undefined || a.length < n) {
+    a = new Uint16Array(n);
+    kept16[which] = a;
+    return a;
+  }
+  a.fill(0, 0, n);
+  return a.subarray(0, n);
+}
+const kept16: (Uint16Array | undefined)[] = [];
+
+function grown(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/**
+ * How thick the ink is at each pixel (sixteenths of a pixel, in `thick`): the ink across its run
+ * of the row and down its run of the column (runs of pixels off the paper, each pixel counting
+ * its darkness against the ink at its fullest, so an edge's anti-aliasing counts for the part of
+ * it inked), the smaller of the two: a stroke's width whichever way it runs, more where strokes
+ * meet or pool. Up the page each pixel takes its column run's whole (the one below's, where the
+ * run goes on), then the row's. Returns the median over the page's solid ink.
+ */
+function runs({ dark, segments, rows, width, height, thick, down }: InkPage): number {
+  const counts = new Uint32Array(4096);
+  let solid = 0;
+  for (let y = height - 1; y >= 0; y--)
+    for (let k = rows[y]!; k < rows[y + 1]!; k += 2) {
+      const [from, to] = [segments[k]!, segments[k + 1]!];
+      if (y < height - 1)
+        for (let p = from; p < to; p++) if (down[p + width] !== 0) down[p] = down[p + width]!;
+      let along = 0;
+      for (let p = from; p < to; p++) along += thick[p]!;
+      for (let p = from; p < to; p++) {
+        const t = along < down[p]! ? along : down[p]!;
+        thick[p] = t;
+        if (dark[p]! >= SOLID) {
+          counts[t < 4095 ? t : 4095]!++;
+          solid++;
+        }
+      }
+    }
+  let usual = 1;
+  for (let seen = 0; usual < 4095; usual++) {
+    seen += counts[usual]!;
+    if (seen * 2 >= solid) break;
+  }
+  return usual;
+}
+
+/** Moves each ink pixel's colour from the paper or towards it: the dry pen's bare tooth, then the ink's thickness. */
+function tone(
+  { rgba, dark, segments, rows, width, height, paper: [pr, pg, pb], thick, full }: InkPage,
+  ink: { pool: number; dry: number; seed: number; usual: number },
+): void {
+  const { pool, usual } = ink;
+  const seed = ink.seed | 0;
+  const paleAt = ink.dry > 0 ? DRY_TOOTH * ink.dry : 0;
+  for (let y = 1; y < height - 1; y++)
+    for (let k = rows[y]!; k < rows[y + 1]!; k += 2)
+      for (let p = segments[k]!, end = segments[k + 1]!; p < end; p++) {
+        const d = dark[p]!;
+        const x = p - y * width;
+        if (d < FAINT || x === 0 || x === width - 1) continue;
+        const i = 4 * p;
+        // A pen running dry: paler ink leaves the paper's tooth bare here and there inside its
+        // strokes (not at their edges: all four neighbours solid), in grains of two pixels.
+        const pale = paleAt > 0 && d >= SOLID ? ((full - d) / full) * paleAt : 0;
+        if (pale > 0.01) {
+          const skip = pale - hash(x >> 1, y >> 1, seed);
+          if (
+            skip > 0 &&
+            dark[p - 1]! >= SOLID &&
+            dark[p + 1]! >= SOLID &&
+            dark[p - width]! >= SOLID &&
+            dark[p + width]! >= SOLID
+          ) {
+            const keep = 1 - DRY_SKIP * Math.min(1, skip * 4);
+            rgba[i] = clamp(Math.round(pr - (pr - rgba[i]!) * keep));
+            rgba[i + 1] = clamp(Math.round(pg - (pg - rgba[i + 1]!) * keep));
+            rgba[i + 2] = clamp(Math.round(pb - (pb - rgba[i + 2]!) * keep));
+          }
+        }
+        if (pool <= 0) continue;
+        // A faint pixel (an edge's anti-aliasing) moves less.
+        const t = thick[p]!;
+        const weight = d >= SOLID ? 1 : (d - FAINT) / (SOLID - FAINT);
+        const change = POOL_TONE * pool * (t / usual - 1);
+        const m = 1 + weight * (change < -0.25 ? -0.25 : change > 0.2 ? 0.2 : change);
+        if (m === 1) continue;
+        rgba[i] = clamp(Math.round(pr - (pr - rgba[i]!) * m));
+        rgba[i + 1] = clamp(Math.round(pg - (pg - rgba[i + 1]!) * m));
+        rgba[i + 2] = clamp(Math.round(pb - (pb - rgba[i + 2]!) * m));
+      }
+}
+
+/** Darkness (0-255 from the paper) from which a pixel is ink, and below which (a rule, an edge's anti-aliasing) it is left alone. */
+const SOLID = 90;
+const FAINT = 40;
+
+/** How pale ink (against the page's fullest) leaves the tooth bare: a share of grains, and how much of their ink goes. */
+const DRY_TOOTH = 2.5;
+const DRY_SKIP = 0.7;
+
+/** A number in [0, 1) for a grain of the paper at (x, y): the same seed, the same tooth. */
+function hash(x: number, y: number, seed: number): number {
+  let h = Math.imul(x, 0x27d4eb2d) ^ Math.imul(y, 0x165667b1) ^ seed;
+  h = Math.imul(h ^ (h >>> 15), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
+}
+
+/** The median run of ink along a row (pixels) from which the tone inside strokes is drawn. */
+const TONE_FROM_PX = 4;
+
+/** How much the ink's tone follows the ink around it, at `amount` 1. */
+const POOL_TONE = 1;
 /** A flatbed scan: a slight blur over everything, then faint grey sensor noise (the same seed, the same noise). */
 export function scan(rgba: Uint8Array, width: number, height: number, dpi: number, seed: number): void {
   blur(rgba, width, height, 0.25 * Math.min(1, dpi / BASE_DPI), Math.max(1, Math.round(dpi / BASE_DPI)));
