@@ -22,10 +22,12 @@ const { env, ctx } = await farmServices(t, 'edge', {
   POOL_THREADS: '1',
   ADMIN_TOKEN,
   // Behind the edge: no check of its own, the edge's word on the client's address, and a stop that
-  // waits for the edge (checking every 500 ms, out after two failures) to take the process out.
+  // waits for the edge (checking every 500 ms, out after two failures) to take the process out,
+  // with as much again to spare for a loaded machine, where a check can come late (2000 ms was
+  // seen to fall short under a full suite).
   FRAMING_CHECK: 'false',
   TRUSTED_PROXIES: '127.0.0.1',
-  STOP_DELAY_MS: '2000',
+  STOP_DELAY_MS: '3000',
 });
 const account = await createAccount(ctx, { name: 'Edge', plan: 'pro', period: 30 });
 const { key } = await createKey(ctx, { account: account.id, mode: 'test' });

@@ -39,8 +39,11 @@ function written(slug: string, modifiers: Record<string, unknown>, seed: number)
     modifiers: { ...modifiers, seed, paper: { enabled: false } },
   });
   const list = renderText({ style, text: WORDS.join('\n'), fonts: bundledChain(bundledFontSource(slug)) });
+  // Without the ink's tone in the pixels (soften.ts, inkOnPaper: thick ink, a pool or a crossing,
+  // drawn darker), which is not a join doubling the ink and is tested on its own (ink.test.ts).
   const page = list.pages[0]!;
-  const png = writePng(list, page, DPI, { raster, deflate: (b) => deflateSync(b) });
+  const untoned = { ...page, sheet: { ...page.sheet, pool: 0 } };
+  const png = writePng(list, untoned, DPI, { raster, deflate: (b) => deflateSync(b) });
   // Ink: anything clearly darker than the sheet (the palest ink, a dry pen's, is far darker).
   const ink = inkOf(png, 215);
   const pitch = ((SIZE * 2) / 72) * DPI;

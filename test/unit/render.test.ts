@@ -234,6 +234,40 @@ t.test(
   },
 );
 
+t.test(
+  'a tired hand opens no gap inside a word: a letter it writes narrower draws the next one closer',
+  async (t) => {
+    const text =
+      'Thank you so much for the lovely afternoon tea last Sunday. The garden looked wonderful. '.repeat(500);
+    const list = renderText({ style: style({ modifiers: { fatigue: { amount: 1 } } }), text, fonts });
+    t.ok(list.pages.length >= 20, `${list.pages.length} pages`);
+    // The clear space between the ink of two neighbouring letters of a word, over a page.
+    const insideGaps = (page: (typeof list.pages)[number]) => {
+      const glyphs = page.items.flatMap((i) => (i.kind === 'glyph' ? [i] : []));
+      const ink = (g: (typeof glyphs)[number]) => {
+        const p = list.glyphs[g.ref]!.path.match(/-?\d+(\.\d+)?/g)!.map(Number);
+        let [lo, hi] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+        for (let i = 0; i < p.length; i += 2) {
+          const x = g.m[0] * p[i]! + g.m[2] * p[i + 1]! + g.m[4];
+          [lo, hi] = [Math.min(lo, x), Math.max(hi, x)];
+        }
+        return [lo, hi] as const;
+      };
+      const gaps: number[] = [];
+      for (let i = 1; i < glyphs.length; i++)
+        if (glyphs[i]!.word === glyphs[i - 1]!.word && Math.abs(glyphs[i]!.m[5] - glyphs[i - 1]!.m[5]) < 10)
+          gaps.push(ink(glyphs[i]!)[0] - ink(glyphs[i - 1]!)[1]);
+      gaps.sort((a, b) => a - b);
+      return { p99: gaps[Math.floor(0.99 * (gaps.length - 1))]!, widest: gaps.at(-1)! };
+    };
+    const [first, twentieth] = [insideGaps(list.pages[0]!), insideGaps(list.pages[19]!)];
+    t.ok(
+      twentieth.p99 <= first.p99 * 1.25 && twentieth.widest <= first.widest * 1.2,
+      `fatigue 1: the gaps inside words, 99th percentile and widest, ${first.p99.toFixed(2)} and ${first.widest.toFixed(2)} pt on page 1, ${twentieth.p99.toFixed(2)} and ${twentieth.widest.toFixed(2)} pt on page 20`,
+    );
+  },
+);
+
 t.test('the left margin wanders slowly from line to line, not ruler-straight nor jumping', async (t) => {
   const text = Array.from({ length: 60 }, () => 'slowly the evening light fell across the garden wall').join(
     ' ',

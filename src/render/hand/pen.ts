@@ -70,6 +70,8 @@ interface Placed {
   dy: number;
   /** Its size against the plain size (its own, its word's, the tired hand's), and its turn. */
   grow: number;
+  /** The size its position was spaced at (its word's and the tired hand's, not its own). */
+  spaced: number;
   angle: number;
   /** The turn's cosine and sine, with all of the variation kept. */
   cos: number;
@@ -147,20 +149,23 @@ export class Pen {
     // One of each letter's drawings: the font's alternates, each drawn afresh several times (the
     // shapes modifier), dealt in writing order so that none repeats within the line.
     const cards = placed.map((p) => this.deal(p.g, shapes, inLine));
-    // A drawing wider or narrower than the font's sets the letters after it further on or closer
-    // (pt along the line); the line keeps its length, the difference spread over its letters.
+    // A letter written wider or narrower than it was spaced at (a drawing wider than the font's,
+    // a letter the hand stretches, narrows or writes smaller than its neighbours, a tired hand's
+    // most of all, or one calmed to fit its room) sets the letters after it further on or closer
+    // (pt along the line), so no gap opens inside a word and none overlaps more; the line keeps
+    // its length, the difference spread over its letters.
     const along = new Float64Array(placed.length);
     const wide = new Float64Array(placed.length);
     let widened = 0;
     for (let i = 0; i < placed.length; i++) {
       along[i] = widened;
-      const { g, grow, hand: gh } = placed[i]!;
+      const { g, grow, spaced, hand: gh } = placed[i]!;
       const card = cards[i]!;
       const w = this.widthOf(g.font, card, shapes);
       wide[i] = w;
-      if (w === 1) continue;
-      const s = ((size * g.fit) / g.font.upem) * (1 + calm * (grow - 1));
-      widened += (w - 1) * g.font.font.glyphHAdvance(card.gid) * s * gh.stretch;
+      const drawn = w * gh.stretch * (1 + calm * (grow - 1));
+      if (drawn === spaced) continue;
+      widened += (drawn - spaced) * g.font.font.glyphHAdvance(card.gid) * ((size * g.fit) / g.font.upem);
     }
     placed.forEach((_, i) => {
       along[i]! -= (widened * i) / placed.length;
@@ -413,6 +418,7 @@ export class Pen {
         x,
         dy: lineHand.drift + gh.dy + (x - left) * lineHand.slope,
         grow,
+        spaced: gh.grow * word.scale,
         angle,
         cos,
         sin,

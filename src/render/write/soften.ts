@@ -392,7 +392,7 @@ function tone(
         const t = thick[p]!;
         const weight = d >= SOLID ? 1 : (d - FAINT) / (SOLID - FAINT);
         const change = POOL_TONE * pool * (t / usual - 1);
-        const m = 1 + weight * (change < -0.25 ? -0.25 : change > 0.2 ? 0.2 : change);
+        const m = 1 + weight * (change < -0.15 ? -0.15 : change > 0.2 ? 0.2 : change);
         if (m === 1) continue;
         rgba[i] = clamp(Math.round(pr - (pr - rgba[i]!) * m));
         rgba[i + 1] = clamp(Math.round(pg - (pg - rgba[i + 1]!) * m));
@@ -405,8 +405,8 @@ const SOLID = 90;
 const FAINT = 40;
 
 /** How pale ink (against the page's fullest) leaves the tooth bare: a share of grains, and how much of their ink goes. */
-const DRY_TOOTH = 2.5;
-const DRY_SKIP = 0.7;
+const DRY_TOOTH = 1.5;
+const DRY_SKIP = 0.5;
 
 /** A number in [0, 1) for a grain of the paper at (x, y): the same seed, the same tooth. */
 function hash(x: number, y: number, seed: number): number {
