@@ -189,9 +189,13 @@ export function queueContract(t: Test, name: string, make: QueueFactory): void {
         release = r;
       });
       let faults = 0;
+      let retryingSeen = 0;
+      // The failing job rejects six times, and on until stats() has counted it waiting out a
+      // back-off: stats() is a snapshot the queue refreshes on its own beat (a second), which a
+      // loaded machine can let fall between the back-offs (50 to 400 ms here).
       const q = await make(async (job) => {
         if (job.id.endsWith('_first')) await gate;
-        if (job.id.endsWith('_failing') && faults < 6) {
+        if (job.id.endsWith('_failing') && (faults < 6 || retryingSeen === 0)) {
           faults++;
           throw new Error('store unreachable');
         }
@@ -205,9 +209,8 @@ export function queueContract(t: Test, name: string, make: QueueFactory): void {
       q.enqueue({ id: second, accountId: 'acc_waits' });
       q.enqueue({ id: failing, accountId: 'acc_waits_other' });
       const seen: { id: string; reason: string; faults: number; ahead: number }[] = [];
-      let retryingSeen = 0;
-      const end = Date.now() + 10_000;
-      while (Date.now() < end && !(faults === 6 && seen.some((s) => s.id === second))) {
+      const end = Date.now() + 20_000;
+      while (Date.now() < end && !(faults >= 6 && retryingSeen > 0 && seen.some((s) => s.id === second))) {
         const now = Date.now();
         for (const [id, w] of await q.waits([first, second, failing]))
           seen.push({
@@ -230,7 +233,7 @@ export function queueContract(t: Test, name: string, make: QueueFactory): void {
       const retries = seen.filter((s) => s.id === failing && s.reason === 'retry');
       t.ok(retries.length > 0, 'the failing job waits out its back-off');
       t.ok(
-        retries.every((s) => s.faults >= 1 && s.faults <= 6 && s.ahead > -1000 && s.ahead <= 450),
+        retries.every((s) => s.faults >= 1 && s.faults <= faults && s.ahead > -1000 && s.ahead <= 450),
         `for the retry after its faults, due within its back-off: ${JSON.stringify(retries.slice(-3))}`,
       );
       t.ok(
@@ -238,8 +241,9 @@ export function queueContract(t: Test, name: string, make: QueueFactory): void {
         'the count of faults grows with each failed run',
       );
       release();
-      t.ok(await until(() => faults === 6), 'the failing job ran on');
+      const faulted = faults;
       await sleep(700);
+      t.ok(faulted >= 6 && faults === faulted, `the failing job ran on after ${faults} faults`);
       t.same([...(await q.waits([first, second, failing]))], [], 'no waits once every job is done');
       t.equal(retryingSeen, 1, 'stats() counted the one job waiting out a back-off');
       // stats() is a snapshot the queue refreshes on its own beat: read again until it has.
