@@ -415,24 +415,24 @@ export function pressed(strokes: readonly PenStroke[], how: StrokeDrawing): PenS
     };
     const [lands, stops] = [-downAt(0, 1) > 0.5, -downAt(n - 2, n - 1) > 0.5];
     const ends = !s.closed && !dot;
+    const [first, last] = [paced.widths[0]!, paced.widths[n - 1]!];
     const widths = paced.widths.map((w, i) => {
       // Direction here: down (y falling) presses, up eases.
       const j = Math.min(n - 1, i + 1);
       const q = Math.max(0, i - 1);
-      const down = downAt(q, j) * -1;
+      const down = -downAt(q, j);
       let f =
         weight * (1 + 0.18 * p * down) * (1 + 0.06 * p * Math.sin(phase + (along[i]! / total) * Math.PI * 2));
-      // Fast, thinner; slow, heavier (a third of the pressure's amount either way at most).
+      // Fast, thinner; slow, heavier (up to about a third of the pressure's amount either way).
       if (paced.speed) f *= 1 - SPEED_WEIGHT * p * Math.max(-0.6, Math.min(0.8, paced.speed[i]! - 1));
-      const w0 = paced.widths[0]!;
       // The pen all but halts at a sharp turn, and the ink gathers there.
       for (const turn of paced.turns)
         f *= 1 + TURN_POOL * p * turn.bend * Math.exp(-(((along[i]! - turn.at) / (0.8 * w)) ** 2));
       let end = 0;
       if (ends) {
         const t = along[i]! / total;
-        const fromStart = along[i]! / (0.9 * w0);
-        const fromEnd = (total - along[i]!) / (0.9 * paced.widths[n - 1]!);
+        const fromStart = along[i]! / (0.9 * first);
+        const fromEnd = (total - along[i]!) / (0.9 * last);
         // Landing and lifting: an upstroke's first and last tenth thin towards its ends.
         const landing = s.entry || blot || meets[0] || lands ? 1 : taper(t / 0.12);
         const lifting = s.exit || meets[1] || stops ? 1 : taper((1 - t) / 0.12);
