@@ -108,9 +108,9 @@ export function bleedInk(rgba: Uint8Array, width: number, height: number, dpi: n
 /**
  * Ink lying thicker where more of it was laid down (`ink.pool` 0-1, the ink's pressure): a pool
  * where a stroke starts or stops, a turn, a crossing darker; a thin fast stroke lighter. How
- * thick the ink is at a pixel: the shorter of the runs of solid ink through it across and down
- * (a stroke's width, whichever way it runs; more where strokes meet or pool), against the page's
- * median. A stroke takes one tone across its width, so its edges stay sharp; paper, faint rules
+ * thick the ink is at a pixel: the less of the ink across its run of the row and down its run of
+ * the column (a stroke's width, whichever way it runs; more where strokes meet or pool), against
+ * the page's median. A stroke takes one tone across its width, so its edges stay sharp; paper, faint rules
  * and the edges' anti-aliasing hardly move. And a pen running dry (`ink.dry`): paler ink leaves
  * the paper's tooth bare inside its strokes. For opaque pixels of a sheet of colour `paper` with
  * no image on it.
@@ -128,8 +128,8 @@ export function inkOnPaper(
   // The tone inside a stroke shows where strokes are a few pixels wide (large writing, a fine
   // resolution); under that the pen's pools and thin runs are in the outlines alone.
   if (page.solid > 0 && (ink.pool > 0 || ink.dry > 0) && page.stroke >= TONE_FROM_PX) {
-    const usual = runs(page);
-    tone(page, { ...ink, usual });
+    const { thick, usual } = runs(page);
+    tone(page, thick, { ...ink, usual });
   }
   // The bleed (bleedInk) where it can change anything: near the ink.
   if (ink.bleed > 0) {
@@ -203,17 +203,11 @@ interface InkPage {
   /** How many solid pixels there are, and the median run of ink along a row (pixels): about a stroke's width. */
   solid: number;
   stroke: number;
-  /**
-   * Each pixel's ink (sixteenths of the ink at its fullest, `full`: the darkness of the writing's
-   * own colour), and down each column's run of pixels off the paper the ink so far; runs() makes
-   * the first the ink's thickness, the second the run's whole.
-   */
-  thick: Uint16Array;
-  down: Uint16Array;
+  /** The darkness of the writing's own colour: the ink at its fullest. */
   full: number;
 }
 
-/** Each pixel's darkness and ink, the runs of it along the rows, the ink so far down each column. */
+/** Each pixel's darkness and the runs of pixels off the paper along the rows. */
 function measured(
   rgba: Uint8Array,
   width: number,
@@ -224,10 +218,7 @@ function measured(
   const [pr, pg, pb] = paper;
   const n = width * height;
   const dark = scratch(n);
-  const thick = scratch16(0, n);
-  const down = scratch16(1, n);
   const rows = new Int32Array(height + 1);
-  const scale = 16 / full;
   let segments = keptSegments;
   let count = 0;
   let solid = 0;
@@ -263,9 +254,6 @@ function measured(
       const v = d >= 3 ? (d / 3) | 0 : 1;
       dark[p] = v;
       if (v >= SOLID) solid++;
-      const own = Math.min(16, (v * scale + 0.5) | 0);
-      thick[p] = own;
-      down[p] = Math.min(0xffff, (y > 0 ? down[p - width]! : 0) + own);
     }
     if (start >= 0) {
       if (count + 2 > segments.length) segments = grown(segments);
@@ -282,7 +270,7 @@ function measured(
     seen += lengths[stroke]!;
     if (seen * 4 >= count) break;
   }
-  return { rgba, width, height, paper, dark, segments, rows, solid, stroke, thick, down, full };
+  return { rgba, width, height, paper, dark, segments, rows, solid, stroke, full };
 }
 
 /**
@@ -325,9 +313,21 @@ function grown(a: Int32Array): Int32Array {
  * its darkness against the ink at its fullest, so an edge's anti-aliasing counts for the part of
  * it inked), the smaller of the two: a stroke's width whichever way it runs, more where strokes
  * meet or pool. Up the page each pixel takes its column run's whole (the one below's, where the
- * run goes on), then the row's. Returns the median over the page's solid ink.
+ * run goes on), then the row's. And the median of it over the page's solid ink.
  */
-function runs({ dark, segments, rows, width, height, thick, down }: InkPage): number {
+function runs({ dark, segments, rows, width, height, full }: InkPage): { thick: Uint16Array; usual: number } {
+  // Each pixel's own ink (sixteenths of the ink at its fullest), kept in `thick` until its row is
+  // reached on the way up, and down each column's run the ink so far.
+  const thick = scratch16(0, width * height);
+  const down = scratch16(1, width * height);
+  const scale = 16 / full;
+  for (let y = 0; y < height; y++)
+    for (let k = rows[y]!; k < rows[y + 1]!; k += 2)
+      for (let p = segments[k]!, end = segments[k + 1]!; p < end; p++) {
+        const own = Math.min(16, (dark[p]! * scale + 0.5) | 0);
+        thick[p] = own;
+        down[p] = Math.min(0xffff, (y > 0 ? down[p - width]! : 0) + own);
+      }
   const counts = new Uint32Array(4096);
   let solid = 0;
   for (let y = height - 1; y >= 0; y--)
@@ -351,12 +351,13 @@ function runs({ dark, segments, rows, width, height, thick, down }: InkPage): nu
     seen += counts[usual]!;
     if (seen * 2 >= solid) break;
   }
-  return usual;
+  return { thick, usual };
 }
 
 /** Moves each ink pixel's colour from the paper or towards it: the dry pen's bare tooth, then the ink's thickness. */
 function tone(
-  { rgba, dark, segments, rows, width, height, paper: [pr, pg, pb], thick, full }: InkPage,
+  { rgba, dark, segments, rows, width, height, paper, full }: InkPage,
+  thick: Uint16Array,
   ink: { pool: number; dry: number; seed: number; usual: number },
 ): void {
   const { pool, usual } = ink;
@@ -382,9 +383,7 @@ function tone(
             dark[p + width]! >= SOLID
           ) {
             const keep = 1 - DRY_SKIP * Math.min(1, skip * 4);
-            rgba[i] = clamp(Math.round(pr - (pr - rgba[i]!) * keep));
-            rgba[i + 1] = clamp(Math.round(pg - (pg - rgba[i + 1]!) * keep));
-            rgba[i + 2] = clamp(Math.round(pb - (pb - rgba[i + 2]!) * keep));
+            fromPaper(rgba, i, paper, keep);
           }
         }
         if (pool <= 0) continue;
@@ -394,17 +393,27 @@ function tone(
         const change = POOL_TONE * pool * (t / usual - 1);
         const m = 1 + weight * (change < -0.15 ? -0.15 : change > 0.2 ? 0.2 : change);
         if (m === 1) continue;
-        rgba[i] = clamp(Math.round(pr - (pr - rgba[i]!) * m));
-        rgba[i + 1] = clamp(Math.round(pg - (pg - rgba[i + 1]!) * m));
-        rgba[i + 2] = clamp(Math.round(pb - (pb - rgba[i + 2]!) * m));
+        fromPaper(rgba, i, paper, m);
       }
+}
+
+/** Moves pixel `i`'s colour along the line from the paper through it: `k` times as far from the paper. */
+function fromPaper(
+  rgba: Uint8Array,
+  i: number,
+  [pr, pg, pb]: readonly [number, number, number],
+  k: number,
+): void {
+  rgba[i] = clamp(Math.round(pr - (pr - rgba[i]!) * k));
+  rgba[i + 1] = clamp(Math.round(pg - (pg - rgba[i + 1]!) * k));
+  rgba[i + 2] = clamp(Math.round(pb - (pb - rgba[i + 2]!) * k));
 }
 
 /** Darkness (0-255 from the paper) from which a pixel is ink, and below which (a rule, an edge's anti-aliasing) it is left alone. */
 const SOLID = 90;
 const FAINT = 40;
 
-/** How pale ink (against the page's fullest) leaves the tooth bare: a share of grains, and how much of their ink goes. */
+/** How pale ink (against the writing colour's) leaves the tooth bare: a share of grains, and how much of their ink goes. */
 const DRY_TOOTH = 1.5;
 const DRY_SKIP = 0.5;
 
