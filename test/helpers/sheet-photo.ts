@@ -69,8 +69,8 @@ export function sheetPhotos(layout: SheetLayout, hand: FontSource, count = layou
       const blanks = await blankSheet(layout, count);
       const out: Photo[] = [];
       for (const [i, blank] of blanks.entries()) {
-        const { jpeg, image } = await photographed(filledPage(blank, layout, i + 1, hand));
-        out.push({ type: 'image/jpeg', bytes: jpeg, width: image.width, height: image.height });
+        const { jpeg, width, height } = await photograph(filledPage(blank, layout, i + 1, hand));
+        out.push({ type: 'image/jpeg', bytes: jpeg, width, height });
       }
       return out;
     })();
@@ -175,9 +175,9 @@ async function opencv() {
 
 /**
  * The page as a phone photographs it: on a table, turned 3°, in perspective, lit from one side,
- * noisy, as a JPEG of quality 75 (its bytes, and the grey pixels it decodes to).
+ * noisy, as a JPEG of quality 75 (its bytes and size).
  */
-export async function photographed(page: GrayImage): Promise<{ jpeg: Uint8Array; image: GrayImage }> {
+async function photograph(page: GrayImage): Promise<{ jpeg: Uint8Array; width: number; height: number }> {
   const { cv } = await opencv();
   const src = cv.matFromArray(page.height, page.width, cv.CV_8UC1, page.data);
   const W = Math.round(page.width * 1.25);
@@ -221,13 +221,21 @@ export async function photographed(page: GrayImage): Promise<{ jpeg: Uint8Array;
       const light = 1 - 0.45 * (x / W) * (0.6 + 0.4 * (y / Hh));
       const noise = (random() + random() + random() - 1.5) * 12;
       const v = Math.max(0, Math.min(255, data[y * W + x]! * light + noise));
-      rgba.set([v, v, v, 255], (y * W + x) * 4);
+      const i = (y * W + x) * 4;
+      rgba[i] = rgba[i + 1] = rgba[i + 2] = v;
+      rgba[i + 3] = 255;
     }
   const jpg = jpeg.encode({ data: rgba, width: W, height: Hh }, 75).data;
-  const decoded = jpeg.decode(jpg, { useTArray: true });
-  const gray = new Uint8Array(W * Hh);
+  return { jpeg: new Uint8Array(jpg), width: W, height: Hh };
+}
+
+/** The page photographed (photograph): the JPEG's bytes, and the grey pixels they decode to. */
+export async function photographed(page: GrayImage): Promise<{ jpeg: Uint8Array; image: GrayImage }> {
+  const { jpeg: bytes, width, height } = await photograph(page);
+  const decoded = jpeg.decode(bytes, { useTArray: true });
+  const gray = new Uint8Array(width * height);
   for (let i = 0; i < gray.length; i++) gray[i] = decoded.data[i * 4]!;
-  return { jpeg: new Uint8Array(jpg), image: { width: W, height: Hh, data: gray } };
+  return { jpeg: bytes, image: { width, height, data: gray } };
 }
 
 /** Ink (below 140) of a region of a grey image, cropped to its ink and scaled to 32 x 32. */
