@@ -182,9 +182,12 @@ t.test('every curl sample of the document runs against the server as documented'
     t.ok(status >= 200 && status < 300, `${s.operationId}: ${status} ${out.slice(0, 200)}`);
   }
   // Two long letters of one account: the second waits while the first runs (one at a time an
-  // account), so the sample's cancel finds it unfinished however busy the machine is.
+  // account), so the sample's cancel finds it unfinished however busy the machine is. The first is
+  // as long as a text may be: the batch after the cancel waits behind it too, and a quiet machine
+  // must not finish both before the batch's cancel.
   const long = { templateId: a.templates.test.simple, text: 'A letter to cancel. '.repeat(2000) };
-  await call(t, server, 'POST', '/generations', { key: a.test, body: long });
+  const longest = { ...long, text: 'A letter to cancel. '.repeat(5000) };
+  await call(t, server, 'POST', '/generations', { key: a.test, body: longest });
   const running = await call(t, server, 'POST', '/generations', { key: a.test, body: long });
   const cancel = SAMPLES.find((s) => s.operationId === 'cancelGeneration')!.curl.replaceAll(
     EXAMPLE_IDS.generation,
