@@ -20,6 +20,7 @@
 //   node scripts/build.mjs [--watch]
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -81,6 +82,8 @@ const programs = [
   // A render thread (piscina loads it) and the process that reads sample sheets.
   { entryPoints: { 'render-thread': 'workers/pool-task.ts' } },
   { entryPoints: { 'hand-process': 'workers/hand-process.ts' } },
+  // Reads the bundled hands' strokes ahead of time, once the rest is built (below).
+  { entryPoints: { 'strokes-ahead': 'workers/strokes-ahead.ts' } },
 ].map((program) => ({ ...common, ...program }));
 
 /** Each vendored package as one file, its whole API re-exported. */
@@ -101,6 +104,37 @@ const vendored = VENDORED.map((name) => ({
   legalComments: 'none',
   logLevel: 'warning',
 }));
+
+/**
+ * The bundled hands' strokes, read by the built strokes-ahead program into dist/server/strokes/ in
+ * two processes (this machine's cores), each hand's file left alone where the program and the font
+ * are those it was read with; the hands' slugs.
+ */
+async function readStrokesAhead() {
+  const parts = 2;
+  const slugs = await Promise.all(
+    Array.from(
+      { length: parts },
+      (_, part) =>
+        new Promise((resolve, reject) => {
+          const child = spawn(
+            process.execPath,
+            [`${outdir}/strokes-ahead.js`, `${outdir}/strokes`, String(part), String(parts)],
+            { stdio: ['ignore', 'pipe', 'inherit'] },
+          );
+          let out = '';
+          child.stdout.on('data', (d) => (out += d));
+          child.on('error', reject);
+          child.on('exit', (code) =>
+            code === 0
+              ? resolve(out.split('\n').filter(Boolean))
+              : reject(new Error(`strokes-ahead exited ${code}`)),
+          );
+        }),
+    ),
+  );
+  return slugs.flat();
+}
 
 /** Every file under `dir`, as paths relative to it. */
 function filesUnder(dir) {
@@ -128,6 +162,8 @@ if (process.argv.includes('--watch')) {
     renameSync(`${file.path}.${process.pid}.tmp`, file.path);
     changed++;
   }
+  const strokes = await readStrokesAhead();
+  for (const slug of strokes) built.add(join('strokes', `${slug}.json`));
   const stale = filesUnder(outdir).filter((f) => !built.has(f));
   for (const f of stale) rmSync(join(outdir, f));
   const scripts = [...built].filter((f) => f.endsWith('.js')).length;

@@ -15,10 +15,78 @@ import { forgetDrawings } from '../display-list.ts';
  */
 export const PEN_TABLE = 'PENS';
 
-/** One glyph's strokes in PEN_TABLE: whether they carry its shape, and each stroke's points, widths and closure. */
+/**
+ * One glyph's strokes in PEN_TABLE or read ahead (StrokesAhead): whether they carry its shape, and
+ * each stroke's points, widths, closure and joins (`e` entry, `x` exit: a connected hand's).
+ */
 export interface StoredStrokes {
   c: boolean;
-  s: { p: number[]; w: number[]; z?: true }[];
+  s: { p: number[]; w: number[]; z?: true; e?: true; x?: true }[];
+}
+
+/**
+ * A font file's strokes read ahead of time, as a thread would read them (a release reads the
+ * bundled hands' when it is built): `file` names the file they were read from (its fingerprint),
+ * `glyphs` holds them by glyph id. A glyph not in it is read when it is first written.
+ */
+export interface StrokesAhead {
+  file: string;
+  /** Whether the hand joins its letters (LoadedFont.joined). */
+  joined: boolean;
+  glyphs: Record<string, StoredStrokes>;
+}
+
+/** Where this thread finds strokes read ahead of time for a font, by id (strokesReadAhead). */
+let ahead: (id: string) => StrokesAhead | undefined = () => undefined;
+
+/**
+ * Tells the engine where strokes read ahead of time are (by font id): a font whose file is the one
+ * they were read from takes its glyphs' strokes from there rather than reading them again.
+ */
+export function strokesReadAhead(lookup: (id: string) => StrokesAhead | undefined): void {
+  ahead = lookup;
+}
+
+/**
+ * The strokes of `text`'s glyphs in `source` and of their other drawings (the alternates a hand
+ * deals), read as a thread reads them: what StrokesAhead keeps.
+ */
+export function readStrokesAhead(source: FontSource, text: string): StrokesAhead {
+  const font = openFont(source);
+  const gids = new Set<number>();
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (!font.covers(cp)) continue;
+    for (const { gid } of shape(font, ch, false)) {
+      gids.add(gid);
+      for (const other of font.alternates(cp, gid)) gids.add(other.gid);
+    }
+  }
+  const glyphs: Record<string, StoredStrokes> = {};
+  for (const gid of gids)
+    glyphs[gid] = {
+      c: font.strokes(gid) !== null,
+      s: font.centrelines(gid).map((k) => ({
+        p: k.points,
+        w: k.widths,
+        ...(k.closed ? { z: true as const } : {}),
+        ...(k.entry ? { e: true as const } : {}),
+        ...(k.exit ? { x: true as const } : {}),
+      })),
+    };
+  return { file: fingerprint(source.bytes), joined: font.joined, glyphs };
+}
+
+/** Strokes as a thread reads them, from where they were kept. */
+function fromStored(kept: StoredStrokes): { read: readonly PenStroke[]; carries: boolean } {
+  const read = kept.s.map((k) => ({
+    points: k.p,
+    widths: k.w,
+    closed: k.z === true,
+    entry: k.e === true,
+    exit: k.x === true,
+  }));
+  return { read, carries: kept.c };
 }
 
 /** The least share of a glyph's ink its strokes must give back for the pen to write it along them. */
@@ -224,21 +292,22 @@ function openFont(source: FontSource): LoadedFont {
         : null;
     }
     const kept = pens?.[gid];
-    if (!kept) return undefined;
-    const read = kept.s.map((k) => ({
-      points: k.p,
-      widths: k.w,
-      closed: k.z === true,
-      entry: false,
-      exit: false,
-    }));
-    return { read, carries: kept.c };
+    return kept && fromStored(kept);
+  };
+  let readAhead: StrokesAhead | null | undefined;
+  const aheadOf = () => {
+    if (readAhead === undefined) {
+      const found = ahead(source.id);
+      readAhead = found?.file === fingerprint(source.bytes) ? found : null;
+    }
+    return readAhead;
   };
   const strokesOf = (gid: number) => {
     let s = strokes.get(gid);
     if (s === undefined) {
       // Strokes the font keeps were read for letters that stand alone: a connected hand reads its own.
-      s = f.joined ? undefined : stored(gid);
+      const kept = aheadOf()?.glyphs[gid];
+      s = (f.joined ? undefined : stored(gid)) ?? (kept && fromStored(kept));
       if (!s) {
         const outline = f.outline(gid);
         const read = centrelines(
@@ -292,6 +361,7 @@ function openFont(source: FontSource): LoadedFont {
       return reach;
     },
     get joined() {
+      joined ??= aheadOf()?.joined;
       joined ??= joinsLetters(
         JOIN_PAIRS.filter((p) => [...p].every((c) => cmap.has(c.codePointAt(0)!))).map((p) => {
           const [a, b] = shape(f, p, false);
