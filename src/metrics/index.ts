@@ -29,12 +29,15 @@ const statusLabel = (status: number) =>
   Number.isInteger(status) && status >= 100 && status <= 599 ? String(status) : OTHER;
 
 /**
- * Labels as an object without a prototype: the metrics library reads them with `for … in`, which
- * would also read any name written onto Object.prototype and refuse the whole call.
+ * Labels as an object whose prototype is an empty object without one: the metrics library reads
+ * them with `for … in`, which would also read any name written onto Object.prototype and refuse
+ * the whole call. (An object without a prototype of its own would be kept as a dictionary, which
+ * the library's checks read several times slower, on every request.)
  */
 function labels<T extends Record<string, string>>(l: T): T {
-  return Object.assign(Object.create(null) as T, l);
+  return Object.assign(Object.create(NO_NAMES) as T, l);
 }
+const NO_NAMES: object = Object.freeze(Object.create(null));
 
 /** One process's last minute. */
 export interface InstanceSample {
