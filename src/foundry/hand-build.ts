@@ -12,6 +12,7 @@ import {
   type PathCommand,
   STROKES_CARRY,
   type StoredStrokes,
+  toStored,
   strokeFit,
 } from '../render/index.ts';
 import type { GrayImage, ScannedBox, SheetScan } from './sheet-scan.ts';
@@ -443,14 +444,13 @@ function addAlternates(
 function penStrokes(outline: PathCommand[]): StoredStrokes {
   const read = centrelines(outline, HAND_UNITS_PER_EM);
   const carries = read.length > 0 && strokeFit(outline, HAND_UNITS_PER_EM, read).iou >= STROKES_CARRY;
-  return {
-    c: carries,
-    s: read.map((k) => ({
-      p: k.points.map(Math.round),
-      w: k.widths.map((w) => Math.round(w * 10) / 10),
-      ...(k.closed ? { z: true } : {}),
-    })),
-  };
+  // Whole font units and tenths of a width: the file stays small.
+  const rounded = read.map((k) => ({
+    ...k,
+    points: k.points.map(Math.round),
+    widths: k.widths.map((w) => Math.round(w * 10) / 10),
+  }));
+  return toStored(rounded, carries);
 }
 
 /** The font with a table added (the directory rebuilt, sorted by tag; checksums but the whole file's made good). */

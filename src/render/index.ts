@@ -10,7 +10,7 @@ export type { PathCommand, PenStroke } from './geometry.ts';
 export type { FontSource } from './text/fonts.ts';
 // What the foundry (src/foundry) builds a hand with: a drawing's strokes, and where a font keeps them.
 export { centrelines, strokeFit } from './text/centrelines.ts';
-export { PEN_TABLE, STROKES_CARRY, type StoredStrokes } from './text/fonts.ts';
+export { PEN_TABLE, STROKES_CARRY, type StoredStrokes, toStored } from './text/fonts.ts';
 // Strokes read ahead of time: a release reads the bundled hands' when it is built (workers/strokes-ahead.ts).
 export { readStrokesAhead, type StrokesAhead, strokesReadAhead } from './text/fonts.ts';
 export { FONT_CACHE_DEFAULT_BYTES, fontCacheState, forgetFont, setFontCacheBytes } from './text/fonts.ts';

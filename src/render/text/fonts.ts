@@ -63,18 +63,22 @@ export function readStrokesAhead(source: FontSource, text: string): StrokesAhead
     }
   }
   const glyphs: Record<string, StoredStrokes> = {};
-  for (const gid of gids)
-    glyphs[gid] = {
-      c: font.strokes(gid) !== null,
-      s: font.centrelines(gid).map((k) => ({
-        p: k.points,
-        w: k.widths,
-        ...(k.closed ? { z: true as const } : {}),
-        ...(k.entry ? { e: true as const } : {}),
-        ...(k.exit ? { x: true as const } : {}),
-      })),
-    };
+  for (const gid of gids) glyphs[gid] = toStored(font.centrelines(gid), font.strokes(gid) !== null);
   return { file: fingerprint(source.bytes), joined: font.joined, glyphs };
+}
+
+/** Strokes as they are kept (PEN_TABLE, StrokesAhead), and whether they carry the glyph's shape. */
+export function toStored(read: readonly PenStroke[], carries: boolean): StoredStrokes {
+  return {
+    c: carries,
+    s: read.map((k) => ({
+      p: k.points,
+      w: k.widths,
+      ...(k.closed ? { z: true as const } : {}),
+      ...(k.entry ? { e: true as const } : {}),
+      ...(k.exit ? { x: true as const } : {}),
+    })),
+  };
 }
 
 /** Strokes as a thread reads them, from where they were kept. */
