@@ -15,7 +15,7 @@ import {
   strokesReadAhead,
   writePdf,
 } from '../../src/render/index.ts';
-import { fontBytes } from '../../workers/fonts.ts';
+import { fontBytes, strokesAhead } from '../../workers/fonts.ts';
 import { textSpec } from '../helpers/specs.ts';
 
 const kept = (slug: string): StrokesAhead & { stamp: string } =>
@@ -69,7 +69,6 @@ t.test('a letter written with the strokes read ahead is the letter written witho
   t.notOk(tampered.pdf.equals(itself.pdf), 'strokes it is given are the ones it writes along');
   t.ok(otherFile.pdf.equals(itself.pdf), 'a table of another file of the font is not taken');
   // As workers/fonts.ts left it.
-  const { strokesAhead } = await import('../../workers/fonts.ts');
   strokesReadAhead(strokesAhead);
   for (const f of Object.keys(resources.fonts)) forgetFont(f);
 });
