@@ -1,7 +1,7 @@
 // The checks and the suite of `npm test`, once everything is built (docs/decisions.md, "Tooling"):
 // the type check (`npm run typecheck`) and lint (`npm run lint`) run beside the tap suite rather
 // than before it. The suite leaves a core idle about a third of its time (its files wait on
-// servers, timers and child processes), and the type check, about 45 s on one core here, fills
+// servers, timers and child processes), and the type check, about 50 s of one core here, fills
 // it. Their output is printed once the suite has ended; `npm test` fails if any of them failed.
 //   node scripts/test.mjs [tap arguments]
 import { spawn } from 'node:child_process';
