@@ -46,7 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
 };
 
 /**
- * One SQLite connection per file per process: better-sqlite3 waits for a busy lock
+ * One SQLite connection per file per process: the driver (libsql) waits for a busy lock
  * synchronously, so a second connection in the same thread would block the event loop that
  * the first one needs to commit. Opening the same file again shares the connection.
  */
@@ -67,20 +67,21 @@ export class Db {
     readonly kysely: Kysely<Database>,
     readonly dialect: DatabaseTarget['dialect'],
     private readonly sharedKey?: string,
-    sqlite?: import('better-sqlite3').Database,
+    sqlite?: import('libsql').Database,
   ) {
     // PRAGMA data_version changes when another connection (another process) commits.
     // Read at most once every DATA_VERSION_MS: a commit elsewhere (an admin command) is seen
     // within that, and a busy server does not pay a statement (and two file-lock calls) per
     // cache lookup.
-    const stmt = sqlite?.prepare('PRAGMA data_version').pluck();
+    // Read raw: the driver's get() adds a `_metadata` key to a row object.
+    const stmt = sqlite?.prepare('PRAGMA data_version').raw();
     let value: unknown = null;
     let readAt = Number.NEGATIVE_INFINITY;
     this.dataVersion = stmt
       ? () => {
           const now = performance.now();
           if (now - readAt >= DATA_VERSION_MS) {
-            value = stmt.get();
+            value = (stmt.get() as unknown[])[0];
             readAt = now;
           }
           return value;
@@ -121,7 +122,7 @@ export class Db {
     }
     if (key) mkdirSync(dirname(key), { recursive: true });
     // Loaded only for SQLite: a farm process never holds the native module.
-    const { default: SqliteDatabase } = await import('better-sqlite3');
+    const { default: SqliteDatabase } = await import('libsql');
     const sqlite = new SqliteDatabase(target.file, { timeout: 10_000 });
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('busy_timeout = 10000');

@@ -38,7 +38,7 @@ t.test('the install lines of docs/client.md, in a fresh project outside the chec
     t.equal(run.code, 0, `${cwd === ROOT ? 'checkout' : 'project'}: ${line}\n${run.out.slice(-2000)}`);
   }
   t.ok(existsSync(join(project, 'node_modules/scriptorium/dist/client/index.js')), 'the client is installed');
-  t.notOk(existsSync(join(project, 'node_modules/better-sqlite3')), 'and nothing of the service with it');
+  t.notOk(existsSync(join(project, 'node_modules/libsql')), 'and nothing of the service with it');
 
   const server = await startTestServer(t);
   const a = await server.tenant();

@@ -182,12 +182,20 @@ t.test('every curl sample of the document runs against the server as documented'
     t.ok(status >= 200 && status < 300, `${s.operationId}: ${status} ${out.slice(0, 200)}`);
   }
   // Two long letters of one account: the second waits while the first runs (one at a time an
-  // account), so the sample's cancel finds it unfinished however busy the machine is. The first is
-  // as long as a text may be: the batch after the cancel waits behind it too, and a quiet machine
-  // must not finish both before the batch's cancel.
+  // account), so the sample's cancel finds it unfinished however busy the machine is. The batch's
+  // rows are not held by the account's letter: they wait for the server's one render thread. Three
+  // more accounts' letters, each as long as a text may be, hold it for a second or more even on a
+  // quick machine, so the batch's cancel finds its rows unfinished too; they are cancelled after.
   const long = { templateId: a.templates.test.simple, text: 'A letter to cancel. '.repeat(2000) };
   const longest = { ...long, text: 'A letter to cancel. '.repeat(5000) };
   await call(t, server, 'POST', '/generations', { key: a.test, body: longest });
+  const holding: { key: string; id: string }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const other = await server.tenant();
+    const body = { ...longest, templateId: other.templates.test.simple };
+    const held = await call(t, server, 'POST', '/generations', { key: other.test, body });
+    holding.push({ key: other.test, id: held.body.id });
+  }
   const running = await call(t, server, 'POST', '/generations', { key: a.test, body: long });
   const cancel = SAMPLES.find((s) => s.operationId === 'cancelGeneration')!.curl.replaceAll(
     EXAMPLE_IDS.generation,
@@ -215,5 +223,10 @@ t.test('every curl sample of the document runs against the server as documented'
       SAMPLES.find((s) => s.operationId === 'cancelBatch')!.curl.replaceAll(EXAMPLE_IDS.batch, created.id),
     ),
   );
-  t.match(stopped, { id: created.id, cancelledAt: /Z$/ }, 'cancelBatch');
+  t.match(
+    stopped,
+    { id: created.id, cancelledAt: /Z$/ },
+    `cancelBatch: ${JSON.stringify(stopped).slice(0, 300)}`,
+  );
+  for (const h of holding) await call(t, server, 'POST', `/generations/${h.id}/cancel`, { key: h.key });
 });
