@@ -94,13 +94,18 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
   );
 
   const refused = live.status === 'refused';
+  /** The refresh last begun: an earlier one still answering (read before an action) sets nothing. */
+  const refreshes = useRef(0);
   const refresh = useCallback(async () => {
     // While the token is refused the lists keep their last state: asking again with it would
     // only count as more wrong guesses.
     if (refused) return;
+    const mine = ++refreshes.current;
+    const latest = () => mine === refreshes.current;
     try {
       if (view === 'accounts' || view === 'jobs' || view === 'requests') {
         const page = await client.call<Page<AccountRow>>('GET', '/accounts?limit=100');
+        if (!latest()) return;
         setAccounts(page.data);
         names.current = Object.fromEntries(page.data.map((a) => [a.account.id, a.account.name]));
       }
@@ -109,6 +114,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
           'GET',
           `/jobs?limit=100${filter === 'all' ? '' : `&status=${filter}`}`,
         );
+        if (!latest()) return;
         setJobs(page.data);
       }
       if (view === 'requests') {
@@ -116,10 +122,13 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
           'GET',
           `/plan-requests?limit=100${requestFilter === 'all' ? '' : `&status=${requestFilter}`}`,
         );
+        if (!latest()) return;
         setRequests(page.data);
       }
       if (view === 'accounts' && keysOf) {
-        setKeys((await client.call<{ data: AdminKey[] }>('GET', `/accounts/${keysOf.account.id}/keys`)).data);
+        const keys = (await client.call<{ data: AdminKey[] }>('GET', `/accounts/${keysOf.account.id}/keys`))
+          .data;
+        if (latest()) setKeys(keys);
       }
     } catch {
       // The header already says the server is away; the lists keep their last state.
@@ -139,9 +148,17 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
     setPending({ kind: 'confirm', question, run });
   const clamp = (n: number, length: number) => Math.max(0, Math.min(n, length - 1));
 
+  // What the screen shows as it is drawn. Ink draws a frame before it hands keys to the handler
+  // of that frame, so a key pressed on a busy machine just after a list changed reaches the handler
+  // of the frame before; it acts on the row the operator sees, read from here.
+  const drawn = useRef({ requests, requestAt, keys, keyAt, accounts, accountAt, shownJobs, jobAt, detail });
+  drawn.current = { requests, requestAt, keys, keyAt, accounts, accountAt, shownJobs, jobAt, detail };
+
   useInput(
     (input, key) => {
       const pending = pendingNow.current;
+      const { requests, requestAt, keys, keyAt, accounts, accountAt, shownJobs, jobAt, detail } =
+        drawn.current;
       if (help) {
         setHelp(false);
         return;
