@@ -44,8 +44,13 @@ export interface Service {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Log lines are written in batches of this many bytes, or at the latest this often. */
-export const LOG_BATCH_BYTES = 4096;
+/**
+ * Log lines are written in batches of this many bytes, or at the latest this often. Just under
+ * the 16 KiB the writer (sonic-boom) writes at once: each write is a round trip through libuv's
+ * thread pool, and a line in 15 KiB batches costs about 0.3 µs less than in 4 KiB ones
+ * (docs/decisions.md, "Logs").
+ */
+export const LOG_BATCH_BYTES = 15 * 1024;
 export const LOG_FLUSH_MS = 100;
 
 /**
