@@ -144,7 +144,7 @@ export class Pen {
     // In a connected hand, the letter before in the word: the next is set where the font sets it
     // after that letter, in that letter's frame (its size and turn), held at the point where
     // that letter runs out, so that the pen's one movement has no gap and no step at the join.
-    let before: { word: number; m: Matrix; advance: number; exit: [number, number] } | null = null;
+    let before: { word: number; m: Matrix; advance: number; exit: [number, number]; wide: number } | null = null;
     this.written.n = 0;
     // One of each letter's drawings: the font's alternates, each drawn afresh several times (the
     // shapes modifier), dealt in writing order so that none repeats within the line.
@@ -153,10 +153,13 @@ export class Pen {
     // a letter the hand stretches, narrows or writes smaller than its neighbours, a tired hand's
     // most of all, or one calmed to fit its room) sets the letters after it further on or closer
     // (pt along the line), so no gap opens inside a word and none overlaps more; the line keeps
-    // its length, the difference spread over its letters.
+    // its length, the difference spread over its letters. Not a connected hand's: each of its
+    // letters meets the one before where that one's stroke leaves it (runsOn), so a word is as
+    // long as its letters are written, and what was taken back would come off the gap after it.
     const along = new Float64Array(placed.length);
     const wide = new Float64Array(placed.length);
     let widened = 0;
+    let back = 0;
     for (let i = 0; i < placed.length; i++) {
       along[i] = widened;
       const { g, grow, spaced, hand: gh } = placed[i]!;
@@ -165,10 +168,12 @@ export class Pen {
       wide[i] = w;
       const drawn = w * gh.stretch * (1 + calm * (grow - 1));
       if (drawn === spaced) continue;
-      widened += (drawn - spaced) * g.font.font.glyphHAdvance(card.gid) * ((size * g.fit) / g.font.upem);
+      const more = (drawn - spaced) * g.font.font.glyphHAdvance(card.gid) * ((size * g.fit) / g.font.upem);
+      widened += more;
+      if (!g.font.joined) back += more;
     }
     placed.forEach((_, i) => {
-      along[i]! -= (widened * i) / placed.length;
+      along[i]! -= (back * i) / placed.length;
     });
     for (let i = 0; i < placed.length; i++) {
       const p = placed[i]!;
@@ -203,9 +208,9 @@ export class Pen {
       if (runsOn) {
         // The point where the letter before leaves, as the font sets this letter after it.
         const [jx, jy] = before!.exit;
-        const [pm, lx] = [before!.m, jx - before!.advance];
-        const dx = pm[0] * jx + pm[2] * jy + pm[4] - (m[0] * lx + m[2] * jy + m[4]);
-        const dy = pm[1] * jx + pm[3] * jy + pm[5] - (m[1] * lx + m[3] * jy + m[5]);
+        const [pm, lx] = [before!.m, (jx - before!.advance) * wide[i]!];
+        const dx = pm[0] * jx * before!.wide + pm[2] * jy + pm[4] - (m[0] * lx + m[2] * jy + m[4]);
+        const dy = pm[1] * jx * before!.wide + pm[3] * jy + pm[5] - (m[1] * lx + m[3] * jy + m[5]);
         // Only a join the hand's variation parted (not one a justified line's spaces opened).
         if (Math.hypot(dx, dy) < JOIN_REACH * size) {
           m[4] += dx;
@@ -215,10 +220,11 @@ export class Pen {
       if (g.font.joined) {
         // A letter whose ink the centrelines did not see run out still meets the next where the
         // font sets them side by side: held there, low on its right edge.
-        // (A connected hand's drawings keep the font's width: drawingWidth.)
+        // Its drawing's width (drawingWidth) moves that point with it: the next letter meets it
+        // there, its own entry moved by its own width.
         const advance = g.font.font.glyphHAdvance(gid);
         const exit = exitOf(g.font, gid) ?? [advance, 0.25 * (g.font.reach.x ?? g.font.upem / 2)];
-        before = { word: g.word, m, advance, exit };
+        before = { word: g.word, m, advance, exit, wide: wide[i]! };
       } else before = null;
       // A tall letter under a line whose ink hangs low there is written shorter (its ascender,
       // or its top), as a writer's pen shortens a stroke it would cross the line above with.

@@ -60,19 +60,18 @@ function strokeDrawing(font: LoadedFont, how: Drawing): StrokeDrawing {
     key: how.key,
     upem: font.upem,
     xHeight: font.reach.x ?? font.upem / 2,
-    fontWidth: font.joined,
   };
 }
 
 /**
  * How much wider (above 1) or narrower drawing `how` writes the letter than the font: the pen sets
  * the letters after it that much further on or closer (Pen.write), so a narrow drawing leaves no
- * gap in its word. 1 for the font's own drawing, a letter written by its outline (no strokes) and
- * a connected hand's (its joins stay where the font has them: a join the width moved by a fifth
- * of an em at the strongest shapes no longer closes).
+ * gap in its word. 1 for the font's own drawing and a letter written by its outline (no
+ * strokes). A connected hand's letters vary too: a join's end is widened with the letter, and the
+ * letter after it meets it where it is drawn (Pen.write).
  */
 export function drawingWidth(font: LoadedFont, gid: number, how: Drawing): number {
-  if (how.drawing === 0 || how.shapes <= 0 || font.joined || !font.strokes(gid)) return 1;
+  if (how.drawing === 0 || how.shapes <= 0 || !font.strokes(gid)) return 1;
   return widthOf(new Random(how.seed, `${how.key}/${how.drawing}/strokes`), how.shapes);
 }
 
@@ -104,7 +103,7 @@ export interface StrokeDrawing {
   upem: number;
   /** The hand's x-height (font units): above it is an ascender, below the baseline a descender. */
   xHeight: number;
-  /** The letter keeps the font's width (a connected hand's; one the pen writes by its outline, not its strokes). */
+  /** The letter keeps the font's width (one the pen writes by its outline, not its strokes). */
   fontWidth?: boolean;
 }
 
