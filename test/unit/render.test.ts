@@ -241,22 +241,15 @@ t.test(
       'Thank you so much for the lovely afternoon tea last Sunday. The garden looked wonderful. '.repeat(500);
     const list = renderText({ style: style({ modifiers: { fatigue: { amount: 1 } } }), text, fonts });
     t.ok(list.pages.length >= 20, `${list.pages.length} pages`);
-    // The clear space between the ink of two neighbouring letters of a word, over a page.
+    // The clear space between the ink of two neighbouring letters of a word, over a page (each
+    // letter's drawing's box as written; its path is relative, so its numbers are not points).
     const insideGaps = (page: (typeof list.pages)[number]) => {
       const glyphs = page.items.flatMap((i) => (i.kind === 'glyph' ? [i] : []));
-      const ink = (g: (typeof glyphs)[number]) => {
-        const p = list.glyphs[g.ref]!.path.match(/-?\d+(\.\d+)?/g)!.map(Number);
-        let [lo, hi] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
-        for (let i = 0; i < p.length; i += 2) {
-          const x = g.m[0] * p[i]! + g.m[2] * p[i + 1]! + g.m[4];
-          [lo, hi] = [Math.min(lo, x), Math.max(hi, x)];
-        }
-        return [lo, hi] as const;
-      };
+      const boxes = letterBoxes(list, page);
       const gaps: number[] = [];
       for (let i = 1; i < glyphs.length; i++)
-        if (glyphs[i]!.word === glyphs[i - 1]!.word && Math.abs(glyphs[i]!.m[5] - glyphs[i - 1]!.m[5]) < 10)
-          gaps.push(ink(glyphs[i]!)[0] - ink(glyphs[i - 1]!)[1]);
+        if (glyphs[i]!.word === glyphs[i - 1]!.word && boxes[i]!.line === boxes[i - 1]!.line)
+          gaps.push(boxes[i]!.left - boxes[i - 1]!.right);
       gaps.sort((a, b) => a - b);
       return { p99: gaps[Math.floor(0.99 * (gaps.length - 1))]!, widest: gaps.at(-1)! };
     };

@@ -144,7 +144,8 @@ export class Pen {
     // In a connected hand, the letter before in the word: the next is set where the font sets it
     // after that letter, in that letter's frame (its size and turn), held at the point where
     // that letter runs out, so that the pen's one movement has no gap and no step at the join.
-    let before: { word: number; m: Matrix; advance: number; exit: [number, number]; wide: number } | null = null;
+    let before: { word: number; m: Matrix; advance: number; exit: [number, number]; wide: number } | null =
+      null;
     this.written.n = 0;
     // One of each letter's drawings: the font's alternates, each drawn afresh several times (the
     // shapes modifier), dealt in writing order so that none repeats within the line.
