@@ -151,8 +151,9 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
   // What the screen shows as it is drawn. Ink draws a frame before it hands keys to the handler
   // of that frame, so a key pressed on a busy machine just after a list changed reaches the handler
   // of the frame before; it acts on the row the operator sees, read from here.
-  const drawn = useRef({ requests, requestAt, keys, keyAt, accounts, accountAt, shownJobs, jobAt, detail });
-  drawn.current = { requests, requestAt, keys, keyAt, accounts, accountAt, shownJobs, jobAt, detail };
+  const shown = { requests, requestAt, keys, keyAt, accounts, accountAt, shownJobs, jobAt, detail };
+  const drawn = useRef(shown);
+  drawn.current = shown;
 
   useInput(
     (input, key) => {
