@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { RenderRequest } from '../src/app/ports/renderer.ts';
 import { textSpec } from '../test/helpers/specs.ts';
+import { descriptors } from '../src/config/index.ts';
 import { PiscinaRenderer } from '../workers/piscina-renderer.ts';
 import { prose } from './prose.ts';
 import { DOC_STYLE, styleOf } from './render-doc.ts';
@@ -37,12 +38,12 @@ const task = (i: number): RenderRequest => ({
 });
 
 const before = process.memoryUsage().rss;
-const young = args.young ? Number(args.young) : undefined;
+const young = Number(args.young ?? descriptors.renderYoungMb.default);
 const pool = new PiscinaRenderer({
   threads,
   timeoutMs: 60_000,
   memoryMb: Number(args.memory),
-  ...(young ? { youngMb: young } : {}),
+  youngMb: young,
 });
 let peak = before;
 const sampler = setInterval(() => {
@@ -59,7 +60,7 @@ const pages = results.reduce((n, r) => n + r.pages, 0);
 const table = [
   `### Render pool, ${new Date().toISOString().slice(0, 10)} (bench/pool.ts)`,
   '',
-  `${machine()}; ${jobs} documents of 100,000 characters (${Math.round(pages / jobs)} pages each) through ${threads} worker threads${young ? ` (young generation ${young} MiB)` : ''}, after one warm-up document per thread.`,
+  `${machine()}; ${jobs} documents of 100,000 characters (${Math.round(pages / jobs)} pages each) through ${threads} worker threads (young generation ${young} MiB), after one warm-up document per thread.`,
   '',
   '| figure | value | target |',
   '|---|---:|---|',

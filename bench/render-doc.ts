@@ -1,17 +1,16 @@
 // The documents the Chromium benchmark gives both sides, and our side of it: a process of its
-// own (as Chromium's are) that renders on request, one JSON line in, one out.
+// own (as Chromium's are) that renders on request on one render thread of the service's pool,
+// one JSON line in, one out.
 //
 //   {"kind":"letter","i":7}  a one-page A5 letter, its own text and seed
 //   {"kind":"doc","seed":3}  the 100,000-character document in seed 3
 //   → {"ms":…, "cpuMs":…, "bytes":…}  wall time, the process's CPU time (all its threads), size
 import { createInterface } from 'node:readline';
-import { deflateSync } from 'node:zlib';
-import { bundledChain, bundledFontSource } from '../test/helpers/fonts.ts';
-import { parseTemplate, type Style } from '../src/domain/template.ts';
-import { renderText } from '../src/render/page/document.ts';
-import { displayListToPdf } from '../src/render/write/pdf.ts';
+import type { RenderRequest } from '../src/app/ports/renderer.ts';
 import { bundledFontId } from '../src/domain/fonts.ts';
-import { deflateFont, PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
+import { parseTemplate, type Style } from '../src/domain/template.ts';
+import { textSpec } from '../test/helpers/specs.ts';
+import { PiscinaRenderer } from '../workers/piscina-renderer.ts';
 import { prose } from './prose.ts';
 
 export const DOC_STYLE = {
@@ -53,24 +52,33 @@ export function seeded(json: Record<string, unknown>, seed: number): Style {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const fonts = bundledChain(bundledFontSource('caveat'));
+  // The service's own render thread (the built one, under the pool's heap settings), one of it:
+  // what a job of this text costs the service, the hand-over between threads included.
+  const pool = new PiscinaRenderer({ threads: 1, timeoutMs: 120_000, memoryMb: 512 });
   const doc = prose(100_000);
-  // One compressor for the process, as a render worker has.
-  const deflate = (b: Uint8Array) => deflateSync(b, { level: PDF_DEFLATE_LEVEL });
-  const render = (req: { kind: 'letter'; i: number } | { kind: 'doc'; seed: number }) => {
+  const render = async (req: { kind: 'letter'; i: number } | { kind: 'doc'; seed: number }) => {
     const [style, text] =
       req.kind === 'letter'
         ? [seeded(LETTER_STYLE, 1000 + req.i), letterText(req.i)]
         : [seeded(DOC_STYLE, req.seed), doc];
+    const task: RenderRequest = {
+      output: 'pdf',
+      spec: textSpec(style, text),
+      fonts: {},
+      images: {},
+      createdAt: '2026-11-30T00:00:00Z',
+      limits: { maxPages: 200, maxBytes: 55_000_000 },
+    };
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    const pdf = displayListToPdf(renderText({ style, text, fonts }), { deflate, deflateFont });
+    const pdf = await pool.run(task);
     const ms = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
-    return { ms, cpuMs: (cpu.user + cpu.system) / 1000, bytes: pdf.length };
+    return { ms, cpuMs: (cpu.user + cpu.system) / 1000, bytes: pdf.bytes.length };
   };
   for await (const line of createInterface({ input: process.stdin })) {
     if (!line.trim()) continue;
-    process.stdout.write(`${JSON.stringify(render(JSON.parse(line)))}\n`);
+    process.stdout.write(`${JSON.stringify(await render(JSON.parse(line)))}\n`);
   }
+  await pool.close();
 }

@@ -174,7 +174,7 @@ export async function openAdapters(
       threads: config.poolThreads,
       timeoutMs: config.renderTimeoutMs,
       memoryMb: config.renderMemoryMb,
-      ...(config.renderYoungMb ? { youngMb: config.renderYoungMb } : {}),
+      youngMb: config.renderYoungMb,
       fontCacheBytes: config.fontCacheMb * 1024 * 1024,
       handIdleMs: config.handProcessIdleMs,
       onWorkerError: (err) => log.warn({ err: err.message }, 'render worker failed outside a task'),

@@ -20,8 +20,9 @@ import {
   type RenderResult,
   RenderTaskError,
 } from '../src/app/ports/renderer.ts';
-import { tuneImageAllocator } from '../src/config/index.ts';
+import { descriptors, tuneImageAllocator } from '../src/config/index.ts';
 import { HandRunner } from './hand-runner.ts';
+import { tuneRenderHeap } from './heap.ts';
 import { programFile } from './programs.ts';
 import type { Forgotten, PoolTask, PoolWorkerData } from './pool-task.ts';
 
@@ -33,7 +34,7 @@ export interface PiscinaRendererOptions {
   timeoutMs: number;
   /** Old-generation heap per worker, MiB. */
   memoryMb: number;
-  /** Young generation of each worker's heap, MiB (V8's own when absent): larger renders faster, holds more. */
+  /** Young generation of each worker's heap, MiB (RENDER_YOUNG_MB's default when absent): larger collects less often, holds more. */
   youngMb?: number;
   /** Bytes of font files each thread's font cache may hold (src/render/text/fonts.ts); the engine's default else. */
   fontCacheBytes?: number;
@@ -63,6 +64,7 @@ export class PiscinaRenderer implements Renderer {
   constructor(private readonly opts: PiscinaRendererOptions) {
     // Before any worker loads the image renderer (workers/native-memory.ts says why).
     tuneImageAllocator();
+    tuneRenderHeap();
     this.pool = this.create();
     // Piscina stops replacing workers once a replacement fails while starting (for example a
     // fresh worker meeting the heap limit as it loads), and tasks then wait in its queue for
@@ -87,7 +89,7 @@ export class PiscinaRenderer implements Renderer {
       idleTimeout: 60_000,
       resourceLimits: {
         maxOldGenerationSizeMb: this.opts.memoryMb,
-        ...(this.opts.youngMb ? { maxYoungGenerationSizeMb: this.opts.youngMb } : {}),
+        maxYoungGenerationSizeMb: this.opts.youngMb ?? descriptors.renderYoungMb.default,
       },
       workerData: { fontCacheBytes: this.opts.fontCacheBytes } satisfies PoolWorkerData,
     });

@@ -340,12 +340,11 @@ export const descriptors = {
     parse: integer(32, 16_384, 'MiB'),
     doc: 'Heap of one render worker; a task past it is stopped and fails.',
   }),
-  renderYoungMb: describe<number | undefined>({
+  renderYoungMb: describe({
     env: 'RENDER_YOUNG_MB',
-    default: undefined,
-    shown: "unset (V8's own)",
-    parse: optional(integer(16, 1024, 'MiB')),
-    doc: "Young generation of one render worker's heap: larger collects less often and renders faster, at the cost of memory (192: 41 % more pages a second for 240 MiB more with 2 threads; docs/performance.md).",
+    default: 8,
+    parse: integer(8, 1024, 'MiB'),
+    doc: 'Young generation of one render worker\'s heap: larger collects less often, at the cost of memory (docs/performance.md, "Render pool").',
   }),
   fontCacheMb: describe({
     env: 'FONT_CACHE_MB',

@@ -83,7 +83,7 @@ t.test('every bad variable is reported at once', async (t) => {
       ADMIN_TOKEN: 'short',
       PLAN_CATALOG: '{"pro":{"pagesPerDay":0}}',
       DEMO: 'maybe',
-      RENDER_YOUNG_MB: '8',
+      RENDER_YOUNG_MB: '4',
     });
     t.fail('should throw');
   } catch (err) {
@@ -99,7 +99,7 @@ t.test('every bad variable is reported at once', async (t) => {
         'POOL_THREADS must be 1-64, got 0',
         'REDIS_URL must use redis or rediss, got 8 characters (not shown: it is a secret)',
         'PLAN_CATALOG pro.pagesPerDay must be a whole number 1-1000000 pages, got 0',
-        'RENDER_YOUNG_MB must be 16-1024 MiB, got 8',
+        'RENDER_YOUNG_MB must be 8-1024 MiB, got 4',
       ].sort((a, b) => order(a) - order(b)),
     );
   }
@@ -110,8 +110,8 @@ function order(line: string): number {
   return Object.values(descriptors).findIndex((d) => d.env === env);
 }
 
-t.test("a render worker's young generation: V8's own unless set", async (t) => {
-  t.equal(loadConfig({}).renderYoungMb, undefined);
+t.test("a render worker's young generation: 8 MiB unless set", async (t) => {
+  t.equal(loadConfig({}).renderYoungMb, 8);
   t.equal(loadConfig({ RENDER_YOUNG_MB: '192' }).renderYoungMb, 192);
 });
 

@@ -154,6 +154,22 @@ export interface GlyphHand {
   opacity: number;
 }
 
+/** A GlyphHand to fill (Handwriting.glyph). */
+export function blankGlyphHand(): GlyphHand {
+  return {
+    lean: 0,
+    stretch: 1,
+    dx: 0,
+    dy: 0,
+    rotation: 0,
+    scale: 1,
+    grow: 1,
+    wordScale: 1,
+    color: '',
+    opacity: 1,
+  };
+}
+
 export class Handwriting {
   private readonly letters: Random;
   private readonly words: Random;
@@ -180,8 +196,11 @@ export class Handwriting {
   private readonly m: Modifiers;
   private readonly tone: { k: number; phase: number; amp: number }[];
   /** Shades of the ink already mixed, by colour and step. */
-  private readonly tones = new Map<string, string>();
-  private lastTone = { color: '', step: 0, tone: '' };
+  /** Each ink's shades by step (toneAt). */
+  private readonly tones = new Map<string, Map<number, string>>();
+  private readonly lastTone = { color: '', step: 0, tone: '' };
+  /** A letter's own draws (glyph), reused. */
+  private readonly own = new Float64Array(4);
 
   constructor(
     modifiers: Modifiers,
@@ -246,9 +265,10 @@ export class Handwriting {
   /**
    * The hand on one letter of word `word`, `along` pt from the start of its line: baseline, size,
    * rotation and position follow the line's slow waves (neighbours move together, as a hand
-   * does), with a little of each letter's own on top.
+   * does), with a little of each letter's own on top. Written into `hand`, which the pen reuses
+   * from letter to letter.
    */
-  glyph(word: number, along: number, line: LineHand): GlyphHand {
+  glyph(word: number, along: number, line: LineHand, hand: GlyphHand): void {
     const f = this.fatigue();
     this.index++;
     if (word !== this.word.n) {
@@ -265,19 +285,22 @@ export class Handwriting {
     const on = l.enabled;
     const tired = this.tired;
     const w = line.waves;
-    const hand: GlyphHand = {
-      lean: this.slant + tired.lean + (tired.t > 0 ? 0.4 * tired.t * this.loosening.soft() : 0),
-      stretch: tired.t > 0 ? 1 + 0.4 * tired.t * this.loosening.soft() : 1,
-      // Tiredness loosens the letters' shapes, slant and baseline, not the spacing inside a word.
-      dx: on ? l.spacing * flowAt(w.dx, along, this.letters.soft()) : 0,
-      dy: on ? l.baseline * f * flowAt(w.baseline, along, this.letters.soft()) + this.word.dy : 0,
-      rotation: on ? l.rotation * DEG * f * flowAt(w.rotation, along, this.letters.soft()) : 0,
-      scale: on ? 1 + l.scale * f * flowAt(w.size, along, this.letters.soft()) : 1,
-      wordScale: this.word.scale,
-      grow: tired.grow,
-      color: this.toneAt(this.index),
-      opacity: 1,
-    };
+    // The letter's own share of each variation, drawn in one go: a draw returned one at a time
+    // from a call the optimiser did not inline came back as a boxed number, garbage a letter.
+    const own = this.own;
+    if (tired.t > 0) this.loosening.softs(own, 2);
+    hand.lean = this.slant + tired.lean + (tired.t > 0 ? 0.4 * tired.t * own[0]! : 0);
+    hand.stretch = tired.t > 0 ? 1 + 0.4 * tired.t * own[1]! : 1;
+    if (on) this.letters.softs(own, 4);
+    // Tiredness loosens the letters' shapes, slant and baseline, not the spacing inside a word.
+    hand.dx = on ? l.spacing * flowAt(w.dx, along, own[0]!) : 0;
+    hand.dy = on ? l.baseline * f * flowAt(w.baseline, along, own[1]!) + this.word.dy : 0;
+    hand.rotation = on ? l.rotation * DEG * f * flowAt(w.rotation, along, own[2]!) : 0;
+    hand.scale = on ? 1 + l.scale * f * flowAt(w.size, along, own[3]!) : 1;
+    hand.wordScale = this.word.scale;
+    hand.grow = tired.grow;
+    hand.color = this.toneAt(this.index);
+    hand.opacity = 1;
     const k = this.m.ink;
     if (k.enabled) {
       // The ink: lighter where the hand eased off (a slow wave along the line, a little of each
@@ -293,7 +316,6 @@ export class Handwriting {
         hand.color = shade(hand.color, -0.25 * (k.flow ?? 0) * (1 - this.pen.since / 3));
       this.pen.since++;
     }
-    return hand;
   }
 
   /** The ink's colour at the `i`th letter: a slow drift, the same from one letter to the next as across a space. */
@@ -307,13 +329,25 @@ export class Handwriting {
     // The tone drifts slowly: most letters have the one before's.
     const last = this.lastTone;
     if (last.color === this.word.color && last.step === step) return last.tone;
-    const key = `${this.word.color}${step}`;
-    let tone = this.tones.get(key);
+    return this.retone(step);
+  }
+
+  /** The ink's colour `step` from the word's (shade's steps, each worked out once). */
+  private retone(step: number): string {
+    let tones = this.tones.get(this.word.color);
+    if (tones === undefined) {
+      tones = new Map();
+      this.tones.set(this.word.color, tones);
+    }
+    let tone = tones.get(step);
     if (tone === undefined) {
       tone = shade(this.word.color, step);
-      this.tones.set(key, tone);
+      tones.set(step, tone);
     }
-    this.lastTone = { color: this.word.color, step, tone };
+    const last = this.lastTone;
+    last.color = this.word.color;
+    last.step = step;
+    last.tone = tone;
     return tone;
   }
 

@@ -3,7 +3,7 @@
 // (document.ts) and structured documents (flow.ts).
 import { type DisplayList, type DisplayPage, drawingCache, type Item, type Matrix } from '../display-list.ts';
 import { type Alternate, type LoadedFont, perFont } from '../text/fonts.ts';
-import type { GlyphHand, Handwriting, LineHand } from './handwriting.ts';
+import { blankGlyphHand, type Handwriting, type LineHand } from './handwriting.ts';
 import { type Line, leastWordSpace } from '../text/text-layout.ts';
 import { type Drawing, DRAWINGS, HAND_DRAWINGS_SEED } from './variants.ts';
 import { drawingWidth, letterPath, letterStrokes, SHAPES_REACH } from './writing.ts';
@@ -62,22 +62,61 @@ export function roomOf(font: LoadedFont, size: number, pitch: number): { above: 
   return { above: ascent + free, below: descent + free };
 }
 
-/** Where a glyph goes before the line's variation is calmed to fit its room. */
-interface Placed {
-  g: Line['glyphs'][number];
-  x: number;
+/**
+ * Where each glyph of a line goes before the line's variation is calmed to fit its room: one
+ * array a figure, reused from line to line (an object a letter cost a dozen allocations, each of
+ * its numbers one of its own, and the collector the time to find them dead).
+ */
+class Places {
+  n = 0;
+  g: Line['glyphs'][number][] = [];
+  /** The ink of each glyph (its tone, and how opaque). */
+  color: string[] = [];
+  /** The drawing dealt to each glyph. */
+  card: Card[] = [];
+  private cap = 0;
+  x = new Float64Array(0);
   /** The glyph's variation away from the baseline (drift, slope, its own), pt. */
-  dy: number;
-  /** Its size against the plain size (its own, its word's, the tired hand's), and its turn. */
-  grow: number;
+  dy = new Float64Array(0);
+  /** Its size against the plain size (its own, its word's, the tired hand's). */
+  grow = new Float64Array(0);
   /** The size its position was spaced at (its word's and the tired hand's, not its own). */
-  spaced: number;
-  angle: number;
-  /** The turn's cosine and sine, with all of the variation kept. */
-  cos: number;
-  sin: number;
-  hand: GlyphHand;
+  spaced = new Float64Array(0);
+  /** Its turn, and the turn's cosine and sine with all of the variation kept. */
+  angle = new Float64Array(0);
+  cos = new Float64Array(0);
+  sin = new Float64Array(0);
+  /** The hand's slant and stretch on the glyph, and its ink's opacity (GlyphHand). */
+  lean = new Float64Array(0);
+  stretch = new Float64Array(0);
+  opacity = new Float64Array(0);
+  /** How far the letters before moved the glyph along the line (pt), and its drawing's width against the font's. */
+  along = new Float64Array(0);
+  wide = new Float64Array(0);
+
+  /** Empties the line, with room for `count` glyphs. */
+  reset(count: number): void {
+    this.n = 0;
+    if (count <= this.cap) return;
+    const cap = Math.max(count, 2 * this.cap, 64);
+    for (const k of FIGURES) this[k] = new Float64Array(cap);
+    this.cap = cap;
+  }
 }
+const FIGURES = [
+  'x',
+  'dy',
+  'grow',
+  'spaced',
+  'angle',
+  'cos',
+  'sin',
+  'lean',
+  'stretch',
+  'opacity',
+  'along',
+  'wide',
+] as const;
 
 /** The left, right and lowest point of each letter of a line, three numbers a letter. */
 class Letters {
@@ -110,6 +149,9 @@ export class Pen {
   /** The ink box of the letter being written, and of every letter of the line (reused: no garbage a letter). */
   private readonly extent: Extent = { left: 0, right: 0, top: 0, bottom: 0 };
   private readonly written = new Letters();
+  /** The glyphs of the line being written, and the hand on the glyph being placed (reused). */
+  private readonly places = new Places();
+  private readonly glyphHand = blankGlyphHand();
   /** How low the ink of the lines written on the page reaches, in bins INK_BIN pt wide across it. */
   private lowest: { page: DisplayPage | null; bins: Float64Array } = {
     page: null,
@@ -137,6 +179,7 @@ export class Pen {
     const wobble = at.wobble === undefined ? lineHand.wobble : clamp(lineHand.wobble, at.wobble);
     const x0 = left + line.offset + wobble;
     const placed = this.place(line, at, lineHand, x0);
+    const n = placed.n;
     const calm = at.room ? this.calming(placed, at.room, baseline, size) : 1;
     const shapes = hand.shapes;
     // The drawings this line has used (stamped with the line's number), so that none repeats in it.
@@ -149,7 +192,8 @@ export class Pen {
     this.written.n = 0;
     // One of each letter's drawings: the font's alternates, each drawn afresh several times (the
     // shapes modifier), dealt in writing order so that none repeats within the line.
-    const cards = placed.map((p) => this.deal(p.g, shapes, inLine));
+    const cards = placed.card;
+    for (let i = 0; i < n; i++) cards[i] = this.deal(placed.g[i]!, shapes, inLine);
     // A letter written wider or narrower than it was spaced at (a drawing wider than the font's,
     // a letter the hand stretches, narrows or writes smaller than its neighbours, a tired hand's
     // most of all, or one calmed to fit its room) sets the letters after it further on or closer
@@ -157,33 +201,30 @@ export class Pen {
     // its length, the difference spread over its letters. Not a connected hand's: each of its
     // letters meets the one before where that one's stroke leaves it (runsOn), so a word is as
     // long as its letters are written, and what was taken back would come off the gap after it.
-    const along = new Float64Array(placed.length);
-    const wide = new Float64Array(placed.length);
+    const { along, wide } = placed;
     let widened = 0;
     let back = 0;
-    for (let i = 0; i < placed.length; i++) {
+    for (let i = 0; i < n; i++) {
       along[i] = widened;
-      const { g, grow, spaced, hand: gh } = placed[i]!;
+      const g = placed.g[i]!;
+      const spaced = placed.spaced[i]!;
       const card = cards[i]!;
       const w = this.widthOf(g.font, card, shapes);
       wide[i] = w;
-      const drawn = w * gh.stretch * (1 + calm * (grow - 1));
+      const drawn = w * placed.stretch[i]! * (1 + calm * (placed.grow[i]! - 1));
       if (drawn === spaced) continue;
       const more = (drawn - spaced) * g.font.font.glyphHAdvance(card.gid) * ((size * g.fit) / g.font.upem);
       widened += more;
       if (!g.font.joined) back += more;
     }
-    placed.forEach((_, i) => {
-      along[i]! -= (back * i) / placed.length;
-    });
-    for (let i = 0; i < placed.length; i++) {
-      const p = placed[i]!;
-      const { g, hand: gh } = p;
-      const y = baseline - g.dy + calm * (p.dy + along[i]! * lineHand.slope);
-      const s = ((size * g.fit) / g.font.upem) * (1 + calm * (p.grow - 1));
-      const angle = calm * p.angle;
-      const cos = calm === 1 ? p.cos : Math.cos(angle);
-      const sin = calm === 1 ? p.sin : Math.sin(angle);
+    for (let i = 0; i < n; i++) along[i]! -= (back * i) / n;
+    for (let i = 0; i < n; i++) {
+      const g = placed.g[i]!;
+      const y = baseline - g.dy + calm * (placed.dy[i]! + along[i]! * lineHand.slope);
+      const s = ((size * g.fit) / g.font.upem) * (1 + calm * (placed.grow[i]! - 1));
+      const angle = calm * placed.angle[i]!;
+      const cos = calm === 1 ? placed.cos[i]! : Math.cos(angle);
+      const sin = calm === 1 ? placed.sin[i]! : Math.sin(angle);
       let fi = this.fontIndex.get(g.font);
       if (fi === undefined) {
         fi = this.fontIndex.size;
@@ -195,14 +236,14 @@ export class Pen {
       const shift = card.shift * s;
       // Font units (y up) → page (y down): scale, flip, rotate, move to the pen position.
       // Stretch and lean in font units (x scaled, then moved with the height), before the rotation.
-      const k = gh.lean;
-      const w = gh.stretch;
+      const k = placed.lean[i]!;
+      const w = placed.stretch[i]!;
       const m: Matrix = [
         w * s * cos,
         w * s * sin,
         s * (k * cos + sin),
         s * (k * sin - cos),
-        p.x + along[i]! + shift * cos,
+        placed.x[i]! + along[i]! + shift * cos,
         y + shift * sin,
       ];
       const runsOn = before?.word === g.word && g.font.joined;
@@ -251,8 +292,8 @@ export class Pen {
         kind: 'glyph',
         ref,
         m,
-        color: gh.color,
-        opacity: gh.opacity,
+        color: placed.color[i]!,
+        opacity: placed.opacity[i]!,
         word: g.word,
       };
       if (runsOn) item.joins = true;
@@ -263,8 +304,8 @@ export class Pen {
           kind: 'glyph',
           ref,
           m: [m[0], m[1], m[2], m[3], m[4] + o * cos, m[5] + o * sin],
-          color: gh.color,
-          opacity: gh.opacity,
+          color: placed.color[i]!,
+          opacity: placed.opacity[i]!,
         });
       }
     }
@@ -351,7 +392,7 @@ export class Pen {
   }
 
   /** Each glyph of the line with the hand's variation on it: where it goes, and how far the variation moves, grows and turns it. */
-  private place(line: Line, at: LinePlacement, lineHand: LineHand, x0: number): Placed[] {
+  private place(line: Line, at: LinePlacement, lineHand: LineHand, x0: number): Places {
     const { hand } = this;
     const { size, left } = at;
     // Guards that keep words words (GAP_GUARD): inside a word a letter moves at most `guard`
@@ -363,31 +404,32 @@ export class Pen {
     // The least clear space between two words' ink (leastWordSpace).
     const wordInk = leastWordSpace(this.xHeight) * size;
     const glyphs = line.glyphs;
-    const out: Placed[] = [];
+    const out = this.places;
+    out.reset(glyphs.length);
+    const gh = this.glyphHand;
     let extra = 0;
     let lastInk = -Infinity; // where the last letter's ink ends, pt
     // What a drawing of the shapes modifier may add to a letter's width on either side.
     const reach = SHAPES_REACH * hand.shapes * size;
     let [beforeWord, beforeDx] = [-1, 0];
-    let word = { n: -1, middle: 0, scale: 1 };
+    // The word being placed: its number, its middle (pt along the line) and its size.
+    let [wordN, wordMiddle, wordScale] = [-1, 0, 1];
     for (let i = 0; i < glyphs.length; i++) {
       const g = glyphs[i]!;
       if (g.word < 0) {
         extra += line.justify + Math.max(-guard, hand.space(size));
         continue;
       }
-      const gh = hand.glyph(g.word, x0 + g.x + extra - left, lineHand);
+      hand.glyph(g.word, x0 + g.x + extra - left, lineHand, gh);
       const advance = (glyphs[i + 1]?.x ?? line.width) - g.x;
-      if (g.word !== word.n) {
+      if (g.word !== wordN) {
         let last = i;
         while (glyphs[last + 1]?.word === g.word) last++;
         const width = (glyphs[last + 1]?.x ?? line.width) - g.x;
         const most = width > 0 ? (2 * guard) / width : 0;
-        word = {
-          n: g.word,
-          middle: g.x + width / 2,
-          scale: Math.min(1 + most, Math.max(1 - most, gh.wordScale)),
-        };
+        wordN = g.word;
+        wordMiddle = g.x + width / 2;
+        wordScale = Math.min(1 + most, Math.max(1 - most, gh.wordScale));
       }
       let dx = gh.dx;
       if (beforeWord >= 0)
@@ -398,9 +440,9 @@ export class Pen {
       // The word scaled about its middle: its letters and their spacing together.
       // A tired hand writes larger (gh.grow): its letters and words spread as they grow (the
       // layout wrapped its lines narrower for it, lineShare).
-      let x = x0 + gh.grow * (word.middle + (g.x - word.middle) * word.scale + g.dx) + extra + dx;
+      let x = x0 + gh.grow * (wordMiddle + (g.x - wordMiddle) * wordScale + g.dx) + extra + dx;
       const own = advance > 0 ? Math.min(gh.scale, 1 + guard / advance) : gh.scale;
-      const grow = own * word.scale * gh.grow;
+      const grow = own * wordScale * gh.grow;
       const angle = gh.rotation + lineHand.angle;
       // Between words the ink stays apart (leastWordSpace): a letter turned, leant or drawn wider than
       // its advance must not reach across the gap; the rest of the line moves on to make room.
@@ -420,17 +462,19 @@ export class Pen {
         x += push;
       }
       lastInk = x + inkRight;
-      out.push({
-        g,
-        x,
-        dy: lineHand.drift + gh.dy + (x - left) * lineHand.slope,
-        grow,
-        spaced: gh.grow * word.scale,
-        angle,
-        cos,
-        sin,
-        hand: gh,
-      });
+      const j = out.n++;
+      out.g[j] = g;
+      out.color[j] = gh.color;
+      out.x[j] = x;
+      out.dy[j] = lineHand.drift + gh.dy + (x - left) * lineHand.slope;
+      out.grow[j] = grow;
+      out.spaced[j] = gh.grow * wordScale;
+      out.angle[j] = angle;
+      out.cos[j] = cos;
+      out.sin[j] = sin;
+      out.lean[j] = gh.lean;
+      out.stretch[j] = gh.stretch;
+      out.opacity[j] = gh.opacity;
     }
     return out;
   }
@@ -441,27 +485,27 @@ export class Pen {
    * steps, down to none. A letter that reaches further when written plainly may keep that reach.
    */
   private calming(
-    placed: Placed[],
+    placed: Places,
     room: { above: number; below: number },
     baseline: number,
     size: number,
   ): number {
     const shapes = this.hand.shapes;
     const fits = (calm: number) => {
-      for (const p of placed) {
-        const { g } = p;
+      for (let i = 0; i < placed.n; i++) {
+        const g = placed.g[i]!;
         const box = g.font.box(g.gid);
         // What a drawing of the shapes modifier may add to the letter's height at either end.
         const grown = SHAPES_REACH * shapes * g.font.upem;
         const y0 = box[1] - grown;
         const y1 = box[3] + grown;
         const plain = (size * g.fit) / g.font.upem;
-        const s = plain * (1 + calm * (p.grow - 1));
-        const cos = calm === 1 ? p.cos : Math.cos(calm * p.angle);
-        const sin = calm === 1 ? p.sin : Math.sin(calm * p.angle);
+        const s = plain * (1 + calm * (placed.grow[i]! - 1));
+        const cos = calm === 1 ? placed.cos[i]! : Math.cos(calm * placed.angle[i]!);
+        const sin = calm === 1 ? placed.sin[i]! : Math.sin(calm * placed.angle[i]!);
         const base = baseline - g.dy;
         // The box's corners turned with the letter: y = base + dy + x·sin − y·cos (font units scaled).
-        const y = base + calm * p.dy;
+        const y = base + calm * placed.dy[i]!;
         const a = box[0] * sin;
         const b = box[2] * sin;
         const c = y0 * cos;

@@ -46,7 +46,8 @@ export interface LineGlyph {
 }
 
 export interface Line {
-  glyphs: LineGlyph[];
+  /** Made anew each time they are read (layoutParagraph): read them once. */
+  readonly glyphs: LineGlyph[];
   width: number;
   text: string;
   /** The same text in visual (left-to-right display) order, for layers that expect it. */
@@ -197,32 +198,73 @@ function shapeRun(font: LoadedFont, text: string, rtl: boolean): ShapedGlyph[] {
 }
 
 /**
- * The glyphs whose cluster lies in [a, end): a slice, found by bisection, since a run's clusters
- * rise (left to right) or fall (right to left) along it. Filtering the whole paragraph's glyphs
- * for each line made long paragraphs quadratic.
+ * The glyphs whose cluster lies in [a, end), as a range of `s`'s indices, found by bisection,
+ * since a run's clusters rise (left to right) or fall (right to left) along it. Filtering the
+ * whole paragraph's glyphs for each line made long paragraphs quadratic.
  */
-function clusterSlice(glyphs: ShapedGlyph[], a: number, end: number): ShapedGlyph[] {
-  const n = glyphs.length;
-  if (n === 0) return glyphs;
-  const falling = glyphs[0]!.cluster > glyphs[n - 1]!.cluster;
+function clusterRange(s: Shaped, a: number, end: number): [number, number] {
+  const { n, cluster } = s;
+  if (n === 0) return [0, 0];
+  const falling = cluster[0]! > cluster[n - 1]!;
   // The first index from which on every cluster is past `bound` in the run's order.
   const from = (bound: number) => {
     let [lo, hi] = [0, n];
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const c = glyphs[mid]!.cluster;
+      const c = cluster[mid]!;
       if (falling ? c >= bound : c < bound) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   };
-  return falling ? glyphs.slice(from(end), from(a)) : glyphs.slice(from(a), from(end));
+  return falling ? [from(end), from(a)] : [from(a), from(end)];
 }
 
+/**
+ * A run's glyphs as shaped, one array a figure. A paragraph's are kept until the last of its
+ * lines is written, and a document's lines are all laid out before the first is written: as an
+ * object a glyph they were copied by young-generation collections on their way to the old
+ * generation; the numbers of typed arrays are not.
+ */
 interface Shaped {
   run: Run;
   fit: number;
-  glyphs: ShapedGlyph[];
+  n: number;
+  gid: Int32Array;
+  /** Index of the first character of the glyph's cluster, in the paragraph. */
+  cluster: Int32Array;
+  /** Advance and offsets in font units. */
+  advance: Float64Array;
+  dx: Float64Array;
+  dy: Float64Array;
+  /** A composed letter's mark's size against its letter's (NaN: not a mark); null when the run has none. */
+  size: Float64Array | null;
+}
+
+/** `glyphs` of a run shaped from the paragraph's `start`th character, packed. */
+function packed(run: Run, fit: number, glyphs: ShapedGlyph[], start: number): Shaped {
+  const n = glyphs.length;
+  const s: Shaped = {
+    run,
+    fit,
+    n,
+    gid: new Int32Array(n),
+    cluster: new Int32Array(n),
+    advance: new Float64Array(n),
+    dx: new Float64Array(n),
+    dy: new Float64Array(n),
+    size: glyphs.some((g) => g.size !== undefined) ? new Float64Array(n).fill(Number.NaN) : null,
+  };
+  for (let i = 0; i < n; i++) {
+    const g = glyphs[i]!;
+    s.gid[i] = g.gid;
+    s.cluster[i] = g.cluster + start;
+    s.advance[i] = g.advance;
+    s.dx[i] = g.dx;
+    s.dy[i] = g.dy;
+    if (g.size !== undefined) s.size![i] = g.size;
+  }
+  return s;
 }
 
 /** Lays out one paragraph into lines of `m.width` pt. */
@@ -259,14 +301,14 @@ export function layoutParagraph(
   const { levels, paragraphs } = embedding;
   const rtl = (paragraphs[0]?.level ?? 0) % 2 === 1;
   const runs = itemize(text, levels, fonts, missing);
-  const shaped: Shaped[] = runs.map((run) => ({
-    run,
-    fit: fitOf(run, text, fonts[0]!),
-    glyphs: shapeRun(run.font, text.slice(run.start, run.end), run.level % 2 === 1).map((g) => {
-      g.cluster += run.start;
-      return g;
-    }),
-  }));
+  const shaped: Shaped[] = runs.map((run) =>
+    packed(
+      run,
+      fitOf(run, text, fonts[0]!),
+      shapeRun(run.font, text.slice(run.start, run.end), run.level % 2 === 1),
+      run.start,
+    ),
+  );
 
   // Width of each character position (advances land on their cluster's first character).
   const advance = new Float64Array(text.length + 1);
@@ -275,19 +317,19 @@ export function layoutParagraph(
   for (const s of shaped) {
     const scale = (m.size / s.run.font.upem) * s.fit;
     const { font } = s.run;
-    s.glyphs.forEach((g, j) => {
-      if (g.size !== undefined) return; // a composed letter's mark: no advance
-      advance[g.cluster]! += g.advance * scale + m.letterSpacing;
+    for (let j = 0; j < s.n; j++) {
+      if (s.size !== null && !Number.isNaN(s.size[j]!)) continue; // a composed letter's mark: no advance
+      const cluster = s.cluster[j]!;
+      advance[cluster]! += s.advance[j]! * scale + m.letterSpacing;
       // A space keeps at least 40 % of its width clear of ink: a swash that reaches back over
       // it (Homemade Apple's capitals) or a tail that runs on past its letter widens it.
-      if (!isSpace(text.charCodeAt(g.cluster))) return;
-      const [left, right] = [s.glyphs[j - 1], s.glyphs[j + 1]];
+      if (!isSpace(text.charCodeAt(cluster))) continue;
       const over =
-        (left ? Math.max(0, font.box(left.gid)[2] - left.advance) : 0) +
-        (right ? Math.max(0, -font.box(right.gid)[0]) : 0);
-      advance[g.cluster]! += Math.max(0, over - 0.6 * g.advance) * scale;
-      overhang[g.cluster] = over * scale;
-    });
+        (j > 0 ? Math.max(0, font.box(s.gid[j - 1]!)[2] - s.advance[j - 1]!) : 0) +
+        (j + 1 < s.n ? Math.max(0, -font.box(s.gid[j + 1]!)[0]) : 0);
+      advance[cluster]! += Math.max(0, over - 0.6 * s.advance[j]!) * scale;
+      overhang[cluster] = over * scale;
+    }
   }
   // A space narrowed by the template's word spacing keeps at least the clear space the pen keeps
   // between two words' ink, past what the letters either side reach into it: the line is wrapped
@@ -359,11 +401,10 @@ export function layoutParagraph(
     // Runs of this line in visual order (UAX #9 L2: reverse sequences at each level from the highest).
     const parts = shaped
       .filter((s) => s.run.start < end && s.run.end > a)
-      .map((s) => ({
-        level: s.run.level,
-        s,
-        glyphs: clusterSlice(s.glyphs, a, end),
-      }));
+      .map((s) => {
+        const [from, to] = clusterRange(s, a, end);
+        return { level: s.run.level, s, from, to };
+      });
     const maxLevel = Math.max(0, ...parts.map((p) => p.level));
     const minOdd = Math.max(1, Math.min(...parts.map((p) => p.level)) | 1);
     for (let lvl = maxLevel; lvl >= minOdd; lvl--) {
@@ -378,30 +419,37 @@ export function layoutParagraph(
         i = j;
       }
     }
-    const glyphs: LineGlyph[] = [];
-    let x = 0;
-    for (const p of parts) {
-      const scale = (m.size / p.s.run.font.upem) * p.s.fit;
-      let baseX = x;
-      for (const g of p.glyphs) {
-        // A composed letter's mark stands where its base does (its offsets are from there).
-        const mark = g.size !== undefined;
-        if (!mark) baseX = x;
-        glyphs.push({
-          font: p.s.run.font,
-          gid: g.gid,
-          cp: text.codePointAt(g.cluster)!,
-          x: baseX,
-          dx: g.dx * scale,
-          dy: g.dy * scale,
-          word: wordAt[g.cluster]!,
-          fit: p.s.fit * (g.size ?? 1),
-        });
-        if (mark) continue;
-        x += isSpace(text.charCodeAt(g.cluster)) ? advance[g.cluster]! : g.advance * scale + m.letterSpacing;
+    // The line's glyphs, placed along it; its width alone when `out` is null.
+    const walk = (out: LineGlyph[] | null): number => {
+      let x = 0;
+      for (const { s, from, to } of parts) {
+        const scale = (m.size / s.run.font.upem) * s.fit;
+        let baseX = x;
+        for (let j = from; j < to; j++) {
+          const cluster = s.cluster[j]!;
+          // A composed letter's mark stands where its base does (its offsets are from there).
+          const size = s.size === null ? Number.NaN : s.size[j]!;
+          const mark = !Number.isNaN(size);
+          if (!mark) baseX = x;
+          out?.push({
+            font: s.run.font,
+            gid: s.gid[j]!,
+            cp: text.codePointAt(cluster)!,
+            x: baseX,
+            dx: s.dx[j]! * scale,
+            dy: s.dy[j]! * scale,
+            word: wordAt[cluster]!,
+            fit: s.fit * (mark ? size : 1),
+          });
+          if (mark) continue;
+          x += isSpace(text.charCodeAt(cluster))
+            ? advance[cluster]!
+            : s.advance[j]! * scale + m.letterSpacing;
+        }
       }
-    }
-    const width = x;
+      return x;
+    };
+    const width = walk(null);
     const indent = li === 0 ? m.firstLineIndent : 0;
     const room = avail(a) - indent - width;
     const align =
@@ -418,7 +466,14 @@ export function layoutParagraph(
             : indent;
     const visual = hasRtl && end > a ? visualOrder(text, embedding, a, end - 1) : text.slice(a, end);
     return {
-      glyphs,
+      // Made when the line is written, not kept: a document's lines are all laid out before the
+      // first is written (its page count, its closing lines), and a glyph object a letter held
+      // that long was copied by every young-generation collection on the way to the old one.
+      get glyphs() {
+        const glyphs: LineGlyph[] = [];
+        walk(glyphs);
+        return glyphs;
+      },
       width,
       text: text.slice(a, end),
       visual,
