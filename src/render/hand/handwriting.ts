@@ -308,7 +308,9 @@ export class Handwriting {
       // The pressure wave runs along the letters written, not the line: a space between two
       // words is no more of a change than the step from one letter to the next.
       const light = 0.5 + 0.5 * flowAt(w.pressure, this.index * PRESSURE_STEP, this.ink.signed());
-      const dry = this.pen.holds > 0 ? Math.min(1, this.pen.since / this.pen.holds) ** 1.5 : 0;
+      // How far the pen has run dry, to the power 1.5 (as r·√r: a power of 1.5 cost a tenth of a letter's hand).
+      const run = this.pen.holds > 0 ? Math.min(1, this.pen.since / this.pen.holds) : 0;
+      const dry = run * Math.sqrt(run);
       const ink = (1 - 0.3 * k.pressure * light) * (1 - 0.4 * (k.flow ?? 0) * dry);
       hand.opacity = Math.round(Math.max(INK_FLOOR, ink) * 20) / 20;
       // Fresh from the ink: the first letters after a dip are darker, the ink pooled on the nib.

@@ -72,8 +72,9 @@ class Places {
   g: Line['glyphs'][number][] = [];
   /** The ink of each glyph (its tone, and how opaque). */
   color: string[] = [];
-  /** The drawing dealt to each glyph. */
+  /** The drawing dealt to each glyph, and what the document knows of it. */
   card: Card[] = [];
+  use: CardUse[] = [];
   private cap = 0;
   x = new Float64Array(0);
   /** The glyph's variation away from the baseline (drift, slope, its own), pt. */
@@ -141,8 +142,8 @@ export class Pen {
   private readonly fontIndex = new Map<LoadedFont, number>();
   /** Each letter's drawings, dealt like cards: every one once before any comes again (by font, then glyph as shaped). */
   private readonly decks = new Map<LoadedFont, Map<number, Deck>>();
-  /** Each drawing's reference in this document's glyph table. */
-  private readonly cardRefs = new Map<Card, string>();
+  /** What this document knows of each card it has dealt: its width, its reference (one lookup a letter). */
+  private readonly uses = new Map<Card, CardUse>();
   /** Lines written so far, and the line each card was last used in (by card id). */
   private lineNo = 0;
   private stamps = new Int32Array(1024);
@@ -209,11 +210,13 @@ export class Pen {
       const g = placed.g[i]!;
       const spaced = placed.spaced[i]!;
       const card = cards[i]!;
-      const w = this.widthOf(g.font, card, shapes);
+      const use = this.dealt(g.font, card, shapes);
+      placed.use[i] = use;
+      const w = use.w;
       wide[i] = w;
       const drawn = w * placed.stretch[i]! * (1 + calm * (placed.grow[i]! - 1));
       if (drawn === spaced) continue;
-      const more = (drawn - spaced) * g.font.font.glyphHAdvance(card.gid) * ((size * g.fit) / g.font.upem);
+      const more = (drawn - spaced) * g.font.advance(card.gid) * ((size * g.fit) / g.font.upem);
       widened += more;
       if (!g.font.joined) back += more;
     }
@@ -264,7 +267,7 @@ export class Pen {
         // font sets them side by side: held there, low on its right edge.
         // Its drawing's width (drawingWidth) moves that point with it: the next letter meets it
         // there, its own entry moved by its own width.
-        const advance = g.font.font.glyphHAdvance(gid);
+        const advance = g.font.advance(gid);
         const exit = exitOf(g.font, gid) ?? [advance, 0.25 * (g.font.reach.x ?? g.font.upem / 2)];
         before = { word: g.word, m, advance, exit, wide: wide[i]! };
       } else before = null;
@@ -281,11 +284,12 @@ export class Pen {
         ink.bottom = base + (ink.bottom - base) * k;
       }
       this.written.add(ink.left, ink.right, ink.bottom);
-      let ref = this.cardRefs.get(card);
+      const use = placed.use[i]!;
+      let ref = use.ref;
       // A drawing's definition goes into the document the first time its card is dealt.
       if (ref === undefined) {
         ref = `${fi}:${gid}:${variant}`;
-        this.cardRefs.set(card, ref);
+        use.ref = ref;
         if (!this.glyphs[ref]) this.define(ref, g.font, gid, variant, size, shapes);
       }
       const item: Item & { kind: 'glyph' } = {
@@ -338,15 +342,18 @@ export class Pen {
     };
   }
 
-  /** Each card's drawing width, as drawn at `shapes` (drawingWidth), worked out once a document. */
-  private readonly widths = new Map<Card, { shapes: number; w: number }>();
-
-  private widthOf(font: LoadedFont, card: Card, shapes: number): number {
-    const known = this.widths.get(card);
-    if (known?.shapes === shapes) return known.w;
-    const w = drawingWidth(font, card.gid, this.howOf(font, card.gid, card.drawing, shapes));
-    this.widths.set(card, { shapes, w });
-    return w;
+  /** The card's use in this document, its width as drawn at `shapes` (drawingWidth) worked out once a document and shapes. */
+  private dealt(font: LoadedFont, card: Card, shapes: number): CardUse {
+    let use = this.uses.get(card);
+    if (use === undefined) {
+      use = { shapes: Number.NaN, w: 1, ref: undefined };
+      this.uses.set(card, use);
+    }
+    if (use.shapes !== shapes) {
+      use.w = drawingWidth(font, card.gid, this.howOf(font, card.gid, card.drawing, shapes));
+      use.shapes = shapes;
+    }
+    return use;
   }
 
   /** How drawing `variant` of glyph `gid` is made. */
@@ -358,7 +365,7 @@ export class Pen {
       // The hand's own drawings, the same in every document: the document's seed deals them.
       seed: HAND_DRAWINGS_SEED,
       key: `${font.id}:${gid}`,
-      advance: font.font.glyphHAdvance(gid),
+      advance: font.advance(gid),
     };
   }
 
@@ -693,6 +700,13 @@ function cardsOf(
     CARDS.set(key, cards);
   }
   return cards;
+}
+
+/** A card in one document: the `shapes` its width `w` was worked out at, and its reference in the glyph table once defined. */
+interface CardUse {
+  shapes: number;
+  w: number;
+  ref: string | undefined;
 }
 
 interface Card extends Alternate {

@@ -123,6 +123,8 @@ export interface LoadedFont {
   alternates(cp: number, gid: number): readonly Alternate[];
   /** The glyph's ink box in font units, y up: [xMin, yMin, xMax, yMax] (cached). */
   box(gid: number): readonly [number, number, number, number];
+  /** The glyph's advance in font units (cached: the pen asks for it a few times a letter). */
+  advance(gid: number): number;
   /**
    * How far the hand's letters reach above and below the baseline, in font units: its tallest
    * ascender (b d f h k l t) and deepest descender (g j p q y), or the font's own metrics where it
@@ -283,7 +285,9 @@ function openFont(source: FontSource): LoadedFont {
   const drawings = new Map<number, Map<number, Alternate[]>>();
   let features: hb.Feature[] | undefined;
   const extents = font.hExtents();
-  const boxes = new Map<number, readonly [number, number, number, number]>();
+  // By glyph id, found once each: a lookup in an array, not a call into the shaper's memory.
+  const boxes: (readonly [number, number, number, number])[] = [];
+  let advances = new Float64Array(0);
   let reach: LoadedFont['reach'] | undefined;
   let joined: boolean | undefined;
   const strokes = new Map<number, { read: readonly PenStroke[]; carries: boolean }>();
@@ -352,13 +356,26 @@ function openFont(source: FontSource): LoadedFont {
       return found.get(gid) ?? [];
     },
     box(gid) {
-      let b = boxes.get(gid);
+      let b = boxes[gid];
       if (!b) {
         const e = font.glyphExtents(gid);
         b = e ? [e.xBearing, e.yBearing + e.height, e.xBearing + e.width, e.yBearing] : [0, 0, 0, 0];
-        boxes.set(gid, b);
+        boxes[gid] = b;
       }
       return b;
+    },
+    advance(gid) {
+      if (gid >= advances.length) {
+        const grown = new Float64Array(Math.max(gid + 1, 2 * advances.length, 256)).fill(Number.NaN);
+        grown.set(advances);
+        advances = grown;
+      }
+      let a = advances[gid]!;
+      if (Number.isNaN(a)) {
+        a = font.glyphHAdvance(gid);
+        advances[gid] = a;
+      }
+      return a;
     },
     get reach() {
       reach ??= reachOf(f, extents);

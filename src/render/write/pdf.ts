@@ -201,6 +201,20 @@ class Content {
     return this;
   }
 
+  /** Bytes written as they are. */
+  raw(bytes: Uint8Array): this {
+    this.room(bytes.length);
+    for (let i = 0; i < bytes.length; i++) this.buf[this.n++] = bytes[i]!;
+    return this;
+  }
+
+  /** One space. */
+  space(): this {
+    this.room(1);
+    this.buf[this.n++] = 0x20;
+    return this;
+  }
+
   /** An integer, as String() writes it (no sign for zero). */
   int(v: number): this {
     if (v >= 2 ** 31 || v <= -(2 ** 31)) return this.ascii(String(v));
@@ -338,6 +352,9 @@ class Writer {
   }
 }
 
+/** Each byte as two hex digits (the text layer writes a code a character). */
+const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 /** Maps the characters of the text layer to one-byte codes of Type 3 fonts (256 per font). */
 class TextCodes {
   readonly fonts: string[][] = [];
@@ -382,11 +399,12 @@ function toUnicode(chars: string[], bytes: 1 | 2 = 1, first = 0): string {
   ].join('\n');
 }
 
-/** How a page shows a drawing: its font and size (`/Hn size Tf`), its code (hex) and its matrix's scale. */
+/** How a page shows a drawing: its font and size (`/Hn size Tf`), its matrix's scale, and the bytes after the matrix. */
 interface PlacedGlyph {
   face: string;
-  code: string;
   k: number;
+  /** What follows the matrix a letter of it is shown with: ` Tm <code> Tj`, as bytes. */
+  shown: Uint8Array;
 }
 
 function pageContent(
@@ -446,19 +464,17 @@ function pageContent(
       const k = glyph.k;
       c.line()
         .int(Math.round(m[0] * k))
-        .ascii(' ')
+        .space()
         .int(Math.round(m[1] * k))
-        .ascii(' ')
+        .space()
         .int(Math.round(m[2] * k))
-        .ascii(' ')
+        .space()
         .int(Math.round(m[3] * k))
-        .ascii(' ')
+        .space()
         .int(Math.round(m[4] * 10))
-        .ascii(' ')
+        .space()
         .int(Math.round(m[5] * 10))
-        .ascii(' Tm <')
-        .ascii(glyph.code)
-        .ascii('> Tj');
+        .raw(glyph.shown);
       continue;
     }
     endInk();
@@ -513,7 +529,7 @@ function pageContent(
         c.line(`/T${fi} ${f2(line.size)} Tf`);
         font = fi;
       }
-      hex += code.toString(16).padStart(2, '0');
+      hex += HEX_BYTE[code]!;
     }
     flush();
     c.line('ET');
@@ -591,10 +607,11 @@ export class PdfDocument {
           const scale = glyphs[ref]!.scale;
           // Glyph space is a thousandth of the size, the group a tenth of a point, a unit of
           // glyph space GLYPH_UNIT font units: size 10 × GLYPH_UNIT × scale.
+          const code = ((i % GLYPHS_PER_FONT) + 1).toString(16).padStart(4, '0');
           glyph = {
             face: `/H${Math.floor(i / GLYPHS_PER_FONT)} ${f8(scale * 10 * GLYPH_UNIT)} Tf`,
-            code: ((i % GLYPHS_PER_FONT) + 1).toString(16).padStart(4, '0'),
             k: 1000 / scale,
+            shown: enc.encode(` Tm <${code}> Tj`),
           };
           this.placed.set(ref, glyph);
         }
