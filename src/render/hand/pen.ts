@@ -142,8 +142,8 @@ export class Pen {
   private readonly fontIndex = new Map<LoadedFont, number>();
   /** Each letter's drawings, dealt like cards: every one once before any comes again (by font, then glyph as shaped). */
   private readonly decks = new Map<LoadedFont, Map<number, Deck>>();
-  /** What this document knows of each card it has dealt: its width, its reference (one lookup a letter). */
-  private readonly uses = new Map<Card, CardUse>();
+  /** This pen's number in the thread: the cards it deals carry what it knows of them under it (CardUse). */
+  private readonly serial = ++pens;
   /** Lines written so far, and the line each card was last used in (by card id). */
   private lineNo = 0;
   private stamps = new Int32Array(1024);
@@ -344,10 +344,10 @@ export class Pen {
 
   /** The card's use in this document, its width as drawn at `shapes` (drawingWidth) worked out once a document and shapes. */
   private dealt(font: LoadedFont, card: Card, shapes: number): CardUse {
-    let use = this.uses.get(card);
-    if (use === undefined) {
-      use = { shapes: Number.NaN, w: 1, ref: undefined };
-      this.uses.set(card, use);
+    let use = card.use;
+    if (use === undefined || use.pen !== this.serial) {
+      use = { pen: this.serial, shapes: Number.NaN, w: 1, ref: undefined };
+      card.use = use;
     }
     if (use.shapes !== shapes) {
       use.w = drawingWidth(font, card.gid, this.howOf(font, card.gid, card.drawing, shapes));
@@ -594,7 +594,13 @@ export class Pen {
       const model = cards[deck.next]!;
       let drawing = 0;
       for (const c of cards) if (c.gid === model.gid && c.drawing > drawing) drawing = c.drawing;
-      cards.push({ gid: model.gid, shift: model.shift, drawing: drawing + 1, id: nextCardId++ });
+      cards.push({
+        gid: model.gid,
+        shift: model.shift,
+        drawing: drawing + 1,
+        id: nextCardId++,
+        use: undefined,
+      });
     }
     if (i < cards.length) [cards[deck.next], cards[i]] = [cards[i]!, cards[deck.next]!];
     const card = cards[deck.next++]!;
@@ -692,8 +698,9 @@ function cardsOf(
     const each = shapes > 0 ? Math.ceil(DRAWINGS / outlines.length) : 0;
     const made: Card[] = [];
     for (const o of outlines) {
-      if (each === 0) made.push({ ...o, drawing: 0, id: nextCardId++ });
-      for (let d = 1; d <= each; d++) made.push({ ...o, drawing: d, id: nextCardId++ });
+      if (each === 0) made.push({ gid: o.gid, shift: o.shift, drawing: 0, id: nextCardId++, use: undefined });
+      for (let d = 1; d <= each; d++)
+        made.push({ gid: o.gid, shift: o.shift, drawing: d, id: nextCardId++, use: undefined });
     }
     cards = made;
     if (CARDS.size >= 10_000) CARDS.clear();
@@ -702,8 +709,14 @@ function cardsOf(
   return cards;
 }
 
-/** A card in one document: the `shapes` its width `w` was worked out at, and its reference in the glyph table once defined. */
+/**
+ * A card in one document (its pen's `serial`): the `shapes` its width `w` was worked out at, and
+ * its reference in the glyph table once defined. Kept on the card, where the pen has it at hand
+ * (a map from card to this, looked up a letter, cost as much as the rest of the letter's width):
+ * a pen that finds another pen's there starts its own.
+ */
 interface CardUse {
+  pen: number;
   shapes: number;
   w: number;
   ref: string | undefined;
@@ -714,9 +727,13 @@ interface Card extends Alternate {
   drawing: number;
   /** Unique in the thread: where a document stamps the line that last used it. */
   id: number;
+  /** What the pen that dealt it last knows of it. */
+  use: CardUse | undefined;
 }
 
 let nextCardId = 0;
+/** Pens made in this thread (Pen.serial). */
+let pens = 0;
 
 interface Deck {
   cards: Card[];

@@ -204,7 +204,10 @@ class Content {
   /** Bytes written as they are. */
   raw(bytes: Uint8Array): this {
     this.room(bytes.length);
-    for (let i = 0; i < bytes.length; i++) this.buf[this.n++] = bytes[i]!;
+    const buf = this.buf;
+    let n = this.n;
+    for (let i = 0; i < bytes.length; i++) buf[n++] = bytes[i]!;
+    this.n = n;
     return this;
   }
 
@@ -224,13 +227,17 @@ class Content {
       this.buf[this.n++] = 0x2d;
       i = -i;
     }
+    const buf = this.buf;
+    const digits = this.digits;
     let d = 0;
     do {
       const q = (i / 10) | 0;
-      this.digits[d++] = 0x30 + i - q * 10;
+      digits[d++] = 0x30 + i - q * 10;
       i = q;
     } while (i > 0);
-    while (d > 0) this.buf[this.n++] = this.digits[--d]!;
+    let n = this.n;
+    while (d > 0) buf[n++] = digits[--d]!;
+    this.n = n;
     return this;
   }
 
