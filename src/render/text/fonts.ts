@@ -517,15 +517,20 @@ export function shape(font: LoadedFont, text: string, rtl: boolean): ShapedGlyph
 
 const WORD_CACHE_MAX = 50_000;
 
+/** A word as shaped (each word once per thread, kept): its glyphs' clusters count from `at`. */
+export interface ShapedWord {
+  glyphs: readonly ShapedGlyph[];
+  at: number;
+}
+
 /**
  * Shapes a run word by word (spaces are their own words), each word once per thread. Nothing
  * that shaping does crosses a space in these scripts (joining, reordering, ligatures), so the
- * result is the run's; the glyphs come back in visual order like HarfBuzz's own.
+ * result is the run's; the words come back in visual order like HarfBuzz's glyphs (right to left,
+ * the last first), each as kept, not copied.
  */
-export function shapeWords(font: LoadedFont, text: string, rtl: boolean): ShapedGlyph[] {
-  const out: ShapedGlyph[] = [];
-  // Right to left, the words go in last first: where each word's glyphs start in `out`.
-  const starts: number[] = [];
+export function shapedWords(font: LoadedFont, text: string, rtl: boolean): ShapedWord[] {
+  const out: ShapedWord[] = [];
   for (let at = 0; at < text.length; ) {
     const space = text.charCodeAt(at) === 0x20;
     let end = at + 1;
@@ -538,14 +543,17 @@ export function shapeWords(font: LoadedFont, text: string, rtl: boolean): Shaped
       if (font.words.size >= WORD_CACHE_MAX) font.words.clear();
       font.words.set(key, glyphs);
     }
-    if (rtl) starts.push(out.length);
-    for (const g of glyphs)
-      out.push({ gid: g.gid, cluster: g.cluster + at, advance: g.advance, dx: g.dx, dy: g.dy });
+    out.push({ glyphs, at });
     at = end;
   }
-  if (!rtl || starts.length < 2) return out;
-  const visual: ShapedGlyph[] = [];
-  for (let w = starts.length - 1; w >= 0; w--)
-    for (let i = starts[w]!, end = starts[w + 1] ?? out.length; i < end; i++) visual.push(out[i]!);
-  return visual;
+  return rtl ? out.reverse() : out;
+}
+
+/** The glyphs of `shapedWords`, each its own, its cluster counted from the start of `text`. */
+export function shapeWords(font: LoadedFont, text: string, rtl: boolean): ShapedGlyph[] {
+  const out: ShapedGlyph[] = [];
+  for (const { glyphs, at } of shapedWords(font, text, rtl))
+    for (const g of glyphs)
+      out.push({ gid: g.gid, cluster: g.cluster + at, advance: g.advance, dx: g.dx, dy: g.dy });
+  return out;
 }

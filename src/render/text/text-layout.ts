@@ -6,7 +6,7 @@ import bidiFactory from 'bidi-js';
 import LineBreaker from 'linebreak';
 import { characterName, isSpace } from './characters.ts';
 import { composedBases, composition, withMarks } from './compose.ts';
-import { type LoadedFont, type ShapedGlyph, shapeWords } from './fonts.ts';
+import { type LoadedFont, type ShapedWord, shapedWords, shapeWords } from './fonts.ts';
 
 // The package is CommonJS whose module.exports is the factory; its types describe an ES default.
 const bidi = (bidiFactory as unknown as typeof bidiFactory.default)();
@@ -192,9 +192,11 @@ function fitOf(run: Run, text: string, main: LoadedFont): number {
 }
 
 /** A run shaped: the letters the font composes shaped as their bases, their marks added (compose.ts). */
-function shapeRun(font: LoadedFont, text: string, rtl: boolean): ShapedGlyph[] {
+function shapeRun(font: LoadedFont, text: string, rtl: boolean): ShapedWord[] {
   const bases = composedBases(font, text);
-  return bases === null ? shapeWords(font, text, rtl) : withMarks(font, text, shapeWords(font, bases, rtl));
+  return bases === null
+    ? shapedWords(font, text, rtl)
+    : [{ glyphs: withMarks(font, text, shapeWords(font, bases, rtl)), at: 0 }];
 }
 
 /**
@@ -241,9 +243,14 @@ interface Shaped {
   size: Float64Array | null;
 }
 
-/** `glyphs` of a run shaped from the paragraph's `start`th character, packed. */
-function packed(run: Run, fit: number, glyphs: ShapedGlyph[], start: number): Shaped {
-  const n = glyphs.length;
+/** The `words` of a run shaped from the paragraph's `start`th character, packed. */
+function packed(run: Run, fit: number, words: ShapedWord[], start: number): Shaped {
+  let n = 0;
+  let marks = false;
+  for (const w of words) {
+    n += w.glyphs.length;
+    marks ||= w.glyphs.some((g) => g.size !== undefined);
+  }
   const s: Shaped = {
     run,
     fit,
@@ -253,21 +260,22 @@ function packed(run: Run, fit: number, glyphs: ShapedGlyph[], start: number): Sh
     advance: new Float64Array(n),
     dx: new Float64Array(n),
     dy: new Float64Array(n),
-    size: glyphs.some((g) => g.size !== undefined) ? new Float64Array(n).fill(Number.NaN) : null,
+    size: marks ? new Float64Array(n).fill(Number.NaN) : null,
   };
-  for (let i = 0; i < n; i++) {
-    const g = glyphs[i]!;
-    s.gid[i] = g.gid;
-    s.cluster[i] = g.cluster + start;
-    s.advance[i] = g.advance;
-    s.dx[i] = g.dx;
-    s.dy[i] = g.dy;
-    if (g.size !== undefined) s.size![i] = g.size;
-  }
+  let i = 0;
+  for (const { glyphs, at } of words)
+    for (const g of glyphs) {
+      s.gid[i] = g.gid;
+      s.cluster[i] = g.cluster + at + start;
+      s.advance[i] = g.advance;
+      s.dx[i] = g.dx;
+      s.dy[i] = g.dy;
+      if (g.size !== undefined) s.size![i] = g.size;
+      i++;
+    }
   return s;
 }
 
-/** Lays out one paragraph into lines of `m.width` pt. */
 /**
  * The least clear space between the ink of two words, in font sizes, for a hand whose x-height is
  * `xHeight` font sizes: INK_GAP, and never less than WORD_INK of the x-height (a hand with a large
@@ -280,6 +288,7 @@ export function leastWordSpace(xHeight: number): number {
 const INK_GAP = 0.12;
 const WORD_INK = 0.45;
 
+/** Lays out one paragraph into lines of `m.width` pt. */
 export function layoutParagraph(
   text: string,
   fonts: LoadedFont[],
