@@ -4,7 +4,7 @@
 import { type DisplayList, type DisplayPage, drawingCache, type Item, type Matrix } from '../display-list.ts';
 import { type Alternate, type LoadedFont, perFont } from '../text/fonts.ts';
 import { blankGlyphHand, type Handwriting, type LineHand } from './handwriting.ts';
-import { type Line, leastWordSpace } from '../text/text-layout.ts';
+import { type Line, type LineGlyph, leastWordSpace } from '../text/text-layout.ts';
 import { type Drawing, DRAWINGS, HAND_DRAWINGS_SEED } from './variants.ts';
 import { drawingWidth, letterPath, letterStrokes, SHAPES_REACH } from './writing.ts';
 
@@ -152,6 +152,8 @@ export class Pen {
   private readonly written = new Letters();
   /** The glyphs of the line being written, and the hand on the glyph being placed (reused). */
   private readonly places = new Places();
+  /** The glyphs of the line being written (Line.glyphsInto: reused from line to line). */
+  private readonly lineGlyphs: LineGlyph[] = [];
   private readonly glyphHand = blankGlyphHand();
   /** How low the ink of the lines written on the page reaches, in bins INK_BIN pt wide across it. */
   private lowest: { page: DisplayPage | null; bins: Float64Array } = {
@@ -290,7 +292,7 @@ export class Pen {
       if (ref === undefined) {
         ref = `${fi}:${gid}:${variant}`;
         use.ref = ref;
-        if (!this.glyphs[ref]) this.define(ref, g.font, gid, variant, size, shapes);
+        if (!this.glyphs[ref]) this.define(ref, g.font, card, size, shapes);
       }
       const item: Item & { kind: 'glyph' } = {
         kind: 'glyph',
@@ -323,21 +325,22 @@ export class Pen {
    * Puts a drawing of a letter into the document's glyph table, drawn with the `shapes` its deck
    * was dealt with (the line's: a tiring hand's changes from letter to letter).
    */
-  private define(
-    ref: string,
-    font: LoadedFont,
-    gid: number,
-    variant: number,
-    size: number,
-    shapes: number,
-  ): void {
+  private define(ref: string, font: LoadedFont, card: Card, size: number, shapes: number): void {
+    const { gid, drawing: variant } = card;
     const how = this.howOf(font, gid, variant, shapes);
+    // The card remembers its last outline, so that the next document written with the same
+    // shapes and ink takes it without asking the thread's cache of drawings.
+    let path = card.path;
+    if (path?.shapes !== shapes || path.pressure !== how.pressure || path.blots !== how.blots) {
+      path = { shapes, pressure: how.pressure, blots: how.blots, d: letterPath(font, gid, how) };
+      card.path = path;
+    }
     this.glyphs[ref] = {
       font: font.id,
       gid,
       variant,
       scale: size / font.upem,
-      path: letterPath(font, gid, how),
+      path: path.d,
       ...(this.centrelines ? { strokes: letterStrokes(font, gid, how) } : {}),
     };
   }
@@ -350,7 +353,13 @@ export class Pen {
       card.use = use;
     }
     if (use.shapes !== shapes) {
-      use.w = drawingWidth(font, card.gid, this.howOf(font, card.gid, card.drawing, shapes));
+      // Its width at these shapes, as the card last had it (the same in every document).
+      let width = card.width;
+      if (width?.shapes !== shapes) {
+        width = { shapes, w: drawingWidth(font, card.gid, this.howOf(font, card.gid, card.drawing, shapes)) };
+        card.width = width;
+      }
+      use.w = width.w;
       use.shapes = shapes;
     }
     return use;
@@ -410,9 +419,10 @@ export class Pen {
     const guard = GAP_GUARD * size;
     // The least clear space between two words' ink (leastWordSpace).
     const wordInk = leastWordSpace(this.xHeight) * size;
-    const glyphs = line.glyphs;
+    const glyphs = this.lineGlyphs;
+    const count = line.glyphsInto(glyphs);
     const out = this.places;
-    out.reset(glyphs.length);
+    out.reset(count);
     const gh = this.glyphHand;
     let extra = 0;
     let lastInk = -Infinity; // where the last letter's ink ends, pt
@@ -421,18 +431,18 @@ export class Pen {
     let [beforeWord, beforeDx] = [-1, 0];
     // The word being placed: its number, its middle (pt along the line) and its size.
     let [wordN, wordMiddle, wordScale] = [-1, 0, 1];
-    for (let i = 0; i < glyphs.length; i++) {
+    for (let i = 0; i < count; i++) {
       const g = glyphs[i]!;
       if (g.word < 0) {
         extra += line.justify + Math.max(-guard, hand.space(size));
         continue;
       }
       hand.glyph(g.word, x0 + g.x + extra - left, lineHand, gh);
-      const advance = (glyphs[i + 1]?.x ?? line.width) - g.x;
+      const advance = (i + 1 < count ? glyphs[i + 1]!.x : line.width) - g.x;
       if (g.word !== wordN) {
         let last = i;
-        while (glyphs[last + 1]?.word === g.word) last++;
-        const width = (glyphs[last + 1]?.x ?? line.width) - g.x;
+        while (last + 1 < count && glyphs[last + 1]!.word === g.word) last++;
+        const width = (last + 1 < count ? glyphs[last + 1]!.x : line.width) - g.x;
         const most = width > 0 ? (2 * guard) / width : 0;
         wordN = g.word;
         wordMiddle = g.x + width / 2;
@@ -594,13 +604,7 @@ export class Pen {
       const model = cards[deck.next]!;
       let drawing = 0;
       for (const c of cards) if (c.gid === model.gid && c.drawing > drawing) drawing = c.drawing;
-      cards.push({
-        gid: model.gid,
-        shift: model.shift,
-        drawing: drawing + 1,
-        id: nextCardId++,
-        use: undefined,
-      });
+      cards.push(newCard(model, drawing + 1));
     }
     if (i < cards.length) [cards[deck.next], cards[i]] = [cards[i]!, cards[deck.next]!];
     const card = cards[deck.next++]!;
@@ -698,9 +702,8 @@ function cardsOf(
     const each = shapes > 0 ? Math.ceil(DRAWINGS / outlines.length) : 0;
     const made: Card[] = [];
     for (const o of outlines) {
-      if (each === 0) made.push({ gid: o.gid, shift: o.shift, drawing: 0, id: nextCardId++, use: undefined });
-      for (let d = 1; d <= each; d++)
-        made.push({ gid: o.gid, shift: o.shift, drawing: d, id: nextCardId++, use: undefined });
+      if (each === 0) made.push(newCard(o, 0));
+      for (let d = 1; d <= each; d++) made.push(newCard(o, d));
     }
     cards = made;
     if (CARDS.size >= 10_000) CARDS.clear();
@@ -729,6 +732,22 @@ interface Card extends Alternate {
   id: number;
   /** What the pen that dealt it last knows of it. */
   use: CardUse | undefined;
+  /** Its drawing's width at `shapes` (drawingWidth), and its outline at `shapes` and ink (letterPath), as last worked out. */
+  width: { shapes: number; w: number } | undefined;
+  path: { shapes: number; pressure: number; blots: number; d: string } | undefined;
+}
+
+/** A new card: drawing `drawing` of `alternate`, with a number of its own. */
+function newCard(alternate: Alternate, drawing: number): Card {
+  return {
+    gid: alternate.gid,
+    shift: alternate.shift,
+    drawing,
+    id: nextCardId++,
+    use: undefined,
+    width: undefined,
+    path: undefined,
+  };
 }
 
 let nextCardId = 0;

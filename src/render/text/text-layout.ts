@@ -48,6 +48,11 @@ export interface LineGlyph {
 export interface Line {
   /** Made anew each time they are read (layoutParagraph): read them once. */
   readonly glyphs: LineGlyph[];
+  /**
+   * The glyphs written over the first of `into`'s (reused, more made as needed), for a writer
+   * that writes line after line: how many.
+   */
+  glyphsInto(into: LineGlyph[]): number;
   width: number;
   text: string;
   /** The same text in visual (left-to-right display) order, for layers that expect it. */
@@ -298,7 +303,18 @@ export function layoutParagraph(
 ): { lines: Line[]; words: number } {
   if (text.length === 0)
     return {
-      lines: [{ glyphs: [], width: 0, text: '', visual: '', offset: 0, justify: 0, rtl: false }],
+      lines: [
+        {
+          glyphs: [],
+          glyphsInto: () => 0,
+          width: 0,
+          text: '',
+          visual: '',
+          offset: 0,
+          justify: 0,
+          rtl: false,
+        },
+      ],
       words: 0,
     };
   // Bidi only where a right-to-left character could change something.
@@ -429,8 +445,12 @@ export function layoutParagraph(
       }
     }
     // The line's glyphs, placed along it; its width alone when `out` is null.
-    const walk = (out: LineGlyph[] | null): number => {
+    // The line's glyphs, placed along it, written over `into`'s from its start (its objects
+    // reused, more made as needed; `count` of them); the line's width alone when `into` is null.
+    let count = 0;
+    const walk = (into: LineGlyph[] | null): number => {
       let x = 0;
+      let k = 0;
       for (const { s, from, to } of parts) {
         const scale = (m.size / s.run.font.upem) * s.fit;
         let baseX = x;
@@ -440,22 +460,29 @@ export function layoutParagraph(
           const size = s.size === null ? Number.NaN : s.size[j]!;
           const mark = !Number.isNaN(size);
           if (!mark) baseX = x;
-          out?.push({
-            font: s.run.font,
-            gid: s.gid[j]!,
-            cp: text.codePointAt(cluster)!,
-            x: baseX,
-            dx: s.dx[j]! * scale,
-            dy: s.dy[j]! * scale,
-            word: wordAt[cluster]!,
-            fit: s.fit * (mark ? size : 1),
-          });
+          if (into !== null) {
+            let g = into[k];
+            if (g === undefined) {
+              g = { font: s.run.font, gid: 0, cp: 0, x: 0.5, dx: 0.5, dy: 0.5, word: 0, fit: 0.5 };
+              into[k] = g;
+            }
+            g.font = s.run.font;
+            g.gid = s.gid[j]!;
+            g.cp = text.codePointAt(cluster)!;
+            g.x = baseX;
+            g.dx = s.dx[j]! * scale;
+            g.dy = s.dy[j]! * scale;
+            g.word = wordAt[cluster]!;
+            g.fit = s.fit * (mark ? size : 1);
+          }
+          k++;
           if (mark) continue;
           x += isSpace(text.charCodeAt(cluster))
             ? advance[cluster]!
             : s.advance[j]! * scale + m.letterSpacing;
         }
       }
+      count = k;
       return x;
     };
     const width = walk(null);
@@ -482,6 +509,10 @@ export function layoutParagraph(
         const glyphs: LineGlyph[] = [];
         walk(glyphs);
         return glyphs;
+      },
+      glyphsInto(into: LineGlyph[]) {
+        walk(into);
+        return count;
       },
       width,
       text: text.slice(a, end),
