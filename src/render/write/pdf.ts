@@ -241,8 +241,15 @@ class Content {
     return this;
   }
 
-  bytes(): Uint8Array {
-    return this.buf.slice(0, this.n);
+  /** What has been written, as a view of the buffer: good until the next write. */
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.n);
+  }
+
+  /** Empties it for the next page, keeping its buffer. */
+  reset(): this {
+    this.n = 0;
+    return this;
   }
 }
 
@@ -414,14 +421,16 @@ interface PlacedGlyph {
   shown: Uint8Array;
 }
 
+/** The page's content stream, written into `c` (a view of its buffer: good until `c` writes again). */
 function pageContent(
+  c: Content,
   page: DisplayPage,
   glyphs: { get(ref: string): PlacedGlyph },
   gs: { get(opacity: number): string },
   codes: TextCodes,
   images: Map<string, PdfImage & { name: string }>,
 ): Uint8Array {
-  const c = new Content();
+  c.reset();
   const { width: W, height: H } = page;
   c.line(`${rgb(page.background)} rg 0 0 ${f2(W)} ${f2(H)} re f`);
   c.line(`q 1 0 0 -1 0 ${f2(H)} cm`); // from here on, y runs down as in the display list
@@ -541,7 +550,7 @@ function pageContent(
     flush();
     c.line('ET');
   }
-  return c.bytes();
+  return c.view();
 }
 
 export function displayListToPdf(list: DisplayList, opts: PdfOptions = {}): Uint8Array {
@@ -568,6 +577,7 @@ export class PdfDocument {
   private readonly codes = new TextCodes();
   private readonly images = new Map<string, PdfImage & { name: string }>();
   private readonly xobjects: string[] = [];
+  private readonly content = new Content();
 
   constructor(private readonly opts: PdfOptions = {}) {
     this.w = new Writer(opts.maxBytes ?? 55_000_000);
@@ -631,14 +641,16 @@ export class PdfDocument {
         return `A${opacity}`;
       },
     };
-    const content = pageContent(page, placed, states, this.codes, this.images);
+    // One buffer for every page's content: a page's was 64 KiB outside V8's heap, which V8
+    // counts towards its next collection.
+    const content = pageContent(this.content, page, placed, states, this.codes, this.images);
     const o = { page: this.next++, content: this.next++ };
     this.pageObjs.push(o.page);
     w.object(
       o.page,
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${f2(page.width)} ${f2(page.height)}] /Resources 4 0 R /Contents ${o.content} 0 R >>`,
     );
-    w.stream(o.content, '', content, opts.deflate);
+    w.stream(o.content, '', opts.deflate ? content : content.slice(), opts.deflate);
   }
 
   /** The drawings' and the text layer's fonts, the shared objects and the cross-reference table. */
