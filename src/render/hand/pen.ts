@@ -69,12 +69,11 @@ export function roomOf(font: LoadedFont, size: number, pitch: number): { above: 
  */
 class Places {
   n = 0;
-  g: Line['glyphs'][number][] = [];
+  g: LineGlyph[] = [];
   /** The ink of each glyph (its tone, and how opaque). */
   color: string[] = [];
-  /** The drawing dealt to each glyph, and what the document knows of it. */
+  /** The drawing dealt to each glyph. */
   card: Card[] = [];
-  use: CardUse[] = [];
   private cap = 0;
   x = new Float64Array(0);
   /** The glyph's variation away from the baseline (drift, slope, its own), pt. */
@@ -142,7 +141,7 @@ export class Pen {
   private readonly fontIndex = new Map<LoadedFont, number>();
   /** Each letter's drawings, dealt like cards: every one once before any comes again (by font, then glyph as shaped). */
   private readonly decks = new Map<LoadedFont, Map<number, Deck>>();
-  /** This pen's number in the thread: the cards it deals carry what it knows of them under it (CardUse). */
+  /** This pen's number in the thread: the cards it deals carry their reference in its document under it (CardUse). */
   private readonly serial = ++pens;
   /** Lines written so far, and the line each card was last used in (by card id). */
   private lineNo = 0;
@@ -150,10 +149,11 @@ export class Pen {
   /** The ink box of the letter being written, and of every letter of the line (reused: no garbage a letter). */
   private readonly extent: Extent = { left: 0, right: 0, top: 0, bottom: 0 };
   private readonly written = new Letters();
-  /** The glyphs of the line being written, and the hand on the glyph being placed (reused). */
+  /** Where the glyphs of the line being written go (reused from line to line). */
   private readonly places = new Places();
   /** The glyphs of the line being written (Line.glyphsInto: reused from line to line). */
   private readonly lineGlyphs: LineGlyph[] = [];
+  /** The hand on the glyph being placed (reused from glyph to glyph). */
   private readonly glyphHand = blankGlyphHand();
   /** How low the ink of the lines written on the page reaches, in bins INK_BIN pt wide across it. */
   private lowest: { page: DisplayPage | null; bins: Float64Array } = {
@@ -212,9 +212,7 @@ export class Pen {
       const g = placed.g[i]!;
       const spaced = placed.spaced[i]!;
       const card = cards[i]!;
-      const use = this.dealt(g.font, card, shapes);
-      placed.use[i] = use;
-      const w = use.w;
+      const w = this.widthOf(g.font, card, shapes);
       wide[i] = w;
       const drawn = w * placed.stretch[i]! * (1 + calm * (placed.grow[i]! - 1));
       if (drawn === spaced) continue;
@@ -286,7 +284,7 @@ export class Pen {
         ink.bottom = base + (ink.bottom - base) * k;
       }
       this.written.add(ink.left, ink.right, ink.bottom);
-      const use = placed.use[i]!;
+      const use = this.inDocument(card);
       let ref = use.ref;
       // A drawing's definition goes into the document the first time its card is dealt.
       if (ref === undefined) {
@@ -345,24 +343,24 @@ export class Pen {
     };
   }
 
-  /** The card's use in this document, its width as drawn at `shapes` (drawingWidth) worked out once a document and shapes. */
-  private dealt(font: LoadedFont, card: Card, shapes: number): CardUse {
+  /** What this pen's document knows of `card` (CardUse), made the first time the pen deals it. */
+  private inDocument(card: Card): CardUse {
     let use = card.use;
     if (use === undefined || use.pen !== this.serial) {
-      use = { pen: this.serial, shapes: Number.NaN, w: 1, ref: undefined };
+      use = { pen: this.serial, ref: undefined };
       card.use = use;
     }
-    if (use.shapes !== shapes) {
-      // Its width at these shapes, as the card last had it (the same in every document).
-      let width = card.width;
-      if (width?.shapes !== shapes) {
-        width = { shapes, w: drawingWidth(font, card.gid, this.howOf(font, card.gid, card.drawing, shapes)) };
-        card.width = width;
-      }
-      use.w = width.w;
-      use.shapes = shapes;
-    }
     return use;
+  }
+
+  /** The card's drawing width as drawn at `shapes` (drawingWidth): the same in every document, kept on the card. */
+  private widthOf(font: LoadedFont, card: Card, shapes: number): number {
+    let width = card.width;
+    if (width?.shapes !== shapes) {
+      width = { shapes, w: drawingWidth(font, card.gid, this.howOf(font, card.gid, card.drawing, shapes)) };
+      card.width = width;
+    }
+    return width.w;
   }
 
   /** How drawing `variant` of glyph `gid` is made. */
@@ -713,15 +711,12 @@ function cardsOf(
 }
 
 /**
- * A card in one document (its pen's `serial`): the `shapes` its width `w` was worked out at, and
- * its reference in the glyph table once defined. Kept on the card, where the pen has it at hand
- * (a map from card to this, looked up a letter, cost as much as the rest of the letter's width):
- * a pen that finds another pen's there starts its own.
+ * A card in one document (its pen's `serial`): its reference in the glyph table once defined. Kept
+ * on the card, where the pen has it at hand (a map from card to reference, looked up a letter, cost
+ * as much as the rest of the letter's placing): a pen that finds another pen's there starts its own.
  */
 interface CardUse {
   pen: number;
-  shapes: number;
-  w: number;
   ref: string | undefined;
 }
 
