@@ -6,7 +6,7 @@ import { type Alternate, type LoadedFont, perFont } from '../text/fonts.ts';
 import { blankGlyphHand, type Handwriting, type LineHand } from './handwriting.ts';
 import { type Line, type LineGlyph, leastWordSpace } from '../text/text-layout.ts';
 import { type Drawing, DRAWINGS, HAND_DRAWINGS_SEED } from './variants.ts';
-import { drawingWidth, letterPath, letterStrokes, SHAPES_REACH } from './writing.ts';
+import { drawingWidth, letterPath, letterStrokes, shapesReach } from './writing.ts';
 
 export interface LinePlacement {
   /** Left edge of the content box the line was laid out in, and its baseline. */
@@ -51,7 +51,8 @@ export function linePitch(
   // Ruled: the deepest descender over the tallest ascender, that one written shorter, with room
   // for the drawings' reach and a little clear space.
   const { ascent, descent } = font.reach;
-  const tight = ((descent + MOST_SHORTENED * ascent) / font.upem + LINE_CLEAR + SHAPES_REACH * shapes) * size;
+  const tight =
+    ((descent + MOST_SHORTENED * ascent) / font.upem + LINE_CLEAR + shapesReach(font, shapes)) * size;
   return rules * Math.max(1, Math.round(natural / rules), Math.ceil(tight / rules - 0.01));
 }
 
@@ -94,9 +95,13 @@ class Places {
   along = new Float64Array(0);
   wide = new Float64Array(0);
 
+  /** How far the gaps between words were widened to keep their ink apart (pt, leastWordSpace). */
+  pushed = 0;
+
   /** Empties the line, with room for `count` glyphs. */
   reset(count: number): void {
     this.n = 0;
+    this.pushed = 0;
     if (count <= this.cap) return;
     const cap = Math.max(count, 2 * this.cap, 64);
     for (const k of FIGURES) this[k] = new Float64Array(cap);
@@ -200,8 +205,9 @@ export class Pen {
     // A letter written wider or narrower than it was spaced at (a drawing wider than the font's,
     // a letter the hand stretches, narrows or writes smaller than its neighbours, a tired hand's
     // most of all, or one calmed to fit its room) sets the letters after it further on or closer
-    // (pt along the line), so no gap opens inside a word and none overlaps more; the line keeps
-    // its length, the difference spread over its letters. Not a connected hand's: each of its
+    // (pt along the line), so no gap opens inside a word and none overlaps more; a line that would
+    // run past its measure, or one aligned or justified to it, keeps its length, the difference
+    // spread over its letters. Not a connected hand's: each of its
     // letters meets the one before where that one's stroke leaves it (runsOn), so a word is as
     // long as its letters are written, and what was taken back would come off the gap after it.
     const { along, wide } = placed;
@@ -220,6 +226,10 @@ export class Pen {
       widened += more;
       if (!g.font.joined) back += more;
     }
+    // A line set to the left runs on into the room free at its end (Line.slack), or ends sooner:
+    // only what its letters and its widened word gaps (place) would carry past its measure is
+    // taken back, and its letters keep the spacing the font gives them.
+    if (line.slack > 0) back = Math.max(0, back + placed.pushed - line.slack);
     for (let i = 0; i < n; i++) along[i]! -= (back * i) / n;
     for (let i = 0; i < n; i++) {
       const g = placed.g[i]!;
@@ -273,7 +283,13 @@ export class Pen {
       } else before = null;
       // A tall letter under a line whose ink hangs low there is written shorter (its ascender,
       // or its top), as a writer's pen shortens a stroke it would cross the line above with.
-      const ink = inkExtent(m, g.font.box(gid), SHAPES_REACH * shapes * g.font.upem, this.extent, wide[i]!);
+      const ink = inkExtent(
+        m,
+        g.font.box(gid),
+        shapesReach(g.font, shapes) * g.font.upem,
+        this.extent,
+        wide[i]!,
+      );
       const above = this.inkAbove(page, ink.left, ink.right);
       const clear = LINE_CLEAR * size;
       const base = m[5]; // the baseline under the pen, after a join moved it
@@ -290,6 +306,7 @@ export class Pen {
       if (ref === undefined) {
         ref = `${fi}:${gid}:${variant}`;
         use.ref = ref;
+        use.shapes = shapes;
         if (!this.glyphs[ref]) this.define(ref, g.font, card, size, shapes);
       }
       const item: Item & { kind: 'glyph' } = {
@@ -347,14 +364,20 @@ export class Pen {
   private inDocument(card: Card): CardUse {
     let use = card.use;
     if (use === undefined || use.pen !== this.serial) {
-      use = { pen: this.serial, ref: undefined };
+      use = { pen: this.serial, ref: undefined, shapes: 0 };
       card.use = use;
     }
     return use;
   }
 
-  /** The card's drawing width as drawn at `shapes` (drawingWidth): the same in every document, kept on the card. */
-  private widthOf(font: LoadedFont, card: Card, shapes: number): number {
+  /**
+   * The card's drawing width as drawn at `shapes` (drawingWidth): the same in every document, kept
+   * on the card. Once the document has defined the card's drawing, at the shapes it was defined
+   * at: that is the drawing every later instance is written with.
+   */
+  private widthOf(font: LoadedFont, card: Card, at: number): number {
+    const use = card.use;
+    const shapes = use !== undefined && use.pen === this.serial && use.ref !== undefined ? use.shapes : at;
     let width = card.width;
     if (width?.shapes !== shapes) {
       width = { shapes, w: drawingWidth(font, card.gid, this.howOf(font, card.gid, card.drawing, shapes)) };
@@ -424,8 +447,6 @@ export class Pen {
     const gh = this.glyphHand;
     let extra = 0;
     let lastInk = -Infinity; // where the last letter's ink ends, pt
-    // What a drawing of the shapes modifier may add to a letter's width on either side.
-    const reach = SHAPES_REACH * hand.shapes * size;
     let [beforeWord, beforeDx] = [-1, 0];
     // The word being placed: its number, its middle (pt along the line) and its size.
     let [wordN, wordMiddle, wordScale] = [-1, 0, 1];
@@ -467,6 +488,8 @@ export class Pen {
       // leant and stretched as the hand writes it, widened by what its drawing may add.
       const box = g.font.box(g.gid);
       const scale = ((size * g.fit) / g.font.upem) * grow;
+      // What a drawing of the shapes modifier may add to the letter's width on either side.
+      const reach = shapesReach(g.font, hand.shapes) * size;
       const a = gh.stretch * scale * cos;
       const c = scale * (gh.lean * cos + sin);
       const inkLeft = Math.min(a * box[0], a * box[2]) + Math.min(c * box[1], c * box[3]) - reach;
@@ -475,6 +498,7 @@ export class Pen {
         const push = wordInk - (x + inkLeft - lastInk);
         extra += push;
         x += push;
+        out.pushed += push;
       }
       lastInk = x + inkRight;
       const j = out.n++;
@@ -511,7 +535,7 @@ export class Pen {
         const g = placed.g[i]!;
         const box = g.font.box(g.gid);
         // What a drawing of the shapes modifier may add to the letter's height at either end.
-        const grown = SHAPES_REACH * shapes * g.font.upem;
+        const grown = shapesReach(g.font, shapes) * g.font.upem;
         const y0 = box[1] - grown;
         const y1 = box[3] + grown;
         const plain = (size * g.fit) / g.font.upem;
@@ -711,13 +735,16 @@ function cardsOf(
 }
 
 /**
- * A card in one document (its pen's `serial`): its reference in the glyph table once defined. Kept
- * on the card, where the pen has it at hand (a map from card to reference, looked up a letter, cost
- * as much as the rest of the letter's placing): a pen that finds another pen's there starts its own.
+ * A card in one document (its pen's `serial`): its reference in the glyph table once defined, and
+ * the shapes amount it was defined at. Kept on the card, where the pen has it at hand (a map from
+ * card to reference, looked up a letter, cost as much as the rest of the letter's placing): a pen
+ * that finds another pen's there starts its own.
  */
 interface CardUse {
   pen: number;
   ref: string | undefined;
+  /** The shapes amount its drawing was defined at in the document (a tiring hand's grows). */
+  shapes: number;
 }
 
 interface Card extends Alternate {

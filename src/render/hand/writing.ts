@@ -17,6 +17,14 @@ import { fitRing } from './fit.ts';
 import { type Drawing, drawingPath, signedArea, slowWaves } from './variants.ts';
 
 const written = drawingCache<string>();
+const printWidths = drawingCache<number>();
+/**
+ * Drawings reshaped for their width (drawingWidth) and not yet written, by glyph, drawing, shapes
+ * and seed: letterPath builds on them rather than reshaping the letter again.
+ */
+const handedOn = new Map<string, PenStroke[]>();
+/** More than a line's letters: what is not written by then was written before (letterPath's cache). */
+const HANDED_ON = 512;
 
 /**
  * Path data (font units, y up) of a letter as drawing `how` writes it: along its strokes where
@@ -32,7 +40,10 @@ export function letterPath(font: LoadedFont, gid: number, how: Drawing): string 
   let d = written.get(id);
   if (d === undefined) {
     const drawing = strokeDrawing(font, how);
-    d = strokesPath(pressed(varied(strokes, drawing), drawing), FIT * font.upem);
+    const shapedId = `${how.key}/${how.drawing}/${how.shapes}/${how.seed}`;
+    const shaped = handedOn.get(shapedId);
+    handedOn.delete(shapedId);
+    d = strokesPath(pressed(varied(strokes, drawing, shaped), drawing), FIT * font.upem);
     if (written.size >= KEPT_DRAWINGS) written.clear();
     written.set(id, d);
   }
@@ -60,8 +71,30 @@ function strokeDrawing(font: LoadedFont, how: Drawing): StrokeDrawing {
     key: how.key,
     upem: font.upem,
     xHeight: font.reach.x ?? font.upem / 2,
+    heavy: heavinessOf(font),
+    joined: font.joined,
   };
 }
+
+/** A pen's width against the x-height (LoadedFont.pen) at which a hand's drawings depart by the amounts in reshaped as given. */
+const FINE_PEN = 0.11;
+/** The most a heavy pen's drawings depart by against a fine one's. */
+const HEAVIEST = 1.5;
+
+/**
+ * How much more a hand's drawings depart from the font's letter than a fine pen's: in proportion
+ * to its pen's width, from 1 to HEAVIEST. A thick stroke covers a move that a fine one shows, so
+ * two instances of a word in a heavy hand differ as visibly as in a fine one.
+ */
+function heavinessOf(font: LoadedFont): number {
+  // The pen asks for it a few times a letter, nearly always of the font it asked last.
+  if (font !== heaviness.font) {
+    heaviness.font = font;
+    heaviness.of = font.joined ? 1 : Math.min(HEAVIEST, Math.max(1, (font.pen ?? FINE_PEN) / FINE_PEN));
+  }
+  return heaviness.of;
+}
+const heaviness: { font: LoadedFont | null; of: number } = { font: null, of: 1 };
 
 /**
  * How much wider (above 1) or narrower drawing `how` writes the letter than the font: the pen sets
@@ -71,22 +104,44 @@ function strokeDrawing(font: LoadedFont, how: Drawing): StrokeDrawing {
  * letter after it meets it where it is drawn (Pen.write).
  */
 export function drawingWidth(font: LoadedFont, gid: number, how: Drawing): number {
-  if (how.drawing === 0 || how.shapes <= 0 || !font.strokes(gid)) return 1;
-  return widthOf(new Random(how.seed, `${how.key}/${how.drawing}/strokes`), how.shapes);
+  const strokes = how.drawing === 0 || how.shapes <= 0 ? null : font.strokes(gid);
+  if (!strokes) return 1;
+  if (!font.joined) {
+    // Remembered per thread: it builds the drawing (a card's own memo holds one shapes amount).
+    const id = `${how.key}/${how.drawing}/${how.shapes}/${how.seed}`;
+    let w = printWidths.get(id);
+    if (w === undefined) {
+      const shaped = reshaped(strokes, strokeDrawing(font, how));
+      w = printWidth(strokes, shaped, font.advance(gid));
+      // The pen asks a line's widths before it writes its letters: letterPath builds on it.
+      if (handedOn.size >= HANDED_ON) handedOn.clear();
+      handedOn.set(id, shaped);
+      if (printWidths.size >= KEPT_DRAWINGS) printWidths.clear();
+      printWidths.set(id, w);
+    }
+    return w;
+  }
+  return widthOf(new Random(how.seed, `${how.key}/${how.drawing}/strokes`), how.shapes, heavinessOf(font));
 }
 
 /**
- * A drawing's width against the font's, as the first draw of its stream: up to WIDTH × shapes
- * wider, half that narrower (a narrower letter's counters close sooner: its strokes keep their
- * width).
+ * A drawing's width against the font's, as the first draw of its stream: up to WIDTH × shapes ×
+ * `heavy` wider, half that narrower (a narrower letter's counters close sooner: its strokes keep
+ * their width); no more above WIDEST_AT shapes.
  */
-const widthOf = (r: Random, shapes: number) => {
+const widthOf = (r: Random, shapes: number, heavy: number) => {
   const u = r.signed();
-  return 1 + WIDTH * shapes * (u < 0 ? u / 2 : u);
+  return 1 + WIDTH * Math.min(shapes, WIDEST_AT) * heavy * (u < 0 ? u / 2 : u);
 };
 
-/** How much wider a drawing may be than the font's letter, at shapes 1 (20 % at the default 0.5, 10 % narrower). */
-const WIDTH = 0.4;
+/** How much wider a drawing may be than the font's letter, per unit of shapes (30 % at the default 0.5, 15 % narrower). */
+const WIDTH = 0.6;
+/**
+ * The shapes amount past which letters vary their widths no more: a letter a third wider still
+ * reads as itself, but a line of them at the top of every modifier crowds past reading (the OCR
+ * test in test/e2e/legibility.test.ts).
+ */
+const WIDEST_AT = 0.5;
 
 export interface StrokeDrawing {
   /** 0: the strokes as read from the font; 1 and up: a drawing of the shapes modifier. */
@@ -105,7 +160,24 @@ export interface StrokeDrawing {
   xHeight: number;
   /** The letter keeps the font's width (one the pen writes by its outline, not its strokes). */
   fontWidth?: boolean;
+  /** How much more than a fine pen's the drawing departs (heavinessOf); 1 where not given. */
+  heavy?: number;
+  /** A connected hand's letter: its joins must meet, so its height and bends vary less (PRINT_BUILD). */
+  joined?: boolean;
 }
+
+/**
+ * How far a drawing's height and slant depart (shares) and its bends (font sizes), per unit of
+ * shapes, in every hand.
+ */
+const BUILD = { height: 0.05, slant: 0.1, bend: 0.014 } as const;
+/**
+ * What a print hand's drawings depart by besides, per unit of shapes up to WIDEST_AT (more at the
+ * top of every modifier crowds past reading). Not its slant: the bars and tops of two letters
+ * slanted apart leave a gap that reads as a space. Not a connected hand's: its letters meet at
+ * their joins, and more of it opens a join.
+ */
+const PRINT_BUILD = { height: 0.05, bend: 0.007 } as const;
 
 /** Points of a round end: a half circle in this many steps. */
 const CAP_STEPS = 6;
@@ -113,9 +185,13 @@ const CAP_STEPS = 6;
 const MOST_WEIGHT = 1.2;
 
 /** The strokes as drawing `how` writes them (the construction varied; centrelines and widths, font units). */
-export function varied(strokes: readonly PenStroke[], how: StrokeDrawing): PenStroke[] {
+export function varied(
+  strokes: readonly PenStroke[],
+  how: StrokeDrawing,
+  shaped: PenStroke[] = reshaped(strokes, how),
+): PenStroke[] {
   if (how.drawing === 0 || how.shapes <= 0) return strokes.map((s) => ({ ...s }));
-  return built(reshaped(strokes, how), how);
+  return built(shaped, how);
 }
 
 /** The strokes' points moved as drawing `how` moves them: proportions, slant, reach, bends, lifts (each point kept). */
@@ -123,16 +199,26 @@ export function reshaped(strokes: readonly PenStroke[], how: StrokeDrawing): Pen
   const { upem, xHeight } = how;
   if (how.drawing === 0 || how.shapes <= 0) return strokes.map((s) => ({ ...s }));
   const r = new Random(how.seed, `${how.key}/${how.drawing}/strokes`);
-  const a = how.shapes;
+  // A heavy pen's drawings depart further (heavinessOf), a print hand's more (PRINT_BUILD): as
+  // much more as at WIDEST_AT, no more above it.
+  const heavy = how.heavy ?? 1;
+  const most = Math.min(how.shapes, WIDEST_AT);
+  const a = how.shapes + (heavy - 1) * most;
+  const more = how.joined ? 0 : heavy * most;
   // The letter's width (drawingWidth: the pen spaces the letters after it by it), its height and slant.
-  const sx = widthOf(r, a);
-  const sy = 1 + 0.05 * a * r.signed();
-  const shear = 0.1 * a * r.signed();
+  const sx = widthOf(r, how.shapes, heavy);
+  const sy = 1 + (BUILD.height * a + PRINT_BUILD.height * more) * r.signed();
+  const shear = BUILD.slant * a * r.signed();
   // Ascenders and descenders: how far past the x-height and below the baseline they reach.
   const up = 1 + 0.16 * a * r.signed();
   const down = 1 + 0.16 * a * r.signed();
   // Slow bends: two waves across the letter, longer than it.
-  const waves = slowWaves(r, 2, { upem, shortest: 0.5, spread: 0.5, amp: upem * 0.014 * a });
+  const waves = slowWaves(r, 2, {
+    upem,
+    shortest: 0.5,
+    spread: 0.5,
+    amp: upem * (BUILD.bend * how.shapes + PRINT_BUILD.bend * (how.joined ? 0 : most)),
+  });
   const place = (x: number, y: number): [number, number] => {
     let v = y;
     if (v > xHeight) v = xHeight + (v - xHeight) * up;
@@ -168,11 +254,37 @@ export function reshaped(strokes: readonly PenStroke[], how: StrokeDrawing): Pen
     if (s.exit) [moved[moved.length - 2], moved[moved.length - 1]] = [s.points.at(-2)!, s.points.at(-1)!];
     return { ...s, points: moved, widths: s.widths.slice() };
   });
-  const kept = withinReach(strokes, drawn, SHAPES_REACH * a * upem);
+  const kept = withinReach(strokes, drawn, shapesReachOf(heavy, how.shapes) * upem);
   // Wider or narrower from the pen position on, outside the reach (the letters after it make room).
-  return how.fontWidth
-    ? kept
-    : kept.map((s) => ({ ...s, points: s.points.map((v, i) => (i % 2 ? v : v * sx)) }));
+  if (how.fontWidth) return kept;
+  // A connected hand's letter is widened from its pen position, so that its join's end moves with
+  // it (Pen.write). A print hand's drawing is set where the font's letter begins its ink and
+  // widened from there: the space before and after it is the font's, whatever its construction
+  // moved (a writer spaces a wide or a leaning letter as any other; drawingWidth).
+  const [from, to] = how.joined ? [0, 0] : [inkSpan(kept)[0], inkSpan(strokes)[0]];
+  return kept.map((s) => ({ ...s, points: s.points.map((v, i) => (i % 2 ? v : to + (v - from) * sx)) }));
+}
+
+/**
+ * A print hand's drawing's advance against the font's: its ink as drawn (`shaped`: reshaped, set
+ * where the font's letter begins its ink and widened) with the font's space after it.
+ */
+function printWidth(strokes: readonly PenStroke[], shaped: readonly PenStroke[], advance: number): number {
+  if (advance <= 0) return 1;
+  // Set where the font's letter begins its ink (reshaped): it ends this much further on.
+  return 1 + (inkSpan(shaped)[1] - inkSpan(strokes)[1]) / advance;
+}
+
+/** The left and right of the ink of `strokes` (font units): their centrelines and half their widths. */
+function inkSpan(strokes: readonly PenStroke[]): [number, number] {
+  let [left, right] = [Infinity, -Infinity];
+  for (const s of strokes)
+    for (let i = 0; i < s.widths.length; i++) {
+      const [x, h] = [s.points[2 * i]!, s.widths[i]! / 2];
+      if (x - h < left) left = x - h;
+      if (x + h > right) right = x + h;
+    }
+  return left <= right ? [left, right] : [0, 0];
 }
 
 /**
@@ -352,6 +464,12 @@ function barred(s: PenStroke, angle: number, length: number): PenStroke {
  * shapes 1 (the pen keeps its lines apart and its words' ink apart by it).
  */
 export const SHAPES_REACH = 0.06;
+
+const shapesReachOf = (heavy: number, shapes: number) => SHAPES_REACH * shapes * heavy;
+
+/** How far a drawing of `font`'s at `shapes` reaches past the letter's own ink on any side, in font sizes (SHAPES_REACH, heavinessOf). */
+export const shapesReach = (font: LoadedFont, shapes: number): number =>
+  shapesReachOf(heavinessOf(font), shapes);
 
 /** The drawing pulled back towards the strokes as read, as far as it takes to stay within `most` of their ink on every side. */
 function withinReach(read: readonly PenStroke[], drawn: PenStroke[], most: number): PenStroke[] {

@@ -134,6 +134,11 @@ export interface LoadedFont {
   /** A connected hand: its letters' ink runs into the next letter's (found once per thread). */
   readonly joined: boolean;
   /**
+   * How heavy the hand's pen is: its strokes' mean width against the x-height, over the letters
+   * of PEN_LETTERS it has (found once per thread); null where it has none of them.
+   */
+  readonly pen: number | null;
+  /**
    * A hand built from a filled sample sheet (it keeps its pen strokes, PEN_TABLE): its ligatures
    * are letters the person wrote joined, not type's, and are written.
    */
@@ -290,6 +295,7 @@ function openFont(source: FontSource): LoadedFont {
   let advances = new Float64Array(0);
   let reach: LoadedFont['reach'] | undefined;
   let joined: boolean | undefined;
+  let pen: number | null | undefined;
   const strokes = new Map<number, { read: readonly PenStroke[]; carries: boolean }>();
   let pens: Record<string, StoredStrokes> | null | undefined;
   const stored = (gid: number) => {
@@ -392,6 +398,10 @@ function openFont(source: FontSource): LoadedFont {
       );
       return joined;
     },
+    get pen() {
+      pen ??= penOf(f, cmap);
+      return pen;
+    },
     strokes(gid) {
       const s = strokesOf(gid);
       return s.carries ? s.read : null;
@@ -405,6 +415,21 @@ function openFont(source: FontSource): LoadedFont {
     words: new Map(),
   };
   return f;
+}
+
+/** Letters every Latin hand has whose strokes show its pen's width (LoadedFont.pen). */
+const PEN_LETTERS = 'noe';
+
+function penOf(f: LoadedFont, cmap: ReadonlySet<number>): number | null {
+  const x = f.reach.x;
+  if (!x) return null;
+  let [sum, n] = [0, 0];
+  for (const c of PEN_LETTERS) {
+    if (!cmap.has(c.codePointAt(0)!)) continue;
+    for (const s of f.centrelines(shape(f, c, false)[0]!.gid))
+      for (const w of s.widths) [sum, n] = [sum + w, n + 1];
+  }
+  return n ? sum / n / x : null;
 }
 
 function reachOf(f: LoadedFont, metrics: { ascender: number; descender: number }): LoadedFont['reach'] {

@@ -61,6 +61,11 @@ export interface Line {
   offset: number;
   /** Extra pt per space for justified lines. */
   justify: number;
+  /**
+   * How much further the line's end may run before it meets its measure (pt): what a line set
+   * to the left, left to right, leaves free at its end; 0 for a line aligned otherwise or justified.
+   */
+  slack: number;
   /** Whether the paragraph runs right to left. */
   rtl: boolean;
 }
@@ -312,6 +317,7 @@ export function layoutParagraph(
           visual: '',
           offset: 0,
           justify: 0,
+          slack: 0,
           rtl: false,
         },
       ],
@@ -519,6 +525,7 @@ export function layoutParagraph(
       visual,
       offset,
       justify: align === 'justify' && spaces > 0 ? room / spaces : 0,
+      slack: align === 'left' && !rtl ? Math.max(0, room) : 0,
       rtl,
     };
   });
