@@ -191,8 +191,16 @@ t.test(
       baseUrl: s.base,
       onRetry: (e) => retried.push(e.status),
     });
-    await Promise.allSettled(Array.from({ length: 6 }, () => other.fonts.list()));
-    const fonts = await retrying.fonts.list();
+    // The window is spent again just before the call; on a slow machine it can reset between the
+    // two, and the call is then answered at once: spend it again and call again (at most 3 times).
+    let fonts = await (async () => {
+      await Promise.allSettled(Array.from({ length: 6 }, () => other.fonts.list()));
+      return retrying.fonts.list();
+    })();
+    for (let tries = 1; tries < 3 && !retried.includes(429); tries++) {
+      await Promise.allSettled(Array.from({ length: 6 }, () => other.fonts.list()));
+      fonts = await retrying.fonts.list();
+    }
     t.ok(fonts.data.length > 0, 'a plain call after a 429 is retried at the reset and answered');
     t.ok(retried.includes(429), 'told of the retry');
   },
