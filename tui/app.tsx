@@ -144,6 +144,11 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
     return () => clearInterval(timer);
   }, [refresh, pollMs]);
 
+  // A decided request shows its new status at once: until the next refresh answers, the list must
+  // not offer it as pending for another decision.
+  const decided = (id: string, status: 'approved' | 'refused') =>
+    setRequests((rs) => rs.map((r) => (r.id === id ? { ...r, status } : r)));
+
   const act = (question: string, run: () => Promise<string>) =>
     setPending({ kind: 'confirm', question, run });
   const clamp = (n: number, length: number) => Math.max(0, Math.min(n, length - 1));
@@ -214,6 +219,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
         setMessage({ text: 'Working…', error: false });
         client.call('POST', `/plan-requests/${request.id}/refuse`, { reason }).then(
           () => {
+            decided(request.id, 'refused');
             setMessage({
               text: `Refused ${request.plan} for ${names.current[request.accountId] ?? request.accountId}`,
               error: false,
@@ -311,6 +317,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
             `Approve plan ${r.plan}${r.periodDays ? ` (${r.periodDays} days)` : ''} for ${who}? (y/n)`,
             async () => {
               await client.call('POST', `/plan-requests/${r.id}/approve`, {});
+              decided(r.id, 'approved');
               return `Approved: ${who} has plan ${r.plan} from now on`;
             },
           );

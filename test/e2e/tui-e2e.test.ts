@@ -282,8 +282,9 @@ t.test(
       { id: asked, status: 'refused', decisionNote: 'write to sales first' },
       'the account sees it',
     );
-    await ask();
+    const again = await ask();
     await waitFor(t, /› Quill & Co\s+none\s+pro 30 d\s+pending/, 'asked again: pending');
+    await waitFor(t, new RegExp(`^${again} · Quill & Co`, 'm'), 'the new request, selected');
     await tmux('send-keys', '-t', 'tui', 'a');
     await waitFor(t, /Approve plan pro \(30 days\) for Quill & Co\? \(y\/n\)/, 'an approval asks first');
     await tmux('send-keys', '-t', 'tui', 'y');
