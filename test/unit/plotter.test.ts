@@ -131,6 +131,88 @@ for (const slug of ['dancing-script', 'homemade-apple']) {
   });
 }
 
+t.test(
+  'every pair of letters a joined hand writes touching is one pen-down, whatever the tracing found of their ways in and out',
+  async (t) => {
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const words = [...letters].flatMap((a) => [...letters].map((b) => a + b));
+    for (const slug of ['dancing-script', 'homemade-apple']) {
+      const style = styleOf({ fontId: bundledFontId(slug), fontSize: 28 });
+      const fonts = bundledChain(bundledFontSource(slug));
+      const list = renderText({ style, text: words.join(' '), fonts, limits: { centrelines: true } });
+      let [touching, one] = [0, 0];
+      const apart: string[] = [];
+      let at = 0; // the letters before this page
+      for (const page of list.pages) {
+        const glyphs = page.items.filter((it) => it.kind === 'glyph');
+        const svg = writeStrokes(list, page, { color: style.color });
+        const pen = Number(/stroke-width="([\d.]+)"/.exec(svg)![1]);
+        const drawn = paths(svg).map((d) => d.slice(1).split(/[ L]/).map(Number));
+        // A letter's points on the page: its centrelines placed as it was.
+        const pointsOf = (it: (typeof glyphs)[number]) =>
+          list.glyphs[it.ref]!.strokes!.flatMap((s) => {
+            const out: [number, number][] = [];
+            for (let k = 0; k < s.points.length; k += 2) {
+              const [x, y] = [s.points[k]!, s.points[k + 1]!];
+              out.push([it.m[0] * x + it.m[2] * y + it.m[4], it.m[1] * x + it.m[3] * y + it.m[5]]);
+            }
+            return out;
+          });
+        const on = (path: number[], pts: [number, number][]) =>
+          pts.some(([x, y]) => {
+            for (let k = 0; k < path.length; k += 2)
+              if (Math.abs(path[k]! - x) < 0.05 && Math.abs(path[k + 1]! - y) < 0.05) return true;
+            return false;
+          });
+        glyphs.forEach((it, g) => {
+          if (!it.joins) return;
+          const [before, after] = [pointsOf(glyphs[g - 1]!), pointsOf(it)];
+          // Written touching: the two letters' lines come within two pen widths of each other.
+          const gap = Math.min(
+            ...before.map(([x, y]) => Math.min(...after.map(([u, v]) => Math.hypot(u - x, v - y)))),
+          );
+          if (gap > 2 * pen) return;
+          touching++;
+          if (drawn.some((p) => on(p, before) && on(p, after))) one++;
+          else apart.push(words[(at + g) >> 1]!);
+        });
+        at += glyphs.length;
+      }
+      t.ok(touching >= 600, `${slug}: ${touching} of the ${words.length} two-letter words written touching`);
+      t.equal(
+        one,
+        touching,
+        `${slug}: each in one pen-down${apart.length ? ` (not: ${apart.join(' ')})` : ''}`,
+      );
+    }
+  },
+);
+
+t.test('a walk entered and left where the letters around it join it', async (t) => {
+  const stroke = (points: number[]) => ({
+    points,
+    widths: points.filter((_, k) => k % 2 === 0).map(() => 50),
+    closed: false,
+    entry: false,
+    exit: false,
+  });
+  // An o as one closed ring traced from its top, and a stem: entered from the left at mid-height,
+  // left at the stem's foot.
+  const o = [stroke([300, 500, 0, 250, 300, 0, 600, 250, 300, 500]), stroke([600, 250, 600, 0])];
+  const [w] = penWalks(o, [-40, 250], [640, 0]);
+  t.ok(
+    Math.hypot(w!.points[0]!, w!.points[1]! - 250) <= 25,
+    "in at the ring, where the pen comes from (to half the pen's width)",
+  );
+  t.same(w!.points.slice(-2), [600, 0], "out at the stem's foot, where the next letter begins");
+  t.ok(w!.entry && w!.exit);
+  const [plain] = penWalks(o);
+  t.ok(
+    Math.hypot(plain!.points[0]! - 600, plain!.points[1]! - 250) < 1,
+    'without them, in where three lines meet (an odd number)',
+  );
+});
+
 t.test('no path shorter than the pen is wide, and the page says its pen-up way', async (t) => {
   for (const slug of ['caveat', 'dancing-script', 'homemade-apple']) {
     const style = styleOf({ fontId: bundledFontId(slug), fontSize: 28 });

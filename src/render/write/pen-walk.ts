@@ -15,29 +15,61 @@ interface Edge {
   length: number;
 }
 
-const walks = new WeakMap<readonly PenStroke[], PenStroke[]>();
+/** A drawing's strokes made ready to walk: what every walk of it shares. */
+interface Drawing {
+  traced: PenStroke[];
+  /** Ends closer than this are one node (half the pen's width). */
+  reach: number;
+  /** Where each stroke is met along its length by another's end. */
+  cuts: number[][];
+  lengths: number[];
+  /** Its walks: without a way in or out given (""), and by where they were entered and left. */
+  walks: Map<string, PenStroke[]>;
+}
 
-/** The letter's strokes as pen-downs: one a connected piece, entry first and exit last (remembered per drawing). */
-export function penWalks(strokes: readonly PenStroke[]): PenStroke[] {
-  let out = walks.get(strokes);
+const drawings = new WeakMap<readonly PenStroke[], Drawing>();
+/** How many walks entered and left at given points a drawing keeps. */
+const KEPT_WALKS = 64;
+
+/**
+ * The letter's strokes as pen-downs: one a connected piece, entry first and exit last (remembered
+ * per drawing). `from`: where the pen is as it runs into the letter from the one before, and `to`:
+ * where the letter joined to this one begins (font units, the letter's own): the walk enters at
+ * the point of its strokes nearest `from` and leaves at the point nearest `to` (to half a pen's
+ * width), wherever the tracing found the letter's ways in and out, or none.
+ */
+export function penWalks(
+  strokes: readonly PenStroke[],
+  from?: readonly [number, number],
+  to?: readonly [number, number],
+): PenStroke[] {
+  if (strokes.length === 0) return [];
+  let d = drawings.get(strokes);
+  if (!d) {
+    d = prepared(strokes);
+    drawings.set(strokes, d);
+  }
+  const into = from ? nearestPoint(d, from) : null;
+  const outOf = to ? nearestPoint(d, to) : null;
+  const key = `${into ? `${into.stroke}@${into.along}` : ''}/${outOf ? `${outOf.stroke}@${outOf.along}` : ''}`;
+  let out = d.walks.get(key);
   if (!out) {
-    out = walk(strokes);
-    walks.set(strokes, out);
+    if (d.walks.size >= KEPT_WALKS) d.walks.clear();
+    out = walk(d, into, outOf);
+    d.walks.set(key, out);
   }
   return out;
 }
 
-function walk(strokes: readonly PenStroke[]): PenStroke[] {
-  if (strokes.length === 0) return [];
-  const pen = median(strokes.flatMap((s) => s.widths));
-  const reach = 0.5 * pen;
+function prepared(strokes: readonly PenStroke[]): Drawing {
+  const reach = 0.5 * median(strokes.flatMap((s) => s.widths));
   // A stroke of one point (a dot the tracing found as a point) is a stroke from it to itself.
   const traced = strokes.map((s) =>
     s.points.length >= 4
       ? s
       : { ...s, points: [...s.points, ...s.points], widths: [...s.widths, ...s.widths] },
   );
-
+  const lengths = traced.map((s) => polylineLength(s.points));
   // Where each stroke is met along its length by another's end: it is cut there.
   const cuts: number[][] = traced.map(() => []);
   for (let i = 0; i < traced.length; i++)
@@ -47,10 +79,36 @@ function walk(strokes: readonly PenStroke[]): PenStroke[] {
         if (j === i) continue;
         const near = nearestOn(traced[j]!.points, x, y);
         if (near.distance > reach) continue;
-        const total = polylineLength(traced[j]!.points);
-        if (near.along > reach && near.along < total - reach) cuts[j]!.push(near.along);
+        if (near.along > reach && near.along < lengths[j]! - reach) cuts[j]!.push(near.along);
       }
     }
+  return { traced, reach, cuts, lengths, walks: new Map() };
+}
+
+/** The point of a drawing's strokes nearest `p`: its stroke, and how far along it (to the nearest half pen width). */
+function nearestPoint(d: Drawing, [x, y]: readonly [number, number]): { stroke: number; along: number } {
+  let best = { stroke: 0, along: 0, distance: Number.POSITIVE_INFINITY };
+  for (let i = 0; i < d.traced.length; i++) {
+    const near = nearestOn(d.traced[i]!.points, x, y);
+    if (near.distance < best.distance) best = { stroke: i, ...near };
+  }
+  // Within half a pen's width of an end, at the end (a cut there would make a line of no length).
+  const length = d.lengths[best.stroke]!;
+  const along = Math.round(best.along / d.reach) * d.reach;
+  return { stroke: best.stroke, along: along <= d.reach ? 0 : along >= length - d.reach ? length : along };
+}
+
+function walk(
+  d: Drawing,
+  into: { stroke: number; along: number } | null,
+  outOf: { stroke: number; along: number } | null,
+): PenStroke[] {
+  const { traced, reach, lengths } = d;
+  // Where the pen comes in from the letter before and leaves for the next, where they are along
+  // a stroke rather than at an end, cut it too.
+  const cuts = d.cuts.map((c) => c.slice());
+  for (const at of [into, outOf])
+    if (at && at.along > reach && at.along < lengths[at.stroke]! - reach) cuts[at.stroke]!.push(at.along);
   // The edges, and their ends gathered into nodes (ends closer than the reach are one node).
   const nodes: [number, number][] = [];
   const nodeAt = (x: number, y: number) => {
@@ -62,12 +120,14 @@ function walk(strokes: readonly PenStroke[]): PenStroke[] {
   const edges: Edge[] = [];
   let entryNode = -1;
   let exitNode = -1;
-  // Where the pen comes in: the start of the entry stroke nearest the letter's origin; where it
-  // leaves: the end of the exit stroke furthest along.
-  const entry = traced
-    .filter((s) => s.entry)
-    .sort((p, q) => Math.abs(p.points[0]!) - Math.abs(q.points[0]!))[0];
-  const exit = traced.filter((s) => s.exit).sort((p, q) => q.points.at(-2)! - p.points.at(-2)!)[0];
+  // Where the pen comes in: the point nearest the pen where it is given, else the start of the
+  // entry stroke nearest the letter's origin; where it leaves: the end of the exit stroke furthest along.
+  const entry = into
+    ? undefined
+    : traced.filter((s) => s.entry).sort((p, q) => Math.abs(p.points[0]!) - Math.abs(q.points[0]!))[0];
+  const exit = outOf
+    ? undefined
+    : traced.filter((s) => s.exit).sort((p, q) => q.points.at(-2)! - p.points.at(-2)!)[0];
   for (let i = 0; i < traced.length; i++) {
     const s = traced[i]!;
     const pieces = cutAt(s, cuts[i]!);
@@ -79,6 +139,8 @@ function walk(strokes: readonly PenStroke[]): PenStroke[] {
     if (s === entry) entryNode = nodeAt(s.points[0]!, s.points[1]!);
     if (s === exit) exitNode = nodeAt(s.points.at(-2)!, s.points.at(-1)!);
   }
+  if (into) entryNode = nodeAt(...pointAlong(traced[into.stroke]!.points, into.along));
+  if (outOf) exitNode = nodeAt(...pointAlong(traced[outOf.stroke]!.points, outOf.along));
   const out: PenStroke[] = [];
   for (const component of components(nodes.length, edges)) {
     const has = (n: number) => n >= 0 && component.nodes.has(n);
@@ -288,8 +350,27 @@ function cutAt(s: PenStroke, at: number[]): { points: number[]; widths: number[]
   return pieces.filter((p) => p.points.length >= 4);
 }
 
+/** The point `along` a polyline, by length from its start. */
+function pointAlong(points: number[], along: number): [number, number] {
+  let walked = 0;
+  for (let i = 2; i < points.length; i += 2) {
+    const [x0, y0, x1, y1] = [points[i - 2]!, points[i - 1]!, points[i]!, points[i + 1]!];
+    const step = Math.hypot(x1 - x0, y1 - y0);
+    if (walked + step >= along) {
+      const t = step > 0 ? (along - walked) / step : 0;
+      return [x0 + t * (x1 - x0), y0 + t * (y1 - y0)];
+    }
+    walked += step;
+  }
+  return [points.at(-2)!, points.at(-1)!];
+}
+
 /** The point of a polyline nearest (x, y): its distance, and how far along the polyline it lies. */
-function nearestOn(points: number[], x: number, y: number): { distance: number; along: number } {
+export function nearestOn(
+  points: readonly number[],
+  x: number,
+  y: number,
+): { distance: number; along: number } {
   let best = { distance: Math.hypot(points[0]! - x, points[1]! - y), along: 0 };
   let along = 0;
   for (let i = 2; i < points.length; i += 2) {

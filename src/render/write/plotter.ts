@@ -11,7 +11,7 @@
 // (`data-pen-downs`, `data-pen-up-mm`: penTravel reads them back).
 import type { PenStroke } from '../geometry.ts';
 import type { DisplayList, DisplayPage, Matrix } from '../display-list.ts';
-import { penWalks, polylineLength } from './pen-walk.ts';
+import { nearestOn, penWalks, polylineLength } from './pen-walk.ts';
 
 /** How far, in pen widths, the pen runs on from one joined letter into the next without a traced stroke between. */
 const JOIN_REACH = 4;
@@ -48,21 +48,28 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
     for (const v of pts) on.push(v);
     return on;
   };
-  for (const it of page.items) {
-    if (it.kind !== 'glyph') continue;
+  const glyphs = page.items.filter((it) => it.kind === 'glyph');
+  for (const [g, it] of glyphs.entries()) {
     const def = list.glyphs[it.ref]!;
     if (!def.strokes) throw new Error(`glyph ${it.ref} was laid out without its centrelines`);
-    // The letter's strokes as the pen takes them: in from the letter before first, out into the
-    // next last; in a joined letter, what stands apart (a dot, a bar) after the word.
-    const walked = penWalks(def.strokes);
+    const next = glyphs[g + 1];
+    // The letter's strokes as the pen takes them: in from the letter before first (at the point
+    // of its strokes nearest the pen, when it is joined to that letter), out into the next last;
+    // in a joined letter, what stands apart (a dot, a bar) after the word.
+    const walked = penWalks(
+      def.strokes,
+      it.joins && move ? unplaced(to(move), it.m) : undefined,
+      next?.joins ? joinPoint(def.strokes, it.m, list.glyphs[next.ref]!.strokes, next.m) : undefined,
+    );
     const into = walked.filter((s) => s.entry);
     const apart = walked.filter((s) => !s.entry && !s.exit);
     const out = walked.filter((s) => s.exit && !s.entry);
     const joined = into.length > 0 || out.length > 0;
     const order = [...into, ...(joined ? [] : apart), ...out];
-    // A letter joined to the one before, where the tracing found no stroke out of that letter or
-    // none into this one: the pen runs on over the join when it ends close to where this begins.
-    if (it.joins && !runs && move && order[0]) {
+    // A letter joined to the one before: the pen runs on over the join when it is close to where
+    // this letter's walk begins, and lifts rather than draw a line where there is no ink.
+    runs = false;
+    if (it.joins && move && order[0]) {
       const [x, y] = placed(order[0].points.slice(0, 2), it.m);
       const pen = median(order[0].widths) * def.scale;
       const [ex, ey] = to(move);
@@ -74,7 +81,6 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
       const on = s === order[0] && it.joins === true && runs;
       if (!on) lift();
       move = line(s, it.m, def.scale, on ? move : null);
-      runs = s.exit;
     }
     if (joined) for (const s of apart) later.push(line(s, it.m, def.scale, null));
   }
@@ -149,6 +155,68 @@ export function penTravel(svg: string): PenTravel | null {
 }
 
 /** Points in font units (y up) placed on the page by an instance's matrix. */
+/**
+ * Where the letter placed by `nextM` joins the one placed by `m`: the point of its strokes that
+ * comes nearest the first's, in the first's units (the two inks meet there).
+ */
+function joinPoint(
+  mine: readonly PenStroke[],
+  m: Matrix,
+  theirs: readonly PenStroke[] | undefined,
+  nextM: Matrix,
+): [number, number] | undefined {
+  if (!theirs?.length) return undefined;
+  const box = boxOf(mine);
+  let best: [number, number] | undefined;
+  let nearest = Number.POSITIVE_INFINITY;
+  for (const s of theirs) {
+    const pts = placed(s.points, nextM);
+    for (let i = 0; i < pts.length; i += 2) {
+      const p = unplaced([pts[i]!, pts[i + 1]!], m);
+      // No line of this letter is nearer than its box.
+      const dx = Math.max(box[0] - p[0], 0, p[0] - box[2]);
+      const dy = Math.max(box[1] - p[1], 0, p[1] - box[3]);
+      if (Math.hypot(dx, dy) >= nearest) continue;
+      for (const t of mine) {
+        const d = nearestOn(t.points, p[0], p[1]).distance;
+        if (d < nearest) [nearest, best] = [d, p];
+      }
+    }
+  }
+  return best;
+}
+
+const boxes = new WeakMap<readonly PenStroke[], [number, number, number, number]>();
+
+/** The box around a drawing's lines: x and y least, then greatest (remembered per drawing). */
+function boxOf(strokes: readonly PenStroke[]): [number, number, number, number] {
+  let box = boxes.get(strokes);
+  if (!box) {
+    box = [
+      Number.POSITIVE_INFINITY,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+    ];
+    for (const s of strokes)
+      for (let i = 0; i < s.points.length; i += 2) {
+        box[0] = Math.min(box[0], s.points[i]!);
+        box[1] = Math.min(box[1], s.points[i + 1]!);
+        box[2] = Math.max(box[2], s.points[i]!);
+        box[3] = Math.max(box[3], s.points[i + 1]!);
+      }
+    boxes.set(strokes, box);
+  }
+  return box;
+}
+
+/** A point on the page in the units of the letter placed by `m` (its inverse). */
+function unplaced([x, y]: readonly [number, number], m: Matrix): [number, number] {
+  const det = m[0] * m[3] - m[1] * m[2];
+  const [u, v] = [x - m[4], y - m[5]];
+  return [(m[3] * u - m[2] * v) / det, (m[0] * v - m[1] * u) / det];
+}
+
 function placed(points: readonly number[], m: Matrix): number[] {
   const out = new Array<number>(points.length);
   for (let i = 0; i < points.length; i += 2) {
