@@ -10,11 +10,13 @@
 // root element says how often the pen goes down and how far it travels up between
 // (`data-pen-downs`, `data-pen-up-mm`: penTravel reads them back).
 import type { PenStroke } from '../geometry.ts';
-import type { DisplayList, DisplayPage, Matrix } from '../display-list.ts';
+import type { DisplayList, DisplayPage, GlyphDef, Matrix } from '../display-list.ts';
 import { nearestOn, penWalks, polylineLength } from './pen-walk.ts';
 
 /** How far, in pen widths, the pen runs on from one joined letter into the next without a traced stroke between. */
 const JOIN_REACH = 4;
+/** How near, in pen widths, two letters of a word the hand does not join come for their lines to touch. */
+const TOUCH = 1;
 
 const n = (v: number) => (Math.round(v * 100) / 100).toString();
 
@@ -49,17 +51,32 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
     return on;
   };
   const glyphs = page.items.filter((it) => it.kind === 'glyph');
+  for (const it of glyphs)
+    if (!list.glyphs[it.ref]!.strokes)
+      throw new Error(`glyph ${it.ref} was laid out without its centrelines`);
+  // Where each letter meets the one before in its word, and whether the pen runs on between them:
+  // where the hand joins them, or where their lines touch on the page (a script whose letters
+  // join as they are shaped, as Arabic's do in a hand that does not join Latin letters).
+  const meets = glyphs.map((it, g) => {
+    const before = glyphs[g - 1];
+    if (!before || (!it.joins && (it.word === undefined || it.word !== before.word))) return null;
+    const [def, next] = [list.glyphs[before.ref]!, list.glyphs[it.ref]!];
+    const at = joinPoint(def.strokes!, before.m, next.strokes!, it.m);
+    if (!at) return null;
+    // The wider of the two letters' pens (a small letter may be all hairline).
+    const pen = Math.max(penOf(def), penOf(next));
+    return it.joins || at.distance * def.scale <= TOUCH * pen ? at.point : null;
+  });
   for (const [g, it] of glyphs.entries()) {
     const def = list.glyphs[it.ref]!;
-    if (!def.strokes) throw new Error(`glyph ${it.ref} was laid out without its centrelines`);
-    const next = glyphs[g + 1];
+    const joins = meets[g] !== null;
     // The letter's strokes as the pen takes them: in from the letter before first (at the point
     // of its strokes nearest the pen, when it is joined to that letter), out into the next last;
     // in a joined letter, what stands apart (a dot, a bar) after the word.
     const walked = penWalks(
-      def.strokes,
-      it.joins && move ? unplaced(to(move), it.m) : undefined,
-      next?.joins ? joinPoint(def.strokes, it.m, list.glyphs[next.ref]!.strokes, next.m) : undefined,
+      def.strokes!,
+      joins && move ? unplaced(to(move), it.m) : undefined,
+      meets[g + 1] ?? undefined,
     );
     const into = walked.filter((s) => s.entry);
     const apart = walked.filter((s) => !s.entry && !s.exit);
@@ -69,16 +86,16 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
     // A letter joined to the one before: the pen runs on over the join when it is close to where
     // this letter's walk begins, and lifts rather than draw a line where there is no ink.
     runs = false;
-    if (it.joins && move && order[0]) {
+    if (joins && move && order[0]) {
       const [x, y] = placed(order[0].points.slice(0, 2), it.m);
       const pen = median(order[0].widths) * def.scale;
       const [ex, ey] = to(move);
       runs = Math.hypot(x! - ex, y! - ey) <= JOIN_REACH * pen;
     }
-    if (!(it.joins && runs)) wordEnds();
+    if (!(joins && runs)) wordEnds();
     for (const s of order) {
       // The first stroke of a letter joined to the one before continues its movement.
-      const on = s === order[0] && it.joins === true && runs;
+      const on = s === order[0] && joins && runs;
       if (!on) lift();
       move = line(s, it.m, def.scale, on ? move : null);
     }
@@ -164,11 +181,10 @@ function joinPoint(
   m: Matrix,
   theirs: readonly PenStroke[] | undefined,
   nextM: Matrix,
-): [number, number] | undefined {
-  if (!theirs?.length) return undefined;
+): { point: [number, number]; distance: number } | null {
+  if (!theirs?.length) return null;
   const box = boxOf(mine);
-  let best: [number, number] | undefined;
-  let nearest = Number.POSITIVE_INFINITY;
+  let best: { point: [number, number]; distance: number } | null = null;
   for (const s of theirs) {
     const pts = placed(s.points, nextM);
     for (let i = 0; i < pts.length; i += 2) {
@@ -176,10 +192,10 @@ function joinPoint(
       // No line of this letter is nearer than its box.
       const dx = Math.max(box[0] - p[0], 0, p[0] - box[2]);
       const dy = Math.max(box[1] - p[1], 0, p[1] - box[3]);
-      if (Math.hypot(dx, dy) >= nearest) continue;
+      if (best && Math.hypot(dx, dy) >= best.distance) continue;
       for (const t of mine) {
         const d = nearestOn(t.points, p[0], p[1]).distance;
-        if (d < nearest) [nearest, best] = [d, p];
+        if (!best || d < best.distance) best = { point: p, distance: d };
       }
     }
   }
@@ -209,6 +225,9 @@ function boxOf(strokes: readonly PenStroke[]): [number, number, number, number] 
   }
   return box;
 }
+
+/** A drawing's usual pen width on the page, in pt: the median of its strokes' widths. */
+const penOf = (def: GlyphDef) => median(def.strokes!.flatMap((s) => s.widths)) * def.scale;
 
 /** A point on the page in the units of the letter placed by `m` (its inverse). */
 function unplaced([x, y]: readonly [number, number], m: Matrix): [number, number] {
