@@ -282,6 +282,9 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
             `Revoke key ${k.id} (${k.mode}, ${k.name || k.displayPrefix}) of ${keysOf.account.name}? (y/n)`,
             async () => {
               await client.call('POST', `/keys/${k.id}/revoke`);
+              // Shown revoked at once: not offered for revoking again before the list refreshes.
+              const at = new Date().toISOString();
+              setKeys((ks) => ks.map((x) => (x.id === k.id ? { ...x, revokedAt: x.revokedAt ?? at } : x)));
               return `Revoked ${k.id}: requests with it are refused from now on`;
             },
           );
@@ -335,6 +338,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
             `Cancel job ${j.id} of ${names.current[j.accountId] ?? j.accountId}? No charge is made. (y/n)`,
             async () => {
               const done = await client.call<{ status: string }>('POST', `/jobs/${j.id}/cancel`);
+              setJobs((js) => js.map((x) => (x.id === j.id ? { ...x, status: done.status } : x)));
               return `Job ${j.id} is ${done.status}`;
             },
           );
