@@ -23,7 +23,7 @@ interface Drawing {
   /** Where each stroke is met along its length by another's end. */
   cuts: number[][];
   lengths: number[];
-  /** Its walks: without a way in or out given (""), and by where they were entered and left. */
+  /** Its walks, by where they were entered and left ("/" for neither given). */
   walks: Map<string, PenStroke[]>;
 }
 

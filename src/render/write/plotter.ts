@@ -171,7 +171,6 @@ export function penTravel(svg: string): PenTravel | null {
   return downs && up ? { penDowns: Number(downs[1]), penUpMm: Number(up[1]) } : null;
 }
 
-/** Points in font units (y up) placed on the page by an instance's matrix. */
 /**
  * Where the letter placed by `nextM` joins the one placed by `m`: the point of its strokes that
  * comes nearest the first's, in the first's units (the two inks meet there).
@@ -179,10 +178,9 @@ export function penTravel(svg: string): PenTravel | null {
 function joinPoint(
   mine: readonly PenStroke[],
   m: Matrix,
-  theirs: readonly PenStroke[] | undefined,
+  theirs: readonly PenStroke[],
   nextM: Matrix,
 ): { point: [number, number]; distance: number } | null {
-  if (!theirs?.length) return null;
   const box = boxOf(mine);
   let best: { point: [number, number]; distance: number } | null = null;
   for (const s of theirs) {
@@ -236,6 +234,7 @@ function unplaced([x, y]: readonly [number, number], m: Matrix): [number, number
   return [(m[3] * u - m[2] * v) / det, (m[0] * v - m[1] * u) / det];
 }
 
+/** Points in font units (y up) placed on the page by an instance's matrix. */
 function placed(points: readonly number[], m: Matrix): number[] {
   const out = new Array<number>(points.length);
   for (let i = 0; i < points.length; i += 2) {
