@@ -144,10 +144,12 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
     return () => clearInterval(timer);
   }, [refresh, pollMs]);
 
-  // A decided request shows its new status at once: until the next refresh answers, the list must
-  // not offer it as pending for another decision.
-  const decided = (id: string, status: 'approved' | 'refused') =>
-    setRequests((rs) => rs.map((r) => (r.id === id ? { ...r, status } : r)));
+  // What an action changed shows at once (a request decided, a key revoked, a job cancelled): until
+  // the next refresh answers, the list must not offer the row for the same action again.
+  const changed =
+    <T extends { id: string }>(id: string, change: Partial<T>) =>
+    (rows: T[]): T[] =>
+      rows.map((r) => (r.id === id ? { ...r, ...change } : r));
 
   const act = (question: string, run: () => Promise<string>) =>
     setPending({ kind: 'confirm', question, run });
@@ -219,7 +221,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
         setMessage({ text: 'Working…', error: false });
         client.call('POST', `/plan-requests/${request.id}/refuse`, { reason }).then(
           () => {
-            decided(request.id, 'refused');
+            setRequests(changed<PlanRequestRow>(request.id, { status: 'refused' }));
             setMessage({
               text: `Refused ${request.plan} for ${names.current[request.accountId] ?? request.accountId}`,
               error: false,
@@ -282,9 +284,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
             `Revoke key ${k.id} (${k.mode}, ${k.name || k.displayPrefix}) of ${keysOf.account.name}? (y/n)`,
             async () => {
               await client.call('POST', `/keys/${k.id}/revoke`);
-              // Shown revoked at once: not offered for revoking again before the list refreshes.
-              const at = new Date().toISOString();
-              setKeys((ks) => ks.map((x) => (x.id === k.id ? { ...x, revokedAt: x.revokedAt ?? at } : x)));
+              setKeys(changed<AdminKey>(k.id, { revokedAt: new Date().toISOString() }));
               return `Revoked ${k.id}: requests with it are refused from now on`;
             },
           );
@@ -320,7 +320,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
             `Approve plan ${r.plan}${r.periodDays ? ` (${r.periodDays} days)` : ''} for ${who}? (y/n)`,
             async () => {
               await client.call('POST', `/plan-requests/${r.id}/approve`, {});
-              decided(r.id, 'approved');
+              setRequests(changed<PlanRequestRow>(r.id, { status: 'approved' }));
               return `Approved: ${who} has plan ${r.plan} from now on`;
             },
           );
@@ -338,7 +338,7 @@ export function App(props: { client: AdminClient; pollMs?: number }) {
             `Cancel job ${j.id} of ${names.current[j.accountId] ?? j.accountId}? No charge is made. (y/n)`,
             async () => {
               const done = await client.call<{ status: string }>('POST', `/jobs/${j.id}/cancel`);
-              setJobs((js) => js.map((x) => (x.id === j.id ? { ...x, status: done.status } : x)));
+              setJobs(changed<JobRow>(j.id, { status: done.status }));
               return `Job ${j.id} is ${done.status}`;
             },
           );
