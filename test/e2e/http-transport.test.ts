@@ -131,3 +131,31 @@ for (const framingCheck of [true, false]) {
     },
   );
 }
+
+t.test("the client's address, on an IPv4 socket and on an IPv6 one", async (t) => {
+  const peerApi = apiOf(async (req) => ({ status: 200, json: { peer: req.peer() } }));
+  const peerOf = async (url: string, headers: Record<string, string> = {}) =>
+    ((await (await fetch(url, { headers })).json()) as { peer: string }).peer;
+  const v4 = await listen(peerApi, { host: '127.0.0.1', port: 0, framingCheck: false });
+  t.teardown(() => v4.close(100));
+  t.equal(await peerOf(`http://127.0.0.1:${v4.port}/`), '127.0.0.1', 'IPv4 socket: the dotted address');
+
+  // Both families on one socket: an IPv4 client is its IPv4 address, an IPv6 one is written
+  // short, so that each matches the trusted edge as the operator wrote it.
+  const both = await listen(peerApi, {
+    host: '::',
+    port: 0,
+    framingCheck: false,
+    trustedProxies: ['127.0.0.1', '::1'],
+  });
+  t.teardown(() => both.close(100));
+  const xff = { 'x-forwarded-for': '203.0.113.9' };
+  t.equal(await peerOf(`http://127.0.0.1:${both.port}/`), '127.0.0.1', 'IPv6 socket, IPv4 client');
+  t.equal(
+    await peerOf(`http://[::1]:${both.port}/`),
+    '::1',
+    'IPv6 socket, IPv6 client: ::1, not written out',
+  );
+  t.equal(await peerOf(`http://127.0.0.1:${both.port}/`, xff), '203.0.113.9', 'a trusted IPv4 edge forwards');
+  t.equal(await peerOf(`http://[::1]:${both.port}/`, xff), '203.0.113.9', 'a trusted IPv6 edge forwards');
+});

@@ -102,7 +102,7 @@ t.test('a full run: access lines, job lines with the request id, and no secret i
       ms: Number,
       bytes: Number,
       account,
-      peer: String,
+      peer: '127.0.0.1',
     },
     'a poll: the route pattern, not the path',
   );

@@ -1,7 +1,7 @@
 // The edge's pieces without sockets: whose word on the client's address is taken, the setting
 // that names the edge, and the configuration `scriptorium edge` writes.
 import t from 'tap';
-import { peerOf } from '../../src/api/http/request.ts';
+import { addressText, peerOf } from '../../src/api/http/request.ts';
 import { edgeConfig, parseAddress } from '../../src/cli/edge.ts';
 import { ConfigError, loadConfig } from '../../src/config/index.ts';
 
@@ -72,3 +72,21 @@ t.test(
     t.match(text, /disable-l7-retry if METH_POST/, 'a POST is never sent twice');
   },
 );
+
+t.test("a socket's address from its bytes", async (t) => {
+  const bytes = (hex: string) => new Uint8Array(Buffer.from(hex, 'hex'));
+  t.equal(addressText(bytes('7f000001')), '127.0.0.1', 'IPv4');
+  t.equal(
+    addressText(bytes('00000000000000000000ffffc6336402')),
+    '198.51.100.2',
+    'an IPv4 client of an IPv6 socket',
+  );
+  t.equal(addressText(bytes('00000000000000000000000000000001')), '::1', 'IPv6 loopback, short');
+  t.equal(
+    addressText(bytes('20010db8000000000000000000000007')),
+    '2001:db8::7',
+    'IPv6, its zeros run together',
+  );
+  t.equal(addressText(bytes('000000000000000000000000c6336402')), '::c633:6402', 'not mapped: IPv6 as it is');
+  t.equal(addressText(new Uint8Array(0)), '-', 'no address (a socket already closed)');
+});
