@@ -3,6 +3,7 @@
 // of variables is generated from this list (`npm run docs:config`) and a test keeps it in sync.
 import { isIP } from 'node:net';
 import { planCatalog } from '../domain/plans.ts';
+import { canonicalAddress } from '../lib/ip-text.ts';
 
 export type Parser<T> = (raw: string) => T;
 
@@ -97,7 +98,8 @@ const addresses: Parser<readonly string[]> = (raw) => {
     .filter((a) => a !== '');
   for (const a of list)
     if (isIP(a) === 0) throw new Error(`must be comma-separated IP addresses, got "${a}" in "${raw}"`);
-  return list;
+  // Written as a request's peer is, so that `0:0:0:0:0:0:0:1` or `::FFFF:10.0.0.5` match it.
+  return list.map(canonicalAddress);
 };
 
 export const descriptors = {

@@ -1,7 +1,8 @@
 // The edge's pieces without sockets: whose word on the client's address is taken, the setting
 // that names the edge, and the configuration `scriptorium edge` writes.
 import t from 'tap';
-import { addressText, peerOf } from '../../src/api/http/request.ts';
+import { peerOf } from '../../src/api/http/request.ts';
+import { addressText } from '../../src/lib/ip-text.ts';
 import { edgeConfig, parseAddress } from '../../src/cli/edge.ts';
 import { ConfigError, loadConfig } from '../../src/config/index.ts';
 
@@ -29,6 +30,11 @@ t.test("a trusted edge's X-Forwarded-For names the client; anyone else's is igno
 
 t.test('TRUSTED_PROXIES takes addresses only, and names what it refused', async (t) => {
   t.same(loadConfig({ TRUSTED_PROXIES: ' 127.0.0.1, ::1 ' }).trustedProxies, ['127.0.0.1', '::1']);
+  t.same(
+    loadConfig({ TRUSTED_PROXIES: '0:0:0:0:0:0:0:1,::FFFF:10.0.0.5,2001:DB8:0:0:0:0:0:7' }).trustedProxies,
+    ['::1', '10.0.0.5', '2001:db8::7'],
+    'written as a peer is, so that any way of writing an address matches',
+  );
   t.same(loadConfig({}).trustedProxies, [], 'none by default');
   t.throws(() => loadConfig({ TRUSTED_PROXIES: '127.0.0.1,edge.local' }), ConfigError);
   try {

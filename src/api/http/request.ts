@@ -2,9 +2,9 @@
 // client's address asked for only when needed, and the framing the transport cannot refuse
 // itself checked when no check stands in front.
 import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { newId } from '../../lib/ids.ts';
+import { addressText } from '../../lib/ip-text.ts';
 import type { ApiRequest } from '../types.ts';
 import { FRONT_HEADER, type FramingRefusal, readFront } from './framing.ts';
 
@@ -57,6 +57,7 @@ export function copyRequest(
     id: newId('req'),
     // Asking the socket costs a system call (as much as the rest of a small request), so it is
     // asked only when something needs the address; a response already gone has none to give.
+    // Its bytes, not the transport's text: a copy less, and IPv6 written as configured (::1).
     peer: () => {
       if (peer === undefined) {
         try {
@@ -80,22 +81,6 @@ export function copyRequest(
 export interface Origin {
   secret: string | null;
   trusted: ReadonlySet<string>;
-}
-
-/**
- * A socket's address as text from its bytes as the transport gives them: four on an IPv4
- * socket, sixteen on an IPv6 one, where an IPv4 client (::ffff:a.b.c.d) is its IPv4 address and
- * any other is written as RFC 5952 has it (`::1`). The transport's own text costs a request
- * another copy, and writes an IPv6 address in full (`0000:…:0001`), which no configured address
- * would match.
- */
-export function addressText(b: Uint8Array): string {
-  if (b.length === 4) return `${b[0]}.${b[1]}.${b[2]}.${b[3]}`;
-  if (b.length !== 16) return '-';
-  let zeros = true;
-  for (let i = 0; i < 10 && zeros; i++) zeros = b[i] === 0;
-  if (zeros && b[10] === 0xff && b[11] === 0xff) return `${b[12]}.${b[13]}.${b[14]}.${b[15]}`;
-  return ipaddr.fromByteArray([...b]).toString();
 }
 
 /**
