@@ -1053,7 +1053,8 @@ t.test('over HTTP: the cookie, CSRF, other origins, the sign-in limit, what is s
 
 t.test('npm start: the dashboard address and a demo login beside the demo key, which sign in', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-dash-demo-'));
-  const served = await startServe({ DATA_DIR: dir, PORT: '0' });
+  // Its access lines too: a wait that fails says what the page asked for and what it was answered.
+  const served = await startServe({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' });
   t.teardown(async () => {
     await served.stop('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
@@ -1068,12 +1069,25 @@ t.test('npm start: the dashboard address and a demo login beside the demo key, w
   const [, url, email, password] = login!;
   const { page } = await newPage();
   await page.goto(url!);
-  // A fresh data directory's first start: on a machine busy with the rest of the suite the sign-in
-  // form was seen to take longer than the default 30 s to show.
-  await page.getByLabel('Email').waitFor({ timeout: 90_000 });
+  /**
+   * Waits for `what`, up to 90 s: a fresh data directory's first start, on a machine busy with
+   * the rest of the suite, was seen to take longer than the default 30 s to show the sign-in form
+   * (and once never showed it). If it never shows: what the page showed, and the server's lines.
+   */
+  const shown = (what: ReturnType<typeof page.getByLabel>) =>
+    what.waitFor({ timeout: 90_000 }).catch(async (err: Error) => {
+      const body = await page
+        .locator('body')
+        .innerText({ timeout: 5000 })
+        .catch((e: Error) => `(unread: ${e.message})`);
+      throw new Error(
+        `${err.message}\nthe page at ${page.url()} shows: ${body.slice(0, 500)}\nthe server's last lines:\n${served.stderr().slice(-3000)}`,
+      );
+    });
+  await shown(page.getByLabel('Email'));
   await page.getByLabel('Email').fill(email!);
   await page.getByLabel('Password').fill(password!);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('row', { name: /demo key/ }).waitFor({ timeout: 90_000 });
+  await shown(page.getByRole('row', { name: /demo key/ }));
   t.match(await page.locator('header').textContent(), /Demo/, "the demo account's keys");
 });
