@@ -84,15 +84,15 @@ export interface Origin {
 }
 
 /**
- * The client's address: the socket's, or, when the socket is a trusted edge's, the last address
- * of `X-Forwarded-For` (the edge replaces the header, so a client cannot choose it).
+ * The client's address: the socket's (as addressText writes it, as TRUSTED_PROXIES is read), or,
+ * when the socket is a trusted edge's, the last address of `X-Forwarded-For` (the edge replaces
+ * the header, so a client cannot choose it).
  */
 export function peerOf(socket: string, headers: ApiRequest['headers'], trusted: ReadonlySet<string>): string {
-  const address = socket.replace(/^::ffff:/, '');
-  if (trusted.size === 0 || !trusted.has(address)) return address;
+  if (trusted.size === 0 || !trusted.has(socket)) return socket;
   const forwarded = headers['x-forwarded-for'];
   const last = (Array.isArray(forwarded) ? forwarded.at(-1) : forwarded)?.split(',').at(-1)?.trim();
-  return last && isIP(last) !== 0 ? last : address;
+  return last && isIP(last) !== 0 ? last : socket;
 }
 
 /**
