@@ -21,7 +21,16 @@ export function releaseFontMemory(): void {
   gc({ type: 'major' });
 }
 
-/** Call after a PNG render, before the task returns. */
+let drawn = false;
+
+/** Called by the rasterizer (workers/resvg.ts) for each image resvg draws. */
+export function noteNativeImage(): void {
+  drawn = true;
+}
+
+/** Call after a PNG render, before the task returns: a collection only if resvg drew an image since the last. */
 export function releaseImageMemory(): void {
+  if (!drawn) return;
+  drawn = false;
   gc({ type: 'minor' });
 }

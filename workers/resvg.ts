@@ -3,6 +3,7 @@
 // renders on its main thread imports workers/image-allocator.ts before this module.
 import { Resvg } from '@resvg/resvg-js';
 import type { Rasterizer } from '../src/render/index.ts';
+import { noteNativeImage } from './native-memory.ts';
 
 export const resvgRasterizer: Rasterizer = (svg, { width, background }) => {
   const image = new Resvg(svg, {
@@ -10,5 +11,6 @@ export const resvgRasterizer: Rasterizer = (svg, { width, background }) => {
     font: { loadSystemFonts: false },
     ...(background ? { background } : {}),
   }).render();
+  noteNativeImage();
   return { width: image.width, height: image.height, pixels: image.pixels };
 };

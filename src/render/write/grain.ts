@@ -104,10 +104,16 @@ function fibresOf(seed: number, strength: number, tile: number, turn: number): I
     // Every other turn moves those pixels: a page of a new seed turns a few thousand, not a tile.
     const flat = fibresOf(seed, strength, tile, 0);
     list = new Int32Array(flat.length);
+    // turned() is affine: (x, y) lands at (x0 + xx·x + xy·y, y0 + yx·x + yy·y).
+    const [x0, y0] = turned(0, 0, turn);
+    const [x1, y1] = turned(1, 0, turn);
+    const [x2, y2] = turned(0, 1, turn);
+    const [xx, yx, xy, yy] = [x1 - x0, y1 - y0, x2 - x0, y2 - y0];
     for (let k = 0; k < flat.length; k += 3) {
-      const [x, y] = turned(flat[k]!, flat[k + 1]!, turn);
-      list[k] = x;
-      list[k + 1] = y;
+      const x = flat[k]!;
+      const y = flat[k + 1]!;
+      list[k] = x0 + xx * x + xy * y;
+      list[k + 1] = y0 + yx * x + yy * y;
       list[k + 2] = flat[k + 2]!;
     }
   }
@@ -145,7 +151,9 @@ export function blendGrain(
       const f = fibresOf(seed, strength, tile, turn);
       const [ox, oy] = [cx * GRAIN_PX, cy * GRAIN_PX];
       for (let k = 0; k < f.length; k += 3) {
-        const [gx, gy, a] = [ox + f[k]!, oy + f[k + 1]!, f[k + 2]!];
+        const gx = ox + f[k]!;
+        const gy = oy + f[k + 1]!;
+        const a = f[k + 2]!;
         if (one) {
           // At 144 DPI a tile pixel is an image pixel.
           if (gx < width && gy < height) blend((gy * width + gx) * 4, a);

@@ -3,13 +3,20 @@
 // (uncompressed) deflate blocks when none is given, for tiny images made in the engine.
 import { crc32 } from './crc32.ts';
 
-function chunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.length);
+/** Each chunk's length, type, data and CRC, one after another, in one buffer. */
+function chunks(parts: readonly [type: string, data: Uint8Array][]): Uint8Array {
+  const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  const out = new Uint8Array(parts.reduce((n, [, data]) => n + 12 + data.length, signature.length));
   const view = new DataView(out.buffer);
-  view.setUint32(0, data.length);
-  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-  out.set(data, 8);
-  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  out.set(signature);
+  let at = signature.length;
+  for (const [type, data] of parts) {
+    view.setUint32(at, data.length);
+    for (let i = 0; i < 4; i++) out[at + 4 + i] = type.charCodeAt(i);
+    out.set(data, at + 8);
+    view.setUint32(at + 8 + data.length, crc32(out.subarray(at + 4, at + 8 + data.length)));
+    at += 12 + data.length;
+  }
   return out;
 }
 
@@ -41,19 +48,11 @@ export function encodePng(
   v.setUint32(0, width);
   v.setUint32(4, height);
   ihdr.set([8, opaque ? 2 : 6, 0, 0, 0], 8);
-  const parts = [
-    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflate(raw)),
-    chunk('IEND', new Uint8Array(0)),
-  ];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return chunks([
+    ['IHDR', ihdr],
+    ['IDAT', deflate(raw)],
+    ['IEND', new Uint8Array(0)],
+  ]);
 }
 
 /**

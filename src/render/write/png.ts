@@ -10,7 +10,8 @@ import { type DisplayList, type DisplayPage, KEPT_DRAWINGS } from '../display-li
 import { blendGrain } from './grain.ts';
 import { encodePng } from './png-encode.ts';
 import { simplifyOutline } from './simplify.ts';
-import { hexRgb } from '../color.ts';
+import { hexRgb, letterInk } from '../color.ts';
+import { paintable, paintPage } from './paint.ts';
 import { bleedInk, inkOnPaper, scan } from './soften.ts';
 import { type AssetBytes, type InlineOutlines, pageToSvg } from './svg.ts';
 
@@ -36,25 +37,41 @@ export function pageToPng(list: DisplayList, page: DisplayPage, dpi: number, opt
   const { tilt, shadow, texture, seed } = page.sheet;
   const flat = tilt === 0 && shadow === 0;
   const grain = flat ? texture : 0;
-  const drawn = grain > 0 ? { ...page, sheet: { ...page.sheet, texture: 0 } } : page;
-  const svg = pageToSvg(list, drawn, { assets: opts.assets, inline: rasterOutlines(list, page, dpi / 72) });
-  const image = opts.raster(svg, {
-    width: Math.round((page.width / 72) * dpi),
-    // The sheet (or with a shadow, the desk) covers the image, except the corners a tilt uncovers.
-    ...(tilt !== 0 && shadow === 0 ? { background: page.background } : {}),
-  });
-  const { pixels, width, height } = image;
+  const width = Math.round((page.width / 72) * dpi);
+  const outlines = rasterOutlines(list, page, dpi / 72);
+  // A flat sheet of letters, rules and dots is painted here; anything else, resvg draws from the SVG.
+  const painted = paintable(page) ? paintPage(page, width, outlines.contours, letterInk(page)) : undefined;
+  const { pixels, height } =
+    painted ??
+    opts.raster(
+      pageToSvg(list, grain > 0 ? { ...page, sheet: { ...page.sheet, texture: 0 } } : page, {
+        assets: opts.assets,
+        inline: outlines,
+      }),
+      {
+        width,
+        // The sheet (or with a shadow, the desk) covers the image, except the corners a tilt uncovers.
+        ...(tilt !== 0 && shadow === 0 ? { background: page.background } : {}),
+      },
+    );
   // The ink gathers where it was laid thick and soaks in before the grain lies over it; the
   // scanner sees both.
   if (flat && !page.items.some((i) => i.kind === 'image'))
-    inkOnPaper(pixels, width, height, hexRgb(page.background), {
-      pool: page.sheet.pool,
-      dry: page.sheet.dry,
-      bleed: page.sheet.bleed,
-      dpi,
-      seed,
-      full: inkDarkness(page),
-    });
+    inkOnPaper(
+      pixels,
+      width,
+      height,
+      hexRgb(page.background),
+      {
+        pool: page.sheet.pool,
+        dry: page.sheet.dry,
+        bleed: page.sheet.bleed,
+        dpi,
+        seed,
+        full: inkDarkness(page),
+      },
+      painted?.drawn,
+    );
   else bleedInk(pixels, width, height, dpi, page.sheet.bleed);
   if (grain > 0) blendGrain(pixels, width, height, width / page.width, seed, grain);
   if (page.sheet.scanner) scan(pixels, width, height, dpi, seed);
@@ -84,7 +101,7 @@ function inkDarkness(page: DisplayPage): number {
 const reduced = new Map<string, Map<number, Int32Array[]>>();
 
 /** The page's glyph outlines at the detail `pxPerPt` can show, each reduced once per thread and size. */
-function rasterOutlines(list: DisplayList, page: DisplayPage, pxPerPt: number): InlineOutlines {
+export function rasterOutlines(list: DisplayList, page: DisplayPage, pxPerPt: number): InlineOutlines {
   const largest = new Map<string, number>(); // pt per font unit of each outline's largest instance
   for (const it of page.items) {
     if (it.kind !== 'glyph') continue;

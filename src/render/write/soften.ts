@@ -36,10 +36,12 @@ function blur(
     ? new Int32Array(rgba.buffer, rgba.byteOffset, width * height)
     : new Int32Array(new Uint8Array(rgba).buffer, 0, width * height);
   const M = 0x00ff00ff;
+  // Each half-word sum stays under 2^16, so each word under 2^32: multiplied and added in 32-bit
+  // integers (wrapping as unsigned), never as doubles.
   const mix = (a: number, c: number, b: number) =>
-    (((side * ((a & M) + (b & M)) + mid * (c & M) + 0x00800080) >>> 8) & M) |
-    ((side * (((a >>> 8) & M) + ((b >>> 8) & M)) + mid * ((c >>> 8) & M) + 0x00800080) & ~M) |
-    0;
+    ((((Math.imul(side, (a & M) + (b & M)) + Math.imul(mid, c & M) + 0x00800080) | 0) >>> 8) & M) |
+    (((Math.imul(side, ((a >>> 8) & M) + ((b >>> 8) & M)) + Math.imul(mid, (c >>> 8) & M) + 0x00800080) | 0) &
+      ~M);
   const whole = new Int32Array([0, width]);
   // Down the page each pixel reads the one above as it was before this pass: the row above's
   // old value where that row was changed in this column (`saved`, for the row `savedAt`).
@@ -121,13 +123,14 @@ export function inkOnPaper(
   height: number,
   paper: readonly [number, number, number],
   ink: { pool: number; dry: number; bleed: number; dpi: number; seed: number; full: number },
+  drawn?: Extents,
 ): void {
   if (ink.pool <= 0 && ink.dry <= 0 && ink.bleed <= 0) return;
-  const page = measured(rgba, width, height, paper, Math.max(1, ink.full));
+  const page = measured(rgba, width, height, paper, Math.max(1, ink.full), drawn);
   if (page.rows[height] === 0) return;
   // The tone inside a stroke shows where strokes are a few pixels wide (large writing, a fine
   // resolution); under that the pen's pools and thin runs are in the outlines alone.
-  if (page.solid > 0 && (ink.pool > 0 || ink.dry > 0) && page.stroke >= TONE_FROM_PX) {
+  if ((ink.pool > 0 || ink.dry > 0) && page.stroke >= TONE_FROM_PX && darkness(page) > 0) {
     const { thick, usual } = runs(page);
     tone(page, thick, { ...ink, usual });
   }
@@ -137,6 +140,15 @@ export function inkOnPaper(
     const w = (0.1 + 0.15 * ink.bleed) * Math.min(1, ink.dpi / BASE_DPI);
     blur(rgba, width, height, w, passes, true, near(page, passes));
   }
+}
+
+/**
+ * Where on each row the writing may have left the paper, as the drawing knew it: row y's
+ * pixels from `from[y]` up to `to[y]` (none where from ≥ to); outside them the row is bare.
+ */
+export interface Extents {
+  from: Int32Array;
+  to: Int32Array;
 }
 
 /** The stretches of each row within `reach` pixels of ink (across and down), merged. */
@@ -190,7 +202,10 @@ interface InkPage {
   width: number;
   height: number;
   paper: readonly [number, number, number];
-  /** How far each pixel is from the paper (1-255: the mean of its channels' darkening; 0 bare paper). */
+  /**
+   * How far each pixel is from the paper (1-255: the mean of its channels' darkening; 0 bare
+   * paper), where the tone needs it (darkness()).
+   */
   dark: Uint8Array;
   /**
    * Where the ink lies: runs of pixels off the paper (ink, its faintest edges, a rule), as start
@@ -200,28 +215,26 @@ interface InkPage {
    */
   segments: Int32Array;
   rows: Int32Array;
-  /** How many solid pixels there are, and the median run of ink along a row (pixels): about a stroke's width. */
-  solid: number;
+  /** The median run of ink along a row (pixels): about a stroke's width. */
   stroke: number;
   /** The darkness of the writing's own colour: the ink at its fullest. */
   full: number;
 }
 
-/** Each pixel's darkness and the runs of pixels off the paper along the rows. */
+/** The runs of pixels off the paper along the rows (within `drawn`, where the drawing says where it drew). */
 function measured(
   rgba: Uint8Array,
   width: number,
   height: number,
   paper: readonly [number, number, number],
   full: number,
+  drawn?: Extents,
 ): InkPage {
   const [pr, pg, pb] = paper;
   const n = width * height;
-  const dark = scratch(n);
   const rows = new Int32Array(height + 1);
   let segments = keptSegments;
   let count = 0;
-  let solid = 0;
   // Bare paper, most of a page, is one 32-bit word: passed over without reading its channels.
   const aligned = rgba.byteOffset % 4 === 0;
   // (Signed words: values past 2^31 would be read as doubles; a copy where the pixels are not
@@ -235,7 +248,8 @@ function measured(
   for (let y = 0; y < height; y++) {
     rows[y] = count;
     let start = -1;
-    for (let p = y * width, end = p + width; p < end; p++) {
+    const end = y * width + (drawn ? Math.min(width, drawn.to[y]!) : width);
+    for (let p = y * width + (drawn ? Math.max(0, drawn.from[y]!) : 0); p < end; p++) {
       if (words[p] === bare) {
         if (start >= 0) {
           if (count + 2 > segments.length) segments = grown(segments);
@@ -243,22 +257,12 @@ function measured(
           segments[count++] = p;
           start = -1;
         }
-        continue;
-      }
-      if (start < 0) start = p;
-      const i = 4 * p;
-      const r = pr - rgba[i]!;
-      const g = pg - rgba[i + 1]!;
-      const b = pb - rgba[i + 2]!;
-      const d = (r > 0 ? r : 0) + (g > 0 ? g : 0) + (b > 0 ? b : 0);
-      const v = d >= 3 ? (d / 3) | 0 : 1;
-      dark[p] = v;
-      if (v >= SOLID) solid++;
+      } else if (start < 0) start = p;
     }
     if (start >= 0) {
       if (count + 2 > segments.length) segments = grown(segments);
       segments[count++] = start;
-      segments[count++] = (y + 1) * width;
+      segments[count++] = end;
     }
   }
   rows[height] = count;
@@ -270,7 +274,29 @@ function measured(
     seen += lengths[stroke]!;
     if (seen * 4 >= count) break;
   }
-  return { rgba, width, height, paper, dark, segments, rows, solid, stroke, full };
+  return { rgba, width, height, paper, dark: NO_DARK, segments, rows, stroke, full };
+}
+const NO_DARK = new Uint8Array(0);
+
+/** Each ink pixel's darkness into `page.dark` (bare paper 0); how many are solid. */
+function darkness(page: InkPage): number {
+  const { rgba, width, height, segments, rows } = page;
+  const [pr, pg, pb] = page.paper;
+  const dark = scratch(width * height);
+  page.dark = dark;
+  let solid = 0;
+  for (let k = 0; k < rows[height]!; k += 2)
+    for (let p = segments[k]!, end = segments[k + 1]!; p < end; p++) {
+      const i = 4 * p;
+      const r = pr - rgba[i]!;
+      const g = pg - rgba[i + 1]!;
+      const b = pb - rgba[i + 2]!;
+      const d = (r > 0 ? r : 0) + (g > 0 ? g : 0) + (b > 0 ? b : 0);
+      const v = d >= 3 ? (d / 3) | 0 : 1;
+      dark[p] = v;
+      if (v >= SOLID) solid++;
+    }
+  return solid;
 }
 
 /**

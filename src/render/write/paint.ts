@@ -1,0 +1,414 @@
+// The PNG writer's own rasteriser, for a sheet that lies flat: the page's letters, rules, dots and
+// hand-drawn lines filled straight into pixels. A shape's coverage of each pixel is found on four
+// lines across it (as resvg samples), each exact along the line, by the nonzero rule (the pen's
+// strokes overlap inside a letter); then its ink is laid over the paper as resvg lays it (sRGB,
+// source over). Against resvg drawing the same page from its SVG, it is closer to the exact
+// coverage, and it needs no markup written and parsed: the whole PNG of a caption in about half
+// the time (docs/performance.md). test/unit/paint.test.ts holds the two side by side. Images on
+// the page, a tilt, a shadow and the scanner's light are drawn by resvg.
+import { hexRgb } from '../color.ts';
+import type { DisplayPage } from '../display-list.ts';
+import type { Extents } from './soften.ts';
+
+/** Whether paintPage draws this page; resvg draws the rest. */
+export function paintable(page: DisplayPage): boolean {
+  const { tilt, shadow, scanner } = page.sheet;
+  if (tilt !== 0 || shadow !== 0 || scanner) return false;
+  for (const it of page.items) if (it.kind === 'image') return false;
+  return true;
+}
+
+/** Image size for a page drawn `width` pixels wide: the height in proportion, to the nearest pixel (as resvg has it). */
+export function imageHeight(page: DisplayPage, width: number): number {
+  return Math.round((width * page.height) / page.width);
+}
+
+// The pixels of the last page, reused (a render thread writes one image at a time and its caller
+// copies the PNG out before the next): a fresh 4 MB buffer costs a thousand page faults.
+let image = new Uint8Array(0);
+let drawn: Extents = { from: new Int32Array(0), to: new Int32Array(0) };
+
+/**
+ * A flat page (paintable) as opaque RGBA pixels, `width` wide: the sheet's colour, then each item
+ * in order. `contours(ref)` gives a letter's outline as polylines in font units (the instance
+ * matrix places them in points); `inkOf` the colour and opacity a letter is laid in. Consecutive
+ * letters of one ink on one line are filled as one shape, as the SVG writer gathers them in one
+ * path: where they overlap, the ink is not laid twice.
+ */
+export function paintPage(
+  page: DisplayPage,
+  width: number,
+  contours: (ref: string) => readonly Int32Array[],
+  inkOf: (it: { color: string; opacity: number; joins?: boolean }) => { color: string; opacity: number },
+): { width: number; height: number; pixels: Uint8Array; drawn: Extents } {
+  const height = imageHeight(page, width);
+  if (drawn.from.length < height) drawn = { from: new Int32Array(height), to: new Int32Array(height) };
+  drawn.from.fill(width, 0, height);
+  drawn.to.fill(0, 0, height);
+  const size = width * height * 4;
+  if (image.length < size || image.length > 4 * size) image = new Uint8Array(size);
+  const pixels = image.subarray(0, size);
+  const [r, g, b] = hexRgb(page.background);
+  new Uint32Array(pixels.buffer, pixels.byteOffset, width * height).fill(
+    (0xff000000 | (b << 16) | (g << 8) | r) >>> 0,
+  );
+  const shape = new Shape(pixels, width, height, width / page.width, height / page.height, drawn);
+  let ink = '';
+  for (const it of page.items) {
+    if (it.kind === 'glyph') {
+      const { color, opacity } = inkOf(it);
+      const key = `${color}/${opacity}`;
+      const [a, b, c, d, e, f] = it.m;
+      const outline = contours(it.ref);
+      // A new ink, or a letter that does not share the line of those gathered, starts a shape.
+      if (key !== ink || !shape.sameLine(outline, b, d, f)) {
+        shape.fill();
+        shape.ink(color, opacity);
+        ink = key;
+      }
+      for (const pts of outline) shape.contour(pts, a, b, c, d, e, f);
+      continue;
+    }
+    shape.fill();
+    ink = '';
+    if (it.kind === 'rule') {
+      // A line with butt ends: the rectangle along it, `width` across.
+      shape.ink(it.color, 1);
+      shape.polygon(band(it.x1, it.y1, it.x2, it.y2, it.width / 2));
+    } else if (it.kind === 'dot') {
+      shape.ink(it.color, 1);
+      shape.polygon(disc(it.x, it.y, it.r, shape.sx));
+    } else if (it.kind === 'stroke') {
+      // Round caps and joins: a disc at every point and a band along every segment, one shape
+      // (where they overlap, the ink is laid once).
+      shape.ink(it.color, it.opacity);
+      const p = it.points;
+      for (let k = 0; k + 1 < p.length; k += 2) {
+        shape.polygon(disc(p[k]!, p[k + 1]!, it.width / 2, shape.sx));
+        if (k + 3 < p.length) shape.polygon(band(p[k]!, p[k + 1]!, p[k + 2]!, p[k + 3]!, it.width / 2));
+      }
+    } else continue; // an image: not paintable
+    shape.fill();
+  }
+  shape.fill();
+  return {
+    width,
+    height,
+    pixels,
+    drawn: { from: drawn.from.subarray(0, height), to: drawn.to.subarray(0, height) },
+  };
+}
+
+/** The rectangle along a segment, `half` to either side of it (none for a point). */
+function band(x1: number, y1: number, x2: number, y2: number, half: number): number[] {
+  const len = Math.hypot(x2 - x1, y2 - y1);
+  if (len === 0 || half <= 0) return [];
+  const [nx, ny] = [(-(y2 - y1) / len) * half, ((x2 - x1) / len) * half];
+  return [x1 + nx, y1 + ny, x2 + nx, y2 + ny, x2 - nx, y2 - ny, x1 - nx, y1 - ny];
+}
+
+/** A circle as a polygon within a twentieth of a pixel of it (`pxPerPt` pixels to the point). */
+function disc(x: number, y: number, r: number, pxPerPt: number): number[] {
+  const rpx = r * pxPerPt;
+  if (rpx <= 0) return [];
+  const sides = Math.max(8, Math.ceil(Math.PI / Math.acos(Math.max(-1, 1 - 0.05 / rpx))));
+  const ring: number[] = [];
+  for (let k = 0; k < sides; k++) {
+    const t = (2 * Math.PI * k) / sides;
+    ring.push(x + r * Math.cos(t), y + r * Math.sin(t));
+  }
+  return ring;
+}
+
+// Signed area of each pixel of a shape's box, kept between shapes (zeroed as it is read).
+let area = new Float32Array(1 << 16);
+
+/** A shape being gathered: its edges in pixels, its box, and the ink it is filled with. */
+class Shape {
+  private edges = new Float64Array(4096); // x0 y0 x1 y1 of each edge, in image pixels
+  private count = 0;
+  // The box of the edges so far, in pixels.
+  private left = 0;
+  private top = 0;
+  private right = 0;
+  private bottom = 0;
+  private rgb: [number, number, number] = [0, 0, 0];
+  private alpha = 1;
+
+  private readonly words: Uint32Array;
+
+  constructor(
+    pixels: Uint8Array,
+    private readonly width: number,
+    private readonly height: number,
+    readonly sx: number,
+    readonly sy: number,
+    private readonly drawn: Extents,
+  ) {
+    this.words = new Uint32Array(pixels.buffer, pixels.byteOffset, width * height);
+  }
+
+  ink(color: string, opacity: number): void {
+    this.rgb = hexRgb(color);
+    this.alpha = opacity;
+  }
+
+  /**
+   * Whether an outline placed by a matrix (of which b, d and f place it down the page) lies across
+   * the rows of the shape so far (or the shape is empty).
+   */
+  sameLine(outline: readonly Int32Array[], b: number, d: number, f: number): boolean {
+    if (this.count === 0) return true;
+    let top = Number.POSITIVE_INFINITY;
+    let bottom = Number.NEGATIVE_INFINITY;
+    for (const pts of outline)
+      for (let i = 0; i < pts.length; i += 2) {
+        const y = (b * pts[i]! + d * pts[i + 1]! + f) * this.sy;
+        if (y < top) top = y;
+        if (y > bottom) bottom = y;
+      }
+    return top < this.bottom && bottom > this.top;
+  }
+
+  /** A closed contour of font units, placed in points by the matrix. */
+  contour(pts: Int32Array, a: number, b: number, c: number, d: number, e: number, f: number): void {
+    const n = pts.length;
+    if (n < 4) return;
+    const sx = this.sx;
+    const sy = this.sy;
+    let px = (a * pts[n - 2]! + c * pts[n - 1]! + e) * sx;
+    let py = (b * pts[n - 2]! + d * pts[n - 1]! + f) * sy;
+    for (let i = 0; i < n; i += 2) {
+      const x = (a * pts[i]! + c * pts[i + 1]! + e) * sx;
+      const y = (b * pts[i]! + d * pts[i + 1]! + f) * sy;
+      this.edge(px, py, x, y);
+      px = x;
+      py = y;
+    }
+  }
+
+  /**
+   * A closed polygon of points on the page: x0 y0 x1 y1 …, always wound the same way, so that the
+   * polygons of one shape add up where they overlap instead of cancelling.
+   */
+  polygon(pts: readonly number[]): void {
+    const n = pts.length;
+    if (n < 6) return;
+    let twice = 0; // twice the signed area
+    for (let i = 0, j = n - 2; i < n; j = i, i += 2) twice += pts[j]! * pts[i + 1]! - pts[i]! * pts[j + 1]!;
+    // Forwards from the first point, or backwards from the last; each edge from the point before.
+    const step = twice < 0 ? -2 : 2;
+    const [start, end] = step > 0 ? [0, n - 2] : [n - 2, 0];
+    let px = pts[end]! * this.sx;
+    let py = pts[end + 1]! * this.sy;
+    for (let k = 0, i = start; k < n; k += 2, i += step) {
+      const x = pts[i]! * this.sx;
+      const y = pts[i + 1]! * this.sy;
+      this.edge(px, py, x, y);
+      px = x;
+      py = y;
+    }
+  }
+
+  private edge(x0: number, y0: number, x1: number, y1: number): void {
+    if (this.count === 0) {
+      this.left = this.right = x0;
+      this.top = this.bottom = y0;
+    }
+    // The box grows by the edge's end; its start is the end of the edge before (or, for the
+    // first edge of a contour, the last one's end, which comes later).
+    if (x1 < this.left) this.left = x1;
+    if (x1 > this.right) this.right = x1;
+    if (y1 < this.top) this.top = y1;
+    if (y1 > this.bottom) this.bottom = y1;
+    if (y0 === y1) return; // no area to either side
+    if (this.count + 4 > this.edges.length) {
+      const more = new Float64Array(this.edges.length * 2);
+      more.set(this.edges);
+      this.edges = more;
+    }
+    const at = this.count;
+    const edges = this.edges;
+    edges[at] = x0;
+    edges[at + 1] = y0;
+    edges[at + 2] = x1;
+    edges[at + 3] = y1;
+    this.count = at + 4;
+  }
+
+  /** Fills the shape gathered so far over the pixels, and starts an empty one. */
+  fill(): void {
+    const count = this.count;
+    if (count === 0) return;
+    this.count = 0;
+    const { edges } = this;
+    const width = this.width;
+    const height = this.height;
+    // The box on the image: whole pixels, and two more columns for where the last span ends.
+    const left = Math.max(0, Math.floor(this.left));
+    const top = Math.max(0, Math.floor(this.top));
+    const right = Math.min(width, Math.ceil(this.right));
+    const bottom = Math.min(height, Math.ceil(this.bottom));
+    if (right <= left || bottom <= top) return;
+    const w = right - left;
+    const stride = w + 2;
+    const rows = bottom - top;
+    if (area.length < stride * rows) area = new Float32Array(Math.max(stride * rows, area.length * 2));
+    spans(edges, count, left, top, w, rows, stride);
+    this.blend(left, top, w, rows, stride);
+  }
+
+  /** Each pixel's coverage summed along its row, the ink laid over it by that much; the area zeroed. */
+  private blend(left: number, top: number, w: number, rows: number, stride: number): void {
+    const words = this.words;
+    const width = this.width;
+    const drawn = this.drawn;
+    const [r, g, b] = this.rgb;
+    for (let y = top; y < top + rows; y++) {
+      if (left < drawn.from[y]!) drawn.from[y] = left;
+      if (left + w > drawn.to[y]!) drawn.to[y] = left + w;
+    }
+    // Coverage in 1/255 steps, as resvg's mask has it.
+    const full = this.alpha * 255;
+    const solid = (0xff000000 | (b << 16) | (g << 8) | r) >>> 0;
+    for (let y = 0; y < rows; y++) {
+      const row = y * stride;
+      let p = (top + y) * width + left;
+      let sum = 0;
+      for (let x = 0; x < w; x++, p++) {
+        const step = area[row + x]!;
+        if (step !== 0) {
+          sum += step;
+          area[row + x] = 0;
+        }
+        const k = ((sum < 1 ? sum * full : full) + 0.5) | 0;
+        if (k <= 0) continue;
+        if (k >= 255) {
+          words[p] = solid;
+          continue;
+        }
+        const o = 255 - k;
+        const was = words[p]!;
+        words[p] =
+          (0xff000000 |
+            (div255(b * k + ((was >>> 16) & 0xff) * o + 127) << 16) |
+            (div255(g * k + ((was >>> 8) & 0xff) * o + 127) << 8) |
+            div255(r * k + (was & 0xff) * o + 127)) >>>
+          0;
+      }
+      area[row + w] = 0;
+      area[row + w + 1] = 0;
+    }
+  }
+}
+
+/** ⌊x / 255⌋ for 0 ≤ x < 65536, in integers. */
+const div255 = (x: number) => (x + 1 + (x >> 8)) >> 8;
+
+/** Samples down each pixel row, as resvg (tiny-skia) takes them. */
+const SUB = 4;
+
+// Where the edges cross each sample line, line by line (line j's are `at[j]…at[j + 1]`): each
+// crossing one number, x in 1/XSTEP pixel from the box's left, doubled, plus 1 where the edge
+// runs up. And each edge's first sample line and the one after its last. Kept between shapes.
+let crossings = new Int32Array(8192);
+let at = new Int32Array(1024);
+let firstLine = new Int32Array(1024);
+let lastLine = new Int32Array(1024);
+/** Steps of a pixel in which a crossing is placed: finer than any coverage level shows. */
+const XSTEP = 256;
+
+/**
+ * The shape's coverage of each pixel of its box into `area`, as steps to be summed along the row:
+ * on each of SUB lines across a pixel row, the stretches where the edges wind around (nonzero)
+ * are exact in x (to 1/XSTEP pixel), each adding 1 / SUB to the pixels under it.
+ */
+function spans(
+  edges: Float64Array,
+  count: number,
+  left: number,
+  top: number,
+  w: number,
+  rows: number,
+  stride: number,
+): void {
+  const lines = rows * SUB;
+  const n = count >> 2;
+  if (at.length < lines + 2) at = new Int32Array(2 * (lines + 2));
+  at.fill(0, 0, lines + 2);
+  if (firstLine.length < n) {
+    firstLine = new Int32Array(2 * n);
+    lastLine = new Int32Array(2 * n);
+  }
+  // Sample line j lies at y = top + (j + 0.5) / SUB; an edge from ya to yb (down) crosses the
+  // lines from ⌈(ya - top)·SUB - ½⌉ to before ⌈(yb - top)·SUB - ½⌉.
+  for (let e = 0; e < n; e++) {
+    const y0 = edges[4 * e + 1]!;
+    const y1 = edges[4 * e + 3]!;
+    const first = Math.max(0, Math.ceil(((y0 < y1 ? y0 : y1) - top) * SUB - 0.5));
+    const last = Math.min(lines, Math.ceil(((y0 < y1 ? y1 : y0) - top) * SUB - 0.5));
+    firstLine[e] = first;
+    lastLine[e] = last;
+    for (let j = first; j < last; j++) at[j + 2]!++;
+  }
+  for (let j = 2; j <= lines + 1; j++) at[j] = at[j]! + at[j - 1]!;
+  const total = at[lines + 1]!;
+  if (crossings.length < total) crossings = new Int32Array(2 * total);
+  // at[j + 1] is where line j's next crossing goes; afterwards at[j]…at[j + 1] holds line j's.
+  // x is clamped to the box (a stretch beyond it covers nothing of it, or runs along its edge).
+  for (let e = 0; e < n; e++) {
+    const first = firstLine[e]!;
+    const last = lastLine[e]!;
+    if (first >= last) continue;
+    const x0 = edges[4 * e]! - left;
+    const y0 = edges[4 * e + 1]! - top;
+    const x1 = edges[4 * e + 2]! - left;
+    const y1 = edges[4 * e + 3]! - top;
+    const up = y1 < y0 ? 1 : 0;
+    const dxdy = (x1 - x0) / (y1 - y0);
+    let x = (x0 + ((first + 0.5) / SUB - y0) * dxdy) * XSTEP;
+    const dx = (dxdy / SUB) * XSTEP;
+    const most = w * XSTEP;
+    for (let j = first; j < last; j++, x += dx) {
+      const q = x < 0 ? 0 : x > most ? most : Math.round(x);
+      crossings[at[j + 1]!++] = 2 * q + up;
+    }
+  }
+  const step = 1 / SUB;
+  for (let j = 0; j < lines; j++) {
+    const from = at[j]!;
+    const to = at[j + 1]!;
+    // Insertion sort: the letters come left to right, so the crossings are nearly in order.
+    for (let k = from + 1; k < to; k++) {
+      const c = crossings[k]!;
+      let m = k - 1;
+      while (m >= from && crossings[m]! > c) {
+        crossings[m + 1] = crossings[m]!;
+        m--;
+      }
+      crossings[m + 1] = c;
+    }
+    const row = ((j / SUB) | 0) * stride;
+    let winding = 0;
+    let start = 0;
+    for (let k = from; k < to; k++) {
+      const c = crossings[k]!;
+      const before = winding;
+      winding += c & 1 ? 1 : -1;
+      if (before === 0) start = c >> 1;
+      else if (winding === 0) {
+        // The stretch from start to here, as a step up and a step down.
+        const end = c >> 1;
+        if (end <= start) continue;
+        const ia = (start / XSTEP) | 0;
+        const fa = (start - ia * XSTEP) / XSTEP;
+        area[row + ia] = area[row + ia]! + step * (1 - fa);
+        area[row + ia + 1] = area[row + ia + 1]! + step * fa;
+        const ib = (end / XSTEP) | 0;
+        const fb = (end - ib * XSTEP) / XSTEP;
+        area[row + ib] = area[row + ib]! - step * (1 - fb);
+        area[row + ib + 1] = area[row + ib + 1]! - step * fb;
+      }
+    }
+  }
+}
