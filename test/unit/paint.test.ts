@@ -9,7 +9,8 @@ import { bundledFontId } from '../../src/domain/fonts.ts';
 import { hexRgb, letterInk } from '../../src/render/color.ts';
 import type { DisplayList, DisplayPage, Item } from '../../src/render/display-list.ts';
 import { renderText } from '../../src/render/page/document.ts';
-import { paintable, paintPage } from '../../src/render/write/paint.ts';
+import { bleedPainted, paintable, paintPage } from '../../src/render/write/paint.ts';
+import { bleedInk, bleedKernel } from '../../src/render/write/soften.ts';
 import { rasterOutlines } from '../../src/render/write/png.ts';
 import { pageToSvg } from '../../src/render/write/svg.ts';
 import { resvgRasterizer as raster } from '../../workers/resvg.ts';
@@ -182,15 +183,61 @@ t.test('coverage as worked out by hand', async (t) => {
   t.ok(same, 'a square across the left edge: its part on the image as drawn whole');
 });
 
+t.test('ink soaks in from each shape as the blur of the pixels soaks it in', async (t) => {
+  for (const [hand, dpi, amount] of [
+    ['caveat', 144, 0.5],
+    ['homemade-apple', 144, 1],
+    ['dancing-script', 288, 1], // two passes
+  ] as const) {
+    const list = renderText({
+      style: styleOf({
+        fontId: bundledFontId(hand),
+        fontSize: 18,
+        pageSize: { name: 'card', width: 400, height: 200, unit: 'px' },
+        paper: { type: 'lined' },
+        modifiers: BARE,
+      }),
+      text: LETTER,
+      fonts: bundledChain(bundledFontSource(hand)),
+    });
+    const page = list.pages[0]!;
+    const width = Math.round((page.width / 72) * dpi);
+    const painted = paintPage(page, width, rasterOutlines(list, page, dpi / 72).contours, letterInk(page));
+    const blurred = new Uint8Array(painted.pixels);
+    bleedInk(blurred, width, painted.height, dpi, amount);
+    const sharp = new Uint8Array(painted.pixels);
+    const { w, passes } = bleedKernel(dpi, amount);
+    bleedPainted(painted, w, passes);
+    const d = apart(painted.pixels, blurred);
+    const what = `${hand} at ${dpi} DPI, bleed ${amount}`;
+    t.ok(d.mean < 0.25, `${what}: mean difference ${d.mean.toFixed(3)} of a level`);
+    t.ok(d.over < 0.0005, `${what}: ${(d.over * 100).toFixed(3)} % of pixels off by more than 32 levels`);
+    let [soaked, lighter] = [0, 0];
+    for (let i = 0; i < sharp.length; i += 4) {
+      const [before, after] = [
+        sharp[i]! + sharp[i + 1]! + sharp[i + 2]!,
+        painted.pixels[i]! + painted.pixels[i + 1]! + painted.pixels[i + 2]!,
+      ];
+      if (after < before) soaked++;
+      if (after > before) lighter++;
+    }
+    t.ok(soaked > 1000, `${what}: ${soaked} pixels soaked`);
+    t.equal(lighter, 0, `${what}: none lighter`);
+  }
+});
+
 t.test('the image is the size resvg makes it, at every resolution', async (t) => {
   const sizes: [number, number][] = [
-    [595.28, 841.89], // A4
-    [419.53, 595.28], // A5
+    [595.2755905511812, 841.8897637795277], // A4
+    [419.5275590551181, 595.2755905511812], // A5
     [612, 792], // Letter
+    [841.8897637795277, 595.2755905511812],
     [162.11, 199.39],
     [50, 40],
     [274.22, 358.78],
   ];
+  // And sizes of any fraction.
+  for (let i = 0; i < 40; i++) sizes.push([50 + ((i * 37.3791) % 700), 40 + ((i * 53.1377) % 900)]);
   const off: string[] = [];
   for (const [w, h] of sizes)
     for (const dpi of [72, 96, 144, 150, 300]) {
