@@ -9,8 +9,7 @@ import { bundledFontId } from '../../src/domain/fonts.ts';
 import { hexRgb, letterInk } from '../../src/render/color.ts';
 import type { DisplayList, DisplayPage, Item } from '../../src/render/display-list.ts';
 import { renderText } from '../../src/render/page/document.ts';
-import { bleedPainted, paintable, paintPage } from '../../src/render/write/paint.ts';
-import { bleedInk, bleedKernel } from '../../src/render/write/soften.ts';
+import { paintable, paintPage } from '../../src/render/write/paint.ts';
 import { rasterOutlines } from '../../src/render/write/png.ts';
 import { pageToSvg } from '../../src/render/write/svg.ts';
 import { resvgRasterizer as raster } from '../../workers/resvg.ts';
@@ -181,49 +180,6 @@ t.test('coverage as worked out by hand', async (t) => {
   for (let y = 55; y < 105; y++)
     for (let x = 0; x < 22; x++) if (g(cut, 200, x, y) !== g(whole, 200, x + 40, y)) same = false;
   t.ok(same, 'a square across the left edge: its part on the image as drawn whole');
-});
-
-t.test('ink soaks in from each shape as the blur of the pixels soaks it in', async (t) => {
-  for (const [hand, dpi, amount] of [
-    ['caveat', 144, 0.5],
-    ['homemade-apple', 144, 1],
-    ['dancing-script', 288, 1], // two passes
-  ] as const) {
-    const list = renderText({
-      style: styleOf({
-        fontId: bundledFontId(hand),
-        fontSize: 18,
-        pageSize: { name: 'card', width: 400, height: 200, unit: 'px' },
-        paper: { type: 'lined' },
-        modifiers: BARE,
-      }),
-      text: LETTER,
-      fonts: bundledChain(bundledFontSource(hand)),
-    });
-    const page = list.pages[0]!;
-    const width = Math.round((page.width / 72) * dpi);
-    const painted = paintPage(page, width, rasterOutlines(list, page, dpi / 72).contours, letterInk(page));
-    const blurred = new Uint8Array(painted.pixels);
-    bleedInk(blurred, width, painted.height, dpi, amount);
-    const sharp = new Uint8Array(painted.pixels);
-    const { w, passes } = bleedKernel(dpi, amount);
-    bleedPainted(painted, w, passes);
-    const d = apart(painted.pixels, blurred);
-    const what = `${hand} at ${dpi} DPI, bleed ${amount}`;
-    t.ok(d.mean < 0.25, `${what}: mean difference ${d.mean.toFixed(3)} of a level`);
-    t.ok(d.over < 0.0005, `${what}: ${(d.over * 100).toFixed(3)} % of pixels off by more than 32 levels`);
-    let [soaked, lighter] = [0, 0];
-    for (let i = 0; i < sharp.length; i += 4) {
-      const [before, after] = [
-        sharp[i]! + sharp[i + 1]! + sharp[i + 2]!,
-        painted.pixels[i]! + painted.pixels[i + 1]! + painted.pixels[i + 2]!,
-      ];
-      if (after < before) soaked++;
-      if (after > before) lighter++;
-    }
-    t.ok(soaked > 1000, `${what}: ${soaked} pixels soaked`);
-    t.equal(lighter, 0, `${what}: none lighter`);
-  }
 });
 
 t.test('the image is the size resvg makes it, at every resolution', async (t) => {

@@ -27,19 +27,6 @@ export function imageHeight(page: DisplayPage, width: number): number {
   return Math.round((width * stated(page.height)) / stated(page.width));
 }
 
-/** A painted page: its pixels, where it drew, and what the ink's soaking in (bleedPainted) needs of each shape. */
-export interface Painted {
-  width: number;
-  height: number;
-  pixels: Uint8Array;
-  drawn: Extents;
-  /** Each shape: left, top, width and height of its box, where its coverage starts in `cover`, its ink (a pixel word). */
-  shapes: Int32Array;
-  count: number;
-  /** Each shape's coverage of its box (0-255, its opacity included), row by row. */
-  cover: Uint8Array;
-}
-
 // The pixels of the last page, reused (a render thread writes one image at a time and its caller
 // copies the PNG out before the next): a fresh 4 MB buffer costs a thousand page faults.
 let image = new Uint8Array(0);
@@ -57,7 +44,7 @@ export function paintPage(
   width: number,
   contours: (ref: string) => readonly Int32Array[],
   inkOf: (it: { color: string; opacity: number; joins?: boolean }) => { color: string; opacity: number },
-): Painted {
+): { width: number; height: number; pixels: Uint8Array; drawn: Extents } {
   const height = imageHeight(page, width);
   if (drawn.from.length < height) drawn = { from: new Int32Array(height), to: new Int32Array(height) };
   drawn.from.fill(width, 0, height);
@@ -65,8 +52,6 @@ export function paintPage(
   const size = width * height * 4;
   if (image.length < size || image.length > 4 * size) image = new Uint8Array(size);
   const pixels = image.subarray(0, size);
-  log.count = 0;
-  log.used = 0;
   const [r, g, b] = hexRgb(page.background);
   new Uint32Array(pixels.buffer, pixels.byteOffset, width * height).fill(
     (0xff000000 | (b << 16) | (g << 8) | r) >>> 0,
@@ -115,14 +100,8 @@ export function paintPage(
     height,
     pixels,
     drawn: { from: drawn.from.subarray(0, height), to: drawn.to.subarray(0, height) },
-    shapes: log.shapes,
-    count: log.count,
-    cover: log.cover,
   };
 }
-
-// Each shape painted on the last page (Painted.shapes, .cover), kept for the thread.
-const log = { shapes: new Int32Array(6 * 256), count: 0, cover: new Uint8Array(1 << 18), used: 0 };
 
 /** The rectangle along a segment, `half` to either side of it (none for a point). */
 function band(x1: number, y1: number, x2: number, y2: number, half: number): number[] {
@@ -296,43 +275,22 @@ class Shape {
     // Coverage in 1/255 steps, as resvg's mask has it.
     const full = this.alpha * 255;
     const solid = (0xff000000 | (b << 16) | (g << 8) | r) >>> 0;
-    // The shape kept: its box, ink and coverage.
-    if (log.used + w * rows > log.cover.length) {
-      const more = new Uint8Array(Math.max(2 * log.cover.length, log.used + w * rows));
-      more.set(log.cover.subarray(0, log.used));
-      log.cover = more;
-    }
-    if (6 * (log.count + 1) > log.shapes.length) {
-      const more = new Int32Array(2 * log.shapes.length);
-      more.set(log.shapes);
-      log.shapes = more;
-    }
-    const kept = log.used;
-    log.shapes.set([left, top, w, rows, kept, solid | 0], 6 * log.count++);
-    log.used += w * rows;
-    const cover = log.cover;
     for (let y = 0; y < rows; y++) {
       const row = y * stride;
       let p = (top + y) * width + left;
-      let c = kept + y * w;
       let sum = 0;
-      for (let x = 0; x < w; x++, p++, c++) {
+      for (let x = 0; x < w; x++, p++) {
         const step = area[row + x]!;
         if (step !== 0) {
           sum += step;
           area[row + x] = 0;
         }
         const k = ((sum < 1 ? sum * full : full) + 0.5) | 0;
-        if (k <= 0) {
-          cover[c] = 0;
-          continue;
-        }
+        if (k <= 0) continue;
         if (k >= 255) {
-          cover[c] = 255;
           words[p] = solid;
           continue;
         }
-        cover[c] = k;
         const o = 255 - k;
         const was = words[p]!;
         words[p] =
@@ -454,86 +412,6 @@ function spans(
         const fb = (end - ib * XSTEP) / XSTEP;
         area[row + ib] = area[row + ib]! - step * (1 - fb);
         area[row + ib + 1] = area[row + ib + 1]! - step * fb;
-      }
-    }
-  }
-}
-
-// The halo of the shape being soaked, and the same after a pass across (kept between shapes).
-let soak = new Float32Array(1 << 14);
-let across = new Float32Array(1 << 14);
-
-/**
- * Ink soaking into the paper around each painted shape, as bleedInk does to the pixels of any
- * page (soften.ts), from the shape's own coverage: the kernel [w, 1 - 2w, w] across and then down
- * the shape's box and `passes` pixels around it, `passes` times, each pass keeping the more ink
- * of before and after (the ink keeps its edge). Where that is more than the shape laid, its ink
- * is laid over the pixel by the difference, where it darkens it. On its own ink over paper the
- * same as the blur of the pixels, without reading the page: only the shapes' boxes.
- */
-export function bleedPainted(page: Painted, w: number, passes: number): void {
-  const { width, height, shapes, cover } = page;
-  const words = new Int32Array(page.pixels.buffer, page.pixels.byteOffset, width * height);
-  const mid = 1 - 2 * w;
-  for (let s = 0; s < page.count; s++) {
-    const left = shapes[6 * s]!;
-    const top = shapes[6 * s + 1]!;
-    const bw = shapes[6 * s + 2]!;
-    const bh = shapes[6 * s + 3]!;
-    const at = shapes[6 * s + 4]!;
-    const ink = shapes[6 * s + 5]!;
-    const W = bw + 2 * passes;
-    const H = bh + 2 * passes;
-    if (soak.length < W * H) {
-      soak = new Float32Array(2 * W * H);
-      across = new Float32Array(2 * W * H);
-    }
-    soak.fill(0, 0, W * H);
-    for (let y = 0; y < bh; y++)
-      for (let x = 0, c = at + y * bw, i = (y + passes) * W + passes; x < bw; x++, c++, i++)
-        soak[i] = cover[c]! / 255;
-    for (let pass = 0; pass < passes; pass++) {
-      for (let y = 0; y < H; y++)
-        for (let x = 0, i = y * W; x < W; x++, i++) {
-          const c = soak[i]!;
-          const v = w * ((x > 0 ? soak[i - 1]! : 0) + (x + 1 < W ? soak[i + 1]! : 0)) + mid * c;
-          across[i] = v > c ? v : c;
-        }
-      for (let y = 0; y < H; y++)
-        for (let x = 0, i = y * W; x < W; x++, i++) {
-          const c = across[i]!;
-          const v = w * ((y > 0 ? across[i - W]! : 0) + (y + 1 < H ? across[i + W]! : 0)) + mid * c;
-          soak[i] = v > c ? v : c;
-        }
-    }
-    const r = ink & 0xff;
-    const g = (ink >>> 8) & 0xff;
-    const b = (ink >>> 16) & 0xff;
-    for (let y = 0; y < H; y++) {
-      const py = top - passes + y;
-      if (py < 0 || py >= height) continue;
-      const inBox = y >= passes && y < passes + bh;
-      for (let x = 0, i = y * W; x < W; x++, i++) {
-        const px = left - passes + x;
-        if (px < 0 || px >= width) continue;
-        const had =
-          inBox && x >= passes && x < passes + bw ? cover[at + (y - passes) * bw + (x - passes)]! / 255 : 0;
-        const more = soak[i]! - had;
-        if (more < 0.5 / 255 || had >= 1) continue;
-        // The ink laid by the difference, over what the pixel shows: paper under `had` of it, in
-        // the one case of a shape alone on the paper.
-        const k = ((more / (1 - had)) * 255 + 0.5) | 0;
-        if (k <= 0) continue;
-        const o = 255 - k;
-        const p = py * width + px;
-        const was = words[p]!;
-        const wr = was & 0xff;
-        const wg = (was >>> 8) & 0xff;
-        const wb = (was >>> 16) & 0xff;
-        const nr = div255(r * k + wr * o + 127);
-        const ng = div255(g * k + wg * o + 127);
-        const nb = div255(b * k + wb * o + 127);
-        if (nr + ng + nb < wr + wg + wb) words[p] = (was & -0x1000000) | (nb << 16) | (ng << 8) | nr;
       }
     }
   }

@@ -11,7 +11,7 @@ import { blendGrain } from './grain.ts';
 import { encodePng } from './png-encode.ts';
 import { simplifyOutline } from './simplify.ts';
 import { hexRgb, letterInk } from '../color.ts';
-import { bleedPainted, paintable, paintPage } from './paint.ts';
+import { paintable, paintPage } from './paint.ts';
 import { bleedInk, inkOnPaper, scan } from './soften.ts';
 import { type AssetBytes, type InlineOutlines, pageToSvg } from './svg.ts';
 
@@ -70,8 +70,7 @@ export function pageToPng(list: DisplayList, page: DisplayPage, dpi: number, opt
         seed,
         full: inkDarkness(page),
       },
-      // Painted here: where the ink lies, and each shape soaked in from its own coverage.
-      painted && { extents: painted.drawn, soak: (w, passes) => bleedPainted(painted, w, passes) },
+      painted?.drawn,
     );
   else bleedInk(pixels, width, height, dpi, page.sheet.bleed);
   if (grain > 0) blendGrain(pixels, width, height, width / page.width, seed, grain);

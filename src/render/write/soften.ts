@@ -102,19 +102,9 @@ const light = (v: number) => (v & 0xff) + ((v >>> 8) & 0xff) + ((v >>> 16) & 0xf
  */
 export function bleedInk(rgba: Uint8Array, width: number, height: number, dpi: number, amount: number): void {
   if (amount <= 0) return;
-  const { w, passes } = bleedKernel(dpi, amount);
+  const passes = Math.max(1, Math.round(dpi / BASE_DPI));
+  const w = (0.1 + 0.15 * amount) * Math.min(1, dpi / BASE_DPI);
   blur(rgba, width, height, w, passes, true);
-}
-
-/**
- * How the ink soaks in (`amount` 0-1) at `dpi`: the blur's side weight `w` and how many passes
- * of it (its reach in pixels), so that the halo keeps its size on the page.
- */
-export function bleedKernel(dpi: number, amount: number): { w: number; passes: number } {
-  return {
-    w: (0.1 + 0.15 * amount) * Math.min(1, dpi / BASE_DPI),
-    passes: Math.max(1, Math.round(dpi / BASE_DPI)),
-  };
 }
 
 /**
@@ -133,33 +123,23 @@ export function inkOnPaper(
   height: number,
   paper: readonly [number, number, number],
   ink: { pool: number; dry: number; bleed: number; dpi: number; seed: number; full: number },
-  drawn?: Drawn,
+  drawn?: Extents,
 ): void {
   if (ink.pool <= 0 && ink.dry <= 0 && ink.bleed <= 0) return;
-  const page = measured(rgba, width, height, paper, Math.max(1, ink.full), drawn?.extents);
+  const page = measured(rgba, width, height, paper, Math.max(1, ink.full), drawn);
   if (page.rows[height] === 0) return;
   // The tone inside a stroke shows where strokes are a few pixels wide (large writing, a fine
   // resolution); under that the pen's pools and thin runs are in the outlines alone.
-  let toned = false;
   if ((ink.pool > 0 || ink.dry > 0) && page.stroke >= TONE_FROM_PX && darkness(page) > 0) {
     const { thick, usual } = runs(page);
     tone(page, thick, { ...ink, usual });
-    toned = true;
   }
-  if (ink.bleed <= 0) return;
-  const { w, passes } = bleedKernel(ink.dpi, ink.bleed);
-  // The bleed (bleedInk) where it can change anything: near the ink. Strokes of one tone soak in
-  // as the drawing's own shapes do, where it has them; a toned stroke's pixels are blurred, as
-  // the blur also fills the grains a dry pen left bare.
-  if (drawn && !toned) drawn.soak(w, passes);
-  else blur(rgba, width, height, w, passes, true, near(page, passes));
-}
-
-/** What the drawing of a page knows of its ink (paint.ts). */
-export interface Drawn {
-  extents: Extents;
-  /** Soaks each shape's ink into the paper around it as the blur of the pixels would, by the kernel [w, 1 - 2w, w], `passes` times. */
-  soak(w: number, passes: number): void;
+  // The bleed (bleedInk) where it can change anything: near the ink.
+  if (ink.bleed > 0) {
+    const passes = Math.max(1, Math.round(ink.dpi / BASE_DPI));
+    const w = (0.1 + 0.15 * ink.bleed) * Math.min(1, ink.dpi / BASE_DPI);
+    blur(rgba, width, height, w, passes, true, near(page, passes));
+  }
 }
 
 /**
