@@ -60,6 +60,21 @@ export function rendererContract(t: Test, name: string, make: RendererFactory): 
     t.same(Buffer.from(a.bytes), Buffer.from(b.bytes));
   });
 
+  t.test(`${name}: what a thread wrote before does not change the next document`, async (t) => {
+    const letter = request('pdf', 'A letter, written by hand: the quick brown fox jumps over the lazy dog.');
+    const fresh = await make();
+    t.teardown(() => fresh.close());
+    const first = await fresh.run(letter);
+    // Every thread of another renderer writes other words first (shaping meets their letters'
+    // glyphs in another order), then the letter.
+    const used = await make();
+    t.teardown(() => used.close());
+    const other = request('pdf', 'Hello there, my good friend. Grand river bridge, offer office staff.');
+    await Promise.all(Array.from({ length: used.threads }, () => used.run(other)));
+    const after = await used.run(letter);
+    t.same(Buffer.from(after.bytes), Buffer.from(first.bytes), 'the same bytes');
+  });
+
   t.test(
     `${name}: a refusal of the input is a render error with its code; the renderer carries on`,
     async (t) => {

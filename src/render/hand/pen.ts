@@ -714,13 +714,16 @@ function cardsOf(
   shapes: number,
   alternates: boolean,
 ): readonly Card[] {
-  const alts = alternates ? g.font.alternates(g.cp, g.gid) : NO_ALTERNATES;
+  const shaped = alternates ? g.font.alternates(g.cp, g.gid) : NO_ALTERNATES;
   let first = g.gid;
-  for (const a of alts) if (a.gid < first) first = a.gid;
+  for (const a of shaped) if (a.gid < first) first = a.gid;
+  // The letter's outlines as its first glyph has them, whichever of them shaping chose here: the
+  // same cards in the same order whatever the thread wrote before.
+  const alts = first === g.gid ? shaped : g.font.alternates(g.cp, first);
   const key = `${g.font.id}:${first}:${shapes > 0}:${alts.length}`;
   let cards = CARDS.get(key);
   if (!cards) {
-    const outlines: Alternate[] = [{ gid: g.gid, shift: 0 }, ...alts];
+    const outlines: Alternate[] = [{ gid: first, shift: 0 }, ...alts];
     const each = shapes > 0 ? Math.ceil(DRAWINGS / outlines.length) : 0;
     const made: Card[] = [];
     for (const o of outlines) {
