@@ -3,9 +3,9 @@
 // lines across it (as resvg samples), each exact along the line, by the nonzero rule (the pen's
 // strokes overlap inside a letter); then its ink is laid over the paper as resvg lays it (sRGB,
 // source over). Against resvg drawing the same page from its SVG, it is closer to the exact
-// coverage, and it needs no markup written and parsed: the whole PNG of a caption in about half
-// the time (docs/performance.md). test/unit/paint.test.ts holds the two side by side. Images on
-// the page, a tilt, a shadow and the scanner's light are drawn by resvg.
+// coverage, and it needs no markup written and parsed: the whole PNG of a caption in about three
+// quarters of the time (docs/performance.md). test/unit/paint.test.ts holds the two side by side.
+// Images on the page, a tilt, a shadow and the scanner's light are drawn by resvg.
 import { hexRgb } from '../color.ts';
 import type { DisplayPage } from '../display-list.ts';
 import type { Extents } from './soften.ts';

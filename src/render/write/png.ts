@@ -1,11 +1,12 @@
-// PNG writer: the SVG of a page rasterised by resvg at the requested DPI, system fonts off
-// (loading them costs ~50 ms a render and the SVG has outlines only). What keeps a caption quick
-// without changing what it looks like: outlines reduced to the detail the resolution can show
-// (simplify.ts) and written out per instance rather than by reference; paper grain blended into
-// the pixels instead of painted as a pattern when the sheet lies flat (grain.ts); the pixels
-// encoded by png-encode.ts with the caller's deflate (filter 0), which compresses less hard than
-// resvg's encoder. The rasteriser itself is native code and comes in as an argument
-// (workers/resvg.ts), so that the engine stays pure and loads nothing native.
+// PNG writer. A sheet that lies flat, with no image on it, is painted into pixels by the engine
+// itself (paint.ts); anything else is an SVG of the page rasterised by resvg at the requested DPI,
+// system fonts off (loading them costs ~50 ms a render and the SVG has outlines only), its
+// outlines written out per instance rather than by reference. Either way: outlines reduced to the
+// detail the resolution can show (simplify.ts); paper grain blended into the pixels instead of
+// painted as a pattern when the sheet lies flat (grain.ts); the ink on paper worked in the pixels
+// (soften.ts); the pixels encoded by png-encode.ts with the caller's deflate (filter 0). resvg is
+// native code and comes in as an argument (workers/resvg.ts), so that the engine stays pure and
+// loads nothing native.
 import { type DisplayList, type DisplayPage, KEPT_DRAWINGS } from '../display-list.ts';
 import { blendGrain } from './grain.ts';
 import { encodePng } from './png-encode.ts';
