@@ -4,8 +4,9 @@
 // live on and every PNG is drawn into fresh pages; and mimalloc hands freed pages back to the
 // kernel after 10 ms, so the next render faults them in again. On this machine either costs
 // 3,000-5,000 page faults and 10-15 ms for a 1 MP image. Hence: a young-generation collection
-// after each image (about 0.3 ms; the addon's finalizers free the memory when the thread's event
-// loop turns), and freed pages kept for a second. mimalloc reads its options from the process's
+// after each image resvg drew (about 0.3 ms; the addon's finalizers free the memory when the
+// thread's event loop turns; a page the engine painted itself holds none), and freed pages kept
+// for a second. mimalloc reads its options from the process's
 // environment when the addon loads, so the main thread sets them (tuneImageAllocator() in
 // src/config) before resvg is loaded anywhere: worker threads cannot change the process's
 // environment.

@@ -22,7 +22,7 @@ export function paintable(page: DisplayPage): boolean {
  * Image size for a page drawn `width` pixels wide: the height in proportion to the nearest pixel,
  * from the page's size as the SVG writer states it (to a thousandth of a point), as resvg has it.
  */
-export function imageHeight(page: DisplayPage, width: number): number {
+function imageHeight(page: DisplayPage, width: number): number {
   const stated = (v: number) => Math.round(v * 1000) / 1000;
   return Math.round((width * stated(page.height)) / stated(page.width));
 }
@@ -124,7 +124,8 @@ function disc(x: number, y: number, r: number, pxPerPt: number): number[] {
   return ring;
 }
 
-// Signed area of each pixel of a shape's box, kept between shapes (zeroed as it is read).
+// How a shape's coverage steps up and down along each row of its box, pixel by pixel (spans()),
+// kept between shapes (zeroed as it is summed).
 let area = new Float32Array(1 << 16);
 
 /** A shape being gathered: its edges in pixels, its box, and the ink it is filled with. */
