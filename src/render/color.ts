@@ -1,5 +1,8 @@
 // Template colours (#rgb or #rrggbb, validated at import) as 0-255 channels.
 import type { DisplayPage } from './display-list.ts';
+/** ⌊x / 255⌋ for 0 ≤ x < 65536, in integers: a channel blended in 1/255 steps. */
+export const div255 = (x: number) => (x + 1 + (x >> 8)) >> 8;
+
 export function hexRgb(hex: string): [number, number, number] {
   const h = hex.length === 4 ? hex.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3') : hex;
   return [

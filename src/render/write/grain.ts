@@ -4,6 +4,7 @@
 // The SVG writer places the tiles as images; the PNG writer, when the sheet lies flat, blends the
 // same cells into the pixels itself (an image fill costs resvg about 10 ms a megapixel, the blend
 // under 1).
+import { div255 } from '../color.ts';
 import { Random } from '../prng.ts';
 
 /** Tile side in pixels, and in points on the page: at 144 DPI one tile pixel is one image pixel. */
@@ -164,6 +165,3 @@ export function blendGrain(
       }
     }
 }
-
-/** ⌊x / 255⌋ for 0 ≤ x < 65536, in integers. */
-const div255 = (x: number) => (x + 1 + (x >> 8)) >> 8;

@@ -6,7 +6,7 @@
 // coverage, and it needs no markup written and parsed: the whole PNG of a caption in about three
 // quarters of the time (docs/performance.md). test/unit/paint.test.ts holds the two side by side.
 // Images on the page, a tilt, a shadow and the scanner's light are drawn by resvg.
-import { hexRgb } from '../color.ts';
+import { div255, hexRgb } from '../color.ts';
 import type { DisplayPage } from '../display-list.ts';
 import type { Extents } from './soften.ts';
 
@@ -306,9 +306,6 @@ class Shape {
     }
   }
 }
-
-/** ⌊x / 255⌋ for 0 ≤ x < 65536, in integers. */
-const div255 = (x: number) => (x + 1 + (x >> 8)) >> 8;
 
 /** Samples down each pixel row, as resvg (tiny-skia) takes them. */
 const SUB = 4;

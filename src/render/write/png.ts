@@ -40,7 +40,7 @@ export function pageToPng(list: DisplayList, page: DisplayPage, dpi: number, opt
   const grain = flat ? texture : 0;
   const width = Math.round((page.width / 72) * dpi);
   const outlines = rasterOutlines(list, page, dpi / 72);
-  // A flat sheet of letters, rules and dots is painted here; anything else, resvg draws from the SVG.
+  // A flat sheet with no image on it is painted here (paint.ts); anything else, resvg draws from the SVG.
   const painted = paintable(page) ? paintPage(page, width, outlines.contours, letterInk(page)) : undefined;
   const { pixels, height } =
     painted ??
