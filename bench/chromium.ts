@@ -20,7 +20,7 @@ import { renderText } from '../src/render/page/document.ts';
 import { writePng } from '../src/render/index.ts';
 import { resvgRasterizer as raster } from '../workers/resvg.ts';
 import { Random } from '../src/render/prng.ts';
-import { deflateImage } from '../workers/render-task.ts';
+import { pngZlib } from '../workers/render-task.ts';
 import { caption as captionText, prose } from './prose.ts';
 import { letterText, seeded } from './render-doc.ts';
 import { machine } from './serve.ts';
@@ -171,7 +171,7 @@ const oursPng = (seed: number) => {
   const list = renderText({ style: capStyle(seed), text: caption, fonts });
   return writePng(list, list.pages[0]!, 144, {
     raster,
-    deflate: deflateImage,
+    ...pngZlib,
   });
 };
 for (let i = 0; i < 10; i++) {

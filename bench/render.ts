@@ -17,7 +17,7 @@ import { resvgRasterizer as raster } from '../workers/resvg.ts';
 import { pageToSvg } from '../src/render/write/svg.ts';
 import { caption as captionText, prose } from './prose.ts';
 import { DOC_STYLE, seeded, styleOf } from './render-doc.ts';
-import { deflateFont, deflateImage, PDF_DEFLATE_LEVEL } from '../workers/render-task.ts';
+import { deflateFont, PDF_DEFLATE_LEVEL, pngZlib } from '../workers/render-task.ts';
 import { machine } from './serve.ts';
 import { record } from './record.ts';
 
@@ -78,7 +78,7 @@ const captionSvg = () => {
 };
 const captionPng = () => {
   const list = renderText({ style: capStyle, text: caption, fonts });
-  return writePng(list, list.pages[0]!, 144, { raster, deflate: deflateImage });
+  return writePng(list, list.pages[0]!, 144, { raster, ...pngZlib });
 };
 for (let i = 0; i < runs * 3 + 1; i++) {
   const t0 = performance.now();
@@ -108,7 +108,7 @@ const fresh: number[] = [];
 for (let i = 0; i < runs * 3 + 1; i++) {
   const t0 = performance.now();
   const list = renderText({ style: seeded(capJson, 5_000 + i), text: caption, fonts });
-  writePng(list, list.pages[0]!, 144, { raster, deflate: deflateImage });
+  writePng(list, list.pages[0]!, 144, { raster, ...pngZlib });
   const t1 = performance.now();
   releaseImageMemory();
   await new Promise((resolve) => setImmediate(resolve));

@@ -1,7 +1,7 @@
 // One render request → bytes, through the engine's door: a PDF, one page as SVG, PNG or a pen
 // plotter's strokes, or a preview's JSON of watermarked PNG pages. Both renderer adapters run it
 // (piscina threads, or in process for fast tests). Fonts are read once per thread and stay loaded.
-import { deflateSync, constants as zlibConstants } from 'node:zlib';
+import { crc32, deflateSync, constants as zlibConstants } from 'node:zlib';
 import type { Rendered, RenderRequest, RenderResult } from '../src/app/ports/renderer.ts';
 import { bundledFontId, WATERMARK_FONT } from '../src/domain/fonts.ts';
 import {
@@ -30,7 +30,9 @@ const deflate = (b: Uint8Array) => deflateSync(b, { level: PDF_DEFLATE_LEVEL });
  * For an image's pixels (megabytes at a time): the same level with zlib's largest hash table,
  * which finds the paper's repeats with fewer collisions (about 8 % quicker on a page, as many bytes).
  */
-export const deflateImage = (b: Uint8Array) => deflateSync(b, { level: PDF_DEFLATE_LEVEL, memLevel: 9 });
+const deflateImage = (b: Uint8Array) => deflateSync(b, { level: PDF_DEFLATE_LEVEL, memLevel: 9 });
+/** What the PNG writer compresses and checks its chunks with: zlib's (native) deflate and CRC-32. */
+export const pngZlib = { deflate: deflateImage, crc32: (b: Uint8Array) => crc32(b) };
 /** For a PDF's font program (PdfOptions.deflateFont): Huffman coding alone. */
 export const deflateFont = (b: Uint8Array) =>
   deflateSync(b, { level: PDF_DEFLATE_LEVEL, strategy: zlibConstants.Z_HUFFMAN_ONLY });
@@ -102,7 +104,7 @@ function image(req: RenderRequest): Rendered {
   else if (req.output === 'strokes')
     bytes = new TextEncoder().encode(writeStrokes(list, page, { color: req.spec.style.color }));
   else {
-    bytes = writePng(list, page, 144, { raster, deflate: deflateImage });
+    bytes = writePng(list, page, 144, { raster, ...pngZlib });
     releaseImageMemory();
   }
   const max = req.limits.maxBytes;
@@ -123,7 +125,7 @@ function draft(req: RenderRequest): Rendered {
   const list = layout(req.spec, res, { maxPages: req.limits.maxPages, firstPages: 1 });
   const bytes = writePng(list, list.pages[0]!, req.limits.previewDpi ?? 96, {
     raster,
-    deflate: deflateImage,
+    ...pngZlib,
     assets: assetBytes(res),
   });
   releaseImageMemory();
@@ -142,7 +144,7 @@ function preview(req: RenderRequest): Rendered {
     watermarkFont: { id: watermark, bytes: fontBytes([watermark])[watermark]! },
     dpi: req.limits.previewDpi ?? 96,
     raster,
-    deflate: deflateImage,
+    ...pngZlib,
     assets: assetBytes(res),
   });
   const pages = drawn.map(({ png, ...p }) => ({

@@ -84,43 +84,36 @@ export function turned(x: number, y: number, turn: number): [number, number] {
 
 const fibreLists = new Map<string, Int32Array>();
 
-/** The inked pixels of a tile as a cell shows it under `turn`: x, y, alpha (remembered per thread). */
-function fibresOf(seed: number, strength: number, tile: number, turn: number): Int32Array {
-  const key = `${seed}/${strength}/${tile}/${turn}`;
+/** The inked pixels of a tile as they lie, row by row: x, y, alpha (remembered per thread). */
+function fibresOf(seed: number, strength: number, tile: number): Int32Array {
+  const key = `${seed}/${strength}/${tile}`;
   let list = fibreLists.get(key);
   if (list) return list;
-  if (turn === 0) {
-    // The tile's inked pixels as they lie, found in one pass over its alpha.
-    const alpha = grainAlpha(seed, strength, tile);
-    let inked = 0;
-    for (let i = 0; i < alpha.length; i++) if (alpha[i]) inked++;
-    list = new Int32Array(3 * inked);
-    for (let i = 0, k = 0; i < alpha.length; i++)
+  const alpha = grainAlpha(seed, strength, tile);
+  // Four pixels at a time: most fours are bare.
+  const fours = new Uint32Array(alpha.buffer, alpha.byteOffset, alpha.length >> 2);
+  let k = 0;
+  for (let w = 0; w < fours.length; w++) {
+    if (fours[w] === 0) continue;
+    for (let i = 4 * w; i < 4 * w + 4; i++)
       if (alpha[i]) {
-        list[k++] = i % GRAIN_PX;
-        list[k++] = (i / GRAIN_PX) | 0;
-        list[k++] = alpha[i]!;
+        if (k + 3 > inked.length) inked = grown(inked);
+        inked[k++] = i % GRAIN_PX;
+        inked[k++] = (i / GRAIN_PX) | 0;
+        inked[k++] = alpha[i]!;
       }
-  } else {
-    // Every other turn moves those pixels: a page of a new seed turns a few thousand, not a tile.
-    const flat = fibresOf(seed, strength, tile, 0);
-    list = new Int32Array(flat.length);
-    // turned() is affine: (x, y) lands at (x0 + xx·x + xy·y, y0 + yx·x + yy·y).
-    const [x0, y0] = turned(0, 0, turn);
-    const [x1, y1] = turned(1, 0, turn);
-    const [x2, y2] = turned(0, 1, turn);
-    const [xx, yx, xy, yy] = [x1 - x0, y1 - y0, x2 - x0, y2 - y0];
-    for (let k = 0; k < flat.length; k += 3) {
-      const x = flat[k]!;
-      const y = flat[k + 1]!;
-      list[k] = x0 + xx * x + xy * y;
-      list[k + 1] = y0 + yx * x + yy * y;
-      list[k + 2] = flat[k + 2]!;
-    }
   }
-  if (fibreLists.size >= 256) fibreLists.clear();
+  list = inked.slice(0, k);
+  if (fibreLists.size >= 64) fibreLists.clear();
   fibreLists.set(key, list);
   return list;
+}
+let inked: Int32Array = new Int32Array(3 * 4096);
+
+function grown(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }
 
 /** Blends the grain's cells into opaque RGBA pixels of a page drawn at `pxPerPt`, the first cell at the page's origin. */
@@ -140,8 +133,9 @@ export function blendGrain(
   const one = Math.abs(tilePerPx - 1) < 1e-9;
   // Image pixel x shows tile pixel ⌊x · tilePerPx⌋ (counted across the cells): tile pixel u covers ⌈u / tilePerPx⌉ up to ⌈(u + 1) / tilePerPx⌉.
   const from = (u: number) => Math.ceil(u / tilePerPx - 1e-9);
-  const blend = (i: number, a: number) => {
+  const blend = (p: number, a: number) => {
     const keep = 255 - a;
+    const i = 4 * p;
     rgba[i] = div255(rgba[i]! * keep + cr * a + 127);
     rgba[i + 1] = div255(rgba[i + 1]! * keep + cg * a + 127);
     rgba[i + 2] = div255(rgba[i + 2]! * keep + cb * a + 127);
@@ -149,19 +143,27 @@ export function blendGrain(
   for (let cy = 0; cy < rows; cy++)
     for (let cx = 0; cx < columns; cx++) {
       const { tile, turn } = cells[cy * columns + cx]!;
-      const f = fibresOf(seed, strength, tile, turn);
-      const [ox, oy] = [cx * GRAIN_PX, cy * GRAIN_PX];
+      const f = fibresOf(seed, strength, tile);
+      // turned() is affine: tile pixel (x, y) lies at (x0 + xx·x + xy·y, y0 + yx·x + yy·y) of the
+      // cell. (A list of each tile turned each way would be 28 arrays a new seed to allocate:
+      // slower than turning each pixel as it is blended.)
+      const [x0, y0] = turned(0, 0, turn);
+      const [x1, y1] = turned(1, 0, turn);
+      const [x2, y2] = turned(0, 1, turn);
+      const [xx, yx, xy, yy] = [x1 - x0, y1 - y0, x2 - x0, y2 - y0];
+      const [ox, oy] = [cx * GRAIN_PX + x0, cy * GRAIN_PX + y0];
       for (let k = 0; k < f.length; k += 3) {
-        const gx = ox + f[k]!;
-        const gy = oy + f[k + 1]!;
+        const [x, y] = [f[k]!, f[k + 1]!];
+        const gx = ox + xx * x + xy * y;
+        const gy = oy + yx * x + yy * y;
         const a = f[k + 2]!;
         if (one) {
           // At 144 DPI a tile pixel is an image pixel.
-          if (gx < width && gy < height) blend((gy * width + gx) * 4, a);
+          if (gx < width && gy < height) blend(gy * width + gx, a);
           continue;
         }
         for (let y = from(gy); y < Math.min(height, from(gy + 1)); y++)
-          for (let x = from(gx); x < Math.min(width, from(gx + 1)); x++) blend((y * width + x) * 4, a);
+          for (let x = from(gx); x < Math.min(width, from(gx + 1)); x++) blend(y * width + x, a);
       }
     }
 }

@@ -4,7 +4,7 @@
 // outlines written out per instance rather than by reference. Either way: outlines reduced to the
 // detail the resolution can show (simplify.ts); paper grain blended into the pixels instead of
 // painted as a pattern when the sheet lies flat (grain.ts); the ink on paper worked in the pixels
-// (soften.ts); the pixels encoded by png-encode.ts with the caller's deflate (filter 0). resvg is
+// (soften.ts); the pixels encoded by png-encode.ts with the caller's deflate and CRC (filter 0). resvg is
 // native code and comes in as an argument (workers/resvg.ts), so that the engine stays pure and
 // loads nothing native.
 import { type DisplayList, type DisplayPage, KEPT_DRAWINGS } from '../display-list.ts';
@@ -31,6 +31,8 @@ export type Rasterizer = (
 export interface PngOptions {
   raster: Rasterizer;
   deflate?: (b: Uint8Array) => Uint8Array;
+  /** CRC-32 (ISO 3309) of the PNG's chunks; the engine's own when absent. */
+  crc32?: (b: Uint8Array) => number;
   assets?: AssetBytes;
 }
 
@@ -76,7 +78,7 @@ export function pageToPng(list: DisplayList, page: DisplayPage, dpi: number, opt
   else bleedInk(pixels, width, height, dpi, page.sheet.bleed);
   if (grain > 0) blendGrain(pixels, width, height, width / page.width, seed, grain);
   if (page.sheet.scanner) scan(pixels, width, height, dpi, seed);
-  return encodePng(width, height, pixels, opts.deflate);
+  return encodePng(width, height, pixels, opts.deflate, opts.crc32);
 }
 
 /** How dark the writing's ink is on its paper at full strength (0-255): the median letter's colour, each channel's darkening averaged. */
