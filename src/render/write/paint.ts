@@ -140,7 +140,7 @@ class Shape {
   private rgb: [number, number, number] = [0, 0, 0];
   private alpha = 1;
 
-  private readonly words: Uint32Array;
+  private readonly words: Int32Array; // signed: a word past 2^31 would be a double
 
   constructor(
     pixels: Uint8Array,
@@ -150,7 +150,7 @@ class Shape {
     readonly sy: number,
     private readonly drawn: Extents,
   ) {
-    this.words = new Uint32Array(pixels.buffer, pixels.byteOffset, width * height);
+    this.words = new Int32Array(pixels.buffer, pixels.byteOffset, width * height);
   }
 
   ink(color: string, opacity: number): void {
@@ -276,7 +276,9 @@ class Shape {
     // Coverage in 1/255 steps, as resvg's mask has it.
     const full = this.alpha * 255;
     const whole = SUB * XSTEP;
-    const solid = (0xff000000 | (b << 16) | (g << 8) | r) >>> 0;
+    const scale = full / whole; // exact: whole is a power of two
+    const fullK = (full + 0.5) | 0;
+    const solid = 0xff000000 | (b << 16) | (g << 8) | r;
     for (let y = 0; y < rows; y++) {
       const row = y * stride;
       let p = (top + y) * width + left;
@@ -287,7 +289,8 @@ class Shape {
           sum += step;
           area[row + x] = 0;
         }
-        const k = ((sum < whole ? (sum * full) / whole : full) + 0.5) | 0;
+        if (sum <= 0) continue; // bare: most of a letter's box
+        const k = sum < whole ? (sum * scale + 0.5) | 0 : fullK;
         if (k <= 0) continue;
         if (k >= 255) {
           words[p] = solid;
@@ -296,10 +299,10 @@ class Shape {
         const o = 255 - k;
         const was = words[p]!;
         words[p] =
-          (0xff000000 |
-            (div255(b * k + ((was >>> 16) & 0xff) * o + 127) << 16) |
-            (div255(g * k + ((was >>> 8) & 0xff) * o + 127) << 8) |
-            div255(r * k + (was & 0xff) * o + 127)) >>>
+          0xff000000 |
+          (div255(b * k + ((was >>> 16) & 0xff) * o + 127) << 16) |
+          (div255(g * k + ((was >>> 8) & 0xff) * o + 127) << 8) |
+          div255(r * k + (was & 0xff) * o + 127) |
           0;
       }
       area[row + w] = 0;
