@@ -907,16 +907,16 @@ t.test('PNG encoder: decodes to the pixels it was given', async (t) => {
   const { encodePng } = await import('../../src/render/write/png-encode.ts');
   const rgba = new Uint8Array(37 * 11 * 4).map((_, i) => (i * 7919) % 251);
   for (const deflate of [undefined, (b: Uint8Array) => deflateSync(b, { level: 1 })]) {
-    const back = PNG.sync.read(Buffer.from(encodePng(37, 11, rgba, deflate)));
+    const back = PNG.sync.read(Buffer.from(encodePng(37, 11, rgba, { deflate })));
     t.same([back.width, back.height], [37, 11]);
     t.ok(Buffer.compare(back.data, Buffer.from(rgba)) === 0, deflate ? 'zlib' : 'stored blocks');
   }
   // The render threads check the chunks with zlib's CRC-32: the same bytes as the engine's own.
   const opaque = rgba.map((v, i) => (i % 4 === 3 ? 255 : v));
   const mine = encodePng(37, 11, opaque);
-  const native = encodePng(37, 11, opaque, undefined, (b) => crc32(b));
+  const native = encodePng(37, 11, opaque, { crc32: (b) => crc32(b) });
   t.ok(Buffer.compare(Buffer.from(mine), Buffer.from(native)) === 0, "zlib's CRC writes the same PNG");
-  const broken = encodePng(37, 11, opaque, undefined, () => 0);
+  const broken = encodePng(37, 11, opaque, { crc32: () => 0 });
   t.throws(() => PNG.sync.read(Buffer.from(broken)), 'a wrong CRC is caught by the decoder');
 });
 

@@ -32,17 +32,21 @@ function scratch(size: number): Uint8Array {
   return rows.subarray(0, size);
 }
 
-/**
- * An RGBA image as PNG (8-bit, no interlace, filter 0 on every row; RGB when it is opaque).
- * `crc` is the CRC-32 of ISO 3309 (a native one is ten times quicker over a page's megabyte).
- */
+/** How the encoder compresses and checks an image (by default: `storedDeflate`, the engine's own CRC). */
+export interface PngEncoding {
+  deflate?: (b: Uint8Array) => Uint8Array;
+  /** CRC-32 of ISO 3309 (a native one is ten times quicker over a page's megabyte). */
+  crc32?: (b: Uint8Array) => number;
+}
+
+/** An RGBA image as PNG (8-bit, no interlace, filter 0 on every row; RGB when it is opaque). */
 export function encodePng(
   width: number,
   height: number,
   rgba: Uint8Array,
-  deflate: (b: Uint8Array) => Uint8Array = storedDeflate,
-  crc: (b: Uint8Array) => number = crc32,
+  how: PngEncoding = {},
 ): Uint8Array {
+  const { deflate = storedDeflate, crc32: crc = crc32 } = how;
   const opaque = rgba.byteOffset % 4 === 0 && packRgb(width, height, rgba);
   const stride = width * 4;
   const raw = opaque ? rows.subarray(0, (width * 3 + 1) * height) : scratch((stride + 1) * height);
@@ -82,7 +86,10 @@ function packRgb(width: number, height: number, rgba: Uint8Array): boolean {
   for (let y = 0; y < height; y++) {
     const first = y * width;
     for (let i = first, o = 0, end = first + whole; i < end; i += 4, o += 3) {
-      const [a, b, c, d] = [words[i]!, words[i + 1]!, words[i + 2]!, words[i + 3]!];
+      const a = words[i]!;
+      const b = words[i + 1]!;
+      const c = words[i + 2]!;
+      const d = words[i + 3]!;
       alpha &= a & b & c & d;
       // Little-endian words: R G B A. Out: R0 G0 B0 R1 | G1 B1 R2 G2 | B2 R3 G3 B3.
       row[o] = (a & 0xffffff) | (b << 24);

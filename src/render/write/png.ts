@@ -78,7 +78,7 @@ export function pageToPng(list: DisplayList, page: DisplayPage, dpi: number, opt
   else bleedInk(pixels, width, height, dpi, page.sheet.bleed);
   if (grain > 0) blendGrain(pixels, width, height, width / page.width, seed, grain);
   if (page.sheet.scanner) scan(pixels, width, height, dpi, seed);
-  return encodePng(width, height, pixels, opts.deflate, opts.crc32);
+  return encodePng(width, height, pixels, { deflate: opts.deflate, crc32: opts.crc32 });
 }
 
 /** How dark the writing's ink is on its paper at full strength (0-255): the median letter's colour, each channel's darkening averaged. */

@@ -27,7 +27,7 @@ function grainTile(
   const alpha = grainAlpha(seed, strength, which);
   const px = new Uint8Array(alpha.length * 4);
   for (let i = 0; i < alpha.length; i++) px.set([...GRAIN_RGB, alpha[i]!], i * 4);
-  uri = `data:image/png;base64,${base64(encodePng(GRAIN_PX, GRAIN_PX, px, deflate))}`;
+  uri = `data:image/png;base64,${base64(encodePng(GRAIN_PX, GRAIN_PX, px, { deflate }))}`;
   if (tiles.size > 100) tiles.clear();
   tiles.set(key, uri);
   return uri;
