@@ -5,7 +5,6 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { deflateSync } from 'node:zlib';
 import { bundledChain, bundledFontSource } from '../test/helpers/fonts.ts';
 // Before resvg loads: its allocator's settings (workers/native-memory.ts).
 import '../workers/image-allocator.ts';
@@ -17,7 +16,7 @@ import { resvgRasterizer as raster } from '../workers/resvg.ts';
 import { pageToSvg } from '../src/render/write/svg.ts';
 import { caption as captionText, prose } from './prose.ts';
 import { DOC_STYLE, seeded, styleOf } from './render-doc.ts';
-import { deflateFont, PDF_DEFLATE_LEVEL, pngZlib } from '../workers/render-task.ts';
+import { deflateFont, deflateStream as deflate, PDF_DEFLATE_LEVEL, pngZlib } from '../workers/render-task.ts';
 import { machine } from './serve.ts';
 import { record } from './record.ts';
 
@@ -35,7 +34,6 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const fonts = bundledChain(bundledFontSource('caveat'));
 const docStyle = styleOf(DOC_STYLE);
 const text = prose(100_000);
-const deflate = (b: Uint8Array) => deflateSync(b, { level: PDF_DEFLATE_LEVEL });
 
 const doc = {
   layout: [] as number[],

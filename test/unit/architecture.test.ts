@@ -95,6 +95,7 @@ t.test(
       'geometry.ts',
       'prng.ts',
       'color.ts',
+      'numbers.ts',
       'vendor.d.ts',
     ];
     const engine = PRODUCT.filter((f) => f.startsWith('src/render/'));

@@ -586,12 +586,12 @@ t.test(
     // Nanum Pen Script has no é, ç or ñ: it composes them from its own e, c and n and its own
     // strokes for the marks, sized and set over (or under) the base.
     const hand = nanum[0]!;
-    const glyphs = layoutParagraph('café garçon señor', nanum, m, 0, new Set()).lines[0]!.glyphs;
+    const glyphs = layoutParagraph('café garçon señor', nanum, m, 0, new Set()).lines[0]!.glyphs();
     t.ok(
       glyphs.every((g) => g.font === hand),
       'é, ç and ñ in the hand itself',
     );
-    const plain = layoutParagraph('cafe garcon senor', nanum, m, 0, new Set()).lines[0]!.glyphs;
+    const plain = layoutParagraph('cafe garcon senor', nanum, m, 0, new Set()).lines[0]!.glyphs();
     // A mark is written where its base is, for the same character.
     const isMark = (g: (typeof glyphs)[number], i: number) =>
       i > 0 && glyphs[i - 1]!.cp === g.cp && glyphs[i - 1]!.x === g.x;
@@ -629,9 +629,9 @@ t.test(
     }
     // What it cannot compose (an i under a mark, with no dotless i of its own) comes from the next
     // hand, sized to the line's x-height.
-    const borrowed = layoutParagraph('naïve', nanum, m, 0, new Set()).lines[0]!.glyphs.filter(
-      (g) => g.font !== hand,
-    );
+    const borrowed = layoutParagraph('naïve', nanum, m, 0, new Set())
+      .lines[0]!.glyphs()
+      .filter((g) => g.font !== hand);
     t.equal(borrowed.length, 1, 'ï from another hand');
     const xHeight = (f: (typeof nanum)[number]) => f.reach.x! / f.upem;
     for (const g of borrowed)
@@ -671,7 +671,7 @@ t.test(
       'the quotes, letters, figures, £ & € and ! by Caveat; the Arabic, its comma and question mark by Aref Ruqaa',
     );
     const alone = loadFont({ ...bundledFontSource('aref-ruqaa'), typeset: ['Latin'] });
-    const own = layoutParagraph('Hello', [alone], m, 0, new Set()).lines[0]!.glyphs;
+    const own = layoutParagraph('Hello', [alone], m, 0, new Set()).lines[0]!.glyphs();
     t.ok(
       own.length === 5 && own.every((g) => g.font === alone),
       'with no other hand in the chain, its type is still better than nothing',
@@ -900,6 +900,55 @@ t.test('PDF: each letter in its own ink, the colour and opacity set only where t
   const fills = content.split('\n').filter((l) => / rg( |$)/.test(l)).length;
   t.equal(fills, 1 + 5, `${fills} fills set for ${letters.length} letters in 5 inks`);
 });
+
+t.test(
+  "the engine's round is Math.round, and a letter's placement is written whole however large",
+  async (t) => {
+    const { round } = await import('../../src/render/numbers.ts');
+    const values = [
+      0,
+      0.5,
+      -0.5,
+      1.5,
+      -1.5,
+      2.5,
+      -2.5,
+      0.49999999999999994,
+      -0.49999999999999994,
+      1e9 + 0.5,
+      -(1e9 + 0.5),
+    ];
+    for (let i = 0; i < 10_000; i++) values.push((i - 5000) / 8, ((i * 7919) % 100_003) / 7 - 7000);
+    const wrong = values.filter(
+      (v) => round(v) !== Math.round(v) && !(round(v) === 0 && Math.round(v) === 0),
+    );
+    t.same(wrong, [], `${values.length} values, halves and the doubles next to them among them`);
+    // A letter past 2^31 tenths of a point: still written as an integer, in full.
+    const far: DisplayList = {
+      pages: [
+        {
+          width: 200,
+          height: 200,
+          background: '#ffffff',
+          sheet: { tilt: 0, shadow: 0, texture: 0, bleed: 0, pool: 0, dry: 0, scanner: false, seed: 1 },
+          items: [
+            { kind: 'glyph', ref: 'g', m: [1, 0, 0, -1, 3e8, 100.04], color: '#000000', opacity: 1, word: 0 },
+          ],
+          lines: [],
+        },
+      ],
+      glyphs: { g: { font: 'f', gid: 1, variant: 0, scale: 0.02, path: 'M0 0L500 0L500 500Z' } },
+    };
+    const content = [
+      ...Buffer.from(writePdf(far))
+        .toString('latin1')
+        .matchAll(/stream\n([\s\S]*?)\nendstream/g),
+    ]
+      .map((m) => m[1]!)
+      .find((c) => c.includes(' Tj'))!;
+    t.match(content, / 3000000000 1000 Tm /, 'x and y in tenths of a point, whole');
+  },
+);
 
 t.test('PNG encoder: decodes to the pixels it was given', async (t) => {
   const { PNG } = await import('pngjs');

@@ -2,7 +2,7 @@
 // text-layout.ts placed on the paper's rules, the handwriting applied to every glyph, paper drawn
 // under it. Pure: fonts, seed and limits come in as arguments.
 import { type DisplayList, type DisplayPage, MM, type PageSink } from '../display-list.ts';
-import { type FontSource, type LoadedFont, loadFont } from '../text/fonts.ts';
+import { type FontSource, type LoadedFont, loadFonts } from '../text/fonts.ts';
 import { Handwriting, mostShapes, Tiring } from '../hand/handwriting.ts';
 import { pageSizePt } from './page-size.ts';
 import { drawPaper } from './paper.ts';
@@ -23,7 +23,7 @@ export interface TextDocument {
 export function renderText(doc: TextDocument): DisplayList {
   const { style } = doc;
   const maxPages = doc.limits?.maxPages ?? 200;
-  const fonts: LoadedFont[] = doc.fonts.map(loadFont);
+  const fonts: LoadedFont[] = loadFonts(doc.fonts);
   const { width, height } = pageSizePt(style);
   const margin = {
     top: style.margins.top * MM,

@@ -7,7 +7,7 @@
 // come in as arguments.
 import { type DisplayList, type DisplayPage, MM } from '../display-list.ts';
 import { blankPage, isClosing, KEEP_AT_END, keepClosing, WIDEST_INTO_MARGIN } from './document.ts';
-import { type FontSource, type LoadedFont, loadFont } from '../text/fonts.ts';
+import { type FontSource, type LoadedFont, loadFonts } from '../text/fonts.ts';
 import { Handwriting, mostShapes, Tiring } from '../hand/handwriting.ts';
 import { pageSizePt } from './page-size.ts';
 import { linePitch, Pen, roomOf } from '../hand/pen.ts';
@@ -119,8 +119,8 @@ class Flow {
   ) {
     const { style } = doc;
     this.style = style;
-    this.fonts = doc.fonts.map(loadFont);
-    this.headingFonts = doc.headings.fonts.map(loadFont);
+    this.fonts = loadFonts(doc.fonts);
+    this.headingFonts = loadFonts(doc.headings.fonts);
     const { width, height } = pageSizePt(style);
     this.width = width;
     this.height = height;

@@ -225,6 +225,18 @@ function evict(keep: string | null): void {
   }
 }
 
+/**
+ * A chain of fonts, loaded (loadFont), in an array that is always of one kind to V8. Made by
+ * `map`, it came out packed for some documents and holey for others, and the layout code
+ * optimised for the one was thrown away and compiled again at the other: about 30 ms of a
+ * thread's time a document.
+ */
+export function loadFonts(sources: readonly FontSource[]): LoadedFont[] {
+  const fonts: LoadedFont[] = [];
+  for (const source of sources) fonts.push(loadFont(source));
+  return fonts;
+}
+
 /** The font with this id, loaded from `bytes` when this thread's cache does not hold it. */
 export function loadFont(source: FontSource): LoadedFont {
   let entry = loaded.get(source.id);
@@ -335,7 +347,7 @@ function openFont(source: FontSource): LoadedFont {
     }
     return s;
   };
-  const f: LoadedFont = {
+  const own: Omit<LoadedFont, 'reach' | 'joined' | 'pen' | 'fromSheet'> = {
     id: source.id,
     upem: face.upem,
     ascender: extents.ascender,
@@ -383,37 +395,43 @@ function openFont(source: FontSource): LoadedFont {
       }
       return a;
     },
-    get reach() {
-      reach ??= reachOf(f, extents);
-      return reach;
-    },
-    get joined() {
-      joined ??= aheadOf()?.joined;
-      joined ??= joinsLetters(
-        JOIN_PAIRS.filter((p) => [...p].every((c) => cmap.has(c.codePointAt(0)!))).map((p) => {
-          const [a, b] = shape(f, p, false);
-          return { first: f.outline(a!.gid), second: f.outline(b!.gid), shift: a!.advance + b!.dx - a!.dx };
-        }),
-        face.upem,
-      );
-      return joined;
-    },
-    get pen() {
-      pen ??= penOf(f, cmap);
-      return pen;
-    },
     strokes(gid) {
       const s = strokesOf(gid);
       return s.carries ? s.read : null;
     },
     centrelines: (gid) => strokesOf(gid).read,
-    get fromSheet() {
-      stored(0);
-      return pens !== null;
-    },
     font,
     words: new Map(),
   };
+  const f = own as LoadedFont;
+  // Worked out on first use. Defined on the object made, not as getters of the literal: V8 keeps
+  // an object literal with getters as a dictionary, and every read of the font (a few dozen a
+  // letter) was a lookup in it.
+  Object.defineProperties(f, {
+    reach: { enumerable: true, get: () => (reach ??= reachOf(f, extents)) },
+    joined: {
+      enumerable: true,
+      get: () => {
+        joined ??= aheadOf()?.joined;
+        joined ??= joinsLetters(
+          JOIN_PAIRS.filter((p) => [...p].every((c) => cmap.has(c.codePointAt(0)!))).map((p) => {
+            const [a, b] = shape(f, p, false);
+            return { first: f.outline(a!.gid), second: f.outline(b!.gid), shift: a!.advance + b!.dx - a!.dx };
+          }),
+          face.upem,
+        );
+        return joined;
+      },
+    },
+    pen: { enumerable: true, get: () => (pen ??= penOf(f, cmap)) },
+    fromSheet: {
+      enumerable: true,
+      get: () => {
+        stored(0);
+        return pens !== null;
+      },
+    },
+  });
   return f;
 }
 

@@ -46,8 +46,8 @@ export interface LineGlyph {
 }
 
 export interface Line {
-  /** Made anew each time they are read (layoutParagraph): read them once. */
-  readonly glyphs: LineGlyph[];
+  /** The line's glyphs, made anew at each call (layoutParagraph). */
+  glyphs(): LineGlyph[];
   /**
    * The glyphs written over the first of `into`'s (reused, more made as needed), for a writer
    * that writes line after line: how many.
@@ -310,7 +310,7 @@ export function layoutParagraph(
     return {
       lines: [
         {
-          glyphs: [],
+          glyphs: () => [],
           glyphsInto: () => 0,
           width: 0,
           text: '',
@@ -511,7 +511,8 @@ export function layoutParagraph(
       // Made when the line is written, not kept: a document's lines are all laid out before the
       // first is written (its page count, its closing lines), and a glyph object a letter held
       // that long was copied by every young-generation collection on the way to the old one.
-      get glyphs() {
+      // (A method, not a getter: V8 keeps an object literal with a getter as a dictionary.)
+      glyphs() {
         const glyphs: LineGlyph[] = [];
         walk(glyphs);
         return glyphs;

@@ -7,6 +7,7 @@
 // whose glyphs are empty and whose ToUnicode map gives the characters back, so the text is
 // selectable and searchable in any script. Pure: compression and the date come in as arguments.
 import { hexRgb, letterInk } from '../color.ts';
+import { round } from '../numbers.ts';
 import {
   type DisplayList,
   type DisplayPage,
@@ -222,12 +223,50 @@ class Content {
   int(v: number): this {
     if (v >= 2 ** 31 || v <= -(2 ** 31)) return this.ascii(String(v));
     this.room(12);
-    let i = v | 0;
+    this.n = this.digitsAt(this.n, v | 0);
+    return this;
+  }
+
+  /**
+   * A line of six numbers, each rounded to an integer, and the bytes after them: a letter's
+   * placement, written with one check of the room (as calls a number at a time, twice as long).
+   */
+  placement(a: number, b: number, c: number, d: number, e: number, f: number, after: Uint8Array): this {
+    // Past 2^31 (no page has such numbers), a number at a time, as String() writes them.
+    if (
+      !(Math.max(Math.abs(a), Math.abs(b), Math.abs(c), Math.abs(d), Math.abs(e), Math.abs(f)) < 2 ** 31 - 1)
+    ) {
+      this.line();
+      for (const v of [a, b, c, d, e]) this.int(Math.round(v)).space();
+      return this.int(Math.round(f)).raw(after);
+    }
+    this.room(1 + 6 * 12 + after.length);
+    const buf = this.buf;
+    let n = this.n;
+    if (n > 0) buf[n++] = 0x0a;
+    n = this.digitsAt(n, round(a));
+    buf[n++] = 0x20;
+    n = this.digitsAt(n, round(b));
+    buf[n++] = 0x20;
+    n = this.digitsAt(n, round(c));
+    buf[n++] = 0x20;
+    n = this.digitsAt(n, round(d));
+    buf[n++] = 0x20;
+    n = this.digitsAt(n, round(e));
+    buf[n++] = 0x20;
+    n = this.digitsAt(n, round(f));
+    for (let i = 0; i < after.length; i++) buf[n++] = after[i]!;
+    this.n = n;
+    return this;
+  }
+
+  /** An integer (|i| < 2^31) as int() writes it, at `n` of the buffer (room made); where it ends. */
+  private digitsAt(n: number, i: number): number {
+    const buf = this.buf;
     if (i < 0) {
-      this.buf[this.n++] = 0x2d;
+      buf[n++] = 0x2d;
       i = -i;
     }
-    const buf = this.buf;
     const digits = this.digits;
     let d = 0;
     do {
@@ -235,10 +274,8 @@ class Content {
       digits[d++] = 0x30 + i - q * 10;
       i = q;
     } while (i > 0);
-    let n = this.n;
     while (d > 0) buf[n++] = digits[--d]!;
-    this.n = n;
-    return this;
+    return n;
   }
 
   /** What has been written, as a view of the buffer: good until the next write. */
@@ -461,7 +498,7 @@ function pageContent(
         c.line('q 0.1 0 0 0.1 0 0 cm /Span << /ActualText () >> BDC BT');
         [open, fill, alpha, face] = [true, '', 100, ''];
       }
-      const o = Math.round(opacity * 100);
+      const o = round(opacity * 100);
       if (color !== fill || o !== alpha) {
         c.line();
         if (color !== fill) c.ascii(rgb(color)).ascii(o !== alpha ? ' rg ' : ' rg');
@@ -478,19 +515,7 @@ function pageContent(
       // compact once deflated.
       const m = it.m;
       const k = glyph.k;
-      c.line()
-        .int(Math.round(m[0] * k))
-        .space()
-        .int(Math.round(m[1] * k))
-        .space()
-        .int(Math.round(m[2] * k))
-        .space()
-        .int(Math.round(m[3] * k))
-        .space()
-        .int(Math.round(m[4] * 10))
-        .space()
-        .int(Math.round(m[5] * 10))
-        .raw(glyph.shown);
+      c.placement(m[0] * k, m[1] * k, m[2] * k, m[3] * k, m[4] * 10, m[5] * 10, glyph.shown);
       continue;
     }
     endInk();
