@@ -174,7 +174,9 @@ const oursPng = (seed: number) => {
     ...pngZlib,
   });
 };
-for (let i = 0; i < 10; i++) {
+// Warm as a pool's thread is after its first renders: 30 captions (the optimising compiler is
+// still at work through the first twenty).
+for (let i = 0; i < 30; i++) {
   oursPng(500 + i);
   releaseImageMemory();
   await new Promise((r) => setImmediate(r));

@@ -212,6 +212,14 @@ class Content {
     return this;
   }
 
+  /** A byte as two hex digits. */
+  hexByte(b: number): this {
+    this.room(2);
+    this.buf[this.n++] = HEX_DIGIT[b >> 4]!;
+    this.buf[this.n++] = HEX_DIGIT[b & 15]!;
+    return this;
+  }
+
   /** One space. */
   space(): this {
     this.room(1);
@@ -228,10 +236,18 @@ class Content {
   }
 
   /**
-   * A line of six numbers, each rounded to an integer, and the bytes after them: a letter's
-   * placement, written with one check of the room (as calls a number at a time, twice as long).
+   * A letter's placement: a line of its matrix in thousandths of `k` and its position in tenths
+   * of a point, each rounded to an integer, and the bytes after them; with one check of the room
+   * (a number at a time, twice as long). The matrix comes as it is, not as six numbers: numbers
+   * passed to a call V8 does not inline are boxed, 8 MB of garbage a document.
    */
-  placement(a: number, b: number, c: number, d: number, e: number, f: number, after: Uint8Array): this {
+  placement(m: readonly number[], k: number, after: Uint8Array): this {
+    const a = m[0]! * k;
+    const b = m[1]! * k;
+    const c = m[2]! * k;
+    const d = m[3]! * k;
+    const e = m[4]! * 10;
+    const f = m[5]! * 10;
     // Past 2^31 (no page has such numbers), a number at a time, as String() writes them.
     if (
       !(Math.max(Math.abs(a), Math.abs(b), Math.abs(c), Math.abs(d), Math.abs(e), Math.abs(f)) < 2 ** 31 - 1)
@@ -404,7 +420,7 @@ class Writer {
 }
 
 /** Each byte as two hex digits (the text layer writes a code a character). */
-const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+const HEX_DIGIT = new TextEncoder().encode('0123456789abcdef');
 
 /** Maps the characters of the text layer to one-byte codes of Type 3 fonts (256 per font). */
 class TextCodes {
@@ -515,7 +531,7 @@ function pageContent(
       // compact once deflated.
       const m = it.m;
       const k = glyph.k;
-      c.placement(m[0] * k, m[1] * k, m[2] * k, m[3] * k, m[4] * 10, m[5] * 10, glyph.shown);
+      c.placement(m, k, glyph.shown);
       continue;
     }
     endInk();
@@ -550,30 +566,27 @@ function pageContent(
   }
   endInk();
   c.line('Q');
-  // The invisible text layer, in unflipped page space: one line of codes stretched to its width.
+  // The invisible text layer, in unflipped page space: one line of codes stretched to its width,
+  // in visual order (extractors put right-to-left runs back in logical order). The codes go
+  // straight into the content, two hex digits each (a string grown by each was garbage a letter).
   for (const line of page.lines) {
-    const chars = [...line.visual]; // extractors put right-to-left runs back in logical order
-    if (chars.length === 0) continue;
-    const scale = (line.width / (chars.length * line.size * 0.5)) * 100;
+    let count = 0;
+    for (const _ of line.visual) count++;
+    if (count === 0) continue;
+    const scale = (line.width / (count * line.size * 0.5)) * 100;
     c.line(`BT 3 Tr ${f2(Math.max(1, scale))} Tz`);
-    let font = -1;
-    let hex = '';
-    const flush = () => {
-      if (hex) c.line(`<${hex}> Tj`);
-      hex = '';
-    };
     c.line(`1 0 0 1 ${f2(line.x)} ${f2(H - line.y)} Tm`);
-    for (const ch of chars) {
+    let font = -1;
+    for (const ch of line.visual) {
       const [fi, code] = codes.code(ch);
       if (fi !== font) {
-        flush();
-        c.line(`/T${fi} ${f2(line.size)} Tf`);
+        if (font >= 0) c.ascii('> Tj');
+        c.line(`/T${fi} ${f2(line.size)} Tf`).line('<');
         font = fi;
       }
-      hex += HEX_BYTE[code]!;
+      c.hexByte(code);
     }
-    flush();
-    c.line('ET');
+    c.ascii('> Tj').line('ET');
   }
   return c.view();
 }
