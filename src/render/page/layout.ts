@@ -30,7 +30,7 @@ export function layout(
       text: spec.content.text,
       fonts,
       limits,
-      ...(sink ? { sink } : {}),
+      sink, // always present (undefined without one): one shape of argument, for V8's optimised code
     });
   const images: Record<string, { width: number; height: number }> = {};
   for (const [id, image] of Object.entries(resources.images))
