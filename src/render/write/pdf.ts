@@ -236,12 +236,14 @@ class Content {
   }
 
   /**
-   * A letter's placement: a line of its matrix in thousandths of `k` and its position in tenths
-   * of a point, each rounded to an integer, and the bytes after them; with one check of the room
-   * (a number at a time, twice as long). The matrix comes as it is, not as six numbers: numbers
-   * passed to a call V8 does not inline are boxed, 8 MB of garbage a document.
+   * A letter's placement: a line of its matrix in thousandths of its drawing's `k` and its
+   * position in tenths of a point, each rounded to an integer, then the bytes that show the
+   * drawing; with one check of the room (a number at a time, twice as long). The matrix and the
+   * drawing come as they are, not as numbers: a number passed to a call V8 does not inline is
+   * boxed, 8 MB of garbage a document.
    */
-  placement(m: readonly number[], k: number, after: Uint8Array): this {
+  placement(m: readonly number[], drawn: PlacedGlyph): this {
+    const { k, shown: after } = drawn;
     const a = m[0]! * k;
     const b = m[1]! * k;
     const c = m[2]! * k;
@@ -500,7 +502,9 @@ function pageContent(
   // ink drifts from letter to letter, so that is often, and a group per change cost a fifth of
   // the page's bytes), and the font and its size where the drawing's font or scale changes.
   let open = false;
-  let [fill, alpha, face] = ['', 100, ''];
+  let fill = '';
+  let alpha = 100;
+  let face = '';
   const endInk = () => {
     if (open) c.line('ET EMC Q');
     open = false;
@@ -512,14 +516,18 @@ function pageContent(
       if (!open) {
         // Glyph positions in tenths of a point; the drawings are no text of their own.
         c.line('q 0.1 0 0 0.1 0 0 cm /Span << /ActualText () >> BDC BT');
-        [open, fill, alpha, face] = [true, '', 100, ''];
+        open = true;
+        fill = '';
+        alpha = 100;
+        face = '';
       }
       const o = round(opacity * 100);
       if (color !== fill || o !== alpha) {
         c.line();
         if (color !== fill) c.ascii(rgb(color)).ascii(o !== alpha ? ' rg ' : ' rg');
         if (o !== alpha) c.ascii('/').ascii(gs.get(o)).ascii(' gs');
-        [fill, alpha] = [color, o];
+        fill = color;
+        alpha = o;
       }
       const glyph = glyphs.get(it.ref);
       if (glyph.face !== face) {
@@ -530,8 +538,7 @@ function pageContent(
       // thousandths and a position in tenths of a point: small integers, quick to write and
       // compact once deflated.
       const m = it.m;
-      const k = glyph.k;
-      c.placement(m, k, glyph.shown);
+      c.placement(m, glyph);
       continue;
     }
     endInk();
