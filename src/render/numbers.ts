@@ -10,3 +10,26 @@ export function round(x: number): number {
   const up = t < x ? t + 1 : t;
   return up - 0.5 > x ? up - 1 : up;
 }
+
+/** Steps of the sine's table over a whole turn. */
+const STEPS = 4096;
+const TURN = 2 * Math.PI;
+const SINES = Float64Array.from({ length: STEPS + 1 }, (_, i) => Math.sin((TURN * i) / STEPS));
+
+/**
+ * Math.sin(x) within 3e-7, from a table of 4096 steps a turn with a straight line between them:
+ * for the hand's slow waves (ten a letter), where V8's own was a tenth of a document's time.
+ */
+export function sin(x: number): number {
+  const u = x * (STEPS / TURN);
+  const f = Math.floor(u);
+  if (!(f < 2 ** 31 && f >= -(2 ** 31))) return Math.sin(x);
+  const i = f & (STEPS - 1);
+  const a = SINES[i]!;
+  return a + (SINES[i + 1]! - a) * (u - f);
+}
+
+/** Math.cos(x) within 3e-7 (sin a quarter turn on). */
+export function cos(x: number): number {
+  return sin(x + TURN / 4);
+}

@@ -923,6 +923,16 @@ t.test(
       (v) => round(v) !== Math.round(v) && !(round(v) === 0 && Math.round(v) === 0),
     );
     t.same(wrong, [], `${values.length} values, halves and the doubles next to them among them`);
+    // The hand's waves: the quick sine and cosine within 3e-7, near zero, far out, past the table.
+    const { cos, sin } = await import('../../src/render/numbers.ts');
+    let worst = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const x = ((i * 7919) % 20_011) * (i % 2 ? 0.37 : -5.3) + (i % 7) * 1e-3;
+      worst = Math.max(worst, Math.abs(sin(x) - Math.sin(x)), Math.abs(cos(x) - Math.cos(x)));
+    }
+    for (const x of [0, Math.PI / 2, -Math.PI, 1e7, 5e9, -5e9])
+      worst = Math.max(worst, Math.abs(sin(x) - Math.sin(x)), Math.abs(cos(x) - Math.cos(x)));
+    t.ok(worst < 3e-7, `sine and cosine within ${worst.toExponential(1)} of V8's`);
     // A letter past 2^31 tenths of a point: still written as an integer, in full.
     const far: DisplayList = {
       pages: [

@@ -6,6 +6,7 @@ import type { Sheet } from '../display-list.ts';
 import { MODIFIER_LIMITS, type Style } from '../spec.ts';
 import { hexRgb } from '../color.ts';
 import { Random } from '../prng.ts';
+import { sin } from '../numbers.ts';
 
 type Modifiers = Style['modifiers'];
 
@@ -80,7 +81,7 @@ export function mostShapes(modifiers: Modifiers): number {
 
 /** A letter's share of variation at `x` pt along its line: mostly the wave's, a little its own. */
 const flowAt = (w: Wave, x: number, own: number) =>
-  FLOW * (0.7 * Math.sin(w[0] * x + w[1]) + 0.3 * Math.sin(w[2] * x + w[3])) + (1 - FLOW) * own;
+  FLOW * (0.7 * sin(w[0] * x + w[1]) + 0.3 * sin(w[2] * x + w[3])) + (1 - FLOW) * own;
 
 type Tired = { t: number; grow: number; lean: number; slope: number; gap: number; creep: number };
 const NOT_TIRED: Tired = { t: 0, grow: 1, lean: 0, slope: 0, gap: 1, creep: 0 };
@@ -325,7 +326,7 @@ export class Handwriting {
     const k = this.m.ink;
     if (!k.enabled || k.colorVariation <= 0) return this.word.color;
     let t = 0;
-    for (const w of this.tone) t += w.amp * Math.sin(w.k * i + w.phase);
+    for (const w of this.tone) t += w.amp * sin(w.k * i + w.phase);
     // In steps of 2 %: fewer distinct inks to write.
     const step = Math.round(k.colorVariation * 12.5 * t) / 50;
     // The tone drifts slowly: most letters have the one before's.

@@ -7,6 +7,7 @@ import { blankGlyphHand, type Handwriting, type LineHand } from './handwriting.t
 import { type Line, type LineGlyph, leastWordSpace } from '../text/text-layout.ts';
 import { type Drawing, DRAWINGS, HAND_DRAWINGS_SEED } from './variants.ts';
 import { drawingWidth, letterPath, letterStrokes, shapesReach } from './writing.ts';
+import { cos as quickCos, sin as quickSin } from '../numbers.ts';
 
 export interface LinePlacement {
   /** Left edge of the content box the line was laid out in, and its baseline. */
@@ -482,8 +483,8 @@ export class Pen {
       const angle = gh.rotation + lineHand.angle;
       // Between words the ink stays apart (leastWordSpace): a letter turned, leant or drawn wider than
       // its advance must not reach across the gap; the rest of the line moves on to make room.
-      const cos = Math.cos(angle);
-      const sin = Math.sin(angle);
+      const cos = quickCos(angle);
+      const sin = quickSin(angle);
       // How far the letter's ink reaches left and right of its pen position: its box turned,
       // leant and stretched as the hand writes it, widened by what its drawing may add.
       const box = g.font.box(g.gid);
