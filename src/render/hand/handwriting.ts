@@ -6,7 +6,7 @@ import type { Sheet } from '../display-list.ts';
 import { MODIFIER_LIMITS, type Style } from '../spec.ts';
 import { hexRgb } from '../color.ts';
 import { Random } from '../prng.ts';
-import { sin } from '../numbers.ts';
+import { round, sin } from '../numbers.ts';
 
 type Modifiers = Style['modifiers'];
 
@@ -313,7 +313,7 @@ export class Handwriting {
       const run = this.pen.holds > 0 ? Math.min(1, this.pen.since / this.pen.holds) : 0;
       const dry = run * Math.sqrt(run);
       const ink = (1 - 0.3 * k.pressure * light) * (1 - 0.4 * (k.flow ?? 0) * dry);
-      hand.opacity = Math.round(Math.max(INK_FLOOR, ink) * 20) / 20;
+      hand.opacity = round(Math.max(INK_FLOOR, ink) * 20) / 20;
       // Fresh from the ink: the first letters after a dip are darker, the ink pooled on the nib.
       if (this.pen.since < 3 && this.pen.holds > 0 && (k.flow ?? 0) > 0)
         hand.color = shade(hand.color, -0.25 * (k.flow ?? 0) * (1 - this.pen.since / 3));
@@ -328,7 +328,7 @@ export class Handwriting {
     let t = 0;
     for (const w of this.tone) t += w.amp * sin(w.k * i + w.phase);
     // In steps of 2 %: fewer distinct inks to write.
-    const step = Math.round(k.colorVariation * 12.5 * t) / 50;
+    const step = round(k.colorVariation * 12.5 * t) / 50;
     // The tone drifts slowly: most letters have the one before's.
     const last = this.lastTone;
     if (last.color === this.word.color && last.step === step) return last.tone;
