@@ -18,7 +18,8 @@ const SINES = Float64Array.from({ length: STEPS + 1 }, (_, i) => Math.sin((TURN 
 
 /**
  * Math.sin(x) within 3e-7, from a table of 4096 steps a turn with a straight line between them:
- * for the hand's slow waves (ten a letter), where V8's own was a tenth of a document's time.
+ * for the hand's slow waves and a letter's turn (a dozen a letter), where V8's own took about a
+ * twelfth of a document's time.
  */
 export function sin(x: number): number {
   const u = x * (STEPS / TURN);

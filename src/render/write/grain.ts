@@ -153,7 +153,8 @@ export function blendGrain(
       const [xx, yx, xy, yy] = [x1 - x0, y1 - y0, x2 - x0, y2 - y0];
       const [ox, oy] = [cx * GRAIN_PX + x0, cy * GRAIN_PX + y0];
       for (let k = 0; k < f.length; k += 3) {
-        const [x, y] = [f[k]!, f[k + 1]!];
+        const x = f[k]!;
+        const y = f[k + 1]!;
         const gx = ox + xx * x + xy * y;
         const gy = oy + yx * x + yy * y;
         const a = f[k + 2]!;
