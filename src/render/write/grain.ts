@@ -14,15 +14,30 @@ export const GRAIN_RGB = [96, 80, 60] as const;
 /** Different tiles; with eight turns each, 32 ways a cell can look. */
 export const GRAIN_TILES = 4;
 
-const tiles = new Map<string, Uint8Array>();
+/** A tile: each pixel's alpha (0-255), row by row, and its inked pixels, each once: x, y, alpha. */
+interface Tile {
+  alpha: Uint8Array;
+  fibres: Int32Array;
+}
+const tiles = new Map<string, Tile>();
 
 /** Alpha (0-255) of each tile pixel, row by row; the same seed and strength give the same tile. */
 export function grainAlpha(seed: number, strength: number, which = 0): Uint8Array {
+  return tileOf(seed, strength, which).alpha;
+}
+
+// Where the fibres of the tile being drawn inked (pixel indices, as they were drawn), and which
+// pixels have been listed (the tile's stamp): kept by the thread.
+let drawnAt: Int32Array = new Int32Array(4096);
+const listed = new Uint32Array(GRAIN_PX * GRAIN_PX);
+let stamp = 0;
+
+function tileOf(seed: number, strength: number, which: number): Tile {
   const key = `${seed}/${strength}/${which}`;
   let tile = tiles.get(key);
   if (tile) return tile;
   const r = new Random(seed, which ? `grain/${which}` : 'grain');
-  tile = new Uint8Array(GRAIN_PX * GRAIN_PX);
+  const alpha = new Uint8Array(GRAIN_PX * GRAIN_PX);
   // Short fibres in every direction over about a tenth of the surface, all faint (a strong one
   // would show the tile repeating), on a tile of 34 mm so the repeat is hard to see. A fibre is
   // a run of 3 to 8 pixels at a random angle, wrapping at the edges so that the tile repeats
@@ -31,18 +46,35 @@ export function grainAlpha(seed: number, strength: number, which = 0): Uint8Arra
   // One fibre in each cell of 8 x 8 px, anywhere in it: the density is even, so no cluster of
   // fibres marks the tile's repeat.
   const cells = GRAIN_PX / 8;
+  let drawn = 0;
   for (let f = 0; f < cells * cells; f++) {
     const [x0, y0] = [((f % cells) + r.next()) * 8, (Math.floor(f / cells) + r.next()) * 8];
     const angle = r.next() * Math.PI;
     const [dx, dy] = [Math.cos(angle), Math.sin(angle)];
     const length = 3 + r.int(6);
-    const alpha = Math.round((0.2 + 0.8 * r.next()) * 44 * strength);
+    const a = Math.round((0.2 + 0.8 * r.next()) * 44 * strength);
     for (let k = 0; k < length; k++) {
       const x = (Math.floor(x0 + dx * k) + GRAIN_PX) % GRAIN_PX;
       const y = (Math.floor(y0 + dy * k) + GRAIN_PX) % GRAIN_PX;
-      tile[y * GRAIN_PX + x] = alpha;
+      alpha[y * GRAIN_PX + x] = a;
+      if (drawn === drawnAt.length) drawnAt = grown(drawnAt);
+      drawnAt[drawn++] = y * GRAIN_PX + x;
     }
   }
+  // The inked pixels from where the fibres went, each once (a fibre drawn over another leaves its
+  // own alpha): a page of a new seed lists these four times, not a tile's every pixel.
+  stamp++;
+  let k = 0;
+  const list = new Int32Array(3 * drawn);
+  for (let j = 0; j < drawn; j++) {
+    const i = drawnAt[j]!;
+    if (listed[i] === stamp || alpha[i] === 0) continue;
+    listed[i] = stamp;
+    list[k++] = i % GRAIN_PX;
+    list[k++] = (i / GRAIN_PX) | 0;
+    list[k++] = alpha[i]!;
+  }
+  tile = { alpha, fibres: list.slice(0, k) };
   if (tiles.size > 100) tiles.clear();
   tiles.set(key, tile);
   return tile;
@@ -82,33 +114,10 @@ export function turned(x: number, y: number, turn: number): [number, number] {
   }
 }
 
-const fibreLists = new Map<string, Int32Array>();
-
-/** The inked pixels of a tile as they lie, row by row: x, y, alpha (remembered per thread). */
+/** The inked pixels of a tile: x, y, alpha (remembered per thread, with the tile). */
 function fibresOf(seed: number, strength: number, tile: number): Int32Array {
-  const key = `${seed}/${strength}/${tile}`;
-  let list = fibreLists.get(key);
-  if (list) return list;
-  const alpha = grainAlpha(seed, strength, tile);
-  // Four pixels at a time: most fours are bare.
-  const fours = new Uint32Array(alpha.buffer, alpha.byteOffset, alpha.length >> 2);
-  let k = 0;
-  for (let w = 0; w < fours.length; w++) {
-    if (fours[w] === 0) continue;
-    for (let i = 4 * w; i < 4 * w + 4; i++)
-      if (alpha[i]) {
-        if (k + 3 > inked.length) inked = grown(inked);
-        inked[k++] = i % GRAIN_PX;
-        inked[k++] = (i / GRAIN_PX) | 0;
-        inked[k++] = alpha[i]!;
-      }
-  }
-  list = inked.slice(0, k);
-  if (fibreLists.size >= 64) fibreLists.clear();
-  fibreLists.set(key, list);
-  return list;
+  return tileOf(seed, strength, tile).fibres;
 }
-let inked: Int32Array = new Int32Array(3 * 4096);
 
 function grown(a: Int32Array): Int32Array {
   const b = new Int32Array(a.length * 2);
