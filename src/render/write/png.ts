@@ -9,7 +9,7 @@
 // loads nothing native.
 import { type DisplayList, type DisplayPage, KEPT_DRAWINGS } from '../display-list.ts';
 import { blendGrain } from './grain.ts';
-import { encodePng } from './png-encode.ts';
+import { encodePng, type PngEncoding } from './png-encode.ts';
 import { simplifyOutline } from './simplify.ts';
 import { hexRgb, letterInk } from '../color.ts';
 import { paintable, paintPage } from './paint.ts';
@@ -28,11 +28,9 @@ export type Rasterizer = (
   opts: { width: number; background?: string },
 ) => { width: number; height: number; pixels: Uint8Array };
 
-export interface PngOptions {
+/** The rasteriser, the encoder's deflate and CRC (PngEncoding), the page's images. */
+export interface PngOptions extends PngEncoding {
   raster: Rasterizer;
-  deflate?: (b: Uint8Array) => Uint8Array;
-  /** CRC-32 (ISO 3309) of the PNG's chunks; the engine's own when absent. */
-  crc32?: (b: Uint8Array) => number;
   assets?: AssetBytes;
 }
 
@@ -78,7 +76,7 @@ export function pageToPng(list: DisplayList, page: DisplayPage, dpi: number, opt
   else bleedInk(pixels, width, height, dpi, page.sheet.bleed);
   if (grain > 0) blendGrain(pixels, width, height, width / page.width, seed, grain);
   if (page.sheet.scanner) scan(pixels, width, height, dpi, seed);
-  return encodePng(width, height, pixels, { deflate: opts.deflate, crc32: opts.crc32 });
+  return encodePng(width, height, pixels, opts);
 }
 
 /** How dark the writing's ink is on its paper at full strength (0-255): the median letter's colour, each channel's darkening averaged. */
