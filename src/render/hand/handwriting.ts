@@ -30,9 +30,6 @@ const INK_FLOOR = 0.6;
 /** How much of a letter's variation follows its line's slow waves (the rest is its own). */
 const FLOW = 0.7;
 
-/** A slow wave: two sines (angular frequency per pt and phase each), weighted 0.7 and 0.3. */
-type Wave = [number, number, number, number];
-
 /** The modifiers with every setting at most its limit (a specification stored before the limits may ask for more). */
 function withinLimits(m: Modifiers): Modifiers {
   const L = MODIFIER_LIMITS;
@@ -79,9 +76,33 @@ export function mostShapes(modifiers: Modifiers): number {
   return shapesAt(m, tirednessAt(m, TIRING));
 }
 
-/** A letter's share of variation at `x` pt along its line: mostly the wave's, a little its own. */
-const flowAt = (w: Wave, x: number, own: number) =>
-  FLOW * (0.7 * sin(w[0] * x + w[1]) + 0.3 * sin(w[2] * x + w[3])) + (1 - FLOW) * own;
+/**
+ * A letter's share of the variations that follow its line's waves `from` to `to` (WAVE), at `x`
+ * pt along the line: mostly the wave's, a little its own (`own`, by wave), into `out` (by wave).
+ * Written, not returned: a number returned from a call the optimiser does not inline comes back
+ * boxed, and a letter asks for five (garbage a letter).
+ */
+function flowsAt(
+  waves: Float64Array,
+  from: number,
+  to: number,
+  x: number,
+  own: Float64Array,
+  out: Float64Array,
+): void {
+  for (let i = from; i < to; i++) {
+    const k = 4 * i;
+    const swell = sin(waves[k]! * x + waves[k + 1]!);
+    const ripple = sin(waves[k + 2]! * x + waves[k + 3]!);
+    out[i] = FLOW * (0.7 * swell + 0.3 * ripple) + (1 - FLOW) * own[i]!;
+  }
+}
+
+/**
+ * Where each of a line's slow waves is in LineHand.waves: four numbers each, two sines (angular
+ * frequency per pt and phase each), weighted 0.7 and 0.3.
+ */
+const WAVE = { dx: 0, baseline: 1, rotation: 2, size: 3, pressure: 4 } as const;
 
 type Tired = { t: number; grow: number; lean: number; slope: number; gap: number; creep: number };
 const NOT_TIRED: Tired = { t: 0, grow: 1, lean: 0, slope: 0, gap: 1, creep: 0 };
@@ -134,7 +155,8 @@ export interface LineHand {
   drift: number;
   slope: number;
   angle: number;
-  waves: { baseline: Wave; size: Wave; rotation: Wave; dx: Wave; pressure: Wave };
+  /** Its slow waves, four numbers each, in the order of WAVE. */
+  waves: Float64Array;
 }
 
 export interface GlyphHand {
@@ -200,8 +222,9 @@ export class Handwriting {
   /** Each ink's shades by step (toneAt). */
   private readonly tones = new Map<string, Map<number, string>>();
   private readonly lastTone = { color: '', step: 0, tone: '' };
-  /** A letter's own draws (glyph), reused. */
-  private readonly own = new Float64Array(4);
+  /** A letter's own draws, and its share of each wave's variation, by wave (glyph): reused. */
+  private readonly own = new Float64Array(5);
+  private readonly flow = new Float64Array(5);
 
   constructor(
     modifiers: Modifiers,
@@ -289,15 +312,20 @@ export class Handwriting {
     // The letter's own share of each variation, drawn in one go: a draw returned one at a time
     // from a call the optimiser did not inline came back as a boxed number, garbage a letter.
     const own = this.own;
+    const flow = this.flow;
     if (tired.t > 0) this.loosening.softs(own, 2);
     hand.lean = this.slant + tired.lean + (tired.t > 0 ? 0.4 * tired.t * own[0]! : 0);
     hand.stretch = tired.t > 0 ? 1 + 0.4 * tired.t * own[1]! : 1;
-    if (on) this.letters.softs(own, 4);
+    if (on) {
+      // Drawn in the order of WAVE: dx, baseline, rotation, size.
+      this.letters.softs(own, 4);
+      flowsAt(w, WAVE.dx, WAVE.size + 1, along, own, flow);
+    }
     // Tiredness loosens the letters' shapes, slant and baseline, not the spacing inside a word.
-    hand.dx = on ? l.spacing * flowAt(w.dx, along, own[0]!) : 0;
-    hand.dy = on ? l.baseline * f * flowAt(w.baseline, along, own[1]!) + this.word.dy : 0;
-    hand.rotation = on ? l.rotation * DEG * f * flowAt(w.rotation, along, own[2]!) : 0;
-    hand.scale = on ? 1 + l.scale * f * flowAt(w.size, along, own[3]!) : 1;
+    hand.dx = on ? l.spacing * flow[WAVE.dx]! : 0;
+    hand.dy = on ? l.baseline * f * flow[WAVE.baseline]! + this.word.dy : 0;
+    hand.rotation = on ? l.rotation * DEG * f * flow[WAVE.rotation]! : 0;
+    hand.scale = on ? 1 + l.scale * f * flow[WAVE.size]! : 1;
     hand.wordScale = this.word.scale;
     hand.grow = tired.grow;
     hand.color = this.toneAt(this.index);
@@ -308,7 +336,9 @@ export class Handwriting {
       // letter's own) and as the pen runs dry; in steps of 5 % (fewer graphics states to write).
       // The pressure wave runs along the letters written, not the line: a space between two
       // words is no more of a change than the step from one letter to the next.
-      const light = 0.5 + 0.5 * flowAt(w.pressure, this.index * PRESSURE_STEP, this.ink.signed());
+      own[WAVE.pressure] = this.ink.signed();
+      flowsAt(w, WAVE.pressure, WAVE.pressure + 1, this.index * PRESSURE_STEP, own, flow);
+      const light = 0.5 + 0.5 * flow[WAVE.pressure]!;
       // How far the pen has run dry, to the power 1.5 (as r·√r: a power of 1.5 cost a tenth of a letter's hand).
       const run = this.pen.holds > 0 ? Math.min(1, this.pen.since / this.pen.holds) : 0;
       const dry = run * Math.sqrt(run);
@@ -408,13 +438,13 @@ export class Handwriting {
     // The left margin wanders slowly from line to line (a wave over 6 to 14 lines), a little of
     // each line's own on top.
     const wander = Math.sin(this.margin.k * this.lineCount++ + this.margin.phase);
-    const waves = {
-      baseline: this.wave(),
-      size: this.wave(),
-      rotation: this.wave(),
-      dx: this.wave(),
-      pressure: this.wave(),
-    };
+    // Drawn baseline, size, rotation, dx, pressure, as they always were (the same seed, the same waves).
+    const waves = new Float64Array(20);
+    this.wave(waves, WAVE.baseline);
+    this.wave(waves, WAVE.size);
+    this.wave(waves, WAVE.rotation);
+    this.wave(waves, WAVE.dx);
+    this.wave(waves, WAVE.pressure);
     if (!l.enabled) return { wobble, drift: 0, slope: Math.tan(tired.slope), angle: tired.slope, waves };
     const f = this.fatigue();
     const angle = l.slope * DEG * f * this.lines.soft() + tired.slope;
@@ -427,15 +457,14 @@ export class Handwriting {
     };
   }
 
-  /** A slow wave along a line: a long swell and a shorter ripple, between -1 and 1. */
-  private wave(): Wave {
+  /** A slow wave along a line (a long swell and a shorter ripple, between -1 and 1), drawn into its place in `into`. */
+  private wave(into: Float64Array, wave: number): void {
     const r = this.flowing;
-    return [
-      (Math.PI * 2) / (150 + 250 * r.next()),
-      r.next() * Math.PI * 2,
-      (Math.PI * 2) / (45 + 75 * r.next()),
-      r.next() * Math.PI * 2,
-    ];
+    const at = 4 * wave;
+    into[at] = (Math.PI * 2) / (150 + 250 * r.next());
+    into[at + 1] = r.next() * Math.PI * 2;
+    into[at + 2] = (Math.PI * 2) / (45 + 75 * r.next());
+    into[at + 3] = r.next() * Math.PI * 2;
   }
 
   sheet(): Sheet {

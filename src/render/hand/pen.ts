@@ -125,6 +125,21 @@ const FIGURES = [
 ] as const;
 
 /** The left, right and lowest point of each letter of a line, three numbers a letter. */
+/**
+ * In a connected hand, the letter before in the word (`word` -1: none): the next is set where
+ * the font sets it after that letter, in that letter's frame (its final matrix `m`: size and
+ * turn), held at the point where that letter runs out (`exitX`, `exitY`, font units, its
+ * drawing `wide`), so that the pen's one movement has no gap and no step at the join.
+ */
+class JoinFrom {
+  word = -1;
+  m: Matrix = [0.5, 0.5, 0.5, 0.5, 0.5, 0.5];
+  advance = 0.5;
+  exitX = 0.5;
+  exitY = 0.5;
+  wide = 0.5;
+}
+
 class Letters {
   n = 0;
   box = new Float64Array(3 * 128);
@@ -161,6 +176,10 @@ export class Pen {
   private readonly lineGlyphs: LineGlyph[] = [];
   /** The hand on the glyph being placed (reused from glyph to glyph). */
   private readonly glyphHand = blankGlyphHand();
+  /** How much the drawings of the line being written depart from the font's (Handwriting.shapes). */
+  private shapesNow = 0;
+  /** The letter before in a connected hand's word (reused from letter to letter). */
+  private readonly before = new JoinFrom();
   /** How low the ink of the lines written on the page reaches, in bins INK_BIN pt wide across it. */
   private lowest: { page: DisplayPage | null; bins: Float64Array } = {
     page: null,
@@ -191,18 +210,19 @@ export class Pen {
     const n = placed.n;
     const calm = at.room ? this.calming(placed, at.room, baseline, size) : 1;
     const shapes = hand.shapes;
+    // Kept on the pen for the calls a letter makes (deal, widthOf): a number passed to a call the
+    // optimiser does not inline is boxed, garbage a letter.
+    this.shapesNow = shapes;
     // The drawings this line has used (stamped with the line's number), so that none repeats in it.
     const inLine = ++this.lineNo;
-    // In a connected hand, the letter before in the word: the next is set where the font sets it
-    // after that letter, in that letter's frame (its size and turn), held at the point where
-    // that letter runs out, so that the pen's one movement has no gap and no step at the join.
-    let before: { word: number; m: Matrix; advance: number; exit: [number, number]; wide: number } | null =
-      null;
+    // In a connected hand, the letter before in the word (JoinFrom): none at the line's start.
+    const before = this.before;
+    before.word = -1;
     this.written.n = 0;
     // One of each letter's drawings: the font's alternates, each drawn afresh several times (the
     // shapes modifier), dealt in writing order so that none repeats within the line.
     const cards = placed.card;
-    for (let i = 0; i < n; i++) cards[i] = this.deal(placed.g[i]!, shapes, inLine);
+    for (let i = 0; i < n; i++) cards[i] = this.deal(placed.g[i]!, inLine);
     // A letter written wider or narrower than it was spaced at (a drawing wider than the font's,
     // a letter the hand stretches, narrows or writes smaller than its neighbours, a tired hand's
     // most of all, or one calmed to fit its room) sets the letters after it further on or closer
@@ -219,8 +239,8 @@ export class Pen {
       const g = placed.g[i]!;
       const spaced = placed.spaced[i]!;
       const card = cards[i]!;
-      const w = this.widthOf(g.font, card, shapes);
-      wide[i] = w;
+      this.widthOf(g.font, card, wide, i);
+      const w = wide[i]!;
       const drawn = w * placed.stretch[i]! * (1 + calm * (placed.grow[i]! - 1));
       if (drawn === spaced) continue;
       const more = (drawn - spaced) * g.font.advance(card.gid) * ((size * g.fit) / g.font.upem);
@@ -232,6 +252,10 @@ export class Pen {
     // taken back, and its letters keep the spacing the font gives them.
     if (line.slack > 0) back = Math.max(0, back + placed.pushed - line.slack);
     for (let i = 0; i < n; i++) along[i]! -= (back * i) / n;
+    // What a drawing may add to a letter's ink on every side (shapesReach), by font: worked out
+    // when the font changes, not for every letter.
+    let reachOf: LoadedFont | null = null;
+    let grown = 0;
     for (let i = 0; i < n; i++) {
       const g = placed.g[i]!;
       const y = baseline - g.dy + calm * (placed.dy[i]! + along[i]! * lineHand.slope);
@@ -260,37 +284,41 @@ export class Pen {
         placed.x[i]! + along[i]! + shift * cos,
         y + shift * sin,
       ];
-      const runsOn = before?.word === g.word && g.font.joined;
+      const runsOn = before.word === g.word && g.font.joined;
       if (runsOn) {
         // The point where the letter before leaves, as the font sets this letter after it.
-        const [jx, jy] = before!.exit;
-        const [pm, lx] = [before!.m, (jx - before!.advance) * wide[i]!];
-        const dx = pm[0] * jx * before!.wide + pm[2] * jy + pm[4] - (m[0] * lx + m[2] * jy + m[4]);
-        const dy = pm[1] * jx * before!.wide + pm[3] * jy + pm[5] - (m[1] * lx + m[3] * jy + m[5]);
+        const jx = before.exitX;
+        const jy = before.exitY;
+        const pm = before.m;
+        const lx = (jx - before.advance) * wide[i]!;
+        const dx = pm[0] * jx * before.wide + pm[2] * jy + pm[4] - (m[0] * lx + m[2] * jy + m[4]);
+        const dy = pm[1] * jx * before.wide + pm[3] * jy + pm[5] - (m[1] * lx + m[3] * jy + m[5]);
         // Only a join the hand's variation parted (not one a justified line's spaces opened).
         if (Math.hypot(dx, dy) < JOIN_REACH * size) {
           m[4] += dx;
           m[5] += dy;
         }
       }
-      if (g.font.joined) {
+      const joined = g.font.joined;
+      if (joined) {
         // A letter whose ink the centrelines did not see run out still meets the next where the
         // font sets them side by side: held there, low on its right edge.
         // Its drawing's width (drawingWidth) moves that point with it: the next letter meets it
         // there, its own entry moved by its own width.
         const advance = g.font.advance(gid);
-        const exit = exitOf(g.font, gid) ?? [advance, 0.25 * (g.font.reach.x ?? g.font.upem / 2)];
-        before = { word: g.word, m, advance, exit, wide: wide[i]! };
-      } else before = null;
+        const exit = exitOf(g.font, gid);
+        before.advance = advance;
+        before.exitX = exit ? exit[0] : advance;
+        before.exitY = exit ? exit[1] : 0.25 * (g.font.reach.x ?? g.font.upem / 2);
+        before.wide = wide[i]!;
+      }
       // A tall letter under a line whose ink hangs low there is written shorter (its ascender,
       // or its top), as a writer's pen shortens a stroke it would cross the line above with.
-      const ink = inkExtent(
-        m,
-        g.font.box(gid),
-        shapesReach(g.font, shapes) * g.font.upem,
-        this.extent,
-        wide[i]!,
-      );
+      if (g.font !== reachOf) {
+        reachOf = g.font;
+        grown = shapesReach(g.font, shapes) * g.font.upem;
+      }
+      const ink = inkExtent(m, g.font.box(gid), grown, this.extent, wide[i]!);
       const above = this.inkAbove(page, ink.left, ink.right);
       const clear = LINE_CLEAR * size;
       const base = m[5]; // the baseline under the pen, after a join moved it
@@ -320,6 +348,11 @@ export class Pen {
       };
       if (runsOn) item.joins = true;
       page.items.push(item);
+      // The letter the next one in its word runs on from, in its final matrix.
+      if (joined) {
+        before.word = g.word;
+        before.m = m;
+      } else before.word = -1;
       if (at.overstrike) {
         const o = at.overstrike * size;
         page.items.push({
@@ -372,19 +405,20 @@ export class Pen {
   }
 
   /**
-   * The card's drawing width as drawn at `shapes` (drawingWidth): the same in every document, kept
-   * on the card. Once the document has defined the card's drawing, at the shapes it was defined
-   * at: that is the drawing every later instance is written with.
+   * The card's drawing width as drawn at the line's shapes (drawingWidth), into `into[i]`: the
+   * same in every document, kept on the card. Once the document has defined the card's drawing,
+   * at the shapes it was defined at: that is the drawing every later instance is written with.
    */
-  private widthOf(font: LoadedFont, card: Card, at: number): number {
+  private widthOf(font: LoadedFont, card: Card, into: Float64Array, i: number): void {
     const use = card.use;
-    const shapes = use !== undefined && use.pen === this.serial && use.ref !== undefined ? use.shapes : at;
+    const shapes =
+      use !== undefined && use.pen === this.serial && use.ref !== undefined ? use.shapes : this.shapesNow;
     let width = card.width;
     if (width?.shapes !== shapes) {
       width = { shapes, w: drawingWidth(font, card.gid, this.howOf(font, card.gid, card.drawing, shapes)) };
       card.width = width;
     }
-    return width.w;
+    into[i] = width.w;
   }
 
   /** How drawing `variant` of glyph `gid` is made. */
@@ -582,7 +616,8 @@ export class Pen {
     this.stamps[card.id] = line;
   }
 
-  private deal(g: { gid: number; cp: number; font: LoadedFont }, shapes: number, inLine: number): Card {
+  private deal(g: { gid: number; cp: number; font: LoadedFont }, inLine: number): Card {
+    const shapes = this.shapesNow;
     let byGid = this.decks.get(g.font);
     if (!byGid) {
       byGid = new Map();
