@@ -168,7 +168,6 @@ const f8 = (v: number) => v.toFixed(8).replace(/0+$/, '');
 class Content {
   private buf = new Uint8Array(1 << 16);
   private n = 0;
-  private readonly digits = new Uint8Array(24);
 
   private room(more: number): void {
     if (this.n + more <= this.buf.length) return;
@@ -199,16 +198,6 @@ class Content {
       }
       this.buf[this.n++] = c;
     }
-    return this;
-  }
-
-  /** Bytes written as they are. */
-  raw(bytes: Uint8Array): this {
-    this.room(bytes.length);
-    const buf = this.buf;
-    let n = this.n;
-    for (let i = 0; i < bytes.length; i++) buf[n++] = bytes[i]!;
-    this.n = n;
     return this;
   }
 
@@ -243,7 +232,7 @@ class Content {
    * boxed, 8 MB of garbage a document.
    */
   placement(m: readonly number[], drawn: PlacedGlyph): this {
-    const { k, shown: after } = drawn;
+    const { k, code } = drawn;
     const a = m[0]! * k;
     const b = m[1]! * k;
     const c = m[2]! * k;
@@ -256,9 +245,9 @@ class Content {
     ) {
       this.line();
       for (const v of [a, b, c, d, e]) this.int(Math.round(v)).space();
-      return this.int(Math.round(f)).raw(after);
+      return this.int(Math.round(f)).ascii(` Tm <${code.toString(16).padStart(4, '0')}> Tj`);
     }
-    this.room(1 + 6 * 12 + after.length);
+    this.room(1 + 6 * 12 + SHOWN);
     const buf = this.buf;
     let n = this.n;
     if (n > 0) buf[n++] = 0x0a;
@@ -273,27 +262,62 @@ class Content {
     n = this.digitsAt(n, round(e));
     buf[n++] = 0x20;
     n = this.digitsAt(n, round(f));
-    for (let i = 0; i < after.length; i++) buf[n++] = after[i]!;
+    // ` Tm <code> Tj`, written out (a copy of the bytes, byte by byte, took longer).
+    buf[n++] = 0x20;
+    buf[n++] = 0x54;
+    buf[n++] = 0x6d;
+    buf[n++] = 0x20;
+    buf[n++] = 0x3c;
+    buf[n++] = HEX_DIGIT[code >> 12]!;
+    buf[n++] = HEX_DIGIT[(code >> 8) & 15]!;
+    buf[n++] = HEX_DIGIT[(code >> 4) & 15]!;
+    buf[n++] = HEX_DIGIT[code & 15]!;
+    buf[n++] = 0x3e;
+    buf[n++] = 0x20;
+    buf[n++] = 0x54;
+    buf[n++] = 0x6a;
     this.n = n;
     return this;
   }
 
-  /** An integer (|i| < 2^31) as int() writes it, at `n` of the buffer (room made); where it ends. */
+  /**
+   * An integer (|i| < 2^31) as int() writes it, at `n` of the buffer (room made); where it ends.
+   * Its digits counted first and written from the last, in place.
+   */
   private digitsAt(n: number, i: number): number {
     const buf = this.buf;
     if (i < 0) {
       buf[n++] = 0x2d;
       i = -i;
     }
-    const digits = this.digits;
-    let d = 0;
+    const end =
+      n +
+      (i < 10
+        ? 1
+        : i < 100
+          ? 2
+          : i < 1000
+            ? 3
+            : i < 10_000
+              ? 4
+              : i < 100_000
+                ? 5
+                : i < 1_000_000
+                  ? 6
+                  : i < 10_000_000
+                    ? 7
+                    : i < 100_000_000
+                      ? 8
+                      : i < 1_000_000_000
+                        ? 9
+                        : 10);
+    let at = end;
     do {
       const q = (i / 10) | 0;
-      digits[d++] = 0x30 + i - q * 10;
+      buf[--at] = 0x30 + i - q * 10;
       i = q;
     } while (i > 0);
-    while (d > 0) buf[n++] = digits[--d]!;
-    return n;
+    return end;
   }
 
   /** What has been written, as a view of the buffer: good until the next write. */
@@ -468,19 +492,54 @@ function toUnicode(chars: string[], bytes: 1 | 2 = 1, first = 0): string {
   ].join('\n');
 }
 
-/** How a page shows a drawing: its font and size (`/Hn size Tf`), its matrix's scale, and the bytes after the matrix. */
+/** How a page shows a drawing: its font and size (`/Hn size Tf`), its matrix's scale, and its code in its font. */
 interface PlacedGlyph {
   face: string;
   k: number;
-  /** What follows the matrix a letter of it is shown with: ` Tm <code> Tj`, as bytes. */
-  shown: Uint8Array;
+  /** Its code in its font (1 to GLYPHS_PER_FONT), shown as ` Tm <code> Tj` with four hex digits. */
+  code: number;
+}
+
+/** The bytes of ` Tm <code> Tj`. */
+const SHOWN = 13;
+
+/**
+ * The drawings a document's pages show, each placed in a font program the first time a page
+ * shows it (PlacedGlyph), in order of first use: font program n holds the n-th GLYPHS_PER_FONT.
+ * One for the document, asked on every letter (an object made for each page, with a function of
+ * its own, was a call the optimiser could not inline).
+ */
+class Placements {
+  readonly refs: string[] = [];
+  private readonly placed = new Map<string, PlacedGlyph>();
+  /** The document's drawings as of the page being written (they grow with later pages). */
+  glyphs: Record<string, GlyphDef> = {};
+
+  get(ref: string): PlacedGlyph {
+    const glyph = this.placed.get(ref);
+    return glyph === undefined ? this.place(ref) : glyph;
+  }
+
+  private place(ref: string): PlacedGlyph {
+    const i = this.refs.push(ref) - 1;
+    const scale = this.glyphs[ref]!.scale;
+    // Glyph space is a thousandth of the size, the group a tenth of a point, a unit of glyph
+    // space GLYPH_UNIT font units: size 10 × GLYPH_UNIT × scale.
+    const glyph = {
+      face: `/H${Math.floor(i / GLYPHS_PER_FONT)} ${f8(scale * 10 * GLYPH_UNIT)} Tf`,
+      k: 1000 / scale,
+      code: (i % GLYPHS_PER_FONT) + 1,
+    };
+    this.placed.set(ref, glyph);
+    return glyph;
+  }
 }
 
 /** The page's content stream, written into `c` (a view of its buffer: good until `c` writes again). */
 function pageContent(
   c: Content,
   page: DisplayPage,
-  glyphs: { get(ref: string): PlacedGlyph },
+  glyphs: Placements,
   gs: { get(opacity: number): string },
   codes: TextCodes,
   images: Map<string, PdfImage & { name: string }>,
@@ -615,9 +674,7 @@ export class PdfDocument {
   private readonly w: Writer;
   private next = 5;
   private readonly pageObjs: number[] = [];
-  /** The drawings in order of first use; font program n holds the n-th GLYPHS_PER_FONT of them. */
-  private readonly refs: string[] = [];
-  private readonly placed = new Map<string, PlacedGlyph>();
+  private readonly placements = new Placements();
   private readonly opacities = new Set<number>();
   private readonly codes = new TextCodes();
   private readonly images = new Map<string, PdfImage & { name: string }>();
@@ -661,25 +718,7 @@ export class PdfDocument {
           opts.deflate,
         );
     }
-    const placed = {
-      get: (ref: string): PlacedGlyph => {
-        let glyph = this.placed.get(ref);
-        if (!glyph) {
-          const i = this.refs.push(ref) - 1;
-          const scale = glyphs[ref]!.scale;
-          // Glyph space is a thousandth of the size, the group a tenth of a point, a unit of
-          // glyph space GLYPH_UNIT font units: size 10 × GLYPH_UNIT × scale.
-          const code = ((i % GLYPHS_PER_FONT) + 1).toString(16).padStart(4, '0');
-          glyph = {
-            face: `/H${Math.floor(i / GLYPHS_PER_FONT)} ${f8(scale * 10 * GLYPH_UNIT)} Tf`,
-            k: 1000 / scale,
-            shown: enc.encode(` Tm <${code}> Tj`),
-          };
-          this.placed.set(ref, glyph);
-        }
-        return glyph;
-      },
-    };
+    this.placements.glyphs = glyphs;
     const states = {
       get: (opacity: number): string => {
         this.opacities.add(opacity);
@@ -688,7 +727,7 @@ export class PdfDocument {
     };
     // One buffer for every page's content: a page's was 64 KiB outside V8's heap, which V8
     // counts towards its next collection.
-    const content = pageContent(this.content, page, placed, states, this.codes, this.images);
+    const content = pageContent(this.content, page, this.placements, states, this.codes, this.images);
     const o = { page: this.next++, content: this.next++ };
     this.pageObjs.push(o.page);
     w.object(
@@ -703,8 +742,8 @@ export class PdfDocument {
     const w = this.w;
     const opts = this.opts;
     const faces: string[][] = [];
-    for (let i = 0; i < this.refs.length; i += GLYPHS_PER_FONT)
-      faces.push(this.refs.slice(i, i + GLYPHS_PER_FONT));
+    for (let i = 0; i < this.placements.refs.length; i += GLYPHS_PER_FONT)
+      faces.push(this.placements.refs.slice(i, i + GLYPHS_PER_FONT));
     const faceObjs = faces.map(() => ({
       type0: this.next++,
       cid: this.next++,
