@@ -960,6 +960,25 @@ t.test(
   },
 );
 
+t.test("the hand's draws taken in one go are its draws taken one at a time", async (t) => {
+  const { Random } = await import('../../src/render/prng.ts');
+  for (const seed of [0, 1, 7042, 2 ** 31 - 1, -5]) {
+    const [many, one] = [new Random(seed, 'letters'), new Random(seed, 'letters')];
+    const out = new Float64Array(5);
+    const got: number[] = [];
+    const want: number[] = [];
+    // In runs of 1 to 5, as the hand asks for them, and the stream after them the same too.
+    for (let i = 0; i < 4000; i++) {
+      const n = 1 + (i % 5);
+      many.softs(out, n);
+      got.push(...out.subarray(0, n));
+      for (let k = 0; k < n; k++) want.push(one.soft());
+    }
+    t.same(got, want, `seed ${seed}: ${want.length} draws, bit for bit`);
+    t.equal(many.next(), one.next(), `seed ${seed}: the draw after them`);
+  }
+});
+
 t.test('PNG encoder: decodes to the pixels it was given', async (t) => {
   const { PNG } = await import('pngjs');
   const { crc32, deflateSync } = await import('node:zlib');
