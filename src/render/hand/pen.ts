@@ -162,7 +162,7 @@ export class Pen {
   private readonly fontIndex = new Map<LoadedFont, number>();
   /** Each letter's drawings, dealt like cards: every one once before any comes again (by font, then glyph as shaped). */
   private readonly decks = new Map<LoadedFont, Map<number, Deck>>();
-  /** This pen's number in the thread: the cards it deals carry their reference in its document under it (CardUse). */
+  /** This pen's number in the thread: the cards it deals carry their reference in its document under it (Card.pen). */
   private readonly serial = ++pens;
   /** Lines written so far, and the line each card was last used in (by card id). */
   private lineNo = 0;
@@ -329,13 +329,13 @@ export class Pen {
         ink.bottom = base + (ink.bottom - base) * k;
       }
       this.written.add(ink.left, ink.right, ink.bottom);
-      const use = this.inDocument(card);
-      let ref = use.ref;
+      this.inDocument(card);
+      let ref = card.ref;
       // A drawing's definition goes into the document the first time its card is dealt.
       if (ref === undefined) {
         ref = `${fi}:${gid}:${variant}`;
-        use.ref = ref;
-        use.shapes = shapes;
+        card.ref = ref;
+        card.definedAt = shapes;
         if (!this.glyphs[ref]) this.define(ref, g.font, card, size, shapes);
       }
       const item: Item & { kind: 'glyph' } = {
@@ -394,14 +394,12 @@ export class Pen {
     };
   }
 
-  /** What this pen's document knows of `card` (CardUse), made the first time the pen deals it. */
-  private inDocument(card: Card): CardUse {
-    let use = card.use;
-    if (use === undefined || use.pen !== this.serial) {
-      use = { pen: this.serial, ref: undefined, shapes: 0 };
-      card.use = use;
-    }
-    return use;
+  /** Makes what `card` knows of a document (Card.pen) this pen's, the first time the pen deals it. */
+  private inDocument(card: Card): void {
+    if (card.pen === this.serial) return;
+    card.pen = this.serial;
+    card.ref = undefined;
+    card.definedAt = Number.NaN;
   }
 
   /**
@@ -410,15 +408,12 @@ export class Pen {
    * at the shapes it was defined at: that is the drawing every later instance is written with.
    */
   private widthOf(font: LoadedFont, card: Card, into: Float64Array, i: number): void {
-    const use = card.use;
-    const shapes =
-      use !== undefined && use.pen === this.serial && use.ref !== undefined ? use.shapes : this.shapesNow;
-    let width = card.width;
-    if (width?.shapes !== shapes) {
-      width = { shapes, w: drawingWidth(font, card.gid, this.howOf(font, card.gid, card.drawing, shapes)) };
-      card.width = width;
+    const shapes = card.pen === this.serial && card.ref !== undefined ? card.definedAt : this.shapesNow;
+    if (card.widthAt !== shapes) {
+      card.width = drawingWidth(font, card.gid, this.howOf(font, card.gid, card.drawing, shapes));
+      card.widthAt = shapes;
     }
-    into[i] = width.w;
+    into[i] = card.width;
   }
 
   /** How drawing `variant` of glyph `gid` is made. */
@@ -779,22 +774,24 @@ function cardsOf(
  * card to reference, looked up a letter, cost as much as the rest of the letter's placing): a pen
  * that finds another pen's there starts its own.
  */
-interface CardUse {
-  pen: number;
-  ref: string | undefined;
-  /** The shapes amount its drawing was defined at in the document (a tiring hand's grows). */
-  shapes: number;
-}
-
 interface Card extends Alternate {
   /** 0: the outline as the font has it; 1 and up: a drawing of the shapes modifier. */
   drawing: number;
   /** Unique in the thread: where a document stamps the line that last used it. */
   id: number;
-  /** What the pen that dealt it last knows of it. */
-  use: CardUse | undefined;
-  /** Its drawing's width at `shapes` (drawingWidth), and its outline at `shapes` and ink (letterPath), as last worked out. */
-  width: { shapes: number; w: number } | undefined;
+  /**
+   * What the document of the pen that dealt it last (its serial, 0: none) knows of it: its
+   * drawing's reference there once defined, and the shapes amount it was defined at (a tiring
+   * hand's grows). Fields of the card, not an object of their own: the pen reads them on every
+   * letter, and each object between was one more place in memory to fetch.
+   */
+  pen: number;
+  ref: string | undefined;
+  definedAt: number;
+  /** Its drawing's width at `widthAt` shapes (drawingWidth; NaN: not yet worked out). */
+  width: number;
+  widthAt: number;
+  /** Its outline at `shapes` and ink (letterPath), as last worked out. */
   path: { shapes: number; pressure: number; blots: number; d: string } | undefined;
 }
 
@@ -805,8 +802,11 @@ function newCard(alternate: Alternate, drawing: number): Card {
     shift: alternate.shift,
     drawing,
     id: nextCardId++,
-    use: undefined,
-    width: undefined,
+    pen: 0,
+    ref: undefined,
+    definedAt: Number.NaN,
+    width: Number.NaN,
+    widthAt: Number.NaN,
     path: undefined,
   };
 }
