@@ -1,14 +1,15 @@
 // Arithmetic the engine does a hundred thousand times a document, where V8's own is slow.
 
 /**
- * Math.round(x) (the nearest integer, halves up), for |x| < 2^31: ceil by truncation, then one
- * step down where the ceiling is more than half above (as V8 itself rounds). V8's Math.round
- * was a third of the time of loops that round each letter's numbers.
+ * Math.round(x) (the nearest integer, halves up), for |x| < 2^31, as a small integer (no -0):
+ * the floor of x + ½, one step down where that sum came out a whole number too high, which only
+ * the double just below ½ does (0.49999999999999994 + 0.5 is 1 in doubles). V8's Math.round
+ * was a third of the time of loops that round each letter's numbers, and a ceiling found by
+ * truncation and a step down (a branch either way half the time) a tenth of a page's writing.
  */
 export function round(x: number): number {
-  const t = x | 0;
-  const up = t < x ? t + 1 : t;
-  return up - 0.5 > x ? up - 1 : up;
+  const r = Math.floor(x + 0.5);
+  return (r - 0.5 > x ? r - 1 : r) | 0;
 }
 
 /** Steps of the sine's table over a whole turn. */
