@@ -960,6 +960,59 @@ t.test(
   },
 );
 
+t.test(
+  "a letter's placement: its matrix in whole numbers, of every length and sign, and its code in four hex digits",
+  async (t) => {
+    // 300 drawings (codes past 0xff) and numbers of one to seven digits, each sign: written as the
+    // slow path (String of Math.round) would write them.
+    const scale = 0.02;
+    const k = 1000 / scale;
+    const glyphs: DisplayList['glyphs'] = {};
+    const items: Item[] = [];
+    const want: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const ref = `g${i}`;
+      glyphs[ref] = { font: 'f', gid: 1, variant: i, scale, path: 'M0 0L500 0L500 500Z' };
+      const mag = 10 ** (i % 7);
+      const m = [
+        ((i % 2 ? -1 : 1) * (mag + 0.37)) / k,
+        -0.4 / k,
+        (0.5 + i) / k,
+        -(mag * 3 + 0.49999) / k,
+        ((i % 3) - 1) * (mag / 10 + 0.05),
+        (mag + 0.5) / 10,
+      ] as [number, number, number, number, number, number];
+      items.push({ kind: 'glyph', ref, m, color: '#000000', opacity: 1, word: i });
+      const ints = [m[0] * k, m[1] * k, m[2] * k, m[3] * k, m[4] * 10, m[5] * 10].map((v) =>
+        String(Math.round(v) || 0),
+      );
+      want.push(`${ints.join(' ')} Tm <${(i + 1).toString(16).padStart(4, '0')}> Tj`);
+    }
+    const list: DisplayList = {
+      pages: [
+        {
+          width: 200,
+          height: 200,
+          background: '#ffffff',
+          sheet: { tilt: 0, shadow: 0, texture: 0, bleed: 0, pool: 0, dry: 0, scanner: false, seed: 1 },
+          items,
+          lines: [],
+        },
+      ],
+      glyphs,
+    };
+    const content = [
+      ...Buffer.from(writePdf(list))
+        .toString('latin1')
+        .matchAll(/stream\n([\s\S]*?)\nendstream/g),
+    ]
+      .map((m) => m[1]!)
+      .find((c) => c.includes(' Tj'))!;
+    const got = content.split('\n').filter((l) => l.endsWith(' Tj') && l.includes(' Tm <'));
+    t.same(got, want, `${want.length} placements, numbers of 1 to 7 digits, codes 0001 to 012c`);
+  },
+);
+
 t.test("the hand's draws taken in one go are its draws taken one at a time", async (t) => {
   const { Random } = await import('../../src/render/prng.ts');
   for (const seed of [0, 1, 7042, 2 ** 31 - 1, -5]) {
