@@ -93,3 +93,35 @@ t.test('another file under an id (a rebuilt personal font) is loaded afresh, its
     'back to the first file, even after the cache let it go: its drawings again',
   );
 });
+
+t.test("the chain's other hands are opened only for a text the hand does not write whole", async (t) => {
+  const { renderText } = await import('../../src/render/page/document.ts');
+  const { bundledChain } = await import('../helpers/fonts.ts');
+  const { styleOf } = await import('../helpers/specs.ts');
+  setFontCacheBytes(FONT_CACHE_DEFAULT_BYTES);
+  const chain = bundledChain(caveat);
+  t.ok(chain.length > 2, `a chain of ${chain.length}`);
+  const style = styleOf({ fontId: caveat.id, pageSize: 'A5' });
+  const forgetAll = () => {
+    for (const f of chain) forgetFont(f.id);
+  };
+  // Latin with accents the hand composes, punctuation, a tab, Windows line ends.
+  const latin = 'Dear Zoë,\r\nthe café’s “façade” — €12,50 — and a tab\there.\nWith love, Tom';
+  forgetAll();
+  const written = renderText({ style, text: latin, fonts: chain });
+  const opened = chain.filter((f) => forgetFont(f.id)).map((f) => f.id);
+  t.same(opened, [caveat.id], 'only the hand was opened');
+  // The same letters as with the hand alone given, and as with the whole chain opened beforehand.
+  t.same(renderText({ style, text: latin, fonts: [caveat] }), written, 'the same as the hand alone');
+  for (const f of chain) loadFont(f);
+  t.same(renderText({ style, text: latin, fonts: chain }), written, 'the same with every hand open');
+  // A line of Korean needs Nanum Pen Script: the chain is opened, and the Korean written in it.
+  forgetAll();
+  const mixed = renderText({ style, text: `${latin}\n안녕하세요`, fonts: chain });
+  const nanum = bundledFontSource('nanum-pen-script');
+  t.ok(forgetFont(nanum.id), 'Nanum Pen Script opened for the Korean');
+  t.ok(
+    Object.values(mixed.glyphs).some((g) => g.font === nanum.id),
+    'and the Korean drawn from it',
+  );
+});

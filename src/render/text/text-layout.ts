@@ -123,27 +123,44 @@ function writes(font: LoadedFont, cp: number): boolean {
   return script === null || !font.typeset.includes(script);
 }
 
-/** `U+05D0 "א"`: how a character no font has is named. */
+/**
+ * The font character `cp` takes before any hand of the chain past the first is asked: the one
+ * before's (`prev`) for a space, a control or a mark it writes; else the hand's own where it
+ * writes the character, or its base letter (one it writes by hand, not only in type) and mark
+ * where the character is composed (compose.ts); undefined where the chain must be asked.
+ */
+function ownFont(cp: number, prev: LoadedFont, hand: LoadedFont): LoadedFont | undefined {
+  if (isSpace(cp) || cp < 0x20 || (isMark(cp) && prev.covers(cp))) {
+    if (writes(prev, cp) || isSpace(cp)) return prev;
+  }
+  if (writes(hand, cp)) return hand;
+  const plan = composition(hand, cp);
+  return plan && writes(hand, plan.base) ? hand : undefined;
+}
+
+/**
+ * Whether the hand writes every character of `text` itself (ownFont), lines apart: then no
+ * other hand of the chain is asked for any, and the chain's others need not be opened.
+ */
+export function writesAll(hand: LoadedFont, text: string): boolean {
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    i += cp > 0xffff ? 2 : 1;
+    if (cp === 0x0a || cp === 0x0d) continue;
+    if (ownFont(cp, hand, hand) !== hand) return false;
+  }
+  return true;
+}
+
 /** Splits a paragraph into runs of one font and one bidi level; names characters no font has. */
 function itemize(text: string, levels: Uint8Array, fonts: LoadedFont[], missing: Set<string>): Run[] {
   const runs: Run[] = [];
-  const hand = fonts[0];
-  let prev: LoadedFont = fonts[0]!;
+  const hand = fonts[0]!;
+  let prev: LoadedFont = hand;
   for (let i = 0; i < text.length; ) {
     const cp = text.codePointAt(i)!;
     const len = cp > 0xffff ? 2 : 1;
-    let font: LoadedFont | undefined;
-    if (isSpace(cp) || cp < 0x20 || (isMark(cp) && prev.covers(cp)))
-      font = writes(prev, cp) || isSpace(cp) ? prev : undefined;
-    // A letter the hand lacks is composed from its own base letter (one it writes by hand, not
-    // only in type) and mark where it can be (compose.ts), before any other hand is asked for it.
-    if (!font && hand) {
-      if (writes(hand, cp)) font = hand;
-      else {
-        const plan = composition(hand, cp);
-        if (plan && writes(hand, plan.base)) font = hand;
-      }
-    }
+    let font = ownFont(cp, prev, hand);
     font ??= fonts.find((f) => writes(f, cp)) ?? fonts.find((f) => f.covers(cp));
     if (!font) {
       missing.add(characterName(cp));
