@@ -344,7 +344,7 @@ export const descriptors = {
   }),
   renderYoungMb: describe({
     env: 'RENDER_YOUNG_MB',
-    default: 8,
+    default: 16,
     parse: integer(8, 1024, 'MiB'),
     doc: 'Young generation of one render worker\'s heap: larger collects less often, at the cost of memory (docs/performance.md, "Render pool").',
   }),

@@ -111,7 +111,7 @@ function order(line: string): number {
 }
 
 t.test("a render worker's young generation: 8 MiB unless set", async (t) => {
-  t.equal(loadConfig({}).renderYoungMb, 8);
+  t.equal(loadConfig({}).renderYoungMb, 16);
   t.equal(loadConfig({ RENDER_YOUNG_MB: '192' }).renderYoungMb, 192);
 });
 
