@@ -7,8 +7,9 @@
 //
 // A build may run while processes of the last one are running (`npx scriptorium` in a checkout
 // runs `prepare` the first time): a file is replaced only when its bytes change, each by a rename,
-// and files no longer built are removed last, so that a running process never reads a half-written
-// or missing chunk of the build it started from.
+// and files no longer built are removed last (scripts/put-files.mjs; the dashboard's build does the
+// same), so that a running process never reads a half-written or missing chunk of the build it
+// started from.
 //
 // Packages stay in node_modules, except the few pure-JavaScript ES-module libraries every start
 // loads (VENDORED): Node keeps a record per module file, and Kysely's ~400 files, zod's ~100 and
@@ -18,12 +19,12 @@
 // three), and the programs import it as `#vendor/<name>` (package.json's "imports"); docs/decisions.md,
 // "A built release".
 //   node scripts/build.mjs [--watch]
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { putChanged, removeStale } from './put-files.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const outdir = `${root}dist/server`;
@@ -137,13 +138,6 @@ async function readStrokesAhead() {
 }
 
 /** Every file under `dir`, as paths relative to it. */
-function filesUnder(dir) {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? filesUnder(join(dir, e.name)).map((f) => join(e.name, f)) : [e.name],
-  );
-}
-
 if (process.argv.includes('--watch')) {
   for (const program of [...programs, ...vendored]) await (await esbuild.context(program)).watch();
   process.stdout.write('build: watching the sources\n');
@@ -151,21 +145,12 @@ if (process.argv.includes('--watch')) {
   const results = await Promise.all(
     [...programs, ...vendored].map((program) => esbuild.build({ ...program, write: false })),
   );
-  const built = new Set();
-  let changed = 0;
-  for (const file of results.flatMap((r) => r.outputFiles)) {
-    const name = relative(outdir, file.path);
-    built.add(name);
-    if (existsSync(file.path) && readFileSync(file.path).equals(file.contents)) continue;
-    mkdirSync(dirname(file.path), { recursive: true });
-    writeFileSync(`${file.path}.${process.pid}.tmp`, file.contents);
-    renameSync(`${file.path}.${process.pid}.tmp`, file.path);
-    changed++;
-  }
+  const files = results.flatMap((r) => r.outputFiles);
+  const built = new Set(files.map((file) => relative(outdir, file.path)));
+  const changed = putChanged(files);
   const strokes = await readStrokesAhead();
   for (const slug of strokes) built.add(join('strokes', `${slug}.json`));
-  const stale = filesUnder(outdir).filter((f) => !built.has(f));
-  for (const f of stale) rmSync(join(outdir, f));
+  const stale = removeStale(outdir, built);
   const scripts = [...built].filter((f) => f.endsWith('.js')).length;
   process.stdout.write(
     `build: ${scripts} files in dist/server (${changed} written, ${stale.length} removed)\n`,
