@@ -901,6 +901,30 @@ t.test('PDF: each letter in its own ink, the colour and opacity set only where t
   t.equal(fills, 1 + 5, `${fills} fills set for ${letters.length} letters in 5 inks`);
 });
 
+/** The content stream of a 200 pt page of `items` (letters) written as a PDF, uncompressed. */
+function lettersContent(items: Item[], glyphs: DisplayList['glyphs']): string {
+  const list: DisplayList = {
+    pages: [
+      {
+        width: 200,
+        height: 200,
+        background: '#ffffff',
+        sheet: { tilt: 0, shadow: 0, texture: 0, bleed: 0, pool: 0, dry: 0, scanner: false, seed: 1 },
+        items,
+        lines: [],
+      },
+    ],
+    glyphs,
+  };
+  return [
+    ...Buffer.from(writePdf(list))
+      .toString('latin1')
+      .matchAll(/stream\n([\s\S]*?)\nendstream/g),
+  ]
+    .map((m) => m[1]!)
+    .find((c) => c.includes(' Tj'))!;
+}
+
 t.test(
   "the engine's round is Math.round, and a letter's placement is written whole however large",
   async (t) => {
@@ -934,28 +958,10 @@ t.test(
       worst = Math.max(worst, Math.abs(sin(x) - Math.sin(x)), Math.abs(cos(x) - Math.cos(x)));
     t.ok(worst < 3e-7, `sine and cosine within ${worst.toExponential(1)} of V8's`);
     // A letter past 2^31 tenths of a point: still written as an integer, in full.
-    const far: DisplayList = {
-      pages: [
-        {
-          width: 200,
-          height: 200,
-          background: '#ffffff',
-          sheet: { tilt: 0, shadow: 0, texture: 0, bleed: 0, pool: 0, dry: 0, scanner: false, seed: 1 },
-          items: [
-            { kind: 'glyph', ref: 'g', m: [1, 0, 0, -1, 3e8, 100.04], color: '#000000', opacity: 1, word: 0 },
-          ],
-          lines: [],
-        },
-      ],
-      glyphs: { g: { font: 'f', gid: 1, variant: 0, scale: 0.02, path: 'M0 0L500 0L500 500Z' } },
-    };
-    const content = [
-      ...Buffer.from(writePdf(far))
-        .toString('latin1')
-        .matchAll(/stream\n([\s\S]*?)\nendstream/g),
-    ]
-      .map((m) => m[1]!)
-      .find((c) => c.includes(' Tj'))!;
+    const content = lettersContent(
+      [{ kind: 'glyph', ref: 'g', m: [1, 0, 0, -1, 3e8, 100.04], color: '#000000', opacity: 1, word: 0 }],
+      { g: { font: 'f', gid: 1, variant: 0, scale: 0.02, path: 'M0 0L500 0L500 500Z' } },
+    );
     t.match(content, / 3000000000 1000 Tm /, 'x and y in tenths of a point, whole');
   },
 );
@@ -988,27 +994,9 @@ t.test(
       );
       want.push(`${ints.join(' ')} Tm <${(i + 1).toString(16).padStart(4, '0')}> Tj`);
     }
-    const list: DisplayList = {
-      pages: [
-        {
-          width: 200,
-          height: 200,
-          background: '#ffffff',
-          sheet: { tilt: 0, shadow: 0, texture: 0, bleed: 0, pool: 0, dry: 0, scanner: false, seed: 1 },
-          items,
-          lines: [],
-        },
-      ],
-      glyphs,
-    };
-    const content = [
-      ...Buffer.from(writePdf(list))
-        .toString('latin1')
-        .matchAll(/stream\n([\s\S]*?)\nendstream/g),
-    ]
-      .map((m) => m[1]!)
-      .find((c) => c.includes(' Tj'))!;
-    const got = content.split('\n').filter((l) => l.endsWith(' Tj') && l.includes(' Tm <'));
+    const got = lettersContent(items, glyphs)
+      .split('\n')
+      .filter((l) => l.endsWith(' Tj') && l.includes(' Tm <'));
     t.same(got, want, `${want.length} placements, numbers of 1 to 7 digits, codes 0001 to 012c`);
   },
 );
