@@ -5,6 +5,7 @@
 // lost the rest of a large write made while the socket was full. A fault while answering one
 // request closes that request's connection and nothing else: the process answers the next.
 import { createHash } from 'node:crypto';
+import net from 'node:net';
 import t from 'tap';
 import type { Api } from '../../src/api/pipeline.ts';
 import type { Reply } from '../../src/api/types.ts';
@@ -128,6 +129,84 @@ for (const framingCheck of [true, false]) {
       }
       t.equal(server.inFlight(), 0, 'no request is left counted in flight');
       t.ok(faults.length >= 3, `the faults were told (${faults.length})`);
+    },
+  );
+}
+
+/** A kept-alive connection: sends a request, waits for its whole answer; tells when the server closes it. */
+function keptAlive(port: number) {
+  const socket = net.connect(port, '127.0.0.1');
+  let seen = '';
+  let waiting: ((raw: string) => void) | null = null;
+  socket.setEncoding('latin1');
+  socket.on('data', (d: string) => {
+    seen += d;
+    const end = seen.indexOf('\r\n\r\n');
+    const length = /content-length: (\d+)/i.exec(seen);
+    if (waiting && end >= 0 && length && seen.length >= end + 4 + Number(length[1])) {
+      const answer = seen;
+      seen = '';
+      waiting(answer);
+    }
+  });
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  socket.on('error', () => {});
+  return {
+    ask: (path: string) =>
+      new Promise<string>((resolve) => {
+        waiting = resolve;
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      }),
+    closed,
+    socket,
+  };
+}
+
+for (const framingCheck of [true, false]) {
+  t.test(
+    `a stopping server answers what it has read, then closes every connection left (framing check ${framingCheck ? 'on' : 'off'})`,
+    async (t) => {
+      let release: () => void = () => {};
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      const server = await listen(
+        apiOf(async (req) => {
+          if (req.path === '/slow') await held;
+          return { status: 200, json: { path: req.path } };
+        }),
+        { host: '127.0.0.1', port: 0, framingCheck },
+      );
+      const idle = keptAlive(server.port);
+      t.match(
+        await idle.ask('/first'),
+        /^HTTP\/1\.1 200 /,
+        'an idle connection, kept alive after its answer',
+      );
+      const busy = keptAlive(server.port);
+      const slow = busy.ask('/slow');
+      // The slow request is read before the server is told to stop.
+      while (server.inFlight() === 0) await new Promise((r) => setTimeout(r, 10));
+      let stopped = false;
+      const stopping = server.close(60_000).then(() => {
+        stopped = true;
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      t.notOk(stopped, 'the stop waits for the request in flight');
+      release();
+      const answer = await slow;
+      t.match(answer, /^HTTP\/1\.1 200 /, 'the request in flight is answered');
+      t.match(answer, /connection: close/i, 'and told that its connection closes');
+      t.match(answer, /"path":"\/slow"/);
+      await stopping;
+      // A kept-alive connection left open would stay so until its client gave up on it.
+      const closed = await Promise.race([
+        Promise.all([idle.closed, busy.closed]).then(() => true),
+        new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref()),
+      ]);
+      t.ok(closed, 'once it is answered, the stop closes every connection: the idle one kept alive too');
+      idle.socket.destroy();
+      busy.socket.destroy();
     },
   );
 }

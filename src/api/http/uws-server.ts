@@ -37,7 +37,7 @@ export interface HttpServer {
   readonly port: number;
   /** Requests read but not yet answered. */
   inFlight(): number;
-  /** Stops accepting, lets in-flight requests finish (up to `graceMs`), then resolves. */
+  /** Stops accepting, lets in-flight requests finish (up to `graceMs`), closes every connection left (idle kept-alive ones too), then resolves. */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -196,17 +196,30 @@ export function listen(api: Api, opts: ListenOptions): Promise<HttpServer> {
     return x;
   }
 
+  // Stops accepting, lets the requests in flight finish (each answer closes its connection), then
+  // closes the connections left: idle ones a client keeps alive, and any request still unanswered
+  // after `graceMs`. (A kept-alive connection left open holds its client, a test's fetch among
+  // them, for its keep-alive time.)
   const stop = (socket: us_listen_socket, graceMs: number): Promise<void> => {
     if (!closing) {
       closing = true;
       uWS.us_listen_socket_close(socket);
       feed?.stop();
     }
-    if (inFlight === 0) return Promise.resolve();
+    // The binary's App has close() (every socket of the app, listening or connected); its types do not.
+    const closeAll = () => (app as TemplatedApp & { close(): void }).close();
+    if (inFlight === 0) {
+      closeAll();
+      return Promise.resolve();
+    }
     return new Promise<void>((done) => {
-      const timer = setTimeout(done, graceMs);
+      const timer = setTimeout(() => {
+        closeAll();
+        done();
+      }, graceMs);
       drained = () => {
         clearTimeout(timer);
+        closeAll();
         done();
       };
     });
