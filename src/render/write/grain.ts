@@ -14,10 +14,22 @@ export const GRAIN_RGB = [96, 80, 60] as const;
 /** Different tiles; with eight turns each, 32 ways a cell can look. */
 export const GRAIN_TILES = 4;
 
-/** A tile: each pixel's alpha (0-255), row by row, and its inked pixels, each once: x, y, alpha. */
+/**
+ * A tile: each pixel's alpha (0-255), row by row, and its inked pixels, each once, as x, y, alpha:
+ * by their rows, and by their columns (a cell turned a quarter runs a tile's columns down the
+ * page). So the grain is blended row by row of the image, in memory order: blended fibre by
+ * fibre, each pixel was read from a line of the image no longer in the cache.
+ */
 interface Tile {
   alpha: Uint8Array;
-  fibres: Int32Array;
+  rows: Ordered;
+  columns: Ordered;
+}
+
+/** Inked pixels (x, y, alpha) ordered by one coordinate: those at v are `list[3 · at[v]…3 · at[v + 1]]`. */
+interface Ordered {
+  list: Int32Array;
+  at: Int32Array;
 }
 const tiles = new Map<string, Tile>();
 
@@ -74,7 +86,7 @@ function tileOf(seed: number, strength: number, which: number): Tile {
     list[k++] = (i / GRAIN_PX) | 0;
     list[k++] = alpha[i]!;
   }
-  tile = { alpha, fibres: list.slice(0, k) };
+  tile = { alpha, rows: ordered(list, k, 1), columns: ordered(list, k, 0) };
   if (tiles.size > 100) tiles.clear();
   tiles.set(key, tile);
   return tile;
@@ -114,9 +126,20 @@ export function turned(x: number, y: number, turn: number): [number, number] {
   }
 }
 
-/** The inked pixels of a tile: x, y, alpha (remembered per thread, with the tile). */
-function fibresOf(seed: number, strength: number, tile: number): Int32Array {
-  return tileOf(seed, strength, tile).fibres;
+/** The first `n` numbers of `list` (x, y, alpha, …) ordered by coordinate `by` (0 x, 1 y): a counting sort. */
+function ordered(list: Int32Array, n: number, by: number): Ordered {
+  const at = new Int32Array(GRAIN_PX + 1);
+  for (let k = by; k < n; k += 3) at[list[k]! + 1]!++;
+  for (let v = 1; v <= GRAIN_PX; v++) at[v] = at[v]! + at[v - 1]!;
+  const next = at.slice();
+  const out = new Int32Array(n);
+  for (let k = 0; k < n; k += 3) {
+    const o = 3 * next[list[k + by]!]!++;
+    out[o] = list[k]!;
+    out[o + 1] = list[k + 1]!;
+    out[o + 2] = list[k + 2]!;
+  }
+  return { list: out, at };
 }
 
 function grown(a: Int32Array): Int32Array {
@@ -149,29 +172,67 @@ export function blendGrain(
     rgba[i + 1] = div255(rgba[i + 1]! * keep + cg * a + 127);
     rgba[i + 2] = div255(rgba[i + 2]! * keep + cb * a + 127);
   };
+  // turned() is affine: tile pixel (x, y) lies at (x0 + xx·x + xy·y, y0 + yx·x + yy·y) of the
+  // cell. (A list of each tile turned each way would be 28 arrays a new seed to allocate: slower
+  // than turning each pixel as it is blended.)
+  const ways = cells.map(({ tile, turn }) => {
+    const [x0, y0] = turned(0, 0, turn);
+    const [x1, y1] = turned(1, 0, turn);
+    const [x2, y2] = turned(0, 1, turn);
+    const t = tileOf(seed, strength, tile);
+    // Down the cell run the tile's rows (yx 0) or its columns, forwards or backwards.
+    return {
+      x0,
+      y0,
+      xx: x1 - x0,
+      yx: y1 - y0,
+      xy: x2 - x0,
+      yy: y2 - y0,
+      by: y1 - y0 === 0 ? t.rows : t.columns,
+    };
+  });
+  if (one && rgba.byteOffset % 4 === 0) {
+    // At 144 DPI a tile pixel is an image pixel: the image's rows in order, each cell's pixels on
+    // it, each pixel one word (little-endian: R G B A; signed, as a word past 2^31 would be a double).
+    const words = new Int32Array(rgba.buffer, rgba.byteOffset, width * height);
+    for (let gy = 0; gy < height; gy++) {
+      const row = gy * width;
+      const cy = (gy / GRAIN_PX) | 0;
+      const oy = cy * GRAIN_PX;
+      for (let cx = 0; cx < columns; cx++) {
+        const w = ways[cy * columns + cx]!;
+        const ox = cx * GRAIN_PX + w.x0;
+        // The tile's row or column v lies on this row: y0 + (yy or yx) · v = gy - oy.
+        const v = (gy - oy - w.y0) * (w.yx + w.yy);
+        const { list, at } = w.by;
+        for (let k = 3 * at[v]!, end = 3 * at[v + 1]!; k < end; k += 3) {
+          const gx = ox + w.xx * list[k]! + w.xy * list[k + 1]!;
+          if (gx >= width) continue;
+          const a = list[k + 2]!;
+          const keep = 255 - a;
+          const p = row + gx;
+          const was = words[p]!;
+          words[p] =
+            (was & 0xff000000) |
+            (div255(((was >>> 16) & 0xff) * keep + cb * a + 127) << 16) |
+            (div255(((was >>> 8) & 0xff) * keep + cg * a + 127) << 8) |
+            div255((was & 0xff) * keep + cr * a + 127);
+        }
+      }
+    }
+    return;
+  }
   for (let cy = 0; cy < rows; cy++)
     for (let cx = 0; cx < columns; cx++) {
-      const { tile, turn } = cells[cy * columns + cx]!;
-      const f = fibresOf(seed, strength, tile);
-      // turned() is affine: tile pixel (x, y) lies at (x0 + xx·x + xy·y, y0 + yx·x + yy·y) of the
-      // cell. (A list of each tile turned each way would be 28 arrays a new seed to allocate:
-      // slower than turning each pixel as it is blended.)
-      const [x0, y0] = turned(0, 0, turn);
-      const [x1, y1] = turned(1, 0, turn);
-      const [x2, y2] = turned(0, 1, turn);
-      const [xx, yx, xy, yy] = [x1 - x0, y1 - y0, x2 - x0, y2 - y0];
+      const { x0, y0, xx, yx, xy, yy, by } = ways[cy * columns + cx]!;
       const [ox, oy] = [cx * GRAIN_PX + x0, cy * GRAIN_PX + y0];
+      const f = by.list;
       for (let k = 0; k < f.length; k += 3) {
         const x = f[k]!;
         const y = f[k + 1]!;
         const gx = ox + xx * x + xy * y;
         const gy = oy + yx * x + yy * y;
         const a = f[k + 2]!;
-        if (one) {
-          // At 144 DPI a tile pixel is an image pixel.
-          if (gx < width && gy < height) blend(gy * width + gx, a);
-          continue;
-        }
         for (let y = from(gy); y < Math.min(height, from(gy + 1)); y++)
           for (let x = from(gx); x < Math.min(width, from(gx + 1)); x++) blend(y * width + x, a);
       }
