@@ -137,7 +137,6 @@ async function readStrokesAhead() {
   return slugs.flat();
 }
 
-/** Every file under `dir`, as paths relative to it. */
 if (process.argv.includes('--watch')) {
   for (const program of [...programs, ...vendored]) await (await esbuild.context(program)).watch();
   process.stdout.write('build: watching the sources\n');
