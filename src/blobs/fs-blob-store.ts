@@ -1,7 +1,6 @@
 // The embedded blob store: files under a directory, written to a temporary name and renamed.
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { type BlobStore, type BlobStream, checkKey, guarded } from './types.ts';
 
@@ -65,12 +64,23 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
+  /**
+   * The file is opened here, its size read from the open file: one deleted or replaced after
+   * this answered is still the one streamed, and a stream closed unread has nothing left to fail
+   * (a stream that opened its file itself, later, failed on a file deleted in between, with no
+   * one listening: the process stopped).
+   */
   async open(key: string): Promise<BlobStream | null> {
     const path = this.path(key);
-    const found = await this.read(() => stat(path));
-    if (!found) return null;
-    const size = found.size;
-    const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+    const file = await this.read(() => open(path, 'r'));
+    if (!file) return null;
+    const { size } = await guarded('the blob store cannot read now', () => file.stat()).catch(
+      async (err: unknown) => {
+        await file.close();
+        throw err;
+      },
+    );
+    const stream = file.createReadStream({ highWaterMark: 256 * 1024 });
     return { size, chunks: stream, close: () => stream.destroy() };
   }
 
