@@ -11,13 +11,13 @@
 // same), so that a running process never reads a half-written or missing chunk of the build it
 // started from.
 //
-// Packages stay in node_modules, except the few pure-JavaScript ES-module libraries every start
-// loads (VENDORED): Node keeps a record per module file, and Kysely's ~400 files, zod's ~100 and
-// image-size's 30 cost a start 15-20 MiB and 0.2-0.4 s of CPU as files, against 4-7 MiB and
-// 30-80 ms as one file each. Each is built once into dist/server/vendor/, minified and without a
-// source map (a process reads every map of what it loads as it loads it: ~50 ms a start for these
-// three), and the programs import it as `#vendor/<name>` (package.json's "imports"); docs/decisions.md,
-// "A built release".
+// Packages stay in node_modules, except the pure-JavaScript libraries a start loads (VENDORED):
+// Node keeps a record per module file, and Kysely's ~400 files, zod's ~100 and image-size's 30
+// cost a start 15-20 MiB and 0.2-0.4 s of CPU as files, against 4-7 MiB and 30-80 ms as one file
+// each; a farm's process loaded 440 files of BullMQ, ioredis and the S3 client more. Each is built
+// once into dist/server/vendor/, minified and without a source map (a process reads every map of
+// what it loads as it loads it: ~50 ms a start for the first three), and the programs import it
+// as `#vendor/<name>` (package.json's "imports"); docs/decisions.md, "A built release".
 //   node scripts/build.mjs [--watch]
 import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -46,16 +46,39 @@ const common = {
 };
 
 /** Packages built into dist/server/vendor; every other one is loaded from node_modules. */
-const VENDORED = ['kysely', 'zod', 'image-size', 'pino', 'prom-client', 'commander', 'ipaddr.js'];
+const VENDORED = [
+  'kysely',
+  'zod',
+  'image-size',
+  'pino',
+  'prom-client',
+  'commander',
+  'ipaddr.js',
+  // A farm process's: BullMQ's ~220 files (its Lua scripts are modules of it), ioredis's 45, and
+  // the S3 client's files with its XML parser's ~40.
+  'bullmq',
+  'ioredis',
+  'minio',
+  'pg',
+];
 /** Of those, the CommonJS ones: re-exported by the names their module object has. */
-const COMMONJS = ['pino', 'prom-client', 'ipaddr.js'];
+const COMMONJS = ['pino', 'prom-client', 'ipaddr.js', 'bullmq', 'ioredis', 'pg'];
+/**
+ * What a vendored package may load but is not built into it: native parts, and what BullMQ loads
+ * only when asked (ioredis where it is handed no client, its PostgreSQL backend, node-redis).
+ */
+const NOT_VENDORED = ['ioredis', 'pg', 'pg-native', 'redis', 'bullmq-otel', 'msgpackr-extract'];
 const require = createRequire(import.meta.url);
 
 /** The vendored file's source: the package's whole API, as ES-module exports. */
 function reexport(name) {
   if (!COMMONJS.includes(name)) return `export * from '${name}';`;
-  const names = Object.keys(require(name)).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default');
-  return `import m from '${name}';\nexport default m;\nexport const { ${names.join(', ')} } = m;`;
+  const module = require(name);
+  const names = Object.keys(module).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default');
+  // A package compiled from ES modules (`__esModule`, as BullMQ's and ioredis's are) has its names
+  // on the module object, and a default export only if it says so.
+  const m = module.__esModule ? `import * as m from '${name}';` : `import m from '${name}';`;
+  return `${m}\nexport default ${module.__esModule ? 'm.default' : 'm'};\nexport const { ${names.join(', ')} } = m;`;
 }
 
 /** @returns {import('esbuild').Plugin} */
@@ -91,10 +114,18 @@ const programs = [
 const vendored = VENDORED.map((name) => ({
   absWorkingDir: root,
   stdin: { contents: reexport(name), resolveDir: root, loader: 'js' },
-  // A CommonJS package's `require` of Node's own modules, in an ES module.
+  // A CommonJS package's `require` of Node's own modules and its `__dirname` (ioredis names it in
+  // an error's stack), in an ES module.
   banner: {
-    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    js: [
+      "import { createRequire } from 'node:module';",
+      "import { dirname as __pathDirname } from 'node:path';",
+      "import { fileURLToPath as __fileURLToPath } from 'node:url';",
+      'const require = createRequire(import.meta.url);',
+      'const __dirname = __pathDirname(__fileURLToPath(import.meta.url));',
+    ].join(' '),
   },
+  external: NOT_VENDORED.filter((other) => other !== name),
   outfile: `${outdir}/vendor/${name}.js`,
   bundle: true,
   format: 'esm',
