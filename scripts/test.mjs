@@ -13,7 +13,9 @@
 // the checks.
 //   node scripts/test.mjs [--jobs N] [files…]
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const config = JSON.parse(readFileSync('package.json', 'utf8')).tap;
 
@@ -50,7 +52,7 @@ function runFile(file, timeoutSeconds) {
     const started = Date.now();
     const child = spawn(process.execPath, ['--enable-source-maps', file], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, TAP_TIMEOUT: String(timeoutSeconds) },
+      env: { ...process.env, TAP_TIMEOUT: String(timeoutSeconds), TEST_RUN_DIR: runDir },
     });
     let out = '';
     let err = '';
@@ -108,6 +110,9 @@ const jobsAt = args.indexOf('--jobs');
 const jobs = jobsAt >= 0 ? Number(args.splice(jobsAt, 2)[1]) : config.jobs;
 // Files named: those alone, without the checks.
 const files = args.length ? args : suiteFiles();
+// A directory the run's files share, for fixtures that are costly to make and the same in every
+// file (the photographed sample sheets: test/helpers/sheet-photo.ts); removed at the end.
+const runDir = mkdtempSync(join(tmpdir(), 'scriptorium-test-run-'));
 
 const checks = Promise.all(
   args.length
@@ -121,6 +126,7 @@ const checks = Promise.all(
       ],
 );
 let failed = !(await suite(files, jobs));
+rmSync(runDir, { recursive: true, force: true });
 for (const check of await checks) {
   process.stdout.write(`\n# ${check.name}: ${check.code === 0 ? 'passed' : 'FAILED'}\n${check.out}`);
   if (check.code !== 0) failed = true;

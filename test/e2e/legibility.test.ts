@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import t from 'tap';
 import { layout, resourcesOf, writePng } from '../../src/render/index.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
@@ -45,7 +45,10 @@ const SEEDS = [0, 2, 3, 4, 5];
 /** Rates are whole letters of the 220 read: a difference at a bound must not fail on rounding. */
 const EPSILON = 1e-9;
 
-/** The letter written with `modifiers` on an A5 sheet at 300 DPI, in the engine's PNG (stored, not compressed: it is read back at once). */
+/**
+ * The letter written with `modifiers` on an A5 sheet at 300 DPI, in the engine's PNG (stored, not
+ * compressed: it is read back at once; zlib's CRC-32, ten times the engine's own over a page).
+ */
 function written(name: string, modifiers: Record<string, unknown>, hand = 'caveat'): PageToRead {
   const spec = textSpec(
     {
@@ -59,7 +62,11 @@ function written(name: string, modifiers: Record<string, unknown>, hand = 'cavea
   );
   const list = layout(spec, { fonts: fontBytes(resourcesOf(spec).fonts), images: {} });
   const page = list.pages[0]!;
-  const png = writePng(list, page, DPI, { raster, deflate: (b) => deflateSync(b, { level: 0 }) });
+  const png = writePng(list, page, DPI, {
+    raster,
+    deflate: (b) => deflateSync(b, { level: 0 }),
+    crc32: (b) => crc32(b),
+  });
   return { png, lines: page.lines, file: join(DIR, `${hand}-${name}.ppm`) };
 }
 

@@ -57,7 +57,11 @@ export function inBands(
   const gap = Math.round(0.6 * pad * px);
   const width = right - left;
   const height = bands.reduce((h, b) => h + b.height + gap, gap);
-  const out = { width, data: new Uint8Array(3 * width * height).fill(255) };
+  // The PPM's header, then its pixels, in one buffer (not copied again to be joined).
+  const header = Buffer.from(`P6\n${width} ${height}\n255\n`, 'ascii');
+  const ppm = Buffer.alloc(header.length + 3 * width * height, 255);
+  header.copy(ppm);
+  const out = { width, data: ppm.subarray(header.length) };
   let y = gap;
   for (const b of bands) {
     const step = page.step;
@@ -73,8 +77,7 @@ export function inBands(
     strayInk(out, y, b.height);
     y += b.height + gap;
   }
-  const header = Buffer.from(`P6\n${width} ${height}\n255\n`, 'ascii');
-  return Buffer.concat([header, out.data]);
+  return ppm;
 }
 
 /**
@@ -100,7 +103,7 @@ function pixels(png: Uint8Array): {
       if (type === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + length));
       at += 12 + length;
     }
-    const data = inflateSync(Buffer.concat(idat));
+    const data = inflateSync(idat.length === 1 ? idat[0]! : Buffer.concat(idat));
     const line = 3 * width + 1;
     let filtered = false;
     for (let y = 0; y < height; y++) if (data[y * line] !== 0) filtered = true;

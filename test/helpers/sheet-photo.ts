@@ -4,7 +4,8 @@
 // perspective, a page on a table, light from one side, noise, JPEG). And how a recovered drawing
 // is compared with its source: both cut to their ink and scaled to 32 x 32, then overlapped.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
@@ -57,24 +58,52 @@ export async function blankSheet(layout: SheetLayout, count = layout.pages): Pro
 
 /**
  * The first `count` pages of the sheet (all unless told) written in `hand` and photographed as a
- * phone would, as the JPEG files an upload sends (type, bytes and size); made once per process.
+ * phone would, as the JPEG files an upload sends (type, bytes and size). Made once per process,
+ * and once per run of the suite where its runner gives the files a directory to share
+ * (`TEST_RUN_DIR`, scripts/test.mjs): a sheet's photos take 2-4 s of CPU, and five files use the
+ * same ones.
  */
 type Photo = { type: 'image/jpeg'; bytes: Uint8Array; width: number; height: number };
 const photos = new Map<string, Promise<Photo[]>>();
 export function sheetPhotos(layout: SheetLayout, hand: FontSource, count = layout.pages): Promise<Photo[]> {
-  const key = `${layout.code}/${hand.id}/${count}`;
+  const key = `${layout.code}-${hand.id}-${createHash('sha256').update(hand.bytes).digest('hex').slice(0, 12)}`;
   let made = photos.get(key);
   if (!made) {
-    made = (async () => {
-      const blanks = await blankSheet(layout, count);
+    made = sharedInRun(`sheet-photos-${key}.json`, async () => {
+      const blanks = await blankSheet(layout);
       const out: Photo[] = [];
       for (const [i, blank] of blanks.entries()) {
         const { jpeg, width, height } = await photograph(filledPage(blank, layout, i + 1, hand));
         out.push({ type: 'image/jpeg', bytes: jpeg, width, height });
       }
       return out;
-    })();
+    });
     photos.set(key, made);
+  }
+  return made.then((all) => all.slice(0, count));
+}
+
+/**
+ * What `make` makes, read from the run's shared directory where another test file of the run made
+ * it (else made, and left there for the others: written whole under a name of its own, then
+ * renamed).
+ */
+async function sharedInRun(name: string, make: () => Promise<Photo[]>): Promise<Photo[]> {
+  const dir = process.env.TEST_RUN_DIR;
+  const file = dir && join(dir, name);
+  if (file && existsSync(file))
+    return (JSON.parse(readFileSync(file, 'utf8')) as (Photo & { bytes: string })[]).map((p) => ({
+      ...p,
+      bytes: new Uint8Array(Buffer.from(p.bytes, 'base64')),
+    }));
+  const made = await make();
+  if (file) {
+    const part = `${file}.${process.pid}`;
+    writeFileSync(
+      part,
+      JSON.stringify(made.map((p) => ({ ...p, bytes: Buffer.from(p.bytes).toString('base64') }))),
+    );
+    renameSync(part, file);
   }
   return made;
 }
