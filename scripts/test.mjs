@@ -52,7 +52,15 @@ function runFile(file, timeoutSeconds) {
     const started = Date.now();
     const child = spawn(process.execPath, ['--enable-source-maps', file], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, TAP_TIMEOUT: String(timeoutSeconds), TEST_RUN_DIR: runDir },
+      // resvg's allocator as the service's processes set it before resvg loads (tuneImageAllocator
+      // in src/config): its freed pages kept a second, not faulted in again for the next image. A
+      // test file that draws on its own thread loads resvg before any setting of its own could.
+      env: {
+        ...process.env,
+        TAP_TIMEOUT: String(timeoutSeconds),
+        TEST_RUN_DIR: runDir,
+        MIMALLOC_PURGE_DELAY: process.env.MIMALLOC_PURGE_DELAY ?? '1000',
+      },
     });
     let out = '';
     let err = '';

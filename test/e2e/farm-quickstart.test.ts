@@ -59,7 +59,7 @@ t.test('the farm quickstart of docs/operations.md, followed as written', async (
     script = script.replaceAll(`@@port${i}@@`, String(to));
   const lines = script.trimEnd().split('\n');
   const console = lines.pop()!;
-  t.match(console, /^npx scriptorium tui --url /, 'the last line opens the console');
+  t.match(console, /^scriptorium tui --url /, 'the last line opens the console');
   // Followed as a person does: in an interactive shell in a terminal (a tmux pane of 100 x 30),
   // the commands typed one after the other, so the servers are the shell's background jobs on
   // the terminal the console then takes. What the commands print goes to a file of the test's.

@@ -6,6 +6,7 @@
 // instance at every setting, a counter of at least COUNTER_KEPT of the median one with effects off.
 import t from 'tap';
 import { HANDS } from '../helpers/fonts.ts';
+import { freeImages } from '../helpers/drawn-images.ts';
 import { counterArea, wordsInk } from '../helpers/ink.ts';
 import { EFFECTS_AT_TOP, EFFECTS_OFF } from '../helpers/specs.ts';
 
@@ -38,6 +39,7 @@ for (const slug of HANDS) {
     t.ok(closed.length >= 2, `${slug}: letters with a counter: ${closed.join(' ')}`);
     for (const [name, modifiers] of Object.entries(SETTINGS)) {
       const at = [counters(slug, modifiers, 3), counters(slug, modifiers, 11)];
+      await freeImages();
       let worst = { letter: '', kept: Infinity };
       for (const letter of closed) {
         const base = median(off.get(letter)!);

@@ -6,6 +6,7 @@
 import { deflateSync } from 'node:zlib';
 import t from 'tap';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
+import { freeImages } from '../helpers/drawn-images.ts';
 import { inkOf, inkPieces, inLines } from '../helpers/ink.ts';
 import { EFFECTS_AT_TOP, EFFECTS_OFF, styleOf } from '../helpers/specs.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
@@ -68,6 +69,7 @@ for (const slug of ['dancing-script', 'homemade-apple']) {
       t.equal(plain.words.length, WORDS.length, 'a line of ink for each word');
       for (const [name, modifiers] of Object.entries(SETTINGS)) {
         const w = name === 'off' ? plain : written(slug, modifiers, seed);
+        await freeImages();
         const opened = WORDS.filter((_, i) => w.words[i]! > plain.words[i]!);
         t.same(
           opened,

@@ -4,6 +4,7 @@
 // the image's edge.
 import t from 'tap';
 import { bundledChain, bundledFontSource } from '../helpers/fonts.ts';
+import { freeImages } from '../helpers/drawn-images.ts';
 import { styleOf } from '../helpers/specs.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
 import { hexRgb, letterInk } from '../../src/render/color.ts';
@@ -203,6 +204,7 @@ t.test('the image is the size resvg makes it, at every resolution', async (t) =>
       const theirs = raster(pageToSvg({ pages: [page], glyphs: {} }, page), { width });
       if (ours.height !== theirs.height)
         off.push(`${w} x ${h} pt at ${dpi} DPI: ${ours.height}, resvg ${theirs.height}`);
+      await freeImages();
     }
   t.same(off, [], 'the same height for every page size and resolution');
 });

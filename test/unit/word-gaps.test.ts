@@ -7,6 +7,7 @@ import { bundledChain, bundledFontSource, HANDS } from '../helpers/fonts.ts';
 import { LETTER } from '../helpers/ocr.ts';
 import { bundledFontId } from '../../src/domain/fonts.ts';
 import { renderText } from '../../src/render/page/document.ts';
+import { freeImages } from '../helpers/drawn-images.ts';
 import { letterBoxes, wordsInk } from '../helpers/ink.ts';
 import { EFFECTS_AT_TOP, EFFECTS_OFF, styleOf } from '../helpers/specs.ts';
 
@@ -61,6 +62,7 @@ for (const slug of HANDS) {
         const gaps = TEXTS.flatMap((text, i) =>
           wordGaps(slug, modifiers, text, [5, 11, 1971][i]!, { wordSpacing }),
         );
+        await freeImages();
         const least = gaps.reduce((a, b) => (b.gap < a.gap ? b : a));
         t.ok(
           least.gap >= WORD_GAP,
