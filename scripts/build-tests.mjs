@@ -5,6 +5,8 @@
 // resolved and transformed by loader hooks on a thread of their own, 0.5-0.7 s of CPU a test
 // file. The built file sits as deep as its source, so the paths a test names from its own place
 // (`../fixtures/…`, `../../src/…`) lead where they did; source maps let a failure name the .ts line.
+// The programs tests start as processes of their own (PROGRAMS) are built beside them, into
+// test/helpers.built/, for the same reason: through tsx each start cost 1.7 s of CPU.
 //   node scripts/build-tests.mjs
 import { readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +14,7 @@ import * as esbuild from 'esbuild';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const TIERS = ['unit', 'contract', 'e2e'];
+const PROGRAMS = ['charge-child'];
 
 const entryPoints = TIERS.flatMap((tier) => {
   rmSync(`${root}test/${tier}.built`, { recursive: true, force: true });
@@ -19,6 +22,9 @@ const entryPoints = TIERS.flatMap((tier) => {
     .filter((f) => f.endsWith('.test.ts'))
     .map((f) => ({ in: `test/${tier}/${f}`, out: `test/${tier}.built/${f.replace(/\.ts$/, '')}` }));
 });
+rmSync(`${root}test/helpers.built`, { recursive: true, force: true });
+for (const name of PROGRAMS)
+  entryPoints.push({ in: `test/helpers/${name}.ts`, out: `test/helpers.built/${name}` });
 
 await esbuild.build({
   absWorkingDir: root,
@@ -35,4 +41,6 @@ await esbuild.build({
   legalComments: 'none',
   logLevel: 'warning',
 });
-process.stdout.write(`build: ${entryPoints.length} test files in test/{${TIERS.join(',')}}.built\n`);
+process.stdout.write(
+  `build: ${entryPoints.length - PROGRAMS.length} test files in test/{${TIERS.join(',')}}.built, ${PROGRAMS.length} program in test/helpers.built\n`,
+);

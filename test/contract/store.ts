@@ -10,7 +10,7 @@ import { specOf } from '../../src/domain/render-spec.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { BUNDLED_FONTS, bundledFontId, PERSONAL_LICENSE, TRIAL_LICENSE } from '../../src/domain/fonts.ts';
 import type { Store } from '../../src/store/index.ts';
-import { runTs } from '../helpers/spawn.ts';
+import { runHelper } from '../helpers/spawn.ts';
 import type { StoreFactory } from '../helpers/stores.ts';
 
 const NOW = new Date('2026-03-10T12:00:00.000Z');
@@ -601,7 +601,7 @@ export function storeContract(t: Test, makeFactory: () => Promise<StoreFactory>)
     await store.billing.topUp(tenant(a.id), 50, NOW); // room for 10 documents of 5 sheets
     const jobs = Array.from({ length: 21 }, () => newId('gen'));
     const child = (slice: string[]) =>
-      runTs('test/helpers/charge-child.ts', [
+      runHelper('charge-child', [
         JSON.stringify({
           target: factory.target,
           accountId: a.id,

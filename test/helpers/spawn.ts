@@ -30,13 +30,16 @@ export function runCommand(
   return runNode(['bin/scriptorium.js', ...args], env);
 }
 
-/** Runs a TypeScript file of the project in a fresh Node process; resolves with its stdout. */
-export function runTs(
-  file: string,
+/**
+ * Runs a program of test/helpers (one of PROGRAMS in scripts/build-tests.mjs, built beside the
+ * tests) in a fresh Node process; resolves with its stdout.
+ */
+export function runHelper(
+  name: string,
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  return runNode(['--import', 'tsx', file, ...args], env);
+  return runNode(['--enable-source-maps', `test/helpers.built/${name}.js`, ...args], env);
 }
 
 function runNode(
