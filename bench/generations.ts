@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { prose } from './prose.ts';
-import { styleOf } from './render-doc.ts';
+import { styleOf } from './styles.ts';
 import { bundledChain, bundledFontSource } from '../test/helpers/fonts.ts';
 import { renderText } from '../src/render/page/document.ts';
 import { machine, ROOT, seedAccount, serve } from './serve.ts';

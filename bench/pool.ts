@@ -10,7 +10,7 @@ import { textSpec } from '../test/helpers/specs.ts';
 import { descriptors } from '../src/config/index.ts';
 import { PiscinaRenderer } from '../workers/piscina-renderer.ts';
 import { prose } from './prose.ts';
-import { DOC_STYLE, styleOf } from './render-doc.ts';
+import { DOC_STYLE, styleOf } from './styles.ts';
 import { machine } from './serve.ts';
 import { record } from './record.ts';
 

@@ -2,6 +2,8 @@
 // Caveat with every letter effect on → display list → PDF; and a 20-line caption → SVG and PNG.
 //
 //   node --import tsx bench/render.ts [--runs 7] [--write] [--out /tmp/doc.pdf]
+//
+// It runs itself bundled, as the service runs its render thread (bench/as-built.ts).
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -15,11 +17,14 @@ import { writePng } from '../src/render/index.ts';
 import { resvgRasterizer as raster } from '../workers/resvg.ts';
 import { pageToSvg } from '../src/render/write/svg.ts';
 import { caption as captionText, prose } from './prose.ts';
-import { DOC_STYLE, seeded, styleOf } from './render-doc.ts';
+import { DOC_STYLE, seeded, styleOf } from './styles.ts';
 import { deflateFont, deflateStream as deflate, PDF_DEFLATE_LEVEL, pngZlib } from '../workers/render-task.ts';
 import { machine } from './serve.ts';
+import { asBuilt } from './as-built.ts';
 import { record } from './record.ts';
 
+// Timed as the service runs the engine: bundled (bench/as-built.ts).
+await asBuilt(import.meta.url);
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values: args } = parseArgs({
   options: {

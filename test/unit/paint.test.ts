@@ -11,7 +11,10 @@ import { hexRgb, letterInk } from '../../src/render/color.ts';
 import type { DisplayList, DisplayPage, Item } from '../../src/render/display-list.ts';
 import { renderText } from '../../src/render/page/document.ts';
 import { paintable, paintPage } from '../../src/render/write/paint.ts';
+import { blendGrain } from '../../src/render/write/grain.ts';
 import { rasterOutlines } from '../../src/render/write/png.ts';
+import { encodePng, encodeRows, paperRows } from '../../src/render/write/png-encode.ts';
+import { inkOnPaper } from '../../src/render/write/soften.ts';
 import { pageToSvg } from '../../src/render/write/svg.ts';
 import { resvgRasterizer as raster } from '../../workers/resvg.ts';
 
@@ -220,3 +223,54 @@ t.test('what the painter leaves to resvg', async (t) => {
     'a page with an image',
   );
 });
+
+t.test(
+  "a painted page's PNG rows: paper, the ink's stretches and the grain, as the whole image encoded",
+  async (t) => {
+    const { PNG } = await import('pngjs');
+    const fonts = bundledChain(bundledFontSource('caveat'));
+    const style = styleOf({ fontId: bundledFontId('caveat'), fontSize: 14 });
+    const list = renderText({ style, text: LETTER, fonts });
+    const page = list.pages[0]!;
+    const paper = hexRgb(page.background);
+    for (const dpi of [144, 96]) {
+      const width = Math.round((page.width / 72) * dpi);
+      const outlines = rasterOutlines(list, page, dpi / 72);
+      const painted = paintPage(page, width, outlines.contours, letterInk(page));
+      const { height, pixels } = painted;
+      const ink = { pool: 0.3, dry: 0.2, bleed: 0.5, dpi, seed: 7, full: 200 };
+      const spans = inkOnPaper(pixels, width, height, paper, ink, painted.drawn)!;
+      const whole = new Uint8Array(pixels); // the RGBA image after the ink, before the grain
+      let spanned = 0;
+      for (let k = 0; k < spans.rows[height]!; k += 2) spanned += spans.of[k + 1]! - spans.of[k]!;
+      t.ok(
+        spanned > 0 && spanned < (width * height) / 2,
+        `the ink's stretches are part of the page (${spanned} px)`,
+      );
+
+      const raw = paperRows(width, height, pixels, paper, spans);
+      blendGrain(raw, width, height, width / page.width, 7, 0.25, {
+        offset: 1,
+        stride: 3 * width + 1,
+        bpp: 3,
+      });
+      const rows = PNG.sync.read(Buffer.from(encodeRows(width, height, raw, true))).data;
+      blendGrain(whole, width, height, width / page.width, 7, 0.25);
+      const image = PNG.sync.read(Buffer.from(encodePng(width, height, whole))).data;
+      t.ok(Buffer.compare(rows, image) === 0, `${dpi} DPI: the same pixels`);
+      let [grained, inked] = [0, 0];
+      for (let i = 0; i < image.length; i += 4) {
+        const off =
+          Math.abs(image[i]! - paper[0]) +
+          Math.abs(image[i + 1]! - paper[1]) +
+          Math.abs(image[i + 2]! - paper[2]);
+        if (off > 0 && off < 30) grained++;
+        if (off > 150) inked++;
+      }
+      t.ok(
+        grained > width * height * 0.03 && inked > 1000,
+        `${dpi} DPI: grain (${grained} px) and ink (${inked} px) in them`,
+      );
+    }
+  },
+);

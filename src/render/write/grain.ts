@@ -40,7 +40,7 @@ export function grainAlpha(seed: number, strength: number, which = 0): Uint8Arra
 
 // Where the fibres of the tile being drawn inked (pixel indices, as they were drawn), and which
 // pixels have been listed (the tile's stamp): kept by the thread.
-let drawnAt: Int32Array = new Int32Array(4096);
+let drawnAt = new Int32Array(0);
 const listed = new Uint32Array(GRAIN_PX * GRAIN_PX);
 let stamp = 0;
 
@@ -59,17 +59,19 @@ function tileOf(seed: number, strength: number, which: number): Tile {
   // fibres marks the tile's repeat.
   const cells = GRAIN_PX / 8;
   let drawn = 0;
+  if (drawnAt.length < cells * cells * 8) drawnAt = new Int32Array(cells * cells * 8); // 8 pixels a fibre at most
   for (let f = 0; f < cells * cells; f++) {
-    const [x0, y0] = [((f % cells) + r.next()) * 8, (Math.floor(f / cells) + r.next()) * 8];
+    const x0 = ((f % cells) + r.next()) * 8;
+    const y0 = (((f / cells) | 0) + r.next()) * 8;
     const angle = r.next() * Math.PI;
-    const [dx, dy] = [Math.cos(angle), Math.sin(angle)];
+    const dx = Math.cos(angle);
+    const dy = Math.sin(angle);
     const length = 3 + r.int(6);
     const a = Math.round((0.2 + 0.8 * r.next()) * 44 * strength);
     for (let k = 0; k < length; k++) {
       const x = (Math.floor(x0 + dx * k) + GRAIN_PX) % GRAIN_PX;
       const y = (Math.floor(y0 + dy * k) + GRAIN_PX) % GRAIN_PX;
       alpha[y * GRAIN_PX + x] = a;
-      if (drawn === drawnAt.length) drawnAt = grown(drawnAt);
       drawnAt[drawn++] = y * GRAIN_PX + x;
     }
   }
@@ -142,20 +144,26 @@ function ordered(list: Int32Array, n: number, by: number): Ordered {
   return { list: out, at };
 }
 
-function grown(a: Int32Array): Int32Array {
-  const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
+/**
+ * Where a pixel's red, green and blue lie in an image's bytes: pixel (x, y) at
+ * `offset + y · stride + bpp · x` (RGBA pixels: 0, 4 · width, 4; a PNG's filtered RGB rows: 1,
+ * 3 · width + 1, 3).
+ */
+export interface PixelLayout {
+  offset: number;
+  stride: number;
+  bpp: number;
 }
 
-/** Blends the grain's cells into opaque RGBA pixels of a page drawn at `pxPerPt`, the first cell at the page's origin. */
+/** Blends the grain's cells into opaque pixels of a page drawn at `pxPerPt`, the first cell at the page's origin. */
 export function blendGrain(
-  rgba: Uint8Array,
+  px: Uint8Array,
   width: number,
   height: number,
   pxPerPt: number,
   seed: number,
   strength: number,
+  { offset, stride, bpp }: PixelLayout = { offset: 0, stride: 4 * width, bpp: 4 },
 ): void {
   const tilePerPx = GRAIN_PX / GRAIN_PT / pxPerPt;
   const columns = Math.ceil((width * tilePerPx) / GRAIN_PX);
@@ -165,12 +173,11 @@ export function blendGrain(
   const one = Math.abs(tilePerPx - 1) < 1e-9;
   // Image pixel x shows tile pixel ⌊x · tilePerPx⌋ (counted across the cells): tile pixel u covers ⌈u / tilePerPx⌉ up to ⌈(u + 1) / tilePerPx⌉.
   const from = (u: number) => Math.ceil(u / tilePerPx - 1e-9);
-  const blend = (p: number, a: number) => {
+  const blend = (i: number, a: number) => {
     const keep = 255 - a;
-    const i = 4 * p;
-    rgba[i] = div255(rgba[i]! * keep + cr * a + 127);
-    rgba[i + 1] = div255(rgba[i + 1]! * keep + cg * a + 127);
-    rgba[i + 2] = div255(rgba[i + 2]! * keep + cb * a + 127);
+    px[i] = div255(px[i]! * keep + cr * a + 127);
+    px[i + 1] = div255(px[i + 1]! * keep + cg * a + 127);
+    px[i + 2] = div255(px[i + 2]! * keep + cb * a + 127);
   };
   // turned() is affine: tile pixel (x, y) lies at (x0 + xx·x + xy·y, y0 + yx·x + yy·y) of the
   // cell. (A list of each tile turned each way would be 28 arrays a new seed to allocate: slower
@@ -191,12 +198,10 @@ export function blendGrain(
       by: y1 - y0 === 0 ? t.rows : t.columns,
     };
   });
-  if (one && rgba.byteOffset % 4 === 0) {
-    // At 144 DPI a tile pixel is an image pixel: the image's rows in order, each cell's pixels on
-    // it, each pixel one word (little-endian: R G B A; signed, as a word past 2^31 would be a double).
-    const words = new Int32Array(rgba.buffer, rgba.byteOffset, width * height);
+  if (one) {
+    // At 144 DPI a tile pixel is an image pixel: the image's rows in order, each cell's pixels on it.
     for (let gy = 0; gy < height; gy++) {
-      const row = gy * width;
+      const row = offset + gy * stride;
       const cy = (gy / GRAIN_PX) | 0;
       const oy = cy * GRAIN_PX;
       for (let cx = 0; cx < columns; cx++) {
@@ -210,13 +215,10 @@ export function blendGrain(
           if (gx >= width) continue;
           const a = list[k + 2]!;
           const keep = 255 - a;
-          const p = row + gx;
-          const was = words[p]!;
-          words[p] =
-            (was & 0xff000000) |
-            (div255(((was >>> 16) & 0xff) * keep + cb * a + 127) << 16) |
-            (div255(((was >>> 8) & 0xff) * keep + cg * a + 127) << 8) |
-            div255((was & 0xff) * keep + cr * a + 127);
+          const i = row + bpp * gx;
+          px[i] = div255(px[i]! * keep + cr * a + 127);
+          px[i + 1] = div255(px[i + 1]! * keep + cg * a + 127);
+          px[i + 2] = div255(px[i + 2]! * keep + cb * a + 127);
         }
       }
     }
@@ -234,7 +236,8 @@ export function blendGrain(
         const gy = oy + yx * x + yy * y;
         const a = f[k + 2]!;
         for (let y = from(gy); y < Math.min(height, from(gy + 1)); y++)
-          for (let x = from(gx); x < Math.min(width, from(gx + 1)); x++) blend(y * width + x, a);
+          for (let x = from(gx); x < Math.min(width, from(gx + 1)); x++)
+            blend(offset + y * stride + bpp * x, a);
       }
     }
 }

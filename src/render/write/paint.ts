@@ -1,10 +1,12 @@
 // The PNG writer's own rasteriser, for a sheet that lies flat: the page's letters, rules, dots and
-// hand-drawn lines filled straight into pixels. A shape's coverage of each pixel is found on four
-// lines across it (as resvg samples), each exact along the line, by the nonzero rule (the pen's
-// strokes overlap inside a letter); then its ink is laid over the paper as resvg lays it (sRGB,
-// source over). Against resvg drawing the same page from its SVG, it is closer to the exact
-// coverage, and it needs no markup written and parsed: the whole PNG of a caption in about three
-// quarters of the time (docs/performance.md). test/unit/paint.test.ts holds the two side by side.
+// hand-drawn lines filled straight into pixels. A shape's coverage of each pixel is its exact
+// area, each edge's signed share accumulated along the rows (as font-rs draws a glyph), clamped to
+// one: the pen's strokes overlap inside a letter and are inked once, a hole wound the other way is
+// left bare (where two strokes' anti-aliased edges share a pixel, their parts add, not join: a
+// level or two). Then its ink is laid over the paper as resvg lays it (sRGB, source over).
+// Against resvg drawing the same page from its SVG, it needs no markup written and parsed: the
+// whole PNG of a caption in about three quarters of the time (docs/performance.md), no sorting of
+// crossings. test/unit/paint.test.ts holds the two side by side.
 // Images on the page, a tilt, a shadow and the scanner's light are drawn by resvg.
 import { div255, hexRgb } from '../color.ts';
 import type { DisplayPage } from '../display-list.ts';
@@ -125,8 +127,8 @@ function disc(x: number, y: number, r: number, pxPerPt: number): number[] {
 }
 
 // How a shape's coverage steps up and down along each row of its box, pixel by pixel, in
-// 1/(SUB·XSTEP) of a pixel's (spans()), kept between shapes (zeroed as it is summed).
-let area = new Int32Array(1 << 16);
+// pixels' areas (accumulate()), kept between shapes (zeroed as it is summed).
+let area = new Float32Array(1 << 16);
 
 /** A shape being gathered: its edges in pixels, its box, and the ink it is filled with. */
 class Shape {
@@ -258,8 +260,8 @@ class Shape {
     const w = right - left;
     const stride = w + 2;
     const rows = bottom - top;
-    if (area.length < stride * rows) area = new Int32Array(Math.max(stride * rows, area.length * 2));
-    spans(edges, count, left, top, w, rows, stride);
+    if (area.length < stride * rows) area = new Float32Array(Math.max(stride * rows, area.length * 2));
+    accumulate(edges, count, left, top, w, rows, stride);
     this.blend(left, top, w, rows, stride);
   }
 
@@ -275,8 +277,6 @@ class Shape {
     }
     // Coverage in 1/255 steps, as resvg's mask has it.
     const full = this.alpha * 255;
-    const whole = SUB * XSTEP;
-    const scale = full / whole; // exact: whole is a power of two
     const fullK = (full + 0.5) | 0;
     const solid = 0xff000000 | (b << 16) | (g << 8) | r;
     for (let y = 0; y < rows; y++) {
@@ -289,9 +289,9 @@ class Shape {
           sum += step;
           area[row + x] = 0;
         }
-        if (sum <= 0) continue; // bare: most of a letter's box
-        const k = sum < whole ? (sum * scale + 0.5) | 0 : fullK;
-        if (k <= 0) continue;
+        const c = sum < 0 ? -sum : sum;
+        const k = c < 1 ? (c * full + 0.5) | 0 : fullK;
+        if (k <= 0) continue; // bare: most of a letter's box
         if (k >= 255) {
           words[p] = solid;
           continue;
@@ -311,27 +311,13 @@ class Shape {
   }
 }
 
-/** Samples down each pixel row, as resvg (tiny-skia) takes them. */
-const SUB = 4;
-
-// Where the edges cross each sample line, line by line (line j's are `at[j]…at[j + 1]`): each
-// crossing one number, x in 1/XSTEP pixel from the box's left, doubled, plus 1 where the edge
-// runs up. And each edge's first sample line and the one after its last. Kept between shapes.
-let crossings = new Int32Array(8192);
-let at = new Int32Array(1024);
-let firstLine = new Int32Array(1024);
-let lastLine = new Int32Array(1024);
-/** Steps of a pixel in which a crossing is placed: finer than any coverage level shows. */
-const XSTEP = 256;
-const SHIFT = 8; // 2^SHIFT = XSTEP
-
 /**
  * The shape's coverage of each pixel of its box into `area`, as steps to be summed along the row:
- * on each of SUB lines across a pixel row, the stretches where the edges wind around (nonzero)
- * are exact in x (to 1/XSTEP pixel), each adding 1 / SUB to the pixels under it (XSTEP in the
- * area's units).
+ * each edge adds the area between it and the box's right side, row by row, signed by its
+ * direction (down +, up -), so that the sum along a row is the winding of the shape over each
+ * pixel, exact in area; clamped to one, overlapping strokes of one shape are inked once.
  */
-function spans(
+function accumulate(
   edges: Float64Array,
   count: number,
   left: number,
@@ -340,95 +326,66 @@ function spans(
   rows: number,
   stride: number,
 ): void {
-  const lines = rows * SUB;
-  const n = count >> 2;
-  if (at.length < lines + 3) at = new Int32Array(2 * (lines + 3));
-  at.fill(0, 0, lines + 3);
-  if (firstLine.length < n) {
-    firstLine = new Int32Array(2 * n);
-    lastLine = new Int32Array(2 * n);
-  }
-  // Sample line j lies at y = top + (j + 0.5) / SUB; an edge from ya to yb (down) crosses the
-  // lines from ⌈(ya - top)·SUB - ½⌉ to before ⌈(yb - top)·SUB - ½⌉. (Rounded by hand: V8's
-  // Math.ceil and Math.round were a third of this function's time.) Each edge adds one to the
-  // count of its first line and takes one from the line after its last: summed down the lines,
-  // each line's count of crossings.
-  for (let e = 0; e < n; e++) {
-    const y0 = edges[4 * e + 1]!;
-    const y1 = edges[4 * e + 3]!;
-    const from = ((y0 < y1 ? y0 : y1) - top) * SUB - 0.5;
-    const to = ((y0 < y1 ? y1 : y0) - top) * SUB - 0.5;
-    let first = from | 0;
-    if (first < from) first++;
-    if (first < 0) first = 0;
-    let last = to | 0;
-    if (last < to) last++;
-    if (last > lines) last = lines;
-    firstLine[e] = first;
-    lastLine[e] = last;
-    if (first < last) {
-      at[first + 2]!++;
-      at[last + 2]!--;
+  for (let e = 0; e < count; e += 4) {
+    let x0 = edges[e]! - left;
+    let y0 = edges[e + 1]! - top;
+    let x1 = edges[e + 2]! - left;
+    let y1 = edges[e + 3]! - top;
+    let dir = 1;
+    if (y1 < y0) {
+      const tx = x0;
+      const ty = y0;
+      x0 = x1;
+      y0 = y1;
+      x1 = tx;
+      y1 = ty;
+      dir = -1;
     }
-  }
-  for (let j = 3; j <= lines + 1; j++) at[j] = at[j]! + at[j - 1]!;
-  for (let j = 3; j <= lines + 1; j++) at[j] = at[j]! + at[j - 1]!;
-  const total = at[lines + 1]!;
-  if (crossings.length < total) crossings = new Int32Array(2 * total);
-  // at[j + 1] is where line j's next crossing goes; afterwards at[j]…at[j + 1] holds line j's.
-  // x is clamped to the box (a stretch beyond it covers nothing of it, or runs along its edge).
-  for (let e = 0; e < n; e++) {
-    const first = firstLine[e]!;
-    const last = lastLine[e]!;
-    if (first >= last) continue;
-    const x0 = edges[4 * e]! - left;
-    const y0 = edges[4 * e + 1]! - top;
-    const x1 = edges[4 * e + 2]! - left;
-    const y1 = edges[4 * e + 3]! - top;
-    const up = y1 < y0 ? 1 : 0;
+    if (y1 <= 0 || y0 >= rows) continue;
     const dxdy = (x1 - x0) / (y1 - y0);
-    let x = (x0 + ((first + 0.5) / SUB - y0) * dxdy) * XSTEP;
-    const dx = (dxdy / SUB) * XSTEP;
-    const most = w * XSTEP;
-    for (let j = first; j < last; j++, x += dx) {
-      const q = x < 0 ? 0 : x > most ? most : (x + 0.5) | 0;
-      crossings[at[j + 1]!++] = 2 * q + up;
+    let x = x0;
+    if (y0 < 0) {
+      x -= y0 * dxdy;
+      y0 = 0;
     }
-  }
-  for (let j = 0; j < lines; j++) {
-    const from = at[j]!;
-    const to = at[j + 1]!;
-    // Insertion sort: the letters come left to right, so the crossings are nearly in order.
-    for (let k = from + 1; k < to; k++) {
-      const c = crossings[k]!;
-      let m = k - 1;
-      while (m >= from && crossings[m]! > c) {
-        crossings[m + 1] = crossings[m]!;
-        m--;
+    const yEnd = y1 < rows ? y1 : rows;
+    for (let y = y0 | 0; y < yEnd; y++) {
+      const dy = (y + 1 < yEnd ? y + 1 : yEnd) - (y > y0 ? y : y0);
+      const xnext = x + dxdy * dy;
+      const d = dy * dir;
+      let xa = x < xnext ? x : xnext;
+      let xb = x < xnext ? xnext : x;
+      if (xa < 0) xa = 0;
+      if (xb < 0) xb = 0;
+      if (xa > w) xa = w;
+      if (xb > w) xb = w;
+      const line = y * stride;
+      const xaFloor = Math.floor(xa);
+      const xai = xaFloor | 0;
+      const xbCeil = Math.ceil(xb);
+      const xbi = xbCeil | 0;
+      if (xbi <= xai + 1) {
+        const mid = 0.5 * (xa + xb) - xaFloor;
+        area[line + xai] = area[line + xai]! + d - d * mid;
+        area[line + xai + 1] = area[line + xai + 1]! + d * mid;
+      } else {
+        const s = 1 / (xb - xa);
+        const fa = xa - xaFloor;
+        const a0 = 0.5 * s * (1 - fa) * (1 - fa);
+        const fb = xb - xbCeil + 1;
+        const am = 0.5 * s * fb * fb;
+        area[line + xai] = area[line + xai]! + d * a0;
+        if (xbi === xai + 2) area[line + xai + 1] = area[line + xai + 1]! + d * (1 - a0 - am);
+        else {
+          const a1 = s * (1.5 - fa);
+          area[line + xai + 1] = area[line + xai + 1]! + d * (a1 - a0);
+          for (let xi = xai + 2; xi < xbi - 1; xi++) area[line + xi] = area[line + xi]! + d * s;
+          const a2 = a1 + (xbi - xai - 3) * s;
+          area[line + xbi - 1] = area[line + xbi - 1]! + d * (1 - a2 - am);
+        }
+        area[line + xbi] = area[line + xbi]! + d * am;
       }
-      crossings[m + 1] = c;
-    }
-    const row = ((j / SUB) | 0) * stride;
-    let winding = 0;
-    let start = 0;
-    for (let k = from; k < to; k++) {
-      const c = crossings[k]!;
-      const before = winding;
-      winding += c & 1 ? 1 : -1;
-      if (before === 0) start = c >> 1;
-      else if (winding === 0) {
-        // The stretch from start to here, as a step up and a step down.
-        const end = c >> 1;
-        if (end <= start) continue;
-        const a = row + (start >> SHIFT);
-        const fa = start & (XSTEP - 1);
-        area[a] = area[a]! + XSTEP - fa;
-        area[a + 1] = area[a + 1]! + fa;
-        const b = row + (end >> SHIFT);
-        const fb = end & (XSTEP - 1);
-        area[b] = area[b]! - XSTEP + fb;
-        area[b + 1] = area[b + 1]! - fb;
-      }
+      x = xnext;
     }
   }
 }

@@ -46,7 +46,6 @@ export function encodePng(
   rgba: Uint8Array,
   how: PngEncoding = {},
 ): Uint8Array {
-  const { deflate = storedDeflate, crc32: crc = crc32 } = how;
   const opaque = rgba.byteOffset % 4 === 0 && packRgb(width, height, rgba);
   const stride = width * 4;
   const raw = opaque ? rows.subarray(0, (width * 3 + 1) * height) : scratch((stride + 1) * height);
@@ -55,6 +54,18 @@ export function encodePng(
       raw[y * (stride + 1)] = 0;
       raw.set(rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
     }
+  return encodeRows(width, height, raw, opaque, how);
+}
+
+/** Rows already filtered (filter byte 0, then RGB or RGBA) as PNG. */
+export function encodeRows(
+  width: number,
+  height: number,
+  raw: Uint8Array,
+  opaque: boolean,
+  how: PngEncoding = {},
+): Uint8Array {
+  const { deflate = storedDeflate, crc32: crc = crc32 } = how;
   const ihdr = new Uint8Array(13);
   const v = new DataView(ihdr.buffer);
   v.setUint32(0, width);
@@ -68,6 +79,60 @@ export function encodePng(
     ],
     crc,
   );
+}
+
+/** Stretches of each row, as column pairs (from, to): row y's are `of[rows[y]…rows[y + 1]]`. */
+export interface Spans {
+  of: Int32Array;
+  rows: Int32Array;
+}
+
+/**
+ * The rows of an opaque page as filtered RGB (into the scratch rows, see encodeRows) where every
+ * pixel outside `spans` is the bare paper: a row of paper copied down the image, then the
+ * stretches packed from the RGBA pixels. A page's writing covers a tenth of it; the rest costs
+ * the copy alone.
+ */
+export function paperRows(
+  width: number,
+  height: number,
+  rgba: Uint8Array,
+  paper: readonly [number, number, number],
+  spans: Spans,
+): Uint8Array {
+  const line = width * 3 + 1;
+  const raw = scratch(line * height);
+  raw[0] = 0;
+  for (let x = 0, i = 1; x < width; x++, i += 3) {
+    raw[i] = paper[0];
+    raw[i + 1] = paper[1];
+    raw[i + 2] = paper[2];
+  }
+  // Doubling copies: 20 of them for a page of a thousand rows.
+  for (let done = line, all = line * height; done < all; done *= 2)
+    raw.copyWithin(done, 0, Math.min(done, all - done));
+  const { of, rows: at } = spans;
+  // Each pixel one word (little-endian: R G B A; a copy where the pixels are not aligned).
+  const words = new Int32Array(
+    rgba.byteOffset % 4 === 0 ? rgba.buffer : new Uint8Array(rgba).buffer,
+    rgba.byteOffset % 4 === 0 ? rgba.byteOffset : 0,
+    width * height,
+  );
+  for (let y = 0; y < height; y++) {
+    const row = y * line + 1;
+    const first = y * width;
+    for (let k = at[y]!, to = at[y + 1]!; k < to; k += 2) {
+      const end = of[k + 1]!;
+      for (let x = of[k]!; x < end; x++) {
+        const v = words[first + x]!;
+        const o = row + 3 * x;
+        raw[o] = v & 0xff;
+        raw[o + 1] = (v >>> 8) & 0xff;
+        raw[o + 2] = (v >>> 16) & 0xff;
+      }
+    }
+  }
+  return raw;
 }
 
 /**

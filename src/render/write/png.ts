@@ -9,7 +9,7 @@
 // loads nothing native.
 import { type DisplayList, type DisplayPage, KEPT_DRAWINGS } from '../display-list.ts';
 import { blendGrain } from './grain.ts';
-import { encodePng, type PngEncoding } from './png-encode.ts';
+import { encodePng, encodeRows, type PngEncoding, paperRows } from './png-encode.ts';
 import { simplifyOutline } from './simplify.ts';
 import { hexRgb, letterInk } from '../color.ts';
 import { paintable, paintPage } from './paint.ts';
@@ -57,12 +57,13 @@ export function pageToPng(list: DisplayList, page: DisplayPage, dpi: number, opt
     );
   // The ink gathers where it was laid thick and soaks in before the grain lies over it; the
   // scanner sees both.
-  if (flat && !page.items.some((i) => i.kind === 'image'))
-    inkOnPaper(
+  const paper = hexRgb(page.background);
+  if (flat && !page.items.some((i) => i.kind === 'image')) {
+    const inked = inkOnPaper(
       pixels,
       width,
       height,
-      hexRgb(page.background),
+      paper,
       {
         pool: page.sheet.pool,
         dry: page.sheet.dry,
@@ -73,30 +74,46 @@ export function pageToPng(list: DisplayList, page: DisplayPage, dpi: number, opt
       },
       painted?.drawn,
     );
-  else bleedInk(pixels, width, height, dpi, page.sheet.bleed);
+    // A page painted here is the paper but where the ink went: its rows are written from a row of
+    // paper, the grain blended into them as they go to the encoder.
+    if (painted && inked) {
+      const raw = paperRows(width, height, pixels, paper, inked);
+      const rgb = { offset: 1, stride: 3 * width + 1, bpp: 3 };
+      if (grain > 0) blendGrain(raw, width, height, width / page.width, seed, grain, rgb);
+      return encodeRows(width, height, raw, true, opts);
+    }
+  } else bleedInk(pixels, width, height, dpi, page.sheet.bleed);
   if (grain > 0) blendGrain(pixels, width, height, width / page.width, seed, grain);
   if (page.sheet.scanner) scan(pixels, width, height, dpi, seed);
   return encodePng(width, height, pixels, opts);
 }
 
-/** How dark the writing's ink is on its paper at full strength (0-255): the median letter's colour, each channel's darkening averaged. */
+/**
+ * How dark the writing's ink is on its paper at full strength (0-255): the median letter's colour,
+ * each channel's darkening averaged. Counted by the sum of the darkenings (0-765), one count a
+ * letter: no list of a thousand numbers to sort.
+ */
 function inkDarkness(page: DisplayPage): number {
-  const paper = hexRgb(page.background);
-  const seen = new Map<string, number>();
-  const all: number[] = [];
+  const [pr, pg, pb] = hexRgb(page.background);
+  const counts = new Uint32Array(766);
+  let n = 0;
+  let color = '';
+  let sum = 0;
   for (const it of page.items) {
     if (it.kind !== 'glyph') continue;
-    let d = seen.get(it.color);
-    if (d === undefined) {
-      const c = hexRgb(it.color);
-      d = (Math.max(0, paper[0] - c[0]) + Math.max(0, paper[1] - c[1]) + Math.max(0, paper[2] - c[2])) / 3;
-      seen.set(it.color, d);
+    if (it.color !== color) {
+      color = it.color;
+      const [r, g, b] = hexRgb(color);
+      sum = Math.max(0, pr - r) + Math.max(0, pg - g) + Math.max(0, pb - b);
     }
-    all.push(d);
+    counts[sum]!++;
+    n++;
   }
-  if (all.length === 0) return 255;
-  all.sort((a, b) => a - b);
-  return all[all.length >> 1]!;
+  if (n === 0) return 255;
+  for (let s = 0, seen = 0; ; s++) {
+    seen += counts[s]!;
+    if (seen > n >> 1) return s / 3;
+  }
 }
 
 const reduced = new Map<string, Map<number, Int32Array[]>>();
