@@ -21,6 +21,8 @@ interface GalleryCase {
   font?: string;
   /** Keep only this much of the page's top, in mm. */
   cropMm?: number;
+  /** Lines written under the picture (what the picture alone does not say). */
+  note?: string[];
 }
 
 const gallery = JSON.parse(readFileSync(new URL('test/goldens/gallery.json', ROOT), 'utf8')) as GalleryCase[];
@@ -68,7 +70,14 @@ for (const group of groups) {
   const cases = gallery.filter((c) => c.group === group);
   md.push(`## ${cases[0]!.title}`, '');
   if (group === 'hands') {
-    for (const c of cases) md.push(`**${c.label}**`, '', `![${c.label}](gallery/${file(c)})`, '');
+    for (const c of cases)
+      md.push(
+        `**${c.label}**`,
+        '',
+        `![${c.label}](gallery/${file(c)})`,
+        '',
+        ...(c.note ? [...c.note, ''] : []),
+      );
     continue;
   }
   for (const c of cases) md.push(`**${c.label}**`, '', `![${group}, ${c.label}](gallery/${file(c)})`, '');
