@@ -457,6 +457,40 @@ t.test('paper grain: fibres lying every which way on a tile too large to see rep
   );
 });
 
+t.test("paper grain: a sheet's tiles, chosen by its seed from a family drawn once", async (t) => {
+  const { GRAIN_FAMILY, GRAIN_TILES, grainAlpha, grainTiles } = await import(
+    '../../src/render/write/grain.ts'
+  );
+  const sets = new Set<string>();
+  const used = new Set<number>();
+  const wrong: string[] = [];
+  for (let seed = 1; seed <= 300; seed++) {
+    const tiles = grainTiles(seed);
+    if (
+      new Set(tiles).size !== GRAIN_TILES ||
+      tiles.some((k) => !Number.isInteger(k) || k < 0 || k >= GRAIN_FAMILY)
+    )
+      wrong.push(`seed ${seed}: ${tiles}`);
+    for (const k of tiles) used.add(k);
+    sets.add([...tiles].sort((a, b) => a - b).join());
+  }
+  t.same(wrong, [], `each of 300 seeds lays ${GRAIN_TILES} different tiles of the ${GRAIN_FAMILY}`);
+  t.equal(used.size, GRAIN_FAMILY, 'every tile of the family is laid by some sheet');
+  t.ok(sets.size > 200, `300 seeds lay ${sets.size} different sets of tiles`);
+  t.same(grainTiles(7), grainTiles(7), 'the same seed, the same tiles');
+  // Two seeds laying the same family tile share its pixels (one drawing a thread), and a tile
+  // is not the same as another.
+  const a = grainTiles(1);
+  const other = [2, 3, 4, 5, 6].find((seed) => grainTiles(seed).includes(a[0]!))!;
+  t.ok(other, `seed ${other} also lays tile ${a[0]}`);
+  t.equal(
+    grainAlpha(1, 1, 0),
+    grainAlpha(other, 1, grainTiles(other).indexOf(a[0]!)),
+    'one drawing of a shared tile',
+  );
+  t.not(Buffer.compare(grainAlpha(1, 1, 0), grainAlpha(1, 1, 1)), 0, "a sheet's tiles differ");
+});
+
 t.test('paper grain: no repeat across a page', async (t) => {
   const { GRAIN_PX, blendGrain } = await import('../../src/render/write/grain.ts');
   // An A4 sheet at 144 DPI (2 px to the pt), white, with the grain blended in.

@@ -1,6 +1,8 @@
-// Paper grain: seeded tiles of faint fibres, lying every which way, laid over the sheet in cells
-// that each show one of GRAIN_TILES tiles turned or flipped one of eight ways, chosen per cell
-// (never the same as the cell to its left or above), so the grain does not repeat across a page.
+// Paper grain: tiles of faint fibres, lying every which way, laid over the sheet in cells that
+// each show one of the sheet's GRAIN_TILES tiles turned or flipped one of eight ways, chosen per
+// cell (never the same as the cell to its left or above), so the grain does not repeat across a
+// page. A sheet's seed picks its tiles from a family of GRAIN_FAMILY drawn once per thread (a
+// new seed drawing tiles of its own cost a caption in a new seed about 1.3 ms of its 25).
 // The SVG writer places the tiles as images; the PNG writer, when the sheet lies flat, blends the
 // same cells into the pixels itself (an image fill costs resvg about 10 ms a megapixel, the blend
 // under 1).
@@ -11,8 +13,10 @@ import { Random } from '../prng.ts';
 export const GRAIN_PX = 192;
 export const GRAIN_PT = 96;
 export const GRAIN_RGB = [96, 80, 60] as const;
-/** Different tiles; with eight turns each, 32 ways a cell can look. */
+/** Different tiles on a sheet; with eight turns each, 32 ways a cell can look. */
 export const GRAIN_TILES = 4;
+/** The tiles a sheet's are chosen from: 1,820 sets of four. */
+export const GRAIN_FAMILY = 16;
 
 /**
  * A tile: each pixel's alpha (0-255), row by row, and its inked pixels, each once, as x, y, alpha:
@@ -32,10 +36,23 @@ interface Ordered {
   at: Int32Array;
 }
 const tiles = new Map<string, Tile>();
+/** The family's own seed: the same tiles on every thread and in every release. */
+const GRAIN_SEED = 0x6a7a1e;
 
-/** Alpha (0-255) of each tile pixel, row by row; the same seed and strength give the same tile. */
+/** Alpha (0-255) of each pixel of the sheet's tile `which`, row by row; the same seed and strength give the same tile. */
 export function grainAlpha(seed: number, strength: number, which = 0): Uint8Array {
-  return tileOf(seed, strength, which).alpha;
+  return tileOf(strength, grainTiles(seed)[which]!).alpha;
+}
+
+/** Which tiles of the family (0 to GRAIN_FAMILY - 1) a sheet's seed lays, GRAIN_TILES different ones. */
+export function grainTiles(seed: number): readonly number[] {
+  const r = new Random(seed, 'grain/tiles');
+  const family = Array.from({ length: GRAIN_FAMILY }, (_, i) => i);
+  for (let i = 0; i < GRAIN_TILES; i++) {
+    const j = i + r.int(GRAIN_FAMILY - i);
+    [family[i], family[j]] = [family[j]!, family[i]!];
+  }
+  return family.slice(0, GRAIN_TILES);
 }
 
 // Where the fibres of the tile being drawn inked (pixel indices, as they were drawn), and which
@@ -44,11 +61,12 @@ let drawnAt = new Int32Array(0);
 const listed = new Uint32Array(GRAIN_PX * GRAIN_PX);
 let stamp = 0;
 
-function tileOf(seed: number, strength: number, which: number): Tile {
-  const key = `${seed}/${strength}/${which}`;
+/** Tile `which` of the family at `strength`: drawn once per thread. */
+function tileOf(strength: number, which: number): Tile {
+  const key = `${strength}/${which}`;
   let tile = tiles.get(key);
   if (tile) return tile;
-  const r = new Random(seed, which ? `grain/${which}` : 'grain');
+  const r = new Random(GRAIN_SEED, `grain/${which}`);
   const alpha = new Uint8Array(GRAIN_PX * GRAIN_PX);
   // Short fibres in every direction over about a tenth of the surface, all faint (a strong one
   // would show the tile repeating), on a tile of 34 mm so the repeat is hard to see. A fibre is
@@ -89,7 +107,7 @@ function tileOf(seed: number, strength: number, which: number): Tile {
     list[k++] = alpha[i]!;
   }
   tile = { alpha, rows: ordered(list, k, 1), columns: ordered(list, k, 0) };
-  if (tiles.size > 100) tiles.clear();
+  if (tiles.size >= 8 * GRAIN_FAMILY) tiles.clear();
   tiles.set(key, tile);
   return tile;
 }
@@ -169,6 +187,7 @@ export function blendGrain(
   const columns = Math.ceil((width * tilePerPx) / GRAIN_PX);
   const rows = Math.ceil((height * tilePerPx) / GRAIN_PX);
   const cells = grainCells(seed, columns, rows);
+  const family = grainTiles(seed);
   const [cr, cg, cb] = GRAIN_RGB;
   const one = Math.abs(tilePerPx - 1) < 1e-9;
   // Image pixel x shows tile pixel ⌊x · tilePerPx⌋ (counted across the cells): tile pixel u covers ⌈u / tilePerPx⌉ up to ⌈(u + 1) / tilePerPx⌉.
@@ -186,7 +205,7 @@ export function blendGrain(
     const [x0, y0] = turned(0, 0, turn);
     const [x1, y1] = turned(1, 0, turn);
     const [x2, y2] = turned(0, 1, turn);
-    const t = tileOf(seed, strength, tile);
+    const t = tileOf(strength, family[tile]!);
     // Down the cell run the tile's rows (yx 0) or its columns, forwards or backwards.
     return {
       x0,

@@ -4,7 +4,7 @@
 import { letterInk } from '../color.ts';
 import { type DisplayList, type DisplayPage, KEPT_DRAWINGS, type Matrix } from '../display-list.ts';
 import { encodePng } from './png-encode.ts';
-import { GRAIN_PT, GRAIN_PX, GRAIN_RGB, GRAIN_TILES, grainAlpha, grainCells } from './grain.ts';
+import { GRAIN_PT, GRAIN_PX, GRAIN_RGB, GRAIN_TILES, grainAlpha, grainCells, grainTiles } from './grain.ts';
 import { RenderError } from '../text/text-layout.ts';
 
 const n = (v: number) => (Math.round(v * 1000) / 1000).toString();
@@ -14,14 +14,15 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 const tiles = new Map<string, string>();
 
-/** The grain tile as a PNG data URI (compressed with `deflate` when given); the same seed gives the same tile. */
+/** The sheet's grain tile `which` as a PNG data URI (compressed with `deflate` when given); the same seed gives the same tile. */
 function grainTile(
   seed: number,
   strength: number,
   which: number,
   deflate?: (b: Uint8Array) => Uint8Array,
 ): string {
-  const key = `${seed}/${strength}/${which}/${deflate ? 'z' : ''}`;
+  // Sheets share the family's tiles (grain.ts): kept by the family's number.
+  const key = `${grainTiles(seed)[which]}/${strength}/${deflate ? 'z' : ''}`;
   let uri = tiles.get(key);
   if (uri) return uri;
   const alpha = grainAlpha(seed, strength, which);
@@ -196,7 +197,7 @@ export function pageToSvg(
   let under = '';
   let over = '';
   if (texture > 0) {
-    // Paper grain: small tiles of seeded fibres, each cell one of them turned its own way (an SVG
+    // Paper grain: the sheet's tiles of fibres, each cell one of them turned its own way (an SVG
     // noise filter costs 300 ms a page); the same cells as the PNG writer's blend (grain.ts).
     for (let k = 0; k < GRAIN_TILES; k++)
       effects += `<image id="grain${k}" width="${GRAIN_PT}" height="${GRAIN_PT}" href="${grainTile(seed, texture, k, opts.deflate)}"/>`;
