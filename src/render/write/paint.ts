@@ -11,6 +11,7 @@
 import { div255, hexRgb } from '../color.ts';
 import type { DisplayPage } from '../display-list.ts';
 import type { Extents } from './soften.ts';
+import { hypot } from '../numbers.ts';
 
 /** Whether paintPage draws this page; resvg draws the rest. */
 export function paintable(page: DisplayPage): boolean {
@@ -107,7 +108,7 @@ export function paintPage(
 
 /** The rectangle along a segment, `half` to either side of it (none for a point). */
 function band(x1: number, y1: number, x2: number, y2: number, half: number): number[] {
-  const len = Math.hypot(x2 - x1, y2 - y1);
+  const len = hypot(x2 - x1, y2 - y1);
   if (len === 0 || half <= 0) return [];
   const [nx, ny] = [(-(y2 - y1) / len) * half, ((x2 - x1) / len) * half];
   return [x1 + nx, y1 + ny, x2 + nx, y2 + ny, x2 - nx, y2 - ny, x1 - nx, y1 - ny];
@@ -127,8 +128,14 @@ function disc(x: number, y: number, r: number, pxPerPt: number): number[] {
 }
 
 // How a shape's coverage steps up and down along each row of its box, pixel by pixel, in
-// pixels' areas (accumulate()), kept between shapes (zeroed as it is summed).
+// pixels' areas (accumulate()), kept between shapes (zeroed as it is summed); and on each row of
+// the box, the first and last place a step was written (none: first > last). Left of the first
+// the row is bare, and right of the last its sum is the shape's winding outside it, nought: a
+// letter fills a fifth of its box, so blend() and the ink's measure after it read only the reach
+// of each row.
 let area = new Float32Array(1 << 16);
+let first = new Int32Array(1024);
+let last = new Int32Array(1024);
 
 /** A shape being gathered: its edges in pixels, its box, and the ink it is filled with. */
 class Shape {
@@ -261,6 +268,12 @@ class Shape {
     const stride = w + 2;
     const rows = bottom - top;
     if (area.length < stride * rows) area = new Float32Array(Math.max(stride * rows, area.length * 2));
+    if (first.length < rows) {
+      first = new Int32Array(Math.max(rows, first.length * 2));
+      last = new Int32Array(first.length);
+    }
+    first.fill(stride, 0, rows);
+    last.fill(-1, 0, rows);
     accumulate(edges, count, left, top, w, rows, stride);
     this.blend(left, top, w, rows, stride);
   }
@@ -271,19 +284,24 @@ class Shape {
     const width = this.width;
     const drawn = this.drawn;
     const [r, g, b] = this.rgb;
-    for (let y = top; y < top + rows; y++) {
-      if (left < drawn.from[y]!) drawn.from[y] = left;
-      if (left + w > drawn.to[y]!) drawn.to[y] = left + w;
-    }
     // Coverage in 1/255 steps, as resvg's mask has it.
     const full = this.alpha * 255;
     const fullK = (full + 0.5) | 0;
     const solid = 0xff000000 | (b << 16) | (g << 8) | r;
     for (let y = 0; y < rows; y++) {
+      const from = first[y]!;
+      const to = last[y]!;
+      if (to < from) continue;
       const row = y * stride;
-      let p = (top + y) * width + left;
+      // Pixels up to the last step's, within the box; the steps past it (the box's two spare
+      // columns) only zeroed.
+      const end = to < w ? to + 1 : w;
+      if (left + from < drawn.from[top + y]!) drawn.from[top + y] = left + from;
+      if (left + end > drawn.to[top + y]!) drawn.to[top + y] = left + end;
+      for (let x = end; x <= to; x++) area[row + x] = 0;
+      let p = (top + y) * width + left + from;
       let sum = 0;
-      for (let x = 0; x < w; x++, p++) {
+      for (let x = from; x < end; x++, p++) {
         const step = area[row + x]!;
         if (step !== 0) {
           sum += step;
@@ -305,8 +323,6 @@ class Shape {
           div255(r * k + (was & 0xff) * o + 127) |
           0;
       }
-      area[row + w] = 0;
-      area[row + w + 1] = 0;
     }
   }
 }
@@ -326,6 +342,11 @@ function accumulate(
   rows: number,
   stride: number,
 ): void {
+  // Whole numbers, and known to be: the box's width and height are what a coordinate is clamped
+  // to (xa = w), and V8 holds a number that may be either a coordinate or an argument of unknown
+  // kind as an object, one allocated for each edge's every row (1.5 MB a caption; 0.6 ms).
+  const wide = w | 0;
+  const high = rows | 0;
   for (let e = 0; e < count; e += 4) {
     let x0 = edges[e]! - left;
     let y0 = edges[e + 1]! - top;
@@ -341,14 +362,14 @@ function accumulate(
       y1 = ty;
       dir = -1;
     }
-    if (y1 <= 0 || y0 >= rows) continue;
+    if (y1 <= 0 || y0 >= high) continue;
     const dxdy = (x1 - x0) / (y1 - y0);
     let x = x0;
     if (y0 < 0) {
       x -= y0 * dxdy;
       y0 = 0;
     }
-    const yEnd = y1 < rows ? y1 : rows;
+    const yEnd = y1 < high ? y1 : high;
     for (let y = y0 | 0; y < yEnd; y++) {
       const dy = (y + 1 < yEnd ? y + 1 : yEnd) - (y > y0 ? y : y0);
       const xnext = x + dxdy * dy;
@@ -357,13 +378,17 @@ function accumulate(
       let xb = x < xnext ? xnext : x;
       if (xa < 0) xa = 0;
       if (xb < 0) xb = 0;
-      if (xa > w) xa = w;
-      if (xb > w) xb = w;
+      if (xa > wide) xa = wide;
+      if (xb > wide) xb = wide;
       const line = y * stride;
       const xaFloor = Math.floor(xa);
       const xai = xaFloor | 0;
       const xbCeil = Math.ceil(xb);
       const xbi = xbCeil | 0;
+      // The steps go to xai … xbi, or to xai and the pixel after it.
+      const hi = xbi > xai + 1 ? xbi : xai + 1;
+      if (xai < first[y]!) first[y] = xai;
+      if (hi > last[y]!) last[y] = hi;
       if (xbi <= xai + 1) {
         const mid = 0.5 * (xa + xb) - xaFloor;
         area[line + xai] = area[line + xai]! + d - d * mid;
