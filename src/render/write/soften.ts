@@ -171,58 +171,127 @@ export interface Extents {
   to: Int32Array;
 }
 
-/** The stretches of each row within `reach` pixels of ink (across and down), merged. */
+/**
+ * The stretches of each row within `reach` pixels of ink (across and down), merged where they
+ * meet: each row's runs widened by `reach` and merged, then each row's with those of the rows up
+ * to `reach` above and below, two lists at a time (sorted lists merge in one sweep each).
+ */
 function near({ segments, rows, width, height }: InkPage, reach: number): Spans {
+  // Each row's runs widened, as columns (from, to): row y's are `wide[at[y]…at[y + 1]]`.
+  let wide = keptWide;
+  const at = new Int32Array(height + 1);
+  let n = 0;
+  for (let y = 0; y < height; y++) {
+    at[y] = n;
+    const row = y * width;
+    let open = -1;
+    let close = -1;
+    for (let k = rows[y]!, to = rows[y + 1]!; k < to; k += 2) {
+      const a = segments[k]! - row - reach;
+      const b = segments[k + 1]! - row + reach;
+      const x0 = a > 0 ? a : 0;
+      const x1 = b < width ? b : width;
+      if (open >= 0 && x0 <= close) {
+        if (x1 > close) close = x1;
+        continue;
+      }
+      if (open >= 0) {
+        if (n + 2 > wide.length) wide = grown(wide);
+        wide[n++] = open;
+        wide[n++] = close;
+      }
+      open = x0;
+      close = x1;
+    }
+    if (open >= 0) {
+      if (n + 2 > wide.length) wide = grown(wide);
+      wide[n++] = open;
+      wide[n++] = close;
+    }
+  }
+  at[height] = n;
+  keptWide = wide;
   let of: Int32Array = keptNear;
   let count = 0;
   const starts = new Int32Array(height + 1);
-  const at = new Int32Array(2 * reach + 1);
   for (let y = 0; y < height; y++) {
     starts[y] = count;
     const top = y - reach > 0 ? y - reach : 0;
     const bottom = y + reach < height - 1 ? y + reach : height - 1;
-    // A merge of the rows' sorted runs, each widened by `reach`.
-    for (let r = top; r <= bottom; r++) at[r - top] = rows[r]!;
-    let open = -1;
-    let close = -1;
-    for (;;) {
-      let pick = -1;
-      let best = 0;
-      for (let r = top; r <= bottom; r++) {
-        const k = at[r - top]!;
-        if (k < rows[r + 1]! && (pick < 0 || segments[k]! - r * width < best)) {
-          best = segments[k]! - r * width;
-          pick = r;
-        }
-      }
-      if (pick < 0) break;
-      const k = at[pick - top]!;
-      at[pick - top] = k + 2;
-      const x0 = best - reach > 0 ? best - reach : 0;
-      const end = segments[k + 1]! - pick * width + reach;
-      const x1 = end < width ? end : width;
-      if (open >= 0 && x0 <= close) {
-        if (x1 > close) close = x1;
+    // The rows' lists merged one into the next (in the two scratch lists in turn), the last
+    // merge written out.
+    let [from, to] = [at[top]!, at[top + 1]!];
+    let list: Int32Array = wide;
+    for (let r = top + 1; r <= bottom; r++) {
+      const last = r === bottom;
+      const room = to - from + at[r + 1]! - at[r]!;
+      let out: Int32Array;
+      let o: number;
+      if (last) {
+        while (count + room > of.length) of = grown(of);
+        out = of;
+        o = count;
       } else {
+        if (list === scratchA) {
+          if (scratchB.length < room) scratchB = new Int32Array(2 * room);
+          out = scratchB;
+        } else {
+          if (scratchA.length < room) scratchA = new Int32Array(2 * room);
+          out = scratchA;
+        }
+        o = 0;
+      }
+      const start = o;
+      let i = from;
+      let j = at[r]!;
+      const jEnd = at[r + 1]!;
+      let open = -1;
+      let close = -1;
+      while (i < to || j < jEnd) {
+        let x0: number;
+        let x1: number;
+        if (j >= jEnd || (i < to && list[i]! <= wide[j]!)) {
+          x0 = list[i]!;
+          x1 = list[i + 1]!;
+          i += 2;
+        } else {
+          x0 = wide[j]!;
+          x1 = wide[j + 1]!;
+          j += 2;
+        }
+        if (open >= 0 && x0 <= close) {
+          if (x1 > close) close = x1;
+          continue;
+        }
         if (open >= 0) {
-          if (count + 2 > of.length) of = grown(of);
-          of[count++] = open;
-          of[count++] = close;
+          out[o++] = open;
+          out[o++] = close;
         }
         open = x0;
         close = x1;
       }
+      if (open >= 0) {
+        out[o++] = open;
+        out[o++] = close;
+      }
+      if (last) count = o;
+      else [list, from, to] = [out, start, o];
     }
-    if (open >= 0) {
-      if (count + 2 > of.length) of = grown(of);
-      of[count++] = open;
-      of[count++] = close;
+    if (top === bottom) {
+      // One row (a page one pixel high, or no reach): its own list.
+      const k = to - from;
+      while (count + k > of.length) of = grown(of);
+      of.set(wide.subarray(from, to), count);
+      count += k;
     }
   }
   starts[height] = count;
   keptNear = of;
   return { of, rows: starts };
 }
+let keptWide: Int32Array = new Int32Array(8192);
+let scratchA: Int32Array = new Int32Array(1024);
+let scratchB: Int32Array = new Int32Array(1024);
 let keptNear: Int32Array = new Int32Array(8192);
 
 interface InkPage {
