@@ -5,6 +5,7 @@
 // to a half of the curves it had as one quadratic per point of its centreline, which a PDF's
 // font program, an SVG and the rasteriser each pay for. Pure; flat arrays, no allocation per
 // point (the fitting runs for every drawing a thread builds).
+import { hypot } from '../numbers.ts';
 
 /**
  * Newton steps that improve the parameters of a curve that misses by less than REFIT_REACH
@@ -48,7 +49,7 @@ export function fitRing(p: readonly number[], tol: number): number[] {
 }
 
 function unit(x: number, y: number): [number, number] {
-  const len = Math.hypot(x, y);
+  const len = hypot(x, y);
   return len > 1e-12 ? [x / len, y / len] : [1, 0];
 }
 
@@ -72,7 +73,7 @@ interface Fitting {
 function fit(f: Fitting, first: number, last: number, lx: number, ly: number, rx: number, ry: number): void {
   const { xs, ys, b } = f;
   if (last - first === 1) {
-    const d = Math.hypot(xs[last]! - xs[first]!, ys[last]! - ys[first]!) / 3;
+    const d = hypot(xs[last]! - xs[first]!, ys[last]! - ys[first]!) / 3;
     f.out.push(xs[first]! + lx * d, ys[first]! + ly * d, xs[last]! + rx * d, ys[last]! + ry * d);
     f.out.push(xs[last]!, ys[last]!);
     return;
@@ -100,8 +101,7 @@ function fit(f: Fitting, first: number, last: number, lx: number, ly: number, rx
 function chordLengths(f: Fitting, first: number, last: number): void {
   const { xs, ys, u } = f;
   u[first] = 0;
-  for (let i = first + 1; i <= last; i++)
-    u[i] = u[i - 1]! + Math.hypot(xs[i]! - xs[i - 1]!, ys[i]! - ys[i - 1]!);
+  for (let i = first + 1; i <= last; i++) u[i] = u[i - 1]! + hypot(xs[i]! - xs[i - 1]!, ys[i]! - ys[i - 1]!);
   const total = u[last]! || 1;
   for (let i = first + 1; i <= last; i++) u[i] = u[i]! / total;
   f.len = total;
@@ -136,7 +136,7 @@ function generate(
   const det = c00 * c11 - c01 * c01;
   let al = det === 0 ? 0 : (x0s * c11 - x1s * c01) / det;
   let ar = det === 0 ? 0 : (c00 * x1s - c01 * x0s) / det;
-  const chord = Math.hypot(x3 - x0, y3 - y0);
+  const chord = hypot(x3 - x0, y3 - y0);
   // A degenerate or backward solution: the control points a third of the way along the tangents.
   if (al < 1e-6 * chord || ar < 1e-6 * chord) al = ar = chord / 3;
   // An arm longer than the run itself swings the curve out in a loop between its points, where

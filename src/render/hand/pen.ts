@@ -7,7 +7,7 @@ import { blankGlyphHand, type Handwriting, type LineHand } from './handwriting.t
 import { type Line, type LineGlyph, leastWordSpace } from '../text/text-layout.ts';
 import { type Drawing, DRAWINGS, HAND_DRAWINGS_SEED } from './variants.ts';
 import { drawingWidth, letterPath, letterStrokes, shapesReach } from './writing.ts';
-import { cos as quickCos, sin as quickSin } from '../numbers.ts';
+import { cos as quickCos, hypot, sin as quickSin } from '../numbers.ts';
 
 export interface LinePlacement {
   /** Left edge of the content box the line was laid out in, and its baseline. */
@@ -294,7 +294,7 @@ export class Pen {
         const dx = pm[0] * jx * before.wide + pm[2] * jy + pm[4] - (m[0] * lx + m[2] * jy + m[4]);
         const dy = pm[1] * jx * before.wide + pm[3] * jy + pm[5] - (m[1] * lx + m[3] * jy + m[5]);
         // Only a join the hand's variation parted (not one a justified line's spaces opened).
-        if (Math.hypot(dx, dy) < JOIN_REACH * size) {
+        if (hypot(dx, dy) < JOIN_REACH * size) {
           m[4] += dx;
           m[5] += dy;
         }

@@ -3,6 +3,7 @@
 // and stops short or overshoots; pressure sets its width. Seeded, like every other effect.
 import type { Item } from '../display-list.ts';
 import type { Random } from '../prng.ts';
+import { hypot } from '../numbers.ts';
 
 export interface StrokeStyle {
   width: number;
@@ -23,7 +24,7 @@ export function handLine(
   y2: number,
   style: StrokeStyle,
 ): Extract<Item, { kind: 'stroke' }> {
-  const len = Math.hypot(x2 - x1, y2 - y1);
+  const len = hypot(x2 - x1, y2 - y1);
   const [ux, uy] = len > 0 ? [(x2 - x1) / len, (y2 - y1) / len] : [1, 0];
   const [nx, ny] = [-uy, ux];
   const w = style.wobble;

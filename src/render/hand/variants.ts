@@ -9,6 +9,7 @@
 import { drawingCache, KEPT_DRAWINGS } from '../display-list.ts';
 import type { PathCommand } from '../geometry.ts';
 import { Random } from '../prng.ts';
+import { hypot } from '../numbers.ts';
 
 /** Drawings per glyph besides the plain outline (drawing 0), shared among a letter's alternates. */
 export const DRAWINGS = 16;
@@ -266,7 +267,7 @@ function inked(outline: readonly PathCommand[], upem: number, how: Drawing): rea
       do l = (l + 1) % n;
       while (l !== i && p[2 * l] === x && p[2 * l + 1] === y);
       let [tx, ty] = [p[2 * l]! - p[2 * j]!, p[2 * l + 1]! - p[2 * j + 1]!];
-      const len = Math.hypot(tx, ty) || 1;
+      const len = hypot(tx, ty) || 1;
       [tx, ty] = [tx / len, ty / len];
       let w = weight * (bias + 0.6 * Math.sin(kx * x + ky * y + phase) + 0.6 * (Math.abs(ty) - 0.5));
       // Thinning stops short of a hairline: a light stroke loses at most 60 % of the weight's swing.

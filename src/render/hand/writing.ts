@@ -15,6 +15,7 @@ import type { LoadedFont } from '../text/fonts.ts';
 import { Random } from '../prng.ts';
 import { fitRing } from './fit.ts';
 import { type Drawing, drawingPath, signedArea, slowWaves } from './variants.ts';
+import { hypot } from '../numbers.ts';
 
 const written = drawingCache<string>();
 const printWidths = drawingCache<number>();
@@ -339,7 +340,7 @@ export function built(strokes: PenStroke[], how: StrokeDrawing): PenStroke[] {
       return overrun(s, along, length * (0.04 + 0.08 * u4));
     }
     const [x0, y0, x1, y1] = [s.points[0]!, s.points[1]!, s.points[2 * n - 2]!, s.points[2 * n - 1]!];
-    const chord = Math.hypot(x1 - x0, y1 - y0);
+    const chord = hypot(x1 - x0, y1 - y0);
     if (chord > 0.92 * length && Math.abs(y1 - y0) < 0.3 * Math.abs(x1 - x0) && length < 0.6 * upem) {
       // A bar across a stem (a t's, an f's): turned a little about its middle, longer or
       // shorter. Not a stroke that only starts or ends at another (an r's shoulder).
@@ -374,7 +375,7 @@ function crossed(strokes: readonly PenStroke[], bar: PenStroke, along: readonly 
     for (const o of strokes) {
       if (o === bar) continue;
       for (let q = 0; q < o.widths.length; q++)
-        if (Math.hypot(o.points[2 * q]! - x, o.points[2 * q + 1]! - y) < (o.widths[q]! + bar.widths[i]!) / 2)
+        if (hypot(o.points[2 * q]! - x, o.points[2 * q + 1]! - y) < (o.widths[q]! + bar.widths[i]!) / 2)
           return true;
     }
   }
@@ -527,7 +528,7 @@ export function pressed(strokes: readonly PenStroke[], how: StrokeDrawing): PenS
     // end of a downstroke) pools a little ink; an upstroke's ends flick, thinning.
     const downAt = (i: number, j: number) => {
       const dy = paced.points[2 * j + 1]! - paced.points[2 * i + 1]!;
-      const len = Math.hypot(paced.points[2 * j]! - paced.points[2 * i]!, dy) || 1;
+      const len = hypot(paced.points[2 * j]! - paced.points[2 * i]!, dy) || 1;
       return dy / len;
     };
     const [lands, stops] = [-downAt(0, 1) > 0.5, -downAt(n - 2, n - 1) > 0.5];
@@ -592,7 +593,7 @@ function pace(s: PenStroke): PenStroke & { speed: Float64Array; turns: { at: num
   for (let i = 1; i < n - 1; i++) {
     const [ax, ay] = [pts[2 * i]! - pts[2 * i - 2]!, pts[2 * i + 1]! - pts[2 * i - 1]!];
     const [bx, by] = [pts[2 * i + 2]! - pts[2 * i]!, pts[2 * i + 3]! - pts[2 * i + 1]!];
-    const [la, lb] = [Math.hypot(ax, ay), Math.hypot(bx, by)];
+    const [la, lb] = [hypot(ax, ay), hypot(bx, by)];
     if (la === 0 || lb === 0) continue;
     bend[i] = Math.acos(Math.max(-1, Math.min(1, (ax * bx + ay * by) / (la * lb))));
     curve[i] = bend[i]! / ((la + lb) / 2);
@@ -666,7 +667,7 @@ function touches(strokes: readonly PenStroke[], own: number, i: number, along: r
     for (let q = 0; q < o.widths.length; q++) {
       if (j === own && Math.abs(along[q]! - along[i]!) < 2 * (width + o.widths[q]!)) continue;
       const reach = (o.widths[q]! + width) / 2;
-      if (Math.hypot(o.points[2 * q]! - x, o.points[2 * q + 1]! - y) < reach) return true;
+      if (hypot(o.points[2 * q]! - x, o.points[2 * q + 1]! - y) < reach) return true;
     }
   }
   return false;
@@ -724,7 +725,7 @@ function normalAt(p: readonly number[], i: number, count: number, closed: boolea
   const seg = (a: number, b: number): [number, number] => {
     const dx = p[2 * b]! - p[2 * a]!;
     const dy = p[2 * b + 1]! - p[2 * a + 1]!;
-    const len = Math.hypot(dx, dy) || 1;
+    const len = hypot(dx, dy) || 1;
     return [-dy / len, dx / len];
   };
   const prev = i > 0 ? seg(i - 1, i) : closed ? seg(count - 1, 0) : null;
@@ -732,7 +733,7 @@ function normalAt(p: readonly number[], i: number, count: number, closed: boolea
   if (!prev) return next!;
   if (!next) return prev;
   const [x, y] = [prev[0] + next[0], prev[1] + next[1]];
-  const len = Math.hypot(x, y);
+  const len = hypot(x, y);
   if (len < 1e-6) return next;
   // Longer at a bend, so the sides keep their distance (at most twice, at a sharp turn).
   const cos = (prev[0] * next[0] + prev[1] * next[1] + 1) / 2;
@@ -808,7 +809,7 @@ function ringPath(p: readonly number[], tolerance: number): string {
 function arcLengths(p: readonly number[]): number[] {
   const out = [0];
   for (let i = 2; i < p.length; i += 2)
-    out.push(out.at(-1)! + Math.hypot(p[i]! - p[i - 2]!, p[i + 1]! - p[i - 1]!));
+    out.push(out.at(-1)! + hypot(p[i]! - p[i - 2]!, p[i + 1]! - p[i - 1]!));
   return out;
 }
 
@@ -837,7 +838,7 @@ function extended(p: readonly number[], by: number, atStart: boolean): number[] 
   const [i, j] = atStart ? [0, 1] : [n - 1, n - 2];
   const dx = p[2 * i]! - p[2 * j]!;
   const dy = p[2 * i + 1]! - p[2 * j + 1]!;
-  const len = Math.hypot(dx, dy);
+  const len = hypot(dx, dy);
   if (len < 1e-6) return p.slice();
   // Stopping short never takes more than half the end segment.
   const d = Math.max(by, -len / 2);

@@ -3,6 +3,7 @@
 import type { DisplayList, Matrix } from '../display-list.ts';
 import { type FontSource, loadFont, shape } from '../text/fonts.ts';
 import { drawingPath } from '../hand/variants.ts';
+import { hypot } from '../numbers.ts';
 
 export function addWatermark(list: DisplayList, source: FontSource, word = 'PREVIEW'): void {
   const font = loadFont(source);
@@ -10,7 +11,7 @@ export function addWatermark(list: DisplayList, source: FontSource, word = 'PREV
   const advance = glyphs.reduce((sum, g) => sum + g.advance, 0);
   if (advance <= 0) return;
   for (const page of list.pages) {
-    const diagonal = Math.hypot(page.width, page.height);
+    const diagonal = hypot(page.width, page.height);
     const s = (diagonal * 0.6) / advance; // pt per font unit: the word spans 60 % of the diagonal
     const turn = -Math.atan2(page.height, page.width); // rising from lower left to upper right
     const [cos, sin] = [Math.cos(turn), Math.sin(turn)];

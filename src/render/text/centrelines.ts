@@ -10,6 +10,7 @@
 // end, a closed one (the bowl of an o) anticlockwise from its top. Strokes that touch the glyph's
 // origin or its advance mark joins (a connected hand runs in and out there). Deterministic; pure.
 import type { PathCommand, PenStroke } from '../geometry.ts';
+import { hypot } from '../numbers.ts';
 
 /** Pixels to the em of the bitmap the centrelines are read from. */
 export const RES = 192;
@@ -75,7 +76,7 @@ function flatten(outline: readonly PathCommand[], tol: number): Polygon[] {
       [x, y] = [v[0]!, v[1]!];
       cur.push(x, y);
     } else if (c.type === 'Q') {
-      const n = steps(Math.hypot(v[0]! - x, v[1]! - y) + Math.hypot(v[2]! - v[0]!, v[3]! - v[1]!));
+      const n = steps(hypot(v[0]! - x, v[1]! - y) + hypot(v[2]! - v[0]!, v[3]! - v[1]!));
       for (let i = 1; i <= n; i++) {
         const t = i / n;
         const u = 1 - t;
@@ -87,9 +88,9 @@ function flatten(outline: readonly PathCommand[], tol: number): Polygon[] {
       [x, y] = [v[2]!, v[3]!];
     } else if (c.type === 'C') {
       const n = steps(
-        Math.hypot(v[0]! - x, v[1]! - y) +
-          Math.hypot(v[2]! - v[0]!, v[3]! - v[1]!) +
-          Math.hypot(v[4]! - v[2]!, v[5]! - v[3]!),
+        hypot(v[0]! - x, v[1]! - y) +
+          hypot(v[2]! - v[0]!, v[3]! - v[1]!) +
+          hypot(v[4]! - v[2]!, v[5]! - v[3]!),
       );
       for (let i = 1; i <= n; i++) {
         const t = i / n;
@@ -444,7 +445,7 @@ function joinedAtJunctions(runs: Run[], w: number): Run[] {
     const k = Math.min(px.length - 1, 8);
     const [a, b] = atStart ? [px[k]!, px[0]!] : [px[px.length - 1 - k]!, px[px.length - 1]!];
     const [dx, dy] = [(b % w) - (a % w), Math.floor(b / w) - Math.floor(a / w)];
-    const len = Math.hypot(dx, dy) || 1;
+    const len = hypot(dx, dy) || 1;
     return [dx / len, dy / len]; // pointing into the junction
   };
   const live = runs.slice();
@@ -520,12 +521,11 @@ function douglasPeucker(p: number[], tol: number): number[] {
   while (stack.length) {
     const [a, b] = stack.pop()!;
     const [ax, ay, bx, by] = [p[2 * a]!, p[2 * a + 1]!, p[2 * b]!, p[2 * b + 1]!];
-    const len = Math.hypot(bx - ax, by - ay);
+    const len = hypot(bx - ax, by - ay);
     let [far, at] = [-1, -1];
     for (let i = a + 1; i < b; i++) {
       const [x, y] = [p[2 * i]!, p[2 * i + 1]!];
-      const d =
-        len > 0 ? Math.abs((bx - ax) * (ay - y) - (ax - x) * (by - ay)) / len : Math.hypot(x - ax, y - ay);
+      const d = len > 0 ? Math.abs((bx - ax) * (ay - y) - (ax - x) * (by - ay)) / len : hypot(x - ax, y - ay);
       if (d > far) [far, at] = [d, i];
     }
     if (far > tol) {
@@ -709,7 +709,7 @@ export function strokeFit(
       }
       const [bx, by] = [s.points[2 * i + 2]! * scale - x0, y0 - s.points[2 * i + 3]! * scale];
       const rb = (s.widths[i + 1]! * scale) / 2;
-      const steps = Math.max(1, Math.ceil(Math.hypot(bx - ax, by - ay) * 2));
+      const steps = Math.max(1, Math.ceil(hypot(bx - ax, by - ay) * 2));
       for (let k = 0; k < steps; k++) {
         const t = k / steps;
         disc(ax + t * (bx - ax), ay + t * (by - ay), ra + t * (rb - ra));

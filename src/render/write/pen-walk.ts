@@ -5,6 +5,7 @@
 // m's arches). The walk starts where the letter is entered from the one before and ends where it
 // runs into the next, so that a joined word is one movement. Font units, pure.
 import type { PenStroke } from '../geometry.ts';
+import { hypot } from '../numbers.ts';
 
 /** An edge of a letter's stroke graph: a run of a centreline between two nodes. */
 interface Edge {
@@ -112,8 +113,7 @@ function walk(
   // The edges, and their ends gathered into nodes (ends closer than the reach are one node).
   const nodes: [number, number][] = [];
   const nodeAt = (x: number, y: number) => {
-    for (let n = 0; n < nodes.length; n++)
-      if (Math.hypot(nodes[n]![0] - x, nodes[n]![1] - y) <= reach) return n;
+    for (let n = 0; n < nodes.length; n++) if (hypot(nodes[n]![0] - x, nodes[n]![1] - y) <= reach) return n;
     nodes.push([x, y]);
     return nodes.length - 1;
   };
@@ -331,7 +331,7 @@ function cutAt(s: PenStroke, at: number[]): { points: number[]; widths: number[]
   for (let i = 2; i < s.points.length; i += 2) {
     const [x0, y0, x1, y1] = [s.points[i - 2]!, s.points[i - 1]!, s.points[i]!, s.points[i + 1]!];
     const [w0, w1] = [s.widths[i / 2 - 1]!, s.widths[i / 2]!];
-    const step = Math.hypot(x1 - x0, y1 - y0);
+    const step = hypot(x1 - x0, y1 - y0);
     while (m < marks.length && marks[m]! <= along + step) {
       const t = step > 0 ? (marks[m]! - along) / step : 0;
       const [x, y, w] = [x0 + t * (x1 - x0), y0 + t * (y1 - y0), w0 + t * (w1 - w0)];
@@ -355,7 +355,7 @@ function pointAlong(points: number[], along: number): [number, number] {
   let walked = 0;
   for (let i = 2; i < points.length; i += 2) {
     const [x0, y0, x1, y1] = [points[i - 2]!, points[i - 1]!, points[i]!, points[i + 1]!];
-    const step = Math.hypot(x1 - x0, y1 - y0);
+    const step = hypot(x1 - x0, y1 - y0);
     if (walked + step >= along) {
       const t = step > 0 ? (along - walked) / step : 0;
       return [x0 + t * (x1 - x0), y0 + t * (y1 - y0)];
@@ -371,14 +371,14 @@ export function nearestOn(
   x: number,
   y: number,
 ): { distance: number; along: number } {
-  let best = { distance: Math.hypot(points[0]! - x, points[1]! - y), along: 0 };
+  let best = { distance: hypot(points[0]! - x, points[1]! - y), along: 0 };
   let along = 0;
   for (let i = 2; i < points.length; i += 2) {
     const [x0, y0, x1, y1] = [points[i - 2]!, points[i - 1]!, points[i]!, points[i + 1]!];
     const [dx, dy] = [x1 - x0, y1 - y0];
-    const step = Math.hypot(dx, dy);
+    const step = hypot(dx, dy);
     const t = step > 0 ? Math.max(0, Math.min(1, ((x - x0) * dx + (y - y0) * dy) / (step * step))) : 0;
-    const distance = Math.hypot(x0 + t * dx - x, y0 + t * dy - y);
+    const distance = hypot(x0 + t * dx - x, y0 + t * dy - y);
     if (distance < best.distance) best = { distance, along: along + t * step };
     along += step;
   }
@@ -388,7 +388,7 @@ export function nearestOn(
 export function polylineLength(points: readonly number[]): number {
   let length = 0;
   for (let i = 2; i < points.length; i += 2)
-    length += Math.hypot(points[i]! - points[i - 2]!, points[i + 1]! - points[i - 1]!);
+    length += hypot(points[i]! - points[i - 2]!, points[i + 1]! - points[i - 1]!);
   return length;
 }
 

@@ -12,6 +12,7 @@
 import type { PenStroke } from '../geometry.ts';
 import type { DisplayList, DisplayPage, GlyphDef, Matrix } from '../display-list.ts';
 import { nearestOn, penWalks, polylineLength } from './pen-walk.ts';
+import { hypot } from '../numbers.ts';
 
 /** How far, in pen widths, the pen runs on from one joined letter into the next without a traced stroke between. */
 const JOIN_REACH = 4;
@@ -90,7 +91,7 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
       const [x, y] = placed(order[0].points.slice(0, 2), it.m);
       const pen = median(order[0].widths) * def.scale;
       const [ex, ey] = to(move);
-      runs = Math.hypot(x! - ex, y! - ey) <= JOIN_REACH * pen;
+      runs = hypot(x! - ex, y! - ey) <= JOIN_REACH * pen;
     }
     if (!(joins && runs)) wordEnds();
     for (const s of order) {
@@ -108,7 +109,7 @@ export function pageToStrokes(list: DisplayList, page: DisplayPage, opts: { colo
   // The pen's travel up: from where each path ends to where the next begins.
   let up = 0;
   for (let i = 1; i < drawn.length; i++)
-    up += Math.hypot(drawn[i]![0]! - drawn[i - 1]!.at(-2)!, drawn[i]![1]! - drawn[i - 1]!.at(-1)!);
+    up += hypot(drawn[i]![0]! - drawn[i - 1]!.at(-2)!, drawn[i]![1]! - drawn[i - 1]!.at(-1)!);
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${mm(page.width)}mm" height="${mm(page.height)}mm" viewBox="0 0 ${n(page.width)} ${n(page.height)}" data-pen-downs="${paths.length}" data-pen-up-mm="${mm(up)}">` +
     `<g fill="none" stroke="${opts.color}" stroke-width="${n(width)}" stroke-linecap="round" stroke-linejoin="round">` +
@@ -135,7 +136,7 @@ function atLeast(pts: number[], width: number): number[] {
   let [cx, cy] = [0, 0];
   for (let i = 0; i < k; i++) [cx, cy] = [cx + pts[2 * i]! / k, cy + pts[2 * i + 1]! / k];
   let [dx, dy] = [pts.at(-2)! - pts[0]!, pts.at(-1)! - pts[1]!];
-  const d = Math.hypot(dx, dy);
+  const d = hypot(dx, dy);
   [dx, dy] = d > 1e-6 ? [dx / d, dy / d] : [1, 0];
   const half = 0.51 * width;
   return [cx - half * dx, cy - half * dy, cx + half * dx, cy + half * dy];
@@ -148,7 +149,7 @@ function nearestFirst(moves: Movement[], at: [number, number]): Movement[] {
   let [x, y] = at;
   while (left.length) {
     let best = 0;
-    const way = (m: Movement) => Math.hypot(m[0]! - x, m[1]! - y);
+    const way = (m: Movement) => hypot(m[0]! - x, m[1]! - y);
     for (let i = 1; i < left.length; i++) if (way(left[i]!) < way(left[best]!)) best = i;
     const [m] = left.splice(best, 1);
     out.push(m!);
@@ -190,7 +191,7 @@ function joinPoint(
       // No line of this letter is nearer than its box.
       const dx = Math.max(box[0] - p[0], 0, p[0] - box[2]);
       const dy = Math.max(box[1] - p[1], 0, p[1] - box[3]);
-      if (best && Math.hypot(dx, dy) >= best.distance) continue;
+      if (best && hypot(dx, dy) >= best.distance) continue;
       for (const t of mine) {
         const d = nearestOn(t.points, p[0], p[1]).distance;
         if (!best || d < best.distance) best = { point: p, distance: d };

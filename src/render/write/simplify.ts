@@ -3,6 +3,7 @@
 // outline is flattened to lines and every point closer than the tolerance to the line between
 // its kept neighbours is dropped (Douglas-Peucker), so resvg parses and fills about half the
 // segments for the same pixels. The SVG and PDF writers keep the full outlines: they can be zoomed.
+import { hypot } from '../numbers.ts';
 
 /**
  * Path data (absolute M, L, Q, C, Z in font units, as the variants module writes it) reduced to
@@ -33,7 +34,7 @@ function flatten(d: string, tol: number): number[][] {
     } else if (c === 'Q') {
       const [x1, y1, x2, y2] = [num(), num(), num(), num()];
       // Uniform steps: the error of n chords is at most |p0 - 2p1 + p2| / (4n²).
-      const n = Math.max(1, Math.ceil(Math.sqrt(Math.hypot(x - 2 * x1 + x2, y - 2 * y1 + y2) / (4 * tol))));
+      const n = Math.max(1, Math.ceil(Math.sqrt(hypot(x - 2 * x1 + x2, y - 2 * y1 + y2) / (4 * tol))));
       for (let k = 1; k <= n; k++) {
         const [t, u] = [k / n, 1 - k / n];
         pts.push(u * u * x + 2 * u * t * x1 + t * t * x2, u * u * y + 2 * u * t * y1 + t * t * y2);
@@ -41,10 +42,7 @@ function flatten(d: string, tol: number): number[][] {
       [x, y] = [x2, y2];
     } else if (c === 'C') {
       const [x1, y1, x2, y2, x3, y3] = [num(), num(), num(), num(), num(), num()];
-      const dd = Math.max(
-        Math.hypot(x - 2 * x1 + x2, y - 2 * y1 + y2),
-        Math.hypot(x1 - 2 * x2 + x3, y1 - 2 * y2 + y3),
-      );
+      const dd = Math.max(hypot(x - 2 * x1 + x2, y - 2 * y1 + y2), hypot(x1 - 2 * x2 + x3, y1 - 2 * y2 + y3));
       const n = Math.max(1, Math.ceil(Math.sqrt((3 * dd) / (4 * tol))));
       for (let k = 1; k <= n; k++) {
         const [t, u] = [k / n, 1 - k / n];
@@ -73,7 +71,7 @@ function reduce(pts: number[], tol: number): Int32Array {
   let far = 0;
   let farDist = -1;
   for (let k = 1; k < n; k++) {
-    const dist = Math.hypot(pts[2 * k]! - pts[0]!, pts[2 * k + 1]! - pts[1]!);
+    const dist = hypot(pts[2 * k]! - pts[0]!, pts[2 * k + 1]! - pts[1]!);
     if (dist > farDist) [far, farDist] = [k, dist];
   }
   keep[far] = 1;
@@ -84,15 +82,13 @@ function reduce(pts: number[], tol: number): Int32Array {
   while (spans.length) {
     const [a, b] = spans.pop()!;
     const [ax, ay, bx, by] = [pts[2 * a]!, pts[2 * a + 1]!, pts[2 * b]!, pts[2 * b + 1]!];
-    const len = Math.hypot(bx - ax, by - ay);
+    const len = hypot(bx - ax, by - ay);
     let worst = -1;
     let worstDist = tol;
     for (let k = a + 1; k < b; k++) {
       const [px, py] = [pts[2 * k]!, pts[2 * k + 1]!];
       const dist =
-        len > 0
-          ? Math.abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / len
-          : Math.hypot(px - ax, py - ay);
+        len > 0 ? Math.abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / len : hypot(px - ax, py - ay);
       if (dist > worstDist) [worst, worstDist] = [k, dist];
     }
     if (worst > 0) {
