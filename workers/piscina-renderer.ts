@@ -83,7 +83,11 @@ export class PiscinaRenderer implements Renderer {
     const pool = new Piscina({
       filename: this.opts.filename ?? programFile('render-thread'),
       // Threads do not share the process's source-map setting: their stack traces name .ts lines too.
-      execArgv: ['--enable-source-maps'],
+      // And the thread's program is imported, not required: Piscina tries require() first, and
+      // Node 20 ends the whole process (a fatal error in v8::Module::IsGraphAsync) when a thread
+      // is stopped (a render over its time limit) while require() links an ES module; import()
+      // stops with an error of the thread alone.
+      execArgv: ['--enable-source-maps', '--no-experimental-require-module'],
       minThreads: this.opts.threads,
       maxThreads: this.opts.threads,
       idleTimeout: 60_000,
