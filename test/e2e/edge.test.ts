@@ -1,6 +1,7 @@
 import t from 'tap';
 import { createAccount, createKey, importTemplate, topUp } from '../../src/app/admin.ts';
-import { answeredBy, haproxyAvailable, startEdge, steadyPort } from '../helpers/edge.ts';
+import { answeredBy, haproxyAvailable, startEdge } from '../helpers/edge.ts';
+import { freePort } from '../helpers/redis.ts';
 import { farmServices } from '../helpers/farm.ts';
 import { answersHttp10, errorOf, exchange, refusesMalformedAtOnce, responses } from '../helpers/raw-http.ts';
 import { unavailable } from '../helpers/services.ts';
@@ -55,8 +56,8 @@ const startApi = async (port: number) => {
   processes.push(p);
   return p;
 };
-const a1 = await startApi(await steadyPort());
-const a2 = await startApi(await steadyPort());
+const a1 = await startApi(await freePort());
+const a2 = await startApi(await freePort());
 const edge = await startEdge(t, [a1.port, a2.port]);
 
 const served = (port: number) => answeredBy(port, ADMIN_TOKEN, '/api/v1/templates/{id}');

@@ -73,27 +73,6 @@ export async function startEdge(t: Test, ports: number[], checkMs = 500): Promis
   return { port, config, child, log: () => log };
 }
 
-/**
- * A free port below the kernel's ephemeral range (32768 up), for a process that is stopped and
- * started again on the same port: a port of that range may meanwhile be taken by an outgoing
- * connection of any other socket on the machine.
- */
-export async function steadyPort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const s = createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      s.once('error', () => resolve(false));
-      s.listen(port, '127.0.0.1', () => resolve(true));
-    });
-    if (free) {
-      await new Promise((r) => s.close(r));
-      return port;
-    }
-  }
-}
-
 /** Requests of one route (and status, if given) a process has answered, from its own figures. */
 export async function answeredBy(port: number, adminToken: string, route: string, status?: number) {
   const figures = await (

@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /**
- * A port free on 127.0.0.1 now, for a server a test starts later, below the range the kernel
- * gives outgoing connections their own ports from (/proc/sys/net/ipv4/ip_local_port_range): a
- * port found by binding port 0 comes from that range, and a connection to PostgreSQL or Redis
- * opened meanwhile may be given it first (seen: a farm worker of the quickstart test refused its
- * probe port, in use).
+ * A port free on 127.0.0.1 now, for a server a test starts later (or stops and starts again on
+ * it), below the range the kernel gives outgoing connections their own ports from
+ * (/proc/sys/net/ipv4/ip_local_port_range): a port found by binding port 0 comes from that range,
+ * and a connection to PostgreSQL or Redis opened meanwhile may be given it first (seen: a farm
+ * worker of the quickstart test refused its probe port, in use).
  */
 export async function freePort(): Promise<number> {
   const low = outgoingPortsFrom();

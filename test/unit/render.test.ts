@@ -478,17 +478,27 @@ t.test("paper grain: a sheet's tiles, chosen by its seed from a family drawn onc
   t.equal(used.size, GRAIN_FAMILY, 'every tile of the family is laid by some sheet');
   t.ok(sets.size > 200, `300 seeds lay ${sets.size} different sets of tiles`);
   t.same(grainTiles(7), grainTiles(7), 'the same seed, the same tiles');
-  // Two seeds laying the same family tile share its pixels (one drawing a thread), and a tile
-  // is not the same as another.
-  const a = grainTiles(1);
-  const other = [2, 3, 4, 5, 6].find((seed) => grainTiles(seed).includes(a[0]!))!;
-  t.ok(other, `seed ${other} also lays tile ${a[0]}`);
-  t.equal(
-    grainAlpha(1, 1, 0),
-    grainAlpha(other, 1, grainTiles(other).indexOf(a[0]!)),
-    'one drawing of a shared tile',
-  );
-  t.not(Buffer.compare(grainAlpha(1, 1, 0), grainAlpha(1, 1, 1)), 0, "a sheet's tiles differ");
+  // Two sheets laying the same family tile show the same image of it (one drawing a thread),
+  // and a tile is not the same as another.
+  const sheet = (seed: number) => {
+    const list = renderText({
+      style: style({ modifiers: { seed, paper: { texture: 0.5 } } }),
+      text: '',
+      fonts,
+    });
+    const page = list.pages[0]!;
+    const svg = pageToSvg(list, page);
+    const image = (k: number) => new RegExp(`<image id="grain${k}"[^>]* href="([^"]+)"`).exec(svg)?.[1];
+    return { tiles: grainTiles(page.sheet.seed), image };
+  };
+  const one = sheet(1);
+  const a = one.tiles;
+  const other = [2, 3, 4, 5, 6, 7, 8, 9].map(sheet).find((o) => o.tiles.includes(a[0]!))!;
+  t.ok(other, `another sheet also lays tile ${a[0]}`);
+  t.ok(one.image(0)?.startsWith('data:image/png;base64,'), 'the tile is an image in the SVG');
+  t.equal(other.image(other.tiles.indexOf(a[0]!)), one.image(0), 'one drawing of a shared tile');
+  t.equal(grainAlpha(a[0]!, 1), grainAlpha(a[0]!, 1), 'drawn once a thread');
+  t.not(Buffer.compare(grainAlpha(a[0]!, 1), grainAlpha(a[1]!, 1)), 0, "a sheet's tiles differ");
 });
 
 t.test('paper grain: no repeat across a page', async (t) => {

@@ -39,9 +39,9 @@ const tiles = new Map<string, Tile>();
 /** The family's own seed: the same tiles on every thread and in every release. */
 const GRAIN_SEED = 0x6a7a1e;
 
-/** Alpha (0-255) of each pixel of the sheet's tile `which`, row by row; the same seed and strength give the same tile. */
-export function grainAlpha(seed: number, strength: number, which = 0): Uint8Array {
-  return tileOf(strength, grainTiles(seed)[which]!).alpha;
+/** Alpha (0-255) of each pixel of the family's tile `tile` (grainTiles), row by row, at `strength`. */
+export function grainAlpha(tile: number, strength: number): Uint8Array {
+  return tileOf(strength, tile).alpha;
 }
 
 /** Which tiles of the family (0 to GRAIN_FAMILY - 1) a sheet's seed lays, GRAIN_TILES different ones. */

@@ -4,7 +4,7 @@
 import { letterInk } from '../color.ts';
 import { type DisplayList, type DisplayPage, KEPT_DRAWINGS, type Matrix } from '../display-list.ts';
 import { encodePng } from './png-encode.ts';
-import { GRAIN_PT, GRAIN_PX, GRAIN_RGB, GRAIN_TILES, grainAlpha, grainCells, grainTiles } from './grain.ts';
+import { GRAIN_PT, GRAIN_PX, GRAIN_RGB, grainAlpha, grainCells, grainTiles } from './grain.ts';
 import { RenderError } from '../text/text-layout.ts';
 
 const n = (v: number) => (Math.round(v * 1000) / 1000).toString();
@@ -14,18 +14,12 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 const tiles = new Map<string, string>();
 
-/** The sheet's grain tile `which` as a PNG data URI (compressed with `deflate` when given); the same seed gives the same tile. */
-function grainTile(
-  seed: number,
-  strength: number,
-  which: number,
-  deflate?: (b: Uint8Array) => Uint8Array,
-): string {
-  // Sheets share the family's tiles (grain.ts): kept by the family's number.
-  const key = `${grainTiles(seed)[which]}/${strength}/${deflate ? 'z' : ''}`;
+/** The family's grain tile `tile` (grain.ts) as a PNG data URI (compressed with `deflate` when given). */
+function grainTile(tile: number, strength: number, deflate?: (b: Uint8Array) => Uint8Array): string {
+  const key = `${tile}/${strength}/${deflate ? 'z' : ''}`;
   let uri = tiles.get(key);
   if (uri) return uri;
-  const alpha = grainAlpha(seed, strength, which);
+  const alpha = grainAlpha(tile, strength);
   const px = new Uint8Array(alpha.length * 4);
   for (let i = 0; i < alpha.length; i++) px.set([...GRAIN_RGB, alpha[i]!], i * 4);
   uri = `data:image/png;base64,${base64(encodePng(GRAIN_PX, GRAIN_PX, px, { deflate }))}`;
@@ -199,8 +193,9 @@ export function pageToSvg(
   if (texture > 0) {
     // Paper grain: the sheet's tiles of fibres, each cell one of them turned its own way (an SVG
     // noise filter costs 300 ms a page); the same cells as the PNG writer's blend (grain.ts).
-    for (let k = 0; k < GRAIN_TILES; k++)
-      effects += `<image id="grain${k}" width="${GRAIN_PT}" height="${GRAIN_PT}" href="${grainTile(seed, texture, k, opts.deflate)}"/>`;
+    grainTiles(seed).forEach((tile, k) => {
+      effects += `<image id="grain${k}" width="${GRAIN_PT}" height="${GRAIN_PT}" href="${grainTile(tile, texture, opts.deflate)}"/>`;
+    });
     const [columns, rows] = [Math.ceil(page.width / GRAIN_PT), Math.ceil(page.height / GRAIN_PT)];
     const c = GRAIN_PT / 2;
     grainCells(seed, columns, rows).forEach((cell, i) => {
