@@ -19,8 +19,10 @@
 // what it loads as it loads it: ~50 ms a start for the first three), and the programs import it
 // as `#vendor/<name>` (package.json's "imports"); docs/decisions.md, "A built release".
 //   node scripts/build.mjs [--watch]
-import { join, relative } from 'node:path';
-import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -138,6 +140,43 @@ const vendored = VENDORED.map((name) => ({
 }));
 
 /**
+ * The render threads' deflate (native/deflate.c, a Node-API module over libdeflate) compiled into
+ * dist/server/native/ with the machine's C compiler and Node's own headers: one file, so no
+ * node-gyp. Compiled on every build (a fifth of a second); written only when its bytes change.
+ */
+function compileNative() {
+  const name = 'native/deflate.node';
+  const tmp = mkdtempSync(join(tmpdir(), 'scriptorium-native-'));
+  const headers = join(dirname(process.execPath), '..', 'include', 'node');
+  const cc = spawnSync(
+    process.env.CC ?? 'cc',
+    [
+      '-O2',
+      '-fPIC',
+      '-shared',
+      '-Wall',
+      '-Wextra',
+      '-Werror',
+      `-I${headers}`,
+      `${root}native/deflate.c`,
+      '-o',
+      join(tmp, 'deflate.node'),
+      '-ldeflate',
+    ],
+    { encoding: 'utf8' },
+  );
+  if (cc.status !== 0) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw new Error(
+      `build: native/deflate.c did not compile (it needs a C compiler, Node's headers in ${headers} and libdeflate's: on Debian, apt-get install libdeflate-dev)\n${cc.error ?? cc.stderr}`,
+    );
+  }
+  const contents = readFileSync(join(tmp, 'deflate.node'));
+  rmSync(tmp, { recursive: true, force: true });
+  return { path: join(outdir, name), contents };
+}
+
+/**
  * The bundled hands' strokes, read by the built strokes-ahead program into dist/server/strokes/ in
  * two processes (this machine's cores), each hand's file left alone where the program and the font
  * are those it was read with; the hands' slugs.
@@ -169,13 +208,14 @@ async function readStrokesAhead() {
 }
 
 if (process.argv.includes('--watch')) {
+  putChanged([compileNative()]);
   for (const program of [...programs, ...vendored]) await (await esbuild.context(program)).watch();
   process.stdout.write('build: watching the sources\n');
 } else {
   const results = await Promise.all(
     [...programs, ...vendored].map((program) => esbuild.build({ ...program, write: false })),
   );
-  const files = results.flatMap((r) => r.outputFiles);
+  const files = [...results.flatMap((r) => r.outputFiles), compileNative()];
   const built = new Set(files.map((file) => relative(outdir, file.path)));
   const changed = putChanged(files);
   const strokes = await readStrokesAhead();

@@ -1,7 +1,7 @@
 // One render request → bytes, through the engine's door: a PDF, one page as SVG, PNG or a pen
 // plotter's strokes, or a preview's JSON of watermarked PNG pages. Both renderer adapters run it
 // (piscina threads, or in process for fast tests). Fonts are read once per thread and stay loaded.
-import { crc32, deflateSync, constants as zlibConstants } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import type { Rendered, RenderRequest, RenderResult } from '../src/app/ports/renderer.ts';
 import { bundledFontId, WATERMARK_FONT } from '../src/domain/fonts.ts';
 import {
@@ -17,25 +17,22 @@ import {
   writeStrokes,
   writeSvg,
 } from '../src/render/index.ts';
+import { zlibDeflate } from './deflate.ts';
 import { fontBytes } from './fonts.ts';
 import { releaseFontMemory, releaseImageMemory } from './native-memory.ts';
 import { decodePng } from './png-decode.ts';
 import { resvgRasterizer as raster } from './resvg.ts';
 
-/** zlib level for PDF streams: level 1 is 3x quicker than 6 for about 15 % more bytes. */
-export const PDF_DEFLATE_LEVEL = 1;
-
 /**
- * PDF streams and images' pixels: that level with zlib's largest hash table, which finds repeats
- * with fewer collisions (as many bytes; a page's pixels about 8 % quicker, a document's content
- * streams 10 %).
+ * libdeflate's level for PDF streams (font programs included) and PNG pixels: its quickest. Level
+ * 2 wrote a document's content streams 4 % smaller in 1.7x the time (docs/decisions.md, "Deflate").
  */
-export const deflateStream = (b: Uint8Array) => deflateSync(b, { level: PDF_DEFLATE_LEVEL, memLevel: 9 });
-/** What the PNG writer compresses and checks its chunks with: zlib's (native) deflate and CRC-32. */
+export const DEFLATE_LEVEL = 1;
+
+/** PDF streams, font programs and images' pixels: libdeflate (workers/deflate.ts). */
+export const deflateStream = (b: Uint8Array) => zlibDeflate(b, DEFLATE_LEVEL);
+/** What the PNG writer compresses and checks its chunks with: libdeflate, and zlib's (native) CRC-32. */
 export const pngZlib = { deflate: deflateStream, crc32: (b: Uint8Array) => crc32(b) };
-/** For a PDF's font program (PdfOptions.deflateFont): Huffman coding alone. */
-export const deflateFont = (b: Uint8Array) =>
-  deflateSync(b, { level: PDF_DEFLATE_LEVEL, strategy: zlibConstants.Z_HUFFMAN_ONLY });
 
 /** Renders a request; a refusal of the input comes back as a value (errors lose their class crossing threads). */
 export function renderRequest(req: RenderRequest): RenderResult {
@@ -66,7 +63,6 @@ function render(req: RenderRequest): Rendered {
       const res = resources(req);
       const pdf = new PdfDocument({
         deflate: deflateStream,
-        deflateFont,
         createdAt: req.createdAt,
         maxBytes: limits.maxBytes,
         assets: assetBytes(res),

@@ -22,14 +22,8 @@ import type { AssetBytes } from './svg.ts';
 import { RenderError } from '../text/text-layout.ts';
 
 export interface PdfOptions {
-  /** zlib deflate for streams (the caller passes node:zlib's); streams stay plain without it. */
+  /** A zlib stream's deflate for streams (the render threads pass libdeflate's); streams stay plain without it. */
   deflate?: (bytes: Uint8Array) => Uint8Array;
-  /**
-   * The compressor for the letters' font program (zlib's, Huffman coding only: its small relative
-   * steps hardly repeat, and matching them took twice the time for 2 % fewer bytes); `deflate`
-   * without it.
-   */
-  deflateFont?: (bytes: Uint8Array) => Uint8Array;
   /** Creation date written in the metadata, so the same input gives the same bytes. */
   createdAt?: string;
   title?: string;
@@ -798,7 +792,7 @@ export class PdfDocument {
         o.descriptor,
         `<< /Type /FontDescriptor /FontName /${name} /Flags 4 /FontBBox [${box.join(' ')}] /ItalicAngle 0 /Ascent ${box[3]} /Descent ${box[1]} /CapHeight ${box[3]} /StemV 80 /FontFile3 ${o.file} 0 R >>`,
       );
-      w.stream(o.file, '/Subtype /CIDFontType0C', program, opts.deflateFont ?? opts.deflate);
+      w.stream(o.file, '/Subtype /CIDFontType0C', program, opts.deflate);
     });
     this.codes.fonts.forEach((chars, i) => {
       const o = fontObjs[i]!;
