@@ -8,7 +8,6 @@
 #include <libdeflate.h>
 #include <node_api.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define LEVELS 13
 // An output buffer at most this large is kept for the next call; a larger one is freed after it.
@@ -73,18 +72,17 @@ static napi_value zlib(napi_env env, napi_callback_info info) {
     }
   }
   size_t size = libdeflate_zlib_compress(t->compressors[level], length ? data : "", length, t->out, bound);
-  napi_value result;
-  napi_status status = napi_create_buffer_copy(env, size, t->out, NULL, &result);
+  napi_value result = NULL;
+  if (size == 0)
+    napi_throw_error(env, NULL, "libdeflate: the output did not fit its bound");
+  else if (napi_create_buffer_copy(env, size, t->out, NULL, &result) != napi_ok)
+    result = NULL;
   if (t->capacity > KEPT_OUTPUT) {
     free(t->out);
     t->out = NULL;
     t->capacity = 0;
   }
-  if (size == 0) {
-    napi_throw_error(env, NULL, "libdeflate: the output did not fit its bound");
-    return NULL;
-  }
-  return status == napi_ok ? result : NULL;
+  return result;
 }
 
 NAPI_MODULE_INIT() {
